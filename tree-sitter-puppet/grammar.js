@@ -1,0 +1,670 @@
+/**
+ * @file Tree-sitter grammar for the Puppet language (4.x and later).
+ * @license MIT
+ *
+ * The reference is Puppet 7.23: its lexer (`pops/parser/lexer2.rb`) and its grammar
+ * (`pops/parser/egrammar.ra`). The language specification is in
+ * `puppet-specifications/language/` (lexical_structure.md, expression_precedence.md).
+ */
+
+/// <reference types="tree-sitter-cli/dsl" />
+// @ts-check
+
+// Precedence, from egrammar.ra's `prechigh … preclow` table (a higher number binds tighter).
+// Note the order Puppet uses: `==`/`!=` bind tighter than `<`/`>`, and `in` tighter than `=~`.
+const PREC = {
+  ASSIGN: -3, //        = += -=            right   (assignment: relationship EQUALS assignment)
+  RELATIONSHIP: -2, //  -> ~> <- <~        left
+  STATEMENT_CALL: -1, // include x, y      (arguments are taken greedily)
+  ENTRY: 1, //          a => b             in `? { … }`, `=>` wins over a hash pair's
+  RESOURCE: 1, //       expr { … }         a `{` after an expression continues a resource
+  OR: 2, //             or                 left
+  AND: 3, //            and                left
+  SELECT: 4, //         ?                  left
+  COMPARE: 5, //        > >= < <=          left
+  EQUALITY: 6, //       == !=              left
+  SHIFT: 7, //          << >>              left
+  ADD: 8, //            + -                left
+  MULTIPLY: 9, //       * / %              left
+  MATCH: 10, //         =~ !~              left
+  IN: 11, //            in                 left
+  UNARY: 12, //         - (negate) * (splat)
+  NOT: 13, //           !                  right
+  COLLECT: 14, //       <| |> <<| |>>
+  ACCESS: 15, //        [ ]
+  CALL: 16, //          f(…)  .name
+};
+
+// Names that Puppet turns into calls when they stand as a statement followed by arguments
+// (`include x`, `notice "x"`): Factory::STATEMENT_CALLS.
+const STATEMENT_CALLS = [
+  'require', 'realize', 'include', 'contain', 'tag',
+  'debug', 'info', 'notice', 'warning', 'err',
+  'fail', 'import', 'break', 'next', 'return',
+];
+
+// Keywords that are accepted as attribute names (egrammar.ra `keyword`). `plan` and `apply`
+// are keywords only in Bolt's tasks mode; elsewhere they lex as names.
+const ATTRIBUTE_KEYWORDS = [
+  'and', 'case', 'class', 'default', 'define', 'else', 'elsif', 'if', 'in', 'inherits',
+  'node', 'or', 'undef', 'unless', 'type', 'attr', 'function', 'private',
+];
+
+// Puppet's keywords (lexer2.rb KEYWORDS).
+const KEYWORDS = [
+  'and', 'attr', 'case', 'class', 'default', 'define', 'else', 'elsif', 'false', 'function',
+  'if', 'in', 'inherits', 'node', 'or', 'private', 'true', 'type', 'undef', 'unless',
+];
+
+// [[:blank:]]: tab and the Unicode space separators (lexer2.rb PATTERN_WS).
+const BLANK = /[ \t\r\n\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/;
+
+module.exports = grammar({
+  name: 'puppet',
+
+  word: $ => $.name,
+
+  extras: $ => [
+    $.comment,
+    BLANK,
+    $.heredoc_body,
+  ],
+
+  // The external scanner (src/scanner.c). Order matters: it is the order of the C enum.
+  externals: $ => [
+    // LISTSTART: `[` preceded by whitespace or at the start of a line. It starts an array,
+    // never an access: `$a [1]` is a variable followed by an array.
+    $._list_start,
+    // WSLPAREN: `(` preceded only by whitespace on its line. It never starts a call's
+    // arguments: `notice(1)\n(2)` is a call followed by a parenthesized expression.
+    $._ws_lparen,
+    // DIV: `/` where an operator is accepted (after an operand); checked before `regex`.
+    $._div,
+    // A regular expression `/…/` where an operand may start.
+    $.regex,
+    // The text of a double-quoted string between its escapes and interpolations.
+    $.string_content,
+    // `\n`, `\t`, `\u{263A}`, `\$`, … in double-quoted strings and heredocs that allow them.
+    $.escape_sequence,
+    // `@(` and the end tag of a heredoc (`@(END`, `@("END"`); records the tag.
+    $.heredoc_start,
+    // `/ts$` in a heredoc header: which escapes the heredoc's text allows.
+    $.heredoc_escapes,
+    // The line break that ends the line holding a heredoc's header: its text starts after it.
+    $._heredoc_body_start,
+    // The text of a heredoc between its escapes and interpolations.
+    $.heredoc_content,
+    // The line that ends a heredoc (`  |- END`).
+    $.heredoc_end,
+    // Never valid in the grammar: when it is reported valid, the parser is recovering.
+    $._error_sentinel,
+  ],
+
+  supertypes: $ => [
+    $._expression,
+    $._literal,
+    $._definition,
+  ],
+
+  inline: $ => [
+    $._classname,
+    $._function_name,
+    $._method_name,
+    $._lparen,
+    $._lbracket,
+  ],
+
+  conflicts: $ => [
+    // `File { … }` is a resource default when the body holds attributes, but `File` is also
+    // the start of an expression that a titled resource body `{ 'x': … }` follows.
+    [$.resource_defaults, $._primary],
+  ],
+
+  rules: {
+    program: $ => repeat($._statement_or_semicolon),
+
+    _statement_or_semicolon: $ => choice($._statement, ';'),
+
+    _statement: $ => choice(
+      $.statement_call,
+      alias($._statement_keyword_call, $.call_expression),
+      $._assignment_level,
+    ),
+
+    // `include a, b` / `notice $x` / `return`: a call without parentheses. The names are
+    // keywords only here, where a statement starts; elsewhere they are plain names.
+    statement_call: $ => prec.right(PREC.STATEMENT_CALL, seq(
+      field('function', alias(choice(...STATEMENT_CALLS), $.name)),
+      optional(field('arguments', alias($._statement_arguments, $.arguments))),
+    )),
+
+    // `include(x)`, `notice('a')` as statements: ordinary calls of those names.
+    _statement_keyword_call: $ => prec.right(PREC.CALL, seq(
+      field('function', alias(choice(...STATEMENT_CALLS), $.name)),
+      field('arguments', $.arguments),
+      optional(field('lambda', $.lambda)),
+    )),
+
+    _statement_arguments: $ => prec.right(commaSep1($._assignment_level)),
+
+    // ---------------------------------------------------------------- statement levels
+    // egrammar.ra: assignment > relationship > resource > expression.
+
+    _assignment_level: $ => choice($.assignment, $._relationship_level),
+
+    assignment: $ => prec.right(PREC.ASSIGN, seq(
+      field('left', $._relationship_level),
+      field('operator', choice('=', '+=', '-=')),
+      field('right', $._assignment_level),
+    )),
+
+    _relationship_level: $ => choice($.relationship, $._resource_level),
+
+    relationship: $ => prec.left(PREC.RELATIONSHIP, seq(
+      field('left', $._relationship_level),
+      field('operator', choice('->', '~>', '<-', '<~')),
+      field('right', $._resource_level),
+    )),
+
+    _resource_level: $ => choice(
+      $.resource_declaration,
+      $.resource_defaults,
+      $.resource_override,
+      $._expression,
+    ),
+
+    // `file { 'a': mode => '0644'; 'b': }`, `@user { … }`, `@@file { … }`, `class { 'x': }`
+    resource_declaration: $ => prec(PREC.RESOURCE, seq(
+      optional(field('form', choice('@', '@@'))),
+      field('type', choice($._expression, alias('class', $.name))),
+      '{',
+      sep1($.resource_body, ';'),
+      optional(';'),
+      '}',
+    )),
+
+    resource_body: $ => seq(
+      field('title', $._expression),
+      ':',
+      optional($._attributes),
+    ),
+
+    // `File { mode => '0644' }`
+    resource_defaults: $ => prec.dynamic(1, seq(
+      field('type', $.type),
+      '{',
+      optional($._attributes),
+      '}',
+    )),
+
+    // `File['x'] { mode => '0644', require +> Package['y'] }`
+    resource_override: $ => prec(PREC.RESOURCE, seq(
+      field('resource', $._expression),
+      '{',
+      optional($._attributes),
+      '}',
+    )),
+
+    _attributes: $ => seq(commaSep1($.attribute), optional(',')),
+
+    // `name => value`, `name +> value`, `* => $hash`
+    attribute: $ => seq(
+      field('name', choice(
+        alias($.name, $.attribute_name),
+        ...ATTRIBUTE_KEYWORDS.map(k => alias(k, $.attribute_name)),
+        alias('*', $.splat),
+      )),
+      field('operator', choice('=>', '+>')),
+      field('value', $._expression),
+    ),
+
+    // ---------------------------------------------------------------- expressions
+
+    _expression: $ => choice(
+      $._primary,
+      $.binary_expression,
+      $.unary_expression,
+      $.selector_expression,
+      $.access_expression,
+      $.call_expression,
+      $.method_call,
+      $.collector,
+      $.parenthesized_expression,
+      $.if_expression,
+      $.unless_expression,
+      $.case_expression,
+      $._definition,
+    ),
+
+    _primary: $ => choice(
+      $._literal,
+      $.variable,
+      $.name,
+      $.type,
+      $.array,
+      $.hash,
+      $.reserved_word,
+    ),
+
+    _literal: $ => choice(
+      $.number,
+      $.boolean,
+      $.undef,
+      $.default,
+      $.word,
+      $.single_quoted_string,
+      $.double_quoted_string,
+      $.heredoc,
+      $.regex,
+    ),
+
+    _definition: $ => choice(
+      $.class_definition,
+      $.define_definition,
+      $.node_definition,
+      $.function_definition,
+      $.type_alias,
+      $.type_definition,
+    ),
+
+    binary_expression: $ => {
+      const table = [
+        [PREC.OR, 'or'],
+        [PREC.AND, 'and'],
+        [PREC.COMPARE, choice('<', '<=', '>', '>=')],
+        [PREC.EQUALITY, choice('==', '!=')],
+        [PREC.SHIFT, choice('<<', '>>')],
+        [PREC.ADD, choice('+', '-')],
+        [PREC.MULTIPLY, choice('*', alias($._div, '/'), '%')],
+        [PREC.MATCH, choice('=~', '!~')],
+        [PREC.IN, 'in'],
+      ];
+      return choice(...table.map(([precedence, operator]) => prec.left(precedence, seq(
+        field('left', $._expression),
+        // @ts-ignore
+        field('operator', operator),
+        field('right', $._expression),
+      ))));
+    },
+
+    unary_expression: $ => choice(
+      prec.right(PREC.NOT, seq(field('operator', '!'), field('argument', $._expression))),
+      prec(PREC.UNARY, seq(field('operator', '-'), field('argument', $._expression))),
+      prec(PREC.UNARY, seq(field('operator', '*'), field('argument', $._expression))),
+    ),
+
+    // `$x ? { 'a' => 1, default => 2 }` and the single-entry form `$x ? 'a' => 1`
+    selector_expression: $ => prec.left(PREC.SELECT, seq(
+      field('value', $._expression),
+      '?',
+      choice(
+        $.selector_entry,
+        seq(
+          '{',
+          commaSep1(alias($._braced_selector_entry, $.selector_entry)),
+          optional(','),
+          '}',
+        ),
+      ),
+    )),
+
+    selector_entry: $ => seq(
+      field('match', $._expression),
+      '=>',
+      field('value', $._expression),
+    ),
+
+    // After `? {`, the `{` opens the entries, never a hash that would be a single entry's
+    // match: Puppet's lexer makes a `{` after `?` a SELBRACE. Hence PREC.ENTRY over hash pairs,
+    // still below every operator, so that an entry's value extends as far as it can.
+    _braced_selector_entry: $ => prec(PREC.ENTRY, seq(
+      field('match', $._expression),
+      '=>',
+      field('value', $._expression),
+    )),
+
+    // `$a[1]`, `$h['k']`, `Integer[1, 10]`, `Struct[{a => Integer}]`
+    access_expression: $ => prec(PREC.ACCESS, seq(
+      field('object', choice($._expression, $._type_keyword_name)),
+      '[',
+      $._access_arguments,
+      ']',
+    )),
+
+    _access_arguments: $ => seq(commaSep1($._argument), optional(',')),
+
+    // `f(x)`, `Integer('1')`, `each($x) |$v| { … }`
+    call_expression: $ => prec.right(PREC.CALL, seq(
+      field('function', $._function_name),
+      field('arguments', $.arguments),
+      optional(field('lambda', $.lambda)),
+    )),
+
+    _function_name: $ => choice($._expression, $._type_keyword_name),
+
+    // `type(…)` calls the function `type`; in an interpolation, `${type['a']}` reads `$type`.
+    _type_keyword_name: $ => alias('type', $.name),
+
+    arguments: $ => seq(
+      '(',
+      optional(seq(commaSep1($._argument), optional(','))),
+      ')',
+    ),
+
+    _argument: $ => choice($._assignment_level, $.hash_pair),
+
+    // `$x.upcase`, `$x.map |$v| { … }`, `$x.dig('a', 'b')`
+    method_call: $ => prec.right(PREC.CALL, seq(
+      field('object', choice($._expression, $._type_keyword_name)),
+      '.',
+      field('method', $._method_name),
+      optional(field('arguments', $.arguments)),
+      optional(field('lambda', $.lambda)),
+    )),
+
+    _method_name: $ => choice($.name, alias('type', $.name)),
+
+    lambda: $ => seq(
+      field('parameters', alias($._lambda_parameters, $.parameter_list)),
+      optional(field('return_type', $.return_type)),
+      field('body', $.block),
+    ),
+
+    _lambda_parameters: $ => seq(
+      '|',
+      optional(seq(commaSep1($.parameter), optional(','))),
+      '|',
+    ),
+
+    // `User <| title == 'x' |>`, `File <<| tag == 'y' |>> { mode => '0644' }`
+    collector: $ => prec.right(PREC.COLLECT, seq(
+      field('type', $._expression),
+      field('query', choice($.virtual_query, $.exported_query)),
+      optional(seq('{', optional($._attributes), '}')),
+    )),
+
+    virtual_query: $ => seq('<|', optional($._expression), '|>'),
+
+    exported_query: $ => seq('<<|', optional($._expression), '|>>'),
+
+    // After a statement-call name, `(` opens the call's arguments (`require(x)`), as in Puppet,
+    // where `expression LPAREN` starts a call: so this rule yields (prec -1).
+    parenthesized_expression: $ => prec(-1, seq($._lparen, $._assignment_level, ')')),
+
+    _lparen: $ => choice('(', alias($._ws_lparen, '(')),
+
+    // ---------------------------------------------------------------- conditionals
+
+    if_expression: $ => seq(
+      'if',
+      field('condition', $._expression),
+      field('body', $.block),
+      repeat(field('alternative', $.elsif_clause)),
+      optional(field('alternative', $.else_clause)),
+    ),
+
+    elsif_clause: $ => seq(
+      'elsif',
+      field('condition', $._expression),
+      field('body', $.block),
+    ),
+
+    else_clause: $ => seq('else', field('body', $.block)),
+
+    unless_expression: $ => seq(
+      'unless',
+      field('condition', $._expression),
+      field('body', $.block),
+      optional(field('alternative', $.else_clause)),
+    ),
+
+    case_expression: $ => seq(
+      'case',
+      field('value', $._expression),
+      '{',
+      repeat1($.case_option),
+      '}',
+    ),
+
+    case_option: $ => seq(
+      commaSep1(field('match', $._expression)),
+      ':',
+      field('body', $.block),
+    ),
+
+    block: $ => seq('{', repeat($._statement_or_semicolon), '}'),
+
+    // ---------------------------------------------------------------- definitions
+
+    // `class a::b (String $x = 'y') inherits a { … }`
+    class_definition: $ => seq(
+      'class',
+      field('name', $._classname),
+      optional(field('parameters', $.parameter_list)),
+      optional(seq('inherits', field('parent', choice($._classname, $.default)))),
+      field('body', $.block),
+    ),
+
+    // `define a::b ($x) { … }`
+    define_definition: $ => seq(
+      'define',
+      field('name', $._classname),
+      optional(field('parameters', $.parameter_list)),
+      field('body', $.block),
+    ),
+
+    // `node 'a', /b/, c.example.com, default inherits x { … }`
+    node_definition: $ => seq(
+      'node',
+      commaSep1(field('name', $._hostname)),
+      optional(','),
+      optional(seq('inherits', field('parent', $._hostname))),
+      field('body', $.block),
+    ),
+
+    _hostname: $ => choice(
+      $.hostname,
+      $.single_quoted_string,
+      $.double_quoted_string,
+      $.heredoc,
+      $.word,
+      $.default,
+      $.regex,
+    ),
+
+    // `web01.example.com`, `192.168.0.1`
+    hostname: $ => prec.left(seq(
+      choice($.name, $.number),
+      repeat(seq('.', choice($.name, $.number))),
+    )),
+
+    // `function a::b(Integer $x) >> String { … }`
+    function_definition: $ => seq(
+      'function',
+      field('name', $._classname),
+      optional(field('parameters', $.parameter_list)),
+      optional(field('return_type', $.return_type)),
+      field('body', $.block),
+    ),
+
+    _classname: $ => choice($.name, $.word, $.type),
+
+    parameter_list: $ => seq(
+      $._lparen,
+      optional(seq(commaSep1($.parameter), optional(','))),
+      ')',
+    ),
+
+    // `String $x = 'y'`, `*$rest`, `Optional[Integer] $n`
+    parameter: $ => seq(
+      optional(field('type', $._type_reference)),
+      optional(field('splat', alias('*', $.splat))),
+      field('name', $.variable),
+      optional(seq('=', field('default', $._expression))),
+    ),
+
+    return_type: $ => seq('>>', field('type', $._type_reference)),
+
+    _type_reference: $ => choice(
+      $.type,
+      alias($._type_access, $.access_expression),
+    ),
+
+    _type_access: $ => prec(PREC.ACCESS, seq(
+      field('object', $.type),
+      '[',
+      $._access_arguments,
+      ']',
+    )),
+
+    // `type MyType = Variant[Integer, String]`, `type Obj = Object { attributes => … }`
+    type_alias: $ => seq(
+      'type',
+      field('name', $._type_reference),
+      '=',
+      field('value', choice(
+        $._type_reference,
+        $.hash,
+        $.array,
+        // `Object { … }`: the `{` belongs to the alias (egrammar.ra: `type hash`).
+        prec(1, seq($.type, field('body', $.hash))),
+      )),
+    ),
+
+    // `type MyType inherits Other { … }` (parsed by Puppet, rejected when validated)
+    type_definition: $ => seq(
+      'type',
+      field('name', $.type),
+      optional(seq('inherits', field('parent', $.type))),
+      field('body', $.block),
+    ),
+
+    // ---------------------------------------------------------------- literals
+
+    array: $ => seq(
+      $._lbracket,
+      optional(seq(commaSep1($._array_element), optional(','))),
+      ']',
+    ),
+
+    _lbracket: $ => choice('[', alias($._list_start, '[')),
+
+    _array_element: $ => choice(
+      $._argument,
+      alias('type', $.word),
+      alias('function', $.word),
+    ),
+
+    hash: $ => seq(
+      '{',
+      optional(seq(commaSep1($.hash_pair), optional(','))),
+      '}',
+    ),
+
+    hash_pair: $ => seq(
+      field('key', $._hash_entry),
+      '=>',
+      field('value', $._hash_entry),
+    ),
+
+    _hash_entry: $ => choice(
+      $._assignment_level,
+      alias('type', $.word),
+      alias('function', $.word),
+    ),
+
+    // `"text $var ${expr} \n"`
+    double_quoted_string: $ => seq(
+      '"',
+      repeat(choice(
+        $.string_content,
+        $.escape_sequence,
+        $.variable,
+        $.interpolation,
+      )),
+      '"',
+    ),
+
+    // `${x}` reads the variable `$x`; so does `${type}` (any keyword alone, as in Puppet).
+    interpolation: $ => choice(
+      seq('${', $._assignment_level, '}'),
+      prec(1, seq('${', alias(choice(...KEYWORDS), $.name), '}')),
+    ),
+
+    // `'text'` with only `\'` and `\\` as escapes.
+    single_quoted_string: _ => token(seq("'", repeat(choice(/[^'\\]/, /\\(.|\n)/)), "'")),
+
+    // `@("END":json/tL)`: the header. Its text (`heredoc_body`) follows the end of the line.
+    heredoc: $ => seq(
+      $.heredoc_start,
+      optional(seq(':', field('syntax', $.heredoc_syntax))),
+      optional(field('escapes', $.heredoc_escapes)),
+      ')',
+    ),
+
+    heredoc_syntax: _ => /[a-z][a-zA-Z0-9_+]+/,
+
+    heredoc_body: $ => seq(
+      $._heredoc_body_start,
+      repeat(choice(
+        $.heredoc_content,
+        $.escape_sequence,
+        $.variable,
+        $.interpolation,
+      )),
+      $.heredoc_end,
+    ),
+
+    // Integers (decimal, octal, hex) and floats. Malformed numbers (`0x1G`, `08`, `1a`) are
+    // one token too, so that they are reported as illegal numbers, as Puppet does.
+    number: _ => token(choice(
+      /[0-9][0-9a-zA-Z_]*/,
+      /[0-9]+\.[0-9]+([eE]-?[0-9]+)?/,
+      /[0-9]+[eE]-?[0-9]+/,
+    )),
+
+    boolean: _ => choice('true', 'false'),
+
+    undef: _ => 'undef',
+
+    default: _ => 'default',
+
+    reserved_word: _ => choice('private', 'attr'),
+
+    // NAME: `apache`, `apache::port`, `::apache`
+    name: _ => /(::)?[a-z][a-zA-Z0-9_]*(::[a-z][a-zA-Z0-9_]*)*/,
+
+    // WORD: a bare word that is not a NAME: `bare-word`, `_x`, `a::_b`
+    word: _ => token(prec(-1, /((::)?[a-z_]([a-zA-Z0-9_-]*[a-zA-Z0-9_])?)+/)),
+
+    // CLASSREF: `File`, `Apache::Vhost`, `::Integer`
+    type: _ => /(::)?[A-Z][a-zA-Z0-9_]*(::[A-Z][a-zA-Z0-9_]*)*/,
+
+    // `$x`, `$::fact`, `$a::b::c`, `$0`
+    variable: _ => /\$(::)?([a-zA-Z0-9_]+::)*[a-zA-Z0-9_]+/,
+
+    comment: _ => token(choice(
+      /#[^\n]*/,
+      /\/\*[^*]*\*+([^/*][^*]*\*+)*\//,
+    )),
+  },
+});
+
+/**
+ * One or more `rule`s separated by commas.
+ * @param {RuleOrLiteral} rule
+ * @returns {SeqRule}
+ */
+function commaSep1(rule) {
+  return sep1(rule, ',');
+}
+
+/**
+ * One or more `rule`s separated by `separator`.
+ * @param {RuleOrLiteral} rule
+ * @param {RuleOrLiteral} separator
+ * @returns {SeqRule}
+ */
+function sep1(rule, separator) {
+  return seq(rule, repeat(seq(separator, rule)));
+}

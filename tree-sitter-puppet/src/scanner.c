@@ -1,0 +1,593 @@
+/*
+ * External scanner for tree-sitter-puppet.
+ *
+ * It lexes what depends on context in Puppet's lexer (lexer2.rb):
+ *   - `[` after whitespace (LISTSTART) and `(` first on its line (WSLPAREN);
+ *   - `/` as division after an operand, as a regular expression elsewhere;
+ *   - the text of double-quoted strings, up to escapes and interpolations;
+ *   - heredocs: the header's end tag and escapes, and the text that follows the header's line.
+ *
+ * Its state is the queue of heredocs whose header has been read but whose text has not ended.
+ * Every loop advances the lexer or stops, so scanning is bounded by the input's length.
+ */
+
+#include "tree_sitter/alloc.h"
+#include "tree_sitter/parser.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+/* In the order of `externals` in grammar.js. */
+enum TokenType {
+  LIST_START,
+  WS_LPAREN,
+  DIV,
+  REGEX,
+  STRING_CONTENT,
+  ESCAPE_SEQUENCE,
+  HEREDOC_START,
+  HEREDOC_ESCAPES,
+  HEREDOC_BODY_START,
+  HEREDOC_CONTENT,
+  HEREDOC_END,
+  ERROR_SENTINEL,
+};
+
+/* Escapes a heredoc allows (`@(END/tsL)`): one bit each. */
+enum {
+  ESC_T = 1 << 0,
+  ESC_R = 1 << 1,
+  ESC_N = 1 << 2,
+  ESC_S = 1 << 3,
+  ESC_U = 1 << 4,
+  ESC_L = 1 << 5,
+  ESC_DOLLAR = 1 << 6,
+  ESC_ANY = 1 << 7, /* an escape spec is present: `\\` is an escape too */
+};
+
+/* Flags of a pending heredoc. */
+enum {
+  HD_INTERPOLATE = 1 << 0, /* @("END"): the text interpolates `$x` and `${…}` */
+  HD_STARTED = 1 << 1,     /* its text has started */
+};
+
+/* The end tag is kept as its length and a 64-bit FNV-1a hash of its code points, so that a
+ * heredoc takes a fixed 12 bytes of serialized state whatever its tag's length. */
+#define TAG_UNMATCHABLE 0xFFFF
+#define MAX_TAG_LENGTH 1000
+#define LINE_RING 1024
+#define MAX_HEREDOCS 64
+#define HEREDOC_BYTES 12
+
+typedef struct {
+  uint8_t flags;
+  uint8_t escapes;
+  uint16_t tag_length;
+  uint64_t tag_hash;
+} Heredoc;
+
+typedef struct {
+  uint8_t count;
+  Heredoc heredocs[MAX_HEREDOCS];
+  /* Scratch for the current line's last code points; never serialized. */
+  int32_t ring[LINE_RING];
+} Scanner;
+
+static const uint64_t FNV_OFFSET = 0xcbf29ce484222325ULL;
+static const uint64_t FNV_PRIME = 0x100000001b3ULL;
+
+static uint64_t fnv_step(uint64_t hash, int32_t c) {
+  uint32_t u = (uint32_t)c;
+  for (int i = 0; i < 4; i++) {
+    hash ^= (u >> (8 * i)) & 0xFF;
+    hash *= FNV_PRIME;
+  }
+  return hash;
+}
+
+static inline void advance(TSLexer *lexer) { lexer->advance(lexer, false); }
+static inline void skip(TSLexer *lexer) { lexer->advance(lexer, true); }
+
+/* [[:blank:]] without line breaks: tab, space and the Unicode space separators. */
+static bool is_blank(int32_t c) {
+  return c == ' ' || c == '\t' || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+         c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+static bool is_word_char(int32_t c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static bool is_hex(int32_t c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+
+/* ------------------------------------------------------------------ reading text */
+
+/* The raw text of the heredoc line being read: its last code points, to compare its end with
+ * the end tag. NULL when reading a double-quoted string. */
+typedef struct {
+  int32_t *ring;
+  uint32_t filled;   /* code points read on this line */
+  uint32_t trailing; /* blanks (and \r) at the end of the line so far */
+} Line;
+
+/* Consumes one code point, keeping it in the line's ring. */
+static void take(TSLexer *lexer, Line *line) {
+  if (line) {
+    int32_t c = lexer->lookahead;
+    line->ring[line->filled % LINE_RING] = c;
+    line->filled++;
+    line->trailing = (is_blank(c) || c == '\r') ? line->trailing + 1 : 0;
+  }
+  advance(lexer);
+}
+
+/* With the lexer on the character after a backslash: is `\c` an escape under `escapes`?
+ * Double-quoted strings allow them all (L is spelled as the line break itself there). */
+static bool escape_allowed(int32_t c, uint8_t escapes, bool double_quoted) {
+  switch (c) {
+    case '"':
+    case '\'': return double_quoted;
+    case '\\': return double_quoted || (escapes & ESC_ANY);
+    case '$': return double_quoted || (escapes & ESC_DOLLAR);
+    case 't': return double_quoted || (escapes & ESC_T);
+    case 'r': return double_quoted || (escapes & ESC_R);
+    case 'n': return double_quoted || (escapes & ESC_N);
+    case 's': return double_quoted || (escapes & ESC_S);
+    case 'u': return double_quoted || (escapes & ESC_U);
+    case '\n':
+    case '\r': return double_quoted || (escapes & ESC_L);
+    default: return false;
+  }
+}
+
+typedef enum {
+  TEXT,              /* not an escape: `\q`, a malformed `\u`; kept as text, as Puppet does */
+  ESCAPE,            /* an escape on one line */
+  ESCAPED_LINE_BREAK /* `\` and a line break (removed from the text) */
+} Backslash;
+
+/* With the lexer on a backslash: consumes it and what it escapes. A backslash that escapes
+ * nothing is consumed with the character after it unless that character can start or end
+ * something (`"`, `$`, `\`, a line break). */
+static Backslash take_backslash(TSLexer *lexer, Line *line, uint8_t escapes, bool double_quoted) {
+  take(lexer, line); /* \ */
+  int32_t c = lexer->lookahead;
+  if (lexer->eof(lexer)) return TEXT;
+  if (!escape_allowed(c, escapes, double_quoted)) {
+    if (c != '$' && c != '"' && c != '\n' && c != '\\' && c != '\r') take(lexer, line);
+    return TEXT;
+  }
+  switch (c) {
+    case 'u': {
+      take(lexer, line);
+      if (lexer->lookahead == '{') {
+        take(lexer, line);
+        int digits = 0;
+        while (digits < 6 && is_hex(lexer->lookahead)) {
+          take(lexer, line);
+          digits++;
+        }
+        if (digits == 0 || lexer->lookahead != '}') return TEXT;
+        take(lexer, line);
+        return ESCAPE;
+      }
+      for (int i = 0; i < 4; i++) {
+        if (!is_hex(lexer->lookahead)) return TEXT;
+        take(lexer, line);
+      }
+      return ESCAPE;
+    }
+    case '\r':
+      take(lexer, line);
+      if (lexer->lookahead != '\n') return TEXT;
+      advance(lexer);
+      return ESCAPED_LINE_BREAK;
+    case '\n':
+      advance(lexer);
+      return ESCAPED_LINE_BREAK;
+    default:
+      take(lexer, line);
+      return ESCAPE;
+  }
+}
+
+/* With the lexer on `$`: does it start an interpolation, `${` or a variable (`$x`, `$::x`)?
+ * Consumes what it looks at. */
+static bool take_dollar(TSLexer *lexer, Line *line) {
+  take(lexer, line); /* $ */
+  int32_t c = lexer->lookahead;
+  if (c == '{' || is_word_char(c)) return true;
+  if (c != ':') return false;
+  take(lexer, line);
+  if (lexer->lookahead != ':') return false;
+  take(lexer, line);
+  return is_word_char(lexer->lookahead);
+}
+
+/* ------------------------------------------------------------------ double-quoted strings */
+
+/* Text up to `"`, an escape, or an interpolation; or the escape itself. */
+static bool scan_string_content(TSLexer *lexer, const bool *valid_symbols) {
+  bool has_content = false;
+  for (;;) {
+    lexer->mark_end(lexer);
+    int32_t c = lexer->lookahead;
+    if (lexer->eof(lexer) || c == '"') break;
+    if (c == '$') {
+      if (take_dollar(lexer, NULL)) break;
+    } else if (c == '\\') {
+      if (take_backslash(lexer, NULL, 0, true) != TEXT) {
+        if (has_content) break; /* the text ends before the escape */
+        lexer->mark_end(lexer);
+        lexer->result_symbol = ESCAPE_SEQUENCE;
+        return valid_symbols[ESCAPE_SEQUENCE];
+      }
+    } else {
+      advance(lexer);
+    }
+    has_content = true;
+  }
+  lexer->result_symbol = STRING_CONTENT;
+  return has_content;
+}
+
+/* ------------------------------------------------------------------ heredocs */
+
+/* `@(` and the end tag: `@(END`, `@("END"`, `@( END `. Records the heredoc. */
+static bool scan_heredoc_start(Scanner *scanner, TSLexer *lexer) {
+  advance(lexer); /* @ */
+  if (lexer->lookahead != '(') return false;
+  advance(lexer);
+
+  /* The tag is [^:/\r\n)]+, stripped; `"…"` around it asks for interpolation. */
+  int32_t *tag = scanner->ring;
+  uint32_t length = 0;
+  bool too_long = false;
+  while (!lexer->eof(lexer)) {
+    int32_t c = lexer->lookahead;
+    if (c == ':' || c == '/' || c == ')' || c == '\r' || c == '\n') break;
+    if (length < MAX_TAG_LENGTH) {
+      tag[length++] = c;
+    } else {
+      too_long = true;
+    }
+    advance(lexer);
+  }
+  int32_t c = lexer->lookahead;
+  if (lexer->eof(lexer) || c == '\r' || c == '\n') return false;
+
+  uint32_t start = 0;
+  while (start < length && is_blank(tag[start])) start++;
+  while (length > start && is_blank(tag[length - 1])) length--;
+  uint8_t flags = 0;
+  if (length - start >= 2 && tag[start] == '"' && tag[length - 1] == '"') {
+    flags |= HD_INTERPOLATE;
+    start++;
+    length--;
+    while (start < length && is_blank(tag[start])) start++;
+    while (length > start && is_blank(tag[length - 1])) length--;
+  }
+
+  Heredoc heredoc = {.flags = flags, .escapes = 0, .tag_length = TAG_UNMATCHABLE,
+                     .tag_hash = FNV_OFFSET};
+  if (!too_long && length > start) {
+    heredoc.tag_length = (uint16_t)(length - start);
+    for (uint32_t i = start; i < length; i++) heredoc.tag_hash = fnv_step(heredoc.tag_hash, tag[i]);
+  }
+  if (scanner->count < MAX_HEREDOCS) scanner->heredocs[scanner->count++] = heredoc;
+  lexer->mark_end(lexer);
+  lexer->result_symbol = HEREDOC_START;
+  return true;
+}
+
+/* `/` followed by escape letters in a heredoc header: `/`, `/t`, `/L$`. */
+static bool scan_heredoc_escapes(Scanner *scanner, TSLexer *lexer) {
+  advance(lexer); /* / */
+  uint8_t escapes = ESC_ANY;
+  bool any = false;
+  while (is_word_char(lexer->lookahead) || lexer->lookahead == '$') {
+    switch (lexer->lookahead) {
+      case 't': escapes |= ESC_T; break;
+      case 'r': escapes |= ESC_R; break;
+      case 'n': escapes |= ESC_N; break;
+      case 's': escapes |= ESC_S; break;
+      case 'u': escapes |= ESC_U; break;
+      case 'L': escapes |= ESC_L; break;
+      case '$': escapes |= ESC_DOLLAR; break;
+      default: break; /* an invalid letter: reported by the syntax layer, as Puppet does */
+    }
+    any = true;
+    advance(lexer);
+  }
+  if (!any) escapes = ESC_ANY | ESC_T | ESC_R | ESC_N | ESC_S | ESC_U | ESC_L | ESC_DOLLAR;
+  if (scanner->count > 0) scanner->heredocs[scanner->count - 1].escapes = escapes;
+  lexer->mark_end(lexer);
+  lexer->result_symbol = HEREDOC_ESCAPES;
+  return true;
+}
+
+/* What reading one line of heredoc text found. */
+typedef struct {
+  bool empty;         /* nothing was left to read (end of input) */
+  bool is_end;        /* the line ends the heredoc */
+  bool stopped;       /* it holds an escape or an interpolation */
+  bool stop_at_start; /* … as its first character */
+  bool stop_escape;   /* … and that is an escape (else an interpolation) */
+} LineScan;
+
+/* Reads one line of heredoc text, through its line break. When `mark_stop` is set, marks the
+ * token's end before the line's first escape or interpolation (after it, for an escape that
+ * starts the line, which is then the token). Decides whether the line ends the heredoc:
+ * Puppet's end-line pattern is not anchored at the line's start, so any line whose text ends
+ * with the tag (then blanks) ends it. */
+static LineScan scan_heredoc_line(Scanner *scanner, TSLexer *lexer, const Heredoc *heredoc,
+                                  bool mark_stop) {
+  LineScan result = {.empty = true};
+  Line line = {.ring = scanner->ring};
+  bool interpolate = heredoc->flags & HD_INTERPOLATE;
+  while (!lexer->eof(lexer)) {
+    int32_t c = lexer->lookahead;
+    result.empty = false;
+    if (c == '\n') {
+      advance(lexer);
+      break;
+    }
+    bool first = line.filled == 0;
+    if (c == '\\' && heredoc->escapes) {
+      if (!result.stopped && mark_stop) lexer->mark_end(lexer);
+      Backslash b = take_backslash(lexer, &line, heredoc->escapes, false);
+      if (b == TEXT) continue;
+      if (!result.stopped) {
+        result.stopped = true;
+        result.stop_escape = true;
+        result.stop_at_start = first;
+        if (first && mark_stop) lexer->mark_end(lexer);
+      }
+      if (b == ESCAPED_LINE_BREAK) break;
+      continue;
+    }
+    if (c == '$' && interpolate) {
+      if (!result.stopped && mark_stop) lexer->mark_end(lexer);
+      if (take_dollar(lexer, &line) && !result.stopped) {
+        result.stopped = true;
+        result.stop_at_start = first;
+      }
+      continue;
+    }
+    take(lexer, &line);
+  }
+  uint32_t length = heredoc->tag_length;
+  if (length != TAG_UNMATCHABLE && line.filled >= line.trailing + length &&
+      line.trailing + length <= LINE_RING) {
+    uint64_t hash = FNV_OFFSET;
+    uint32_t end = line.filled - line.trailing;
+    for (uint32_t i = end - length; i < end; i++) hash = fnv_step(hash, line.ring[i % LINE_RING]);
+    result.is_end = hash == heredoc->tag_hash;
+  }
+  return result;
+}
+
+/* Pops the heredoc whose text just ended: the next in the queue starts on the next line. */
+static void pop_heredoc(Scanner *scanner) {
+  scanner->count--;
+  memmove(&scanner->heredocs[0], &scanner->heredocs[1], scanner->count * sizeof(Heredoc));
+}
+
+/* Inside a heredoc's text: content, an escape, or the end line. Returns false before an
+ * interpolation (`$x`, `${`), which the grammar lexes. */
+static bool scan_heredoc_text(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols) {
+  if (scanner->count == 0) return false;
+  const Heredoc *heredoc = &scanner->heredocs[0];
+  bool interpolate = heredoc->flags & HD_INTERPOLATE;
+  bool has_content = false;
+  lexer->result_symbol = HEREDOC_CONTENT;
+
+  if (lexer->get_column(lexer) != 0) {
+    /* In the middle of a line, after an escape or interpolation: the line is known not to
+     * end the heredoc. The content runs to the next stop or through the line break. */
+    for (;;) {
+      lexer->mark_end(lexer);
+      if (lexer->eof(lexer)) break;
+      int32_t c = lexer->lookahead;
+      if (c == '\n') {
+        advance(lexer);
+        lexer->mark_end(lexer);
+        has_content = true;
+        break;
+      }
+      if (c == '\\' && heredoc->escapes) {
+        if (take_backslash(lexer, NULL, heredoc->escapes, false) != TEXT) {
+          if (has_content) break;
+          lexer->mark_end(lexer);
+          lexer->result_symbol = ESCAPE_SEQUENCE;
+          return valid_symbols[ESCAPE_SEQUENCE];
+        }
+      } else if (c == '$' && interpolate) {
+        if (take_dollar(lexer, NULL)) {
+          if (has_content) break;
+          return false;
+        }
+      } else {
+        advance(lexer);
+      }
+      has_content = true;
+    }
+    return has_content && valid_symbols[HEREDOC_CONTENT];
+  }
+
+  /* At the start of a line: whole lines of text, up to an end line or a stop. */
+  for (;;) {
+    if (has_content) lexer->mark_end(lexer); /* the content so far ends before this line */
+    LineScan line = scan_heredoc_line(scanner, lexer, heredoc, !has_content);
+    if (line.empty) break;
+    if (line.is_end) {
+      if (has_content) break;
+      lexer->mark_end(lexer);
+      lexer->result_symbol = HEREDOC_END;
+      if (!valid_symbols[HEREDOC_END]) return false;
+      pop_heredoc(scanner);
+      return true;
+    }
+    if (line.stopped) {
+      if (has_content) break;
+      if (!line.stop_at_start) return valid_symbols[HEREDOC_CONTENT]; /* marked at the stop */
+      if (!line.stop_escape) return false; /* an interpolation: the grammar lexes it */
+      lexer->result_symbol = ESCAPE_SEQUENCE; /* marked after the escape */
+      return valid_symbols[ESCAPE_SEQUENCE];
+    }
+    lexer->mark_end(lexer);
+    has_content = true;
+  }
+  return has_content && valid_symbols[HEREDOC_CONTENT];
+}
+
+/* ------------------------------------------------------------------ the scanner */
+
+static bool scan(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols) {
+  if (valid_symbols[ERROR_SENTINEL]) return false;
+
+  if (valid_symbols[HEREDOC_CONTENT] || valid_symbols[HEREDOC_END]) {
+    return scan_heredoc_text(scanner, lexer, valid_symbols);
+  }
+
+  if (valid_symbols[STRING_CONTENT]) {
+    return scan_string_content(lexer, valid_symbols);
+  }
+
+  bool skipped = false;
+  bool newline = false;
+  uint32_t blanks = 0;
+  for (;;) {
+    int32_t c = lexer->lookahead;
+    if (c == '\n') {
+      if (valid_symbols[HEREDOC_BODY_START] && scanner->count > 0 &&
+          !(scanner->heredocs[0].flags & HD_STARTED)) {
+        advance(lexer);
+        lexer->mark_end(lexer);
+        scanner->heredocs[0].flags |= HD_STARTED;
+        lexer->result_symbol = HEREDOC_BODY_START;
+        return true;
+      }
+      newline = true;
+    } else if (!(is_blank(c) || c == '\r')) {
+      break;
+    }
+    skip(lexer);
+    skipped = true;
+    blanks++;
+  }
+
+  switch (lexer->lookahead) {
+    case '[':
+      if (valid_symbols[LIST_START] && (skipped || lexer->get_column(lexer) == 0)) {
+        advance(lexer);
+        lexer->mark_end(lexer);
+        lexer->result_symbol = LIST_START;
+        return true;
+      }
+      return false;
+
+    case '(':
+      if (valid_symbols[WS_LPAREN] && (newline || lexer->get_column(lexer) == blanks)) {
+        advance(lexer);
+        lexer->mark_end(lexer);
+        lexer->result_symbol = WS_LPAREN;
+        return true;
+      }
+      return false;
+
+    case '/':
+      if (!(valid_symbols[DIV] || valid_symbols[REGEX] || valid_symbols[HEREDOC_ESCAPES])) {
+        return false;
+      }
+      if (valid_symbols[HEREDOC_ESCAPES]) return scan_heredoc_escapes(scanner, lexer);
+      advance(lexer);
+      if (lexer->lookahead == '*') return false; /* a comment */
+      if (valid_symbols[DIV]) {
+        lexer->mark_end(lexer);
+        lexer->result_symbol = DIV;
+        return true;
+      }
+      /* A regular expression runs to the next unescaped `/`, across lines if need be. */
+      while (!lexer->eof(lexer)) {
+        int32_t c = lexer->lookahead;
+        if (c == '/') {
+          advance(lexer);
+          lexer->mark_end(lexer);
+          lexer->result_symbol = REGEX;
+          return true;
+        }
+        if (c == '\\') {
+          advance(lexer);
+          if (lexer->eof(lexer)) break;
+        }
+        advance(lexer);
+      }
+      return false;
+
+    case '@':
+      if (valid_symbols[HEREDOC_START]) return scan_heredoc_start(scanner, lexer);
+      return false;
+
+    default:
+      return false;
+  }
+}
+
+/* ------------------------------------------------------------------ tree-sitter API */
+
+void *tree_sitter_puppet_external_scanner_create(void) {
+  Scanner *scanner = ts_calloc(1, sizeof(Scanner));
+  return scanner;
+}
+
+void tree_sitter_puppet_external_scanner_destroy(void *payload) { ts_free(payload); }
+
+unsigned tree_sitter_puppet_external_scanner_serialize(void *payload, char *buffer) {
+  Scanner *scanner = payload;
+  unsigned size = 0;
+  unsigned count = scanner->count;
+  if (1 + count * HEREDOC_BYTES > TREE_SITTER_SERIALIZATION_BUFFER_SIZE) {
+    count = (TREE_SITTER_SERIALIZATION_BUFFER_SIZE - 1) / HEREDOC_BYTES;
+  }
+  buffer[size++] = (char)count;
+  for (unsigned i = 0; i < count; i++) {
+    const Heredoc *h = &scanner->heredocs[i];
+    buffer[size++] = (char)h->flags;
+    buffer[size++] = (char)h->escapes;
+    buffer[size++] = (char)(h->tag_length & 0xFF);
+    buffer[size++] = (char)(h->tag_length >> 8);
+    for (int b = 0; b < 8; b++) buffer[size++] = (char)((h->tag_hash >> (8 * b)) & 0xFF);
+  }
+  return size;
+}
+
+void tree_sitter_puppet_external_scanner_deserialize(void *payload, const char *buffer,
+                                                     unsigned length) {
+  Scanner *scanner = payload;
+  scanner->count = 0;
+  if (length == 0) return;
+  unsigned count = (uint8_t)buffer[0];
+  if (count > MAX_HEREDOCS) count = MAX_HEREDOCS;
+  if (1 + count * HEREDOC_BYTES > length) count = (length - 1) / HEREDOC_BYTES;
+  unsigned size = 1;
+  for (unsigned i = 0; i < count; i++) {
+    Heredoc *h = &scanner->heredocs[i];
+    h->flags = (uint8_t)buffer[size++];
+    h->escapes = (uint8_t)buffer[size++];
+    h->tag_length = (uint16_t)((uint8_t)buffer[size] | ((uint8_t)buffer[size + 1] << 8));
+    size += 2;
+    h->tag_hash = 0;
+    for (int b = 0; b < 8; b++) h->tag_hash |= (uint64_t)(uint8_t)buffer[size++] << (8 * b);
+  }
+  scanner->count = (uint8_t)count;
+}
+
+bool tree_sitter_puppet_external_scanner_scan(void *payload, TSLexer *lexer,
+                                              const bool *valid_symbols) {
+  return scan(payload, lexer, valid_symbols);
+}
