@@ -594,7 +594,9 @@ module.exports = grammar({
     // `'text'` with only `\'` and `\\` as escapes.
     single_quoted_string: _ => token(seq("'", repeat(choice(/[^'\\]/, /\\(.|\n)/)), "'")),
 
-    // `@("END":json/tL)`: the header. Its text (`heredoc_body`) follows the end of the line.
+    // `@("END":json/tL)`: the header. Its text (`heredoc_body`, an extra) starts on the next
+    // line, after whatever else the header's line holds; it lands after the construct that the
+    // line ends, e.g. after the attribute or statement holding the heredoc.
     heredoc: $ => seq(
       $.heredoc_start,
       optional(seq(':', field('syntax', $.heredoc_syntax))),

@@ -319,7 +319,8 @@ typedef struct {
   bool stop_escape;   /* … and that is an escape (else an interpolation) */
 } LineScan;
 
-/* Reads one line of heredoc text, through its line break. When `mark_stop` is set, marks the
+/* Reads one line of heredoc text, up to its line break (left unread, unless an escape took
+ * it). When `mark_stop` is set, marks the
  * token's end before the line's first escape or interpolation (after it, for an escape that
  * starts the line, which is then the token). Decides whether the line ends the heredoc:
  * Puppet's end-line pattern is not anchored at the line's start, so any line whose text ends
@@ -332,10 +333,7 @@ static LineScan scan_heredoc_line(Scanner *scanner, TSLexer *lexer, const Heredo
   while (!lexer->eof(lexer)) {
     int32_t c = lexer->lookahead;
     result.empty = false;
-    if (c == '\n') {
-      advance(lexer);
-      break;
-    }
+    if (c == '\n') break;
     bool first = line.filled == 0;
     if (c == '\\' && heredoc->escapes) {
       if (!result.stopped && mark_stop) lexer->mark_end(lexer);
@@ -439,6 +437,7 @@ static bool scan_heredoc_text(Scanner *scanner, TSLexer *lexer, const bool *vali
       lexer->result_symbol = ESCAPE_SEQUENCE; /* marked after the escape */
       return valid_symbols[ESCAPE_SEQUENCE];
     }
+    if (lexer->lookahead == '\n') advance(lexer);
     lexer->mark_end(lexer);
     has_content = true;
   }
