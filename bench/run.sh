@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the benchmark in release and runs it: parse throughput over the real-code corpus of
+# our grammar, the public tree-sitter-puppet 1.3.0 grammar and `puppet parser validate`.
+#
+#   bash bench/run.sh [poppet-bench options]     # e.g. --runs 10, --parsers ours,theirs, --json
+#
+# The corpus list defaults to $POPPET_CORPUS/pp-files.txt (POPPET_CORPUS=/tmp/puppet-corpus),
+# which ../shared/corpus/install.sh writes. Only reports; asserts nothing about the timings.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+CORPUS=${POPPET_CORPUS:-/tmp/puppet-corpus}
+if [ ! -s "$CORPUS/pp-files.txt" ]; then
+  if [ -r ../shared/corpus/install.sh ]; then
+    bash ../shared/corpus/install.sh "$CORPUS"
+  else
+    echo "no $CORPUS/pp-files.txt: run ../shared/corpus/install.sh first" >&2
+    exit 1
+  fi
+fi
+
+cargo build --release -q -p poppet-bench -p poppet-bench-theirs
+target=${CARGO_TARGET_DIR:-$root/target}
+
+rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git -C "$root" status --porcelain -- tree-sitter-puppet 2>/dev/null)" ]; then
+  rev="$rev + uncommitted changes in tree-sitter-puppet/"
+fi
+echo "ours = tree-sitter-puppet/ at $rev; $(nproc) cores; $(uname -m)" >&2
+
+exec "$target/release/poppet-bench" --corpus "$CORPUS/pp-files.txt" --bin-dir "$target/release" "$@"
