@@ -15,7 +15,6 @@
 const PREC = {
   ASSIGN: -3, //        = += -=            right   (assignment: relationship EQUALS assignment)
   RELATIONSHIP: -2, //  -> ~> <- <~        left
-  STATEMENT_CALL: -1, // include x, y      (arguments are taken greedily)
   ENTRY: 1, //          a => b             in `? { … }`, `=>` wins over a hash pair's
   RESOURCE: 1, //       expr { … }         a `{` after an expression continues a resource
   OR: 2, //             or                 left
@@ -115,6 +114,10 @@ module.exports = grammar({
   ],
 
   conflicts: $ => [
+    // `notice $x` is a statement call, but the name alone is an expression too (`notice(1)`,
+    // `tag == 'x'`): the parser tries both; dynamic precedence prefers the statement call,
+    // except over a `(…)` right after the name, which Puppet reads as the call's arguments.
+    [$.statement_call, $._statement_call_name],
     // `File { … }` is a resource default when the body holds attributes, but `File` is also
     // the start of an expression that a titled resource body `{ 'x': … }` follows.
     [$.resource_defaults, $._primary],
@@ -127,23 +130,16 @@ module.exports = grammar({
 
     _statement: $ => choice(
       $.statement_call,
-      alias($._statement_keyword_call, $.call_expression),
       $._assignment_level,
     ),
 
     // `include a, b` / `notice $x` / `return`: a call without parentheses. The names are
-    // keywords only here, where a statement starts; elsewhere they are plain names.
-    statement_call: $ => prec.right(PREC.STATEMENT_CALL, seq(
+    // keywords wherever an expression may start, and plain names everywhere (see
+    // `_statement_call_name`); arguments after them are taken first.
+    statement_call: $ => prec.dynamic(1, prec.right(seq(
       field('function', alias(choice(...STATEMENT_CALLS), $.name)),
       optional(field('arguments', alias($._statement_arguments, $.arguments))),
-    )),
-
-    // `include(x)`, `notice('a')` as statements: ordinary calls of those names.
-    _statement_keyword_call: $ => prec.right(PREC.CALL, seq(
-      field('function', alias(choice(...STATEMENT_CALLS), $.name)),
-      field('arguments', $.arguments),
-      optional(field('lambda', $.lambda)),
-    )),
+    ))),
 
     _statement_arguments: $ => prec.right(commaSep1($._assignment_level)),
 
@@ -212,6 +208,7 @@ module.exports = grammar({
       field('name', choice(
         alias($.name, $.attribute_name),
         ...ATTRIBUTE_KEYWORDS.map(k => alias(k, $.attribute_name)),
+        ...STATEMENT_CALLS.map(k => alias(k, $.attribute_name)),
         alias('*', $.splat),
       )),
       field('operator', choice('=>', '+>')),
@@ -240,11 +237,16 @@ module.exports = grammar({
       $._literal,
       $.variable,
       $.name,
+      $._statement_call_name,
       $.type,
       $.array,
       $.hash,
       $.reserved_word,
     ),
+
+    // `notice(1) + 2`, `tag == 'x'`, `{ require => … }`: the statement-call names as plain
+    // names. Where arguments may follow, they make a statement call (its dynamic precedence).
+    _statement_call_name: $ => alias(choice(...STATEMENT_CALLS), $.name),
 
     _literal: $ => choice(
       $.number,
@@ -387,9 +389,14 @@ module.exports = grammar({
 
     exported_query: $ => seq('<<|', optional($._expression), '|>>'),
 
-    // After a statement-call name, `(` opens the call's arguments (`require(x)`), as in Puppet,
-    // where `expression LPAREN` starts a call: so this rule yields (prec -1).
-    parenthesized_expression: $ => prec(-1, seq($._lparen, $._assignment_level, ')')),
+    // `(1)`. After a statement-call name, `(` opens the call's arguments (`notice(1) + 2`), as
+    // in Puppet, where `expression LPAREN` starts a call: hence the dynamic penalty, which
+    // makes the parser drop a statement call whose argument starts with this form. A `(`
+    // first on its line (WSLPAREN) never starts a call: `notice\n(1)` passes `(1)`.
+    parenthesized_expression: $ => choice(
+      prec.dynamic(-10, seq('(', $._assignment_level, ')')),
+      seq(alias($._ws_lparen, '('), $._assignment_level, ')'),
+    ),
 
     _lparen: $ => choice('(', alias($._ws_lparen, '(')),
 
