@@ -101,11 +101,21 @@ module.exports = grammar({
 
   supertypes: $ => [
     $._expression,
-    $._literal,
-    $._definition,
   ],
 
+  // Pass-through rules, inlined so that they cost no subtree of their own.
   inline: $ => [
+    $._statement_or_semicolon,
+    $._statement,
+    $._assignment_level,
+    $._relationship_level,
+    $._resource_level,
+    $._primary,
+    $._literal,
+    $._definition,
+    $._argument,
+    $._hash_entry,
+    $._array_element,
     $._classname,
     $._function_name,
     $._method_name,
@@ -120,7 +130,7 @@ module.exports = grammar({
     [$.statement_call, $._statement_call_name],
     // `File { … }` is a resource default when the body holds attributes, but `File` is also
     // the start of an expression that a titled resource body `{ 'x': … }` follows.
-    [$.resource_defaults, $._primary],
+    [$.resource_defaults, $._expression],
   ],
 
   rules: {
@@ -136,12 +146,15 @@ module.exports = grammar({
     // `include a, b` / `notice $x` / `return`: a call without parentheses. The names are
     // keywords wherever an expression may start, and plain names everywhere (see
     // `_statement_call_name`); arguments after them are taken first.
+    // Dynamic precedence: a call with arguments (+3) over a call without them followed by
+    // another statement (+1), over the bare name (0); a `(…)` right after the name costs -10.
     statement_call: $ => prec.dynamic(1, prec.right(seq(
       field('function', alias(choice(...STATEMENT_CALLS), $.name)),
       optional(field('arguments', alias($._statement_arguments, $.arguments))),
     ))),
 
-    _statement_arguments: $ => prec.right(commaSep1($._assignment_level)),
+    _statement_arguments: $ => prec.dynamic(2, prec.right(commaSep1($._assignment_level))),
+
 
     // ---------------------------------------------------------------- statement levels
     // egrammar.ra: assignment > relationship > resource > expression.

@@ -457,14 +457,22 @@ static bool scan(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols) {
     return scan_string_content(lexer, valid_symbols);
   }
 
+  /* Most tokens follow whitespace; skipping it here only to have the internal lexer skip it
+   * again costs time. Where none of these tokens can come, leave at once. */
+  bool body_pending = scanner->count > 0 && !(scanner->heredocs[0].flags & HD_STARTED);
+  if (!(valid_symbols[LIST_START] || valid_symbols[WS_LPAREN] || valid_symbols[DIV] ||
+        valid_symbols[REGEX] || valid_symbols[HEREDOC_START] || valid_symbols[HEREDOC_ESCAPES] ||
+        (body_pending && valid_symbols[HEREDOC_BODY_START]))) {
+    return false;
+  }
+
   bool skipped = false;
   bool newline = false;
   uint32_t blanks = 0;
   for (;;) {
     int32_t c = lexer->lookahead;
     if (c == '\n') {
-      if (valid_symbols[HEREDOC_BODY_START] && scanner->count > 0 &&
-          !(scanner->heredocs[0].flags & HD_STARTED)) {
+      if (body_pending && valid_symbols[HEREDOC_BODY_START]) {
         advance(lexer);
         lexer->mark_end(lexer);
         scanner->heredocs[0].flags |= HD_STARTED;
