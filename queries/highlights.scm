@@ -194,6 +194,10 @@
 (statement_call
   function: (name) @function.builtin)
 
+; `return`, `break`, `next` alone: Puppet keeps them as names, and calls them when evaluated.
+((name) @function.builtin
+  (#any-of? @function.builtin "return" "break" "next"))
+
 (method_call
   method: (name) @function.builtin
   (#any-of? @function.builtin

@@ -120,14 +120,14 @@ module.exports = grammar({
     $._function_name,
     $._method_name,
     $._lparen,
-    $._lbracket,
   ],
 
   conflicts: $ => [
     // `notice $x` is a statement call, but the name alone is an expression too (`notice(1)`,
-    // `tag == 'x'`): the parser tries both; dynamic precedence prefers the statement call,
-    // except over a `(…)` right after the name, which Puppet reads as the call's arguments.
+    // `tag == 'x'`): the parser tries both; dynamic precedence decides (see statement_call).
     [$.statement_call, $._statement_call_name],
+    // `break\nnext`: `next` is `break`'s argument, as a name; dynamic precedence decides.
+    [$._statement_arguments, $._expression],
     // `File { … }` is a resource default when the body holds attributes, but `File` is also
     // the start of an expression that a titled resource body `{ 'x': … }` follows.
     [$.resource_defaults, $._expression],
@@ -146,15 +146,25 @@ module.exports = grammar({
     // `include a, b` / `notice $x` / `return`: a call without parentheses. The names are
     // keywords wherever an expression may start, and plain names everywhere (see
     // `_statement_call_name`); arguments after them are taken first.
-    // Dynamic precedence: a call with arguments (+3) over a call without them followed by
-    // another statement (+1), over the bare name (0); a `(…)` right after the name costs -10.
+    // Which reading wins is decided by dynamic precedence (GLR): the call (+1) over the bare
+    // name followed by another statement (0). An argument list that starts where Puppet sees
+    // an operator after the name loses: `notice(1) + 2`, `notice -1`, `notice *$x`,
+    // `notice[1]` (-10 on `(`, unary `-`/`*` and `[` without a space). A bare name alone,
+    // `return`, is a name, as in Puppet's AST.
     statement_call: $ => prec.dynamic(1, prec.right(seq(
       field('function', alias(choice(...STATEMENT_CALLS), $.name)),
-      optional(field('arguments', alias($._statement_arguments, $.arguments))),
+      field('arguments', alias($._statement_arguments, $.arguments)),
     ))),
 
-    _statement_arguments: $ => prec.dynamic(2, prec.right(commaSep1($._assignment_level))),
-
+    _statement_arguments: $ => prec.right(choice(
+      commaSep1($._assignment_level),
+      // Puppet hands a statement-call name the next statement whatever it is: in
+      // `return\nnotice 'x'`, `notice` is the argument of `return` (+5 over `notice 'x'`).
+      seq(
+        prec.dynamic(5, $._statement_call_name),
+        repeat(seq(',', $._assignment_level)),
+      ),
+    )),
 
     // ---------------------------------------------------------------- statement levels
     // egrammar.ra: assignment > relationship > resource > expression.
@@ -302,10 +312,12 @@ module.exports = grammar({
       ))));
     },
 
+    // After a statement-call name Puppet reads `-` and `*` as binary operators: -10 (dynamic)
+    // makes `notice -1` a subtraction rather than a call (see statement_call).
     unary_expression: $ => choice(
       prec.right(PREC.NOT, seq(field('operator', '!'), field('argument', $._expression))),
-      prec(PREC.UNARY, seq(field('operator', '-'), field('argument', $._expression))),
-      prec(PREC.UNARY, seq(field('operator', '*'), field('argument', $._expression))),
+      prec.dynamic(-10, prec(PREC.UNARY, seq(field('operator', '-'), field('argument', $._expression)))),
+      prec.dynamic(-10, prec(PREC.UNARY, seq(field('operator', '*'), field('argument', $._expression)))),
     ),
 
     // `$x ? { 'a' => 1, default => 2 }` and the single-entry form `$x ? 'a' => 1`
@@ -561,13 +573,14 @@ module.exports = grammar({
 
     // ---------------------------------------------------------------- literals
 
-    array: $ => seq(
-      $._lbracket,
-      optional(seq(commaSep1($._array_element), optional(','))),
-      ']',
+    // `[` right after an expression is an access in Puppet (`notice[1]`); -10 (dynamic) makes
+    // the array lose to it where both readings exist (see statement_call).
+    array: $ => choice(
+      prec.dynamic(-10, seq('[', optional($._array_elements), ']')),
+      seq(alias($._list_start, '['), optional($._array_elements), ']'),
     ),
 
-    _lbracket: $ => choice('[', alias($._list_start, '[')),
+    _array_elements: $ => seq(commaSep1($._array_element), optional(',')),
 
     _array_element: $ => choice(
       $._argument,
@@ -656,8 +669,9 @@ module.exports = grammar({
     // NAME: `apache`, `apache::port`, `::apache`
     name: _ => /(::)?[a-z][a-zA-Z0-9_]*(::[a-z][a-zA-Z0-9_]*)*/,
 
-    // WORD: a bare word that is not a NAME: `bare-word`, `_x`, `a::_b`
-    word: _ => token(prec(-1, /((::)?[a-z_]([a-zA-Z0-9_-]*[a-zA-Z0-9_])?)+/)),
+    // WORD: a bare word that is not a NAME: `bare-word`, `_x`, `a::_b`. The longer match wins
+    // (`foo-bar` is one word, not a subtraction); on a tie `name`, defined first, wins.
+    word: _ => /((::)?[a-z_]([a-zA-Z0-9_-]*[a-zA-Z0-9_])?)+/,
 
     // CLASSREF: `File`, `Apache::Vhost`, `::Integer`
     type: _ => /(::)?[A-Z][a-zA-Z0-9_]*(::[A-Z][a-zA-Z0-9_]*)*/,

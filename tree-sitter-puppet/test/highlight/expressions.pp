@@ -33,3 +33,5 @@ $e = @("END":json/L)
   | END
 # comment
 # <- comment
+$f = [1].each |$v| { if $v { next } }
+#                             ^ function.builtin
