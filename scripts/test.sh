@@ -47,3 +47,6 @@ echo "All highlight captures conform to standards."
 
 step "real-code corpus: every manifest parses with no ERROR or MISSING node"
 cargo run --release -q -p tree-sitter-puppet --example corpus -- "$CORPUS/pp-files.txt"
+
+step "fuzz: mutated corpus files and stress inputs through the parser (no crash, hang or bad tree)"
+cargo run --release -q -p tree-sitter-puppet --example mutate -- --corpus "$CORPUS/pp-files.txt"
