@@ -63,6 +63,13 @@ module.exports = grammar({
 
   word: $ => $.name,
 
+  // Puppet's keywords are never names (lexer2.rb KEYWORDS), so `else` after an `if` can only
+  // be the keyword; where Puppet accepts a keyword as a name (attribute names, `${type}`),
+  // the grammar spells it out.
+  reserved: {
+    global: _ => KEYWORDS,
+  },
+
   extras: $ => [
     $.comment,
     BLANK,
