@@ -12,6 +12,15 @@ CORPUS=${POPPET_CORPUS:-/tmp/puppet-corpus}
 
 step() { printf '\n== %s\n' "$*"; }
 
+# check NAME COMMAND...: runs one suite; set -e stops at the first that fails.
+passed=0
+check() {
+  step "$1"
+  shift
+  "$@"
+  passed=$((passed + 1))
+}
+
 step "set-up: Puppet 7.23 and the real-code corpus"
 if [ -r ../shared/corpus/install.sh ]; then
   bash ../shared/corpus/install.sh "$CORPUS"
@@ -31,22 +40,27 @@ export TREE_SITTER_DIR
 trap 'rm -rf "$TREE_SITTER_DIR"' EXIT
 printf '{"parser-directories": ["%s"]}\n' "$root" > "$TREE_SITTER_DIR/config.json"
 
-step "cargo test (workspace)"
-cargo test --workspace --release
+check "cargo test (workspace)" cargo test --workspace --release
 
-step "tree-sitter test (corpus and highlight assertions)"
-(cd tree-sitter-puppet && tree-sitter test)
+check "tree-sitter test (corpus and highlight assertions)" \
+  bash -c 'cd tree-sitter-puppet && tree-sitter test'
 
-step "tree-sitter highlight --check"
-check=$(cd tree-sitter-puppet && tree-sitter highlight --check test/highlight/classes.pp 2>&1 >/dev/null || true)
-if [ -n "$check" ] && ! grep -q "All highlight captures conform" <<<"$check"; then
-  echo "$check" >&2
-  exit 1
-fi
-echo "All highlight captures conform to standards."
+highlight_check() {
+  local out
+  out=$(cd tree-sitter-puppet && tree-sitter highlight --check test/highlight/classes.pp 2>&1 >/dev/null || true)
+  if [ -n "$out" ] && ! grep -q "All highlight captures conform" <<<"$out"; then
+    echo "$out" >&2
+    return 1
+  fi
+  echo "All highlight captures conform to standards."
+}
+check "tree-sitter highlight --check" highlight_check
 
-step "real-code corpus: every manifest parses with no ERROR or MISSING node"
-cargo run --release -q -p tree-sitter-puppet --example corpus -- "$CORPUS/pp-files.txt"
+check "real-code corpus: every manifest parses with no ERROR or MISSING node" \
+  cargo run --release -q -p tree-sitter-puppet --example corpus -- "$CORPUS/pp-files.txt"
 
-step "fuzz: mutated corpus files and stress inputs through the parser (no crash, hang or bad tree)"
-cargo run --release -q -p tree-sitter-puppet --example mutate -- --corpus "$CORPUS/pp-files.txt"
+check "fuzz: mutated corpus files and stress inputs through the parser (no crash, hang or bad tree)" \
+  cargo run --release -q -p tree-sitter-puppet --example mutate -- --corpus "$CORPUS/pp-files.txt"
+
+echo
+echo "scripts/test.sh: $passed passed, 0 failed"
