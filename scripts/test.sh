@@ -59,6 +59,9 @@ check "tree-sitter highlight --check" highlight_check
 check "real-code corpus: every manifest parses with no ERROR or MISSING node" \
   cargo run --release -q -p tree-sitter-puppet --example corpus -- "$CORPUS/pp-files.txt"
 
+check "PN: our AST of every corpus manifest, printed as PN, is identical to Puppet's" \
+  cargo run --release -q -p puppet-syntax --example pn_corpus -- "$CORPUS/pp-files.txt"
+
 check "fuzz: mutated corpus files and stress inputs through the parser (no crash, hang or bad tree)" \
   cargo run --release -q -p tree-sitter-puppet --example mutate -- --corpus "$CORPUS/pp-files.txt"
 

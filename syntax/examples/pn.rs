@@ -1,0 +1,52 @@
+//! Prints each file's AST in PN, as `puppet parser dump --format pn FILE...` does: each file
+//! as `--- FILE` followed by its PN, with one line break at the very end.
+//!
+//! ```sh
+//! cargo run -p puppet-syntax --example pn -- FILE...
+//! ```
+
+use std::io::Write;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let files: Vec<String> = std::env::args().skip(1).collect();
+    if files.is_empty() {
+        eprintln!("usage: pn FILE...");
+        return ExitCode::from(2);
+    }
+    let mut out = String::new();
+    let mut failed = false;
+    for file in &files {
+        let source = match std::fs::read(file) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(error) => {
+                eprintln!("Error: {file}: {error}");
+                failed = true;
+                continue;
+            }
+        };
+        match puppet_syntax::parse(&source) {
+            Ok(program) => {
+                out.push_str("--- ");
+                out.push_str(file);
+                out.push_str(&puppet_syntax::pn::program(&program).to_text());
+            }
+            Err(diagnostics) => {
+                failed = true;
+                eprintln!("Error: --- {file}");
+                for d in diagnostics.iter().take(1) {
+                    eprintln!("Error: {d}");
+                }
+            }
+        }
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,86 @@
+//! The Puppet language's typed AST, lowered from [tree-sitter-puppet] trees, and PN, the
+//! S-expression form in which `puppet parser dump --format pn` prints Puppet's AST.
+//!
+//! ```
+//! let program = puppet_syntax::parse("$x = 1 + 2 * 3\n").expect("valid Puppet");
+//! assert_eq!(
+//!     puppet_syntax::pn::program(&program).to_text(),
+//!     r#"(= (var "x") (+ 1 (* 2 3)))"#
+//! );
+//! ```
+//!
+//! [tree-sitter-puppet]: https://docs.rs/tree-sitter-puppet
+
+pub mod ast;
+mod lower;
+pub mod pn;
+
+pub use ast::{Expr, ExprKind, Program, Span};
+
+/// A syntax error: Puppet's message, and where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub message: String,
+    pub span: Span,
+}
+
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (line: {}, column: {})", self.message, self.span.line, self.span.column)
+    }
+}
+
+/// Parses and lowers Puppet source. Errors are values: no input makes this panic.
+pub fn parse(source: &str) -> Result<Program, Vec<Diagnostic>> {
+    let mut parser = tree_sitter::Parser::new();
+    let language = tree_sitter_puppet::LANGUAGE.into();
+    if parser.set_language(&language).is_err() {
+        return Err(vec![Diagnostic {
+            message: "the Puppet grammar could not be loaded".into(),
+            span: Span::default(),
+        }]);
+    }
+    let Some(tree) = parser.parse(source, None) else {
+        return Err(vec![Diagnostic { message: "the parser gave no tree".into(), span: Span::default() }]);
+    };
+    let root = tree.root_node();
+    let mut lowerer = lower::Lowerer::new(source, root);
+    let program = lowerer.program(root);
+    let mut diagnostics = lowerer.diagnostics;
+    if root.has_error() && diagnostics.is_empty() {
+        diagnostics.push(first_error(source, root));
+    }
+    if diagnostics.is_empty() {
+        Ok(program)
+    } else {
+        Err(diagnostics)
+    }
+}
+
+/// A diagnostic for the first ERROR or MISSING node.
+fn first_error(source: &str, node: tree_sitter::Node) -> Diagnostic {
+    fn find(node: tree_sitter::Node) -> Option<tree_sitter::Node> {
+        if node.is_error() || node.is_missing() {
+            return Some(node);
+        }
+        let mut cursor = node.walk();
+        let found = node.children(&mut cursor).find_map(find);
+        found
+    }
+    let node = find(node).unwrap_or(node);
+    let start = node.start_byte();
+    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+    let span = Span {
+        start,
+        end: node.end_byte(),
+        line: node.start_position().row as u32 + 1,
+        column: source[line_start..start].chars().count() as u32 + 1,
+    };
+    let message = if node.is_missing() || start >= source.len() {
+        "Syntax error at end of input".to_string()
+    } else {
+        let at: String = source[start..].split_whitespace().next().unwrap_or("").chars().take(20).collect();
+        format!("Syntax error at '{at}'")
+    };
+    Diagnostic { message, span }
+}

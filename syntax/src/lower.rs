@@ -1,0 +1,823 @@
+//! Lowering: from a tree-sitter-puppet tree to the typed AST, doing what Puppet's parser does
+//! while it builds its model (`egrammar.ra` actions, `Factory`): statement calls, string
+//! escapes and interpolation, heredoc text, numbers in every radix, nested class names.
+
+use tree_sitter::Node;
+
+use crate::ast::*;
+use crate::Diagnostic;
+
+/// Lowers one tree. The source must be the one the tree was parsed from.
+pub(crate) struct Lowerer<'a> {
+    source: &'a str,
+    /// Heredoc bodies in document order; the n-th heredoc header owns the n-th body.
+    bodies: Vec<Node<'a>>,
+    next_body: usize,
+    /// Names of the enclosing classes: nested definitions are named `outer::inner`.
+    namestack: Vec<String>,
+    /// The start of a token that an interpolation turns into a variable (`${x[1]}`).
+    interpolated_variable: Option<usize>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Children that carry meaning: named, not comments, not heredoc text (an extra).
+fn significant<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .filter(|c| !matches!(c.kind(), "comment" | "heredoc_body"))
+        .collect()
+}
+
+fn collect_bodies<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
+    if node.kind() == "heredoc_body" {
+        out.push(node);
+    }
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        collect_bodies(child, out);
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    pub fn new(source: &'a str, root: Node<'a>) -> Self {
+        let mut bodies = Vec::new();
+        collect_bodies(root, &mut bodies);
+        Lowerer {
+            source,
+            bodies,
+            next_body: 0,
+            namestack: Vec::new(),
+            interpolated_variable: None,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    fn text(&self, node: Node) -> &'a str {
+        &self.source[node.byte_range()]
+    }
+
+    pub fn span(&self, node: Node) -> Span {
+        let start = node.start_byte();
+        let line_start = self.source[..start].rfind('\n').map_or(0, |i| i + 1);
+        Span {
+            start,
+            end: node.end_byte(),
+            line: node.start_position().row as u32 + 1,
+            column: self.source[line_start..start].chars().count() as u32 + 1,
+        }
+    }
+
+    fn new_expr(&self, kind: ExprKind, node: Node) -> Expr {
+        Expr::new(kind, self.span(node))
+    }
+
+    fn error(&mut self, node: Node, message: String) -> Expr {
+        let span = self.span(node);
+        self.diagnostics.push(Diagnostic { message, span });
+        Expr::new(ExprKind::Nop, span)
+    }
+
+    fn field(&self, node: Node<'a>, name: &str) -> Option<Node<'a>> {
+        node.child_by_field_name(name)
+    }
+
+    fn lower_field(&mut self, node: Node<'a>, name: &str) -> Expr {
+        match self.field(node, name) {
+            Some(child) => self.expr(child),
+            None => self.error(node, format!("Syntax error: missing {name}")),
+        }
+    }
+
+    fn boxed_field(&mut self, node: Node<'a>, name: &str) -> Box<Expr> {
+        Box::new(self.lower_field(node, name))
+    }
+
+    // ------------------------------------------------------------------ statements
+
+    pub fn program(&mut self, root: Node<'a>) -> Program {
+        let statements = self.statements(root);
+        Program { body: block_or_expression(statements, self.span(root)) }
+    }
+
+    /// The statements among `node`'s children, as Puppet's `transform_calls` leaves them:
+    /// a call standing as a statement does not need its value.
+    fn statements(&mut self, node: Node<'a>) -> Vec<Expr> {
+        significant(node)
+            .into_iter()
+            .map(|child| {
+                let mut e = self.expr(child);
+                if let ExprKind::Call { kind: CallKind::Function, rval_required, .. } = &mut e.kind {
+                    *rval_required = false;
+                }
+                e
+            })
+            .collect()
+    }
+
+    /// A `{ … }` block as a body: `None` when empty.
+    fn body(&mut self, block: Option<Node<'a>>) -> Option<Box<Expr>> {
+        let block = block?;
+        let statements = self.statements(block);
+        block_or_expression(statements, self.span(block)).map(Box::new)
+    }
+
+    // ------------------------------------------------------------------ expressions
+
+    pub fn expr(&mut self, node: Node<'a>) -> Expr {
+        if self.interpolated_variable == Some(node.start_byte())
+            && matches!(node.kind(), "name" | "number" | "word")
+        {
+            self.interpolated_variable = None;
+            let name = self.text(node).to_string();
+            return self.new_expr(ExprKind::Variable(name), node);
+        }
+        let kind = match node.kind() {
+            "number" => return self.number(node),
+            "boolean" => ExprKind::Boolean(self.text(node) == "true"),
+            "undef" => ExprKind::Undef,
+            "default" => ExprKind::Default,
+            "name" => ExprKind::QualifiedName(self.text(node).to_string()),
+            "word" => ExprKind::String(self.text(node).to_string()),
+            "type" => ExprKind::QualifiedReference(self.text(node).to_string()),
+            "reserved_word" => ExprKind::Reserved(self.text(node).to_string()),
+            "variable" => ExprKind::Variable(self.text(node)[1..].to_string()),
+            "single_quoted_string" => ExprKind::String(single_quoted(self.text(node))),
+            "double_quoted_string" => return self.double_quoted(node),
+            "heredoc" => return self.heredoc(node),
+            "regex" => ExprKind::Regex(regex_source(self.text(node))),
+            "hostname" => {
+                let parts: Vec<&str> = significant(node).into_iter().map(|n| self.text(n)).collect();
+                ExprKind::String(parts.join("."))
+            }
+            "array" => ExprKind::Array(self.argument_list(node, None)),
+            "hash" => ExprKind::Hash(
+                significant(node).into_iter().map(|n| self.expr(n)).collect(),
+            ),
+            "hash_pair" => ExprKind::KeyedEntry {
+                key: self.boxed_field(node, "key"),
+                value: self.boxed_field(node, "value"),
+            },
+            "parenthesized_expression" => match significant(node).first() {
+                Some(inner) => ExprKind::Paren(Box::new(self.expr(*inner))),
+                None => return self.error(node, "Syntax error: empty parentheses".into()),
+            },
+            "binary_expression" => {
+                let op = self.field(node, "operator").map(|n| self.text(n)).unwrap_or("");
+                match BinaryOp::from_symbol(op) {
+                    Some(op) => ExprKind::Binary {
+                        op,
+                        left: self.boxed_field(node, "left"),
+                        right: self.boxed_field(node, "right"),
+                    },
+                    None => return self.error(node, format!("Syntax error at '{op}'")),
+                }
+            }
+            "unary_expression" => {
+                let op = self.field(node, "operator").map(|n| self.text(n)).unwrap_or("");
+                let argument = self.boxed_field(node, "argument");
+                match op {
+                    "!" => ExprKind::Not(argument),
+                    "-" => ExprKind::Negate(argument),
+                    _ => ExprKind::Unfold(argument),
+                }
+            }
+            "assignment" => {
+                let op = match self.field(node, "operator").map(|n| self.text(n)) {
+                    Some("+=") => AssignOp::Append,
+                    Some("-=") => AssignOp::Delete,
+                    _ => AssignOp::Assign,
+                };
+                ExprKind::Assignment {
+                    op,
+                    left: self.boxed_field(node, "left"),
+                    right: self.boxed_field(node, "right"),
+                }
+            }
+            "relationship" => {
+                let op = match self.field(node, "operator").map(|n| self.text(n)) {
+                    Some("~>") => RelationshipOp::Notify,
+                    Some("<-") => RelationshipOp::Require,
+                    Some("<~") => RelationshipOp::Subscribe,
+                    _ => RelationshipOp::Before,
+                };
+                ExprKind::Relationship {
+                    op,
+                    left: self.boxed_field(node, "left"),
+                    right: self.boxed_field(node, "right"),
+                }
+            }
+            "access_expression" => {
+                let object = self.field(node, "object");
+                let left = self.boxed_field(node, "object");
+                let keys = self.argument_list(node, object);
+                ExprKind::Access { left, keys }
+            }
+            "selector_expression" => {
+                let left = self.boxed_field(node, "value");
+                let entries = significant(node)
+                    .into_iter()
+                    .filter(|n| n.kind() == "selector_entry")
+                    .map(|n| SelectorEntry {
+                        matching: self.lower_field(n, "match"),
+                        value: self.lower_field(n, "value"),
+                    })
+                    .collect();
+                ExprKind::Selector { left, entries }
+            }
+            "call_expression" => ExprKind::Call {
+                kind: CallKind::Function,
+                functor: self.boxed_field(node, "function"),
+                arguments: self.arguments(self.field(node, "arguments")),
+                lambda: self.field(node, "lambda").map(|l| Box::new(self.lambda(l))),
+                rval_required: true,
+            },
+            "statement_call" => ExprKind::Call {
+                kind: CallKind::Function,
+                functor: self.boxed_field(node, "function"),
+                arguments: self.arguments(self.field(node, "arguments")),
+                lambda: None,
+                rval_required: false,
+            },
+            "method_call" => {
+                let object = self.boxed_field(node, "object");
+                let method = self.boxed_field(node, "method");
+                let start = self.field(node, "object").map_or(node, |o| o);
+                let method_node = self.field(node, "method").unwrap_or(node);
+                let span = Span {
+                    end: method_node.end_byte(),
+                    ..self.span(start)
+                };
+                let functor = Expr::new(ExprKind::NamedAccess { left: object, right: method }, span);
+                ExprKind::Call {
+                    kind: CallKind::Method,
+                    functor: Box::new(functor),
+                    arguments: self.arguments(self.field(node, "arguments")),
+                    lambda: self.field(node, "lambda").map(|l| Box::new(self.lambda(l))),
+                    rval_required: true,
+                }
+            }
+            "collector" => {
+                let type_expr = self.boxed_field(node, "type");
+                let query_node = self.field(node, "query");
+                let exported = query_node.is_some_and(|q| q.kind() == "exported_query");
+                let query = query_node
+                    .and_then(|q| significant(q).first().copied())
+                    .map(|q| Box::new(self.expr(q)));
+                let operations = self.attributes(node);
+                ExprKind::Collect { type_expr, exported, query, operations }
+            }
+            "if_expression" => return self.conditional(node, false),
+            "unless_expression" => return self.conditional(node, true),
+            "case_expression" => {
+                let test = self.boxed_field(node, "value");
+                let options = significant(node)
+                    .into_iter()
+                    .filter(|n| n.kind() == "case_option")
+                    .map(|option| {
+                        let mut cursor = option.walk();
+                        let values: Vec<Node> =
+                            option.children_by_field_name("match", &mut cursor).collect();
+                        let values = values.into_iter().map(|v| self.expr(v)).collect();
+                        let body = self.body(self.field(option, "body")).map(|b| *b);
+                        CaseOption { values, body, span: self.span(option) }
+                    })
+                    .collect();
+                ExprKind::Case { test, options }
+            }
+            "resource_declaration" => {
+                let form = match self.field(node, "form").map(|n| self.text(n)) {
+                    Some("@") => ResourceForm::Virtual,
+                    Some("@@") => ResourceForm::Exported,
+                    _ => ResourceForm::Regular,
+                };
+                let type_name = self.boxed_field(node, "type");
+                let bodies = significant(node)
+                    .into_iter()
+                    .filter(|n| n.kind() == "resource_body")
+                    .map(|body| ResourceBody {
+                        title: self.lower_field(body, "title"),
+                        operations: self.attributes(body),
+                        span: self.span(body),
+                    })
+                    .collect();
+                ExprKind::Resource { form, type_name, bodies }
+            }
+            "resource_defaults" => ExprKind::ResourceDefaults {
+                form: ResourceForm::Regular,
+                type_ref: self.boxed_field(node, "type"),
+                operations: self.attributes(node),
+            },
+            "resource_override" => return self.resource_override(node),
+            "lambda" => return self.error(node, "Syntax error: a lambda is not an expression".into()),
+            "class_definition" => {
+                let name = self.classname(self.field(node, "name"));
+                let parent = self.field(node, "parent").map(|p| self.text(p).to_string());
+                let parameters = self.parameters(self.field(node, "parameters"));
+                self.namestack.push(name.clone());
+                let body = self.body(self.field(node, "body"));
+                self.namestack.pop();
+                ExprKind::Class { name, parameters, parent, body }
+            }
+            "define_definition" => {
+                let name = self.classname(self.field(node, "name"));
+                let parameters = self.parameters(self.field(node, "parameters"));
+                let body = self.body(self.field(node, "body"));
+                ExprKind::Define { name, parameters, body }
+            }
+            "function_definition" => {
+                let name = self.field(node, "name").map_or(String::new(), |n| self.text(n).to_string());
+                let parameters = self.parameters(self.field(node, "parameters"));
+                let return_type = self.return_type(self.field(node, "return_type"));
+                let body = self.body(self.field(node, "body"));
+                ExprKind::Function { name, parameters, body, return_type }
+            }
+            "node_definition" => {
+                let mut cursor = node.walk();
+                let names: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
+                let matches = names.into_iter().map(|n| self.expr(n)).collect();
+                let parent = self.field(node, "parent").map(|p| Box::new(self.expr(p)));
+                let body = self.body(self.field(node, "body"));
+                ExprKind::Node { matches, parent, body }
+            }
+            "type_alias" => return self.type_alias(node),
+            "type_definition" => {
+                let name = self.field(node, "name").map_or(String::new(), |n| self.text(n).to_string());
+                let parent = self.field(node, "parent").map(|n| self.text(n).to_string());
+                let body = self.body(self.field(node, "body"));
+                ExprKind::TypeDefinition { name, parent, body }
+            }
+            "ERROR" => {
+                let at = self.text(node).split_whitespace().next().unwrap_or("").to_string();
+                return self.error(node, format!("Syntax error at '{at}'"));
+            }
+            other => return self.error(node, format!("Syntax error: unexpected {other}")),
+        };
+        self.new_expr(kind, node)
+    }
+
+    /// A call or access argument, or an array element: a `k => v` pair there is a hash of
+    /// one entry, and adjacent ones are merged (`f(a => 1, b => 2)` passes one hash).
+    fn argument(&mut self, node: Node<'a>) -> Argument {
+        let e = self.expr(node);
+        if node.kind() == "hash_pair" {
+            let span = e.span;
+            Argument { expr: Expr::new(ExprKind::Hash(vec![e]), span), unfolded: true }
+        } else {
+            Argument { expr: e, unfolded: false }
+        }
+    }
+
+    /// The arguments among `node`'s children (those that are not `except`).
+    fn argument_list(&mut self, node: Node<'a>, except: Option<Node<'a>>) -> Vec<Expr> {
+        let args = significant(node)
+            .into_iter()
+            .filter(|n| Some(*n) != except)
+            .map(|n| self.argument(n))
+            .collect();
+        merge_unfolded_hashes(args)
+    }
+
+    fn arguments(&mut self, node: Option<Node<'a>>) -> Vec<Expr> {
+        node.map_or_else(Vec::new, |node| self.argument_list(node, None))
+    }
+
+    fn attributes(&mut self, node: Node<'a>) -> Vec<AttributeOp> {
+        significant(node)
+            .into_iter()
+            .filter(|n| n.kind() == "attribute")
+            .map(|attribute| {
+                let span = self.span(attribute);
+                let value = self.lower_field(attribute, "value");
+                let name_node = self.field(attribute, "name");
+                match name_node {
+                    Some(n) if n.kind() == "splat" => AttributeOp::Splat { value, span },
+                    _ => AttributeOp::Set {
+                        name: name_node.map_or(String::new(), |n| self.text(n).to_string()),
+                        append: self.field(attribute, "operator").is_some_and(|o| self.text(o) == "+>"),
+                        value,
+                        span,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    fn resource_override(&mut self, node: Node<'a>) -> Expr {
+        let resources = self.boxed_field(node, "resource");
+        let operations = self.attributes(node);
+        // `file { mode => 1 }`: Puppet reads a name followed by a hash (a call for the
+        // statement-call names), which validation then rejects.
+        if let ExprKind::QualifiedName(_) = resources.kind {
+            return self.error(node, "Syntax error resource body without title or hash with +>".into());
+        }
+        let kind = ExprKind::ResourceOverride { form: ResourceForm::Regular, resources, operations };
+        self.new_expr(kind, node)
+    }
+
+    fn conditional(&mut self, node: Node<'a>, unless: bool) -> Expr {
+        let test = self.boxed_field(node, "condition");
+        let then = self.body(self.field(node, "body"));
+        let mut cursor = node.walk();
+        let alternatives: Vec<Node> = node.children_by_field_name("alternative", &mut cursor).collect();
+        let otherwise = self.alternatives(&alternatives);
+        let kind = if unless {
+            ExprKind::Unless { test, then, otherwise }
+        } else {
+            ExprKind::If { test, then, otherwise }
+        };
+        self.new_expr(kind, node)
+    }
+
+    /// `elsif` clauses nest: `if a {} elsif b {} else {}` is `if a {} else { if b {} else {} }`.
+    fn alternatives(&mut self, clauses: &[Node<'a>]) -> Option<Box<Expr>> {
+        let (first, rest) = clauses.split_first()?;
+        match first.kind() {
+            "elsif_clause" => {
+                let test = self.boxed_field(*first, "condition");
+                let then = self.body(self.field(*first, "body"));
+                let otherwise = self.alternatives(rest);
+                let mut span = self.span(*first);
+                if let Some(last) = clauses.last() {
+                    span.end = last.end_byte();
+                }
+                Some(Box::new(Expr::new(ExprKind::If { test, then, otherwise }, span)))
+            }
+            _ => self.body(self.field(*first, "body")),
+        }
+    }
+
+    fn lambda(&mut self, node: Node<'a>) -> Lambda {
+        Lambda {
+            parameters: self.parameters(self.field(node, "parameters")),
+            return_type: self.return_type(self.field(node, "return_type")),
+            body: self.body(self.field(node, "body")),
+            span: self.span(node),
+        }
+    }
+
+    fn return_type(&mut self, node: Option<Node<'a>>) -> Option<Box<Expr>> {
+        node.map(|n| self.boxed_field(n, "type"))
+    }
+
+    fn parameters(&mut self, node: Option<Node<'a>>) -> Vec<Parameter> {
+        let Some(node) = node else { return Vec::new() };
+        significant(node)
+            .into_iter()
+            .filter(|n| n.kind() == "parameter")
+            .map(|p| Parameter {
+                name: self.field(p, "name").map_or(String::new(), |n| self.text(n)[1..].to_string()),
+                type_expr: self.field(p, "type").map(|t| self.expr(t)),
+                captures_rest: self.field(p, "splat").is_some(),
+                value: self.field(p, "default").map(|d| self.expr(d)),
+                span: self.span(p),
+            })
+            .collect()
+    }
+
+    /// A class or define name, prefixed with the enclosing classes' names.
+    fn classname(&self, node: Option<Node<'a>>) -> String {
+        let name = node.map_or("", |n| self.text(n));
+        let mut full = self.namestack.last().cloned().unwrap_or_default();
+        if !full.is_empty() {
+            full.push_str("::");
+        }
+        full.push_str(name);
+        full.strip_prefix("::").map(str::to_string).unwrap_or(full)
+    }
+
+    fn type_alias(&mut self, node: Node<'a>) -> Expr {
+        let name = self.field(node, "name").map_or(String::new(), |n| {
+            let n = if n.kind() == "access_expression" { self.field(n, "object").unwrap_or(n) } else { n };
+            self.text(n).to_string()
+        });
+        let value = self.field(node, "value");
+        let body = self.field(node, "body");
+        let type_expr = match (value, body) {
+            // `type A = Object { … }`: the type applied to the hash (KEY_ENTRY).
+            (Some(v), Some(b)) => {
+                let key = Box::new(self.expr(v));
+                let value = Box::new(self.expr(b));
+                let mut span = self.span(v);
+                span.end = b.end_byte();
+                Expr::new(ExprKind::KeyedEntry { key, value }, span)
+            }
+            _ => self.lower_field(node, "value"),
+        };
+        self.new_expr(ExprKind::TypeAlias { name, type_expr: Box::new(type_expr) }, node)
+    }
+
+    // ------------------------------------------------------------------ literals
+
+    fn number(&mut self, node: Node<'a>) -> Expr {
+        let text = self.text(node);
+        match parse_number(text) {
+            Ok(kind) => self.new_expr(kind, node),
+            Err(message) => self.error(node, message),
+        }
+    }
+
+    /// A double-quoted string: a plain string without interpolation, else a concatenation.
+    fn double_quoted(&mut self, node: Node<'a>) -> Expr {
+        let mut segments = Segments::default();
+        let mut cursor = node.walk();
+        for part in node.named_children(&mut cursor) {
+            match part.kind() {
+                "string_content" => segments.text(self.text(part)),
+                "escape_sequence" => segments.text(&unescape(self.text(part))),
+                _ => {
+                    let e = self.interpolation(part);
+                    segments.expr(e);
+                }
+            }
+        }
+        segments.into_expr(self.span(node))
+    }
+
+    /// `$x` or `${…}` in a string.
+    fn interpolation(&mut self, node: Node<'a>) -> Expr {
+        let span = self.span(node);
+        let inner = if node.kind() == "variable" {
+            self.expr(node)
+        } else {
+            match significant(node).first().copied() {
+                Some(inner) => {
+                    // `${x}`, `${x[1]}`, `${x.y}`: the first token, a name, a number or a bare
+                    // word, is a variable when alone or followed by `[` or `.`.
+                    let first = first_leaf(inner);
+                    let alone = first.byte_range() == inner.byte_range();
+                    let followed = first.next_sibling().is_some_and(|s| matches!(s.kind(), "[" | "."));
+                    if alone || followed {
+                        self.interpolated_variable = Some(first.start_byte());
+                    }
+                    let e = self.expr(inner);
+                    self.interpolated_variable = None;
+                    e
+                }
+                None => self.error(node, "Syntax error at '}'".into()),
+            }
+        };
+        Expr::new(ExprKind::Text(Box::new(inner)), span)
+    }
+
+    fn heredoc(&mut self, node: Node<'a>) -> Expr {
+        let span = self.span(node);
+        let syntax = self.field(node, "syntax").map_or(String::new(), |s| self.text(s).to_string());
+        let Some(body) = self.bodies.get(self.next_body).copied() else {
+            return self.error(node, "Heredoc without any following lines of text".into());
+        };
+        self.next_body += 1;
+        let mut cursor = body.walk();
+        let parts: Vec<Node> = body.named_children(&mut cursor).collect();
+        let Some(end) = parts.last().filter(|p| p.kind() == "heredoc_end").copied() else {
+            return self.error(node, "Heredoc without end-tagged line".into());
+        };
+        // The end line: `  |- END`. Its leading blanks are the margin when `|` is there.
+        let end_text = self.text(end);
+        let leading: String = end_text.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        let rest = end_text[leading.len()..].trim_start();
+        let has_margin = rest.starts_with('|');
+        let rest = rest.strip_prefix('|').unwrap_or(rest).trim_start();
+        let trim = rest.starts_with('-');
+        let margin = if has_margin { leading.as_str() } else { "" };
+
+        let mut segments = Segments::default();
+        let body_start = parts.first().map_or(end.start_byte(), |p| p.start_byte());
+        let mut at_line_start = true;
+        for part in &parts[..parts.len() - 1] {
+            match part.kind() {
+                "heredoc_content" => {
+                    let raw = self.text(*part);
+                    let mut out = String::new();
+                    for line in raw.split_inclusive('\n') {
+                        let line = if at_line_start && !margin.is_empty() {
+                            line.strip_prefix(margin).unwrap_or(line)
+                        } else {
+                            line
+                        };
+                        out.push_str(line);
+                        at_line_start = line.ends_with('\n');
+                    }
+                    segments.text(&out);
+                }
+                "escape_sequence" => {
+                    let raw = self.text(*part);
+                    segments.text(&unescape(raw));
+                    at_line_start = raw.ends_with('\n');
+                }
+                _ => {
+                    let e = self.interpolation(*part);
+                    segments.expr(e);
+                    at_line_start = false;
+                }
+            }
+        }
+        let _ = body_start;
+        if trim {
+            segments.trim_line_break();
+        }
+        let text = segments.into_expr(span);
+        self.new_expr(ExprKind::Heredoc { syntax, text: Box::new(text) }, node)
+    }
+}
+
+/// The leftmost leaf under `node`.
+fn first_leaf(node: Node) -> Node {
+    let mut n = node;
+    while let Some(child) = n.child(0) {
+        n = child;
+    }
+    n
+}
+
+/// Puppet's `block_or_expression`: one statement is itself, several a block, none `None`.
+fn block_or_expression(mut statements: Vec<Expr>, span: Span) -> Option<Expr> {
+    match statements.len() {
+        0 => None,
+        1 => statements.pop(),
+        _ => Some(Expr::new(ExprKind::Block(statements), span)),
+    }
+}
+
+/// An argument, an access key or an array element; `k => v` there is an unfolded hash.
+struct Argument {
+    expr: Expr,
+    unfolded: bool,
+}
+
+/// Puppet's `Factory.ARGUMENTS`: adjacent unfolded hashes become one hash
+/// (`f(a => 1, b => 2)` passes one hash).
+fn merge_unfolded_hashes(args: Vec<Argument>) -> Vec<Expr> {
+    let mut out: Vec<Expr> = Vec::with_capacity(args.len());
+    let mut previous_unfolded = false;
+    for Argument { expr, unfolded } in args {
+        if unfolded && previous_unfolded {
+            if let (Some(Expr { kind: ExprKind::Hash(entries), span }), ExprKind::Hash(more)) =
+                (out.last_mut(), expr.kind)
+            {
+                span.end = expr.span.end;
+                entries.extend(more);
+            }
+            continue;
+        }
+        previous_unfolded = unfolded;
+        out.push(expr);
+    }
+    out
+}
+
+/// The parts of an interpolated string: text runs and expressions.
+#[derive(Default)]
+struct Segments {
+    parts: Vec<Expr>,
+    text: String,
+    interpolated: bool,
+}
+
+impl Segments {
+    fn text(&mut self, s: &str) {
+        self.text.push_str(s);
+    }
+
+    fn flush(&mut self) {
+        if !self.text.is_empty() {
+            let text = std::mem::take(&mut self.text);
+            self.parts.push(Expr::new(ExprKind::String(text), Span::default()));
+        }
+    }
+
+    fn expr(&mut self, e: Expr) {
+        self.flush();
+        self.interpolated = true;
+        self.parts.push(e);
+    }
+
+    /// Removes the final line break (a heredoc's `-` trim).
+    fn trim_line_break(&mut self) {
+        if self.text.ends_with('\n') {
+            self.text.pop();
+            if self.text.ends_with('\r') {
+                self.text.pop();
+            }
+        } else if self.text.is_empty() {
+            if let Some(Expr { kind: ExprKind::String(s), .. }) = self.parts.last_mut() {
+                if s.ends_with('\n') {
+                    s.pop();
+                    if s.ends_with('\r') {
+                        s.pop();
+                    }
+                }
+            }
+        }
+    }
+
+    fn into_expr(mut self, span: Span) -> Expr {
+        if !self.interpolated {
+            return Expr::new(ExprKind::String(self.text), span);
+        }
+        self.flush();
+        for part in &mut self.parts {
+            if part.span == Span::default() {
+                part.span = span;
+            }
+        }
+        Expr::new(ExprKind::Concat(self.parts), span)
+    }
+}
+
+/// The value of an escape sequence (`\n`, `\u{263A}`, `\` + line break, …).
+fn unescape(raw: &str) -> String {
+    let body = &raw[1..];
+    match body {
+        "n" => "\n".into(),
+        "t" => "\t".into(),
+        "r" => "\r".into(),
+        "s" => " ".into(),
+        "\n" | "\r\n" => String::new(),
+        _ if body.starts_with('u') => {
+            let hex = body[1..].trim_start_matches('{').trim_end_matches('}');
+            u32::from_str_radix(hex, 16)
+                .ok()
+                .and_then(char::from_u32)
+                .map_or_else(|| raw.to_string(), |c| c.to_string())
+        }
+        other => other.to_string(),
+    }
+}
+
+/// A single-quoted string's value: only `\\` and `\'` are escapes.
+fn single_quoted(raw: &str) -> String {
+    let inner = &raw[1..raw.len().saturating_sub(1).max(1)];
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(&next) = chars.peek() {
+                if next == '\\' || next == '\'' {
+                    out.push(next);
+                    chars.next();
+                    continue;
+                }
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A regex's source: without the slashes, `\/` read as `/`.
+fn regex_source(raw: &str) -> String {
+    let inner = raw.strip_prefix('/').unwrap_or(raw);
+    let inner = inner.strip_suffix('/').unwrap_or(inner);
+    inner.replace("\\/", "/")
+}
+
+/// Puppet's number forms (`Utils.to_n_with_radix`, lexer `assert_numeric`).
+fn parse_number(text: &str) -> Result<ExprKind, String> {
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        if hex.is_empty() || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(format!("Not a valid hex number {text}"));
+        }
+        return i64::from_str_radix(hex, 16)
+            .map(|value| ExprKind::Integer { value, radix: 16 })
+            .map_err(|_| format!("Not a valid hex number {text}"));
+    }
+    let is_float = text.contains(['.', 'e', 'E']);
+    if is_float {
+        let valid = {
+            let (mantissa, exponent) = match text.find(['e', 'E']) {
+                Some(i) => (&text[..i], Some(&text[i + 1..])),
+                None => (text, None),
+            };
+            let mantissa_ok = match mantissa.split_once('.') {
+                Some((a, b)) => !a.is_empty() && !b.is_empty() && (a.chars().chain(b.chars())).all(|c| c.is_ascii_digit()),
+                None => !mantissa.is_empty() && mantissa.chars().all(|c| c.is_ascii_digit()),
+            };
+            let exponent_ok = exponent.is_none_or(|e| {
+                let e = e.strip_prefix('-').unwrap_or(e);
+                !e.is_empty() && e.chars().all(|c| c.is_ascii_digit())
+            });
+            mantissa_ok && exponent_ok
+        };
+        if !valid {
+            return Err(format!("Not a valid decimal number {text}"));
+        }
+        return text
+            .parse::<f64>()
+            .map(ExprKind::Float)
+            .map_err(|_| format!("Not a valid decimal number {text}"));
+    }
+    if text.len() > 1 && text.starts_with('0') {
+        if !text.chars().all(|c| ('0'..='7').contains(&c)) {
+            return Err(format!("Not a valid octal number {text}"));
+        }
+        return i64::from_str_radix(&text[1..], 8)
+            .map(|value| ExprKind::Integer { value, radix: 8 })
+            .map_err(|_| format!("Not a valid octal number {text}"));
+    }
+    if !text.chars().all(|c| c.is_ascii_digit()) {
+        return Err(format!("Illegal number '{text}'"));
+    }
+    text.parse::<i64>()
+        .map(|value| ExprKind::Integer { value, radix: 10 })
+        .map_err(|_| format!("Illegal number '{text}'"))
+}

@@ -1,0 +1,472 @@
+//! PN, the S-expression form of Puppet's AST (`puppet-specifications/models/pn.md`), printed
+//! exactly as `puppet parser dump --format pn` prints it (`pops/pn.rb`,
+//! `pops/model/pn_transformer.rb`).
+
+use std::fmt::Write;
+
+use crate::ast::{
+    AttributeOp, CallKind, CaseOption, Expr, ExprKind, Lambda, Parameter, Program, ResourceForm,
+};
+
+/// A PN node.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pn {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    List(Vec<Pn>),
+    /// Ordered `:key value` entries.
+    Map(Vec<(String, Pn)>),
+    Call(String, Vec<Pn>),
+}
+
+impl Pn {
+    fn call(name: &str, elements: Vec<Pn>) -> Pn {
+        Pn::Call(name.to_string(), elements)
+    }
+
+    fn str(value: &str) -> Pn {
+        Pn::Str(value.to_string())
+    }
+
+    /// The text form, on one line.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        self.format(&mut out);
+        out
+    }
+
+    fn format(&self, out: &mut String) {
+        match self {
+            Pn::Nil => out.push_str("nil"),
+            Pn::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Pn::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            Pn::Float(f) => out.push_str(&ruby_float(*f)),
+            Pn::Str(s) => double_quote(s, out),
+            Pn::List(elements) => {
+                out.push('[');
+                format_elements(elements, out);
+                out.push(']');
+            }
+            Pn::Map(entries) => {
+                out.push('{');
+                for (i, (key, value)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    out.push(':');
+                    out.push_str(key);
+                    out.push(' ');
+                    value.format(out);
+                }
+                out.push('}');
+            }
+            Pn::Call(name, elements) => {
+                out.push('(');
+                out.push_str(name);
+                if !elements.is_empty() {
+                    out.push(' ');
+                    format_elements(elements, out);
+                }
+                out.push(')');
+            }
+        }
+    }
+}
+
+fn format_elements(elements: &[Pn], out: &mut String) {
+    for (i, element) in elements.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        element.format(out);
+    }
+}
+
+/// `pn.rb` `double_quote`: `\t \n \r \" \\` escaped, other controls as `\oNNN` (octal).
+fn double_quote(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\o{:03o}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Ruby's `Float#to_s`: the shortest digits that read back as the same float, in fixed
+/// notation when the decimal point falls within -4 < exponent <= 15, else `d.ddde±XX`.
+pub fn ruby_float(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".to_string();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0.0" } else { "0.0" }.to_string();
+    }
+    // `{:e}` gives the shortest round-trip digits: `-1.2345e16`.
+    let scientific = format!("{f:e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let decpt = exponent + 1;
+    if -4 < decpt && decpt <= 15 {
+        let n = digits.len() as i32;
+        if decpt <= 0 {
+            format!("{sign}0.{}{digits}", "0".repeat((-decpt) as usize))
+        } else if decpt >= n {
+            format!("{sign}{digits}{}.0", "0".repeat((decpt - n) as usize))
+        } else {
+            let (int, frac) = digits.split_at(decpt as usize);
+            format!("{sign}{int}.{frac}")
+        }
+    } else {
+        let (first, rest) = digits.split_at(1);
+        let rest = if rest.is_empty() { "0" } else { rest };
+        let e = decpt - 1;
+        let esign = if e < 0 { '-' } else { '+' };
+        format!("{sign}{first}.{rest}e{esign}{:02}", e.abs())
+    }
+}
+
+/// The PN of a program, as `puppet parser dump --format pn` prints it after `--- FILE`.
+pub fn program(program: &Program) -> Pn {
+    match &program.body {
+        Some(body) => expr(body),
+        None => Pn::call("nop", vec![]),
+    }
+}
+
+fn boxed(e: &Option<Box<Expr>>) -> Option<&Expr> {
+    e.as_deref()
+}
+
+/// `block_as_entry`: a body as a list of its statements.
+fn body_list(body: &Expr) -> Pn {
+    match &body.kind {
+        ExprKind::Block(statements) => Pn::List(statements.iter().map(expr).collect()),
+        _ => Pn::List(vec![expr(body)]),
+    }
+}
+
+fn is_nop(e: Option<&Expr>) -> bool {
+    matches!(e, None | Some(Expr { kind: ExprKind::Nop, .. }))
+}
+
+fn list(exprs: &[Expr]) -> Pn {
+    Pn::List(exprs.iter().map(expr).collect())
+}
+
+fn binary(op: &str, left: &Expr, right: &Expr) -> Pn {
+    Pn::call(op, vec![expr(left), expr(right)])
+}
+
+fn operations(ops: &[AttributeOp]) -> Pn {
+    Pn::List(
+        ops.iter()
+            .map(|op| match op {
+                AttributeOp::Set { name, append, value, .. } => Pn::call(
+                    if *append { "+>" } else { "=>" },
+                    vec![Pn::str(name), expr(value)],
+                ),
+                AttributeOp::Splat { value, .. } => Pn::call("splat-hash", vec![expr(value)]),
+            })
+            .collect(),
+    )
+}
+
+fn with_form(mut entries: Vec<(String, Pn)>, form: ResourceForm) -> Vec<(String, Pn)> {
+    if form != ResourceForm::Regular {
+        entries.push(("form".into(), Pn::str(form.name())));
+    }
+    entries
+}
+
+fn parameters(params: &[Parameter]) -> Pn {
+    Pn::Map(
+        params
+            .iter()
+            .map(|p| {
+                let mut entries = Vec::new();
+                if let Some(t) = &p.type_expr {
+                    entries.push(("type".to_string(), expr(t)));
+                }
+                if p.captures_rest {
+                    entries.push(("splat".to_string(), Pn::Bool(true)));
+                }
+                if let Some(v) = &p.value {
+                    entries.push(("value".to_string(), expr(v)));
+                }
+                (p.name.clone(), Pn::Map(entries))
+            })
+            .collect(),
+    )
+}
+
+fn lambda(l: &Lambda) -> Pn {
+    let mut entries = Vec::new();
+    if !l.parameters.is_empty() {
+        entries.push(("params".into(), parameters(&l.parameters)));
+    }
+    if let Some(r) = &l.return_type {
+        entries.push(("returns".into(), expr(r)));
+    }
+    if let Some(b) = &l.body {
+        entries.push(("body".into(), body_list(b)));
+    }
+    Pn::call("lambda", vec![Pn::Map(entries)])
+}
+
+fn case_option(o: &CaseOption) -> Pn {
+    let then = match &o.body {
+        Some(b) => body_list(b),
+        None => Pn::List(vec![Pn::call("nop", vec![])]),
+    };
+    Pn::Map(vec![("when".into(), list(&o.values)), ("then".into(), then)])
+}
+
+fn conditional(name: &str, test: &Expr, then: Option<&Expr>, otherwise: Option<&Expr>) -> Pn {
+    let mut entries = vec![("test".to_string(), expr(test))];
+    if !is_nop(then) {
+        entries.push(("then".into(), body_list(then.expect("checked by is_nop"))));
+    }
+    if !is_nop(otherwise) {
+        entries.push(("else".into(), body_list(otherwise.expect("checked by is_nop"))));
+    }
+    Pn::call(name, vec![Pn::Map(entries)])
+}
+
+fn definition(
+    kind: &str,
+    name: &str,
+    parent: Option<&str>,
+    params: &[Parameter],
+    body: Option<&Expr>,
+    return_type: Option<&Expr>,
+) -> Pn {
+    let mut entries = vec![("name".to_string(), Pn::str(name))];
+    if let Some(parent) = parent {
+        entries.push(("parent".into(), Pn::str(parent)));
+    }
+    if !params.is_empty() {
+        entries.push(("params".into(), parameters(params)));
+    }
+    if let Some(body) = body {
+        entries.push(("body".into(), body_list(body)));
+    }
+    if let Some(r) = return_type {
+        entries.push(("returns".into(), expr(r)));
+    }
+    Pn::call(kind, vec![Pn::Map(entries)])
+}
+
+/// The PN of an expression (`PNTransformer#transform`).
+pub fn expr(e: &Expr) -> Pn {
+    match &e.kind {
+        ExprKind::Nop => Pn::call("nop", vec![]),
+        ExprKind::Block(statements) => Pn::Call("block".into(), statements.iter().map(expr).collect()),
+        ExprKind::Integer { value, radix } => {
+            if *radix == 10 {
+                Pn::Int(*value)
+            } else {
+                Pn::call(
+                    "int",
+                    vec![Pn::Map(vec![
+                        ("radix".into(), Pn::Int(*radix as i64)),
+                        ("value".into(), Pn::Int(*value)),
+                    ])],
+                )
+            }
+        }
+        ExprKind::Float(f) => Pn::Float(*f),
+        ExprKind::String(s) => Pn::str(s),
+        ExprKind::Boolean(b) => Pn::Bool(*b),
+        ExprKind::Undef => Pn::Nil,
+        ExprKind::Default => Pn::call("default", vec![]),
+        ExprKind::Regex(source) => Pn::call("regexp", vec![Pn::str(source)]),
+        ExprKind::Concat(segments) => Pn::Call("concat".into(), segments.iter().map(expr).collect()),
+        ExprKind::Text(inner) => Pn::call("str", vec![expr(inner)]),
+        ExprKind::Heredoc { syntax, text } => {
+            let mut entries = Vec::new();
+            if !syntax.is_empty() {
+                entries.push(("syntax".to_string(), Pn::str(syntax)));
+            }
+            entries.push(("text".into(), expr(text)));
+            Pn::call("heredoc", vec![Pn::Map(entries)])
+        }
+        ExprKind::Array(values) => Pn::Call("array".into(), values.iter().map(expr).collect()),
+        ExprKind::Hash(entries) => Pn::Call("hash".into(), entries.iter().map(expr).collect()),
+        ExprKind::KeyedEntry { key, value } => binary("=>", key, value),
+        ExprKind::QualifiedName(name) => Pn::call("qn", vec![Pn::str(name)]),
+        ExprKind::QualifiedReference(name) => Pn::call("qr", vec![Pn::str(name)]),
+        ExprKind::Variable(name) => Pn::call("var", vec![Pn::str(name)]),
+        ExprKind::Reserved(word) => Pn::call("reserved", vec![Pn::str(word)]),
+        ExprKind::Binary { op, left, right } => binary(op.symbol(), left, right),
+        ExprKind::Not(inner) => Pn::call("!", vec![expr(inner)]),
+        ExprKind::Negate(inner) => match &inner.kind {
+            ExprKind::Integer { value, .. } => Pn::Int(value.wrapping_neg()),
+            ExprKind::Float(f) => Pn::Float(-f),
+            _ => Pn::call("-", vec![expr(inner)]),
+        },
+        ExprKind::Unfold(inner) => Pn::call("unfold", vec![expr(inner)]),
+        ExprKind::Paren(inner) => Pn::call("paren", vec![expr(inner)]),
+        ExprKind::Assignment { op, left, right } => binary(op.symbol(), left, right),
+        ExprKind::Relationship { op, left, right } => binary(op.symbol(), left, right),
+        ExprKind::Access { left, keys } => {
+            let mut elements = vec![expr(left)];
+            elements.extend(keys.iter().map(expr));
+            Pn::Call("access".into(), elements)
+        }
+        ExprKind::NamedAccess { left, right } => binary(".", left, right),
+        ExprKind::Selector { left, entries } => Pn::call(
+            "?",
+            vec![
+                expr(left),
+                Pn::List(
+                    entries.iter().map(|s| binary("=>", &s.matching, &s.value)).collect(),
+                ),
+            ],
+        ),
+        ExprKind::Call { kind, functor, arguments, lambda: l, rval_required } => {
+            let mut entries =
+                vec![("functor".to_string(), expr(functor)), ("args".to_string(), list(arguments))];
+            if let Some(l) = l {
+                entries.push(("block".into(), lambda(l)));
+            }
+            let name = match (kind, rval_required) {
+                (CallKind::Function, true) => "call",
+                (CallKind::Function, false) => "invoke",
+                (CallKind::Method, true) => "call-method",
+                (CallKind::Method, false) => "invoke-method",
+            };
+            Pn::call(name, vec![Pn::Map(entries)])
+        }
+        ExprKind::If { test, then, otherwise } => {
+            conditional("if", test, boxed(then), boxed(otherwise))
+        }
+        ExprKind::Unless { test, then, otherwise } => {
+            conditional("unless", test, boxed(then), boxed(otherwise))
+        }
+        ExprKind::Case { test, options } => Pn::call(
+            "case",
+            vec![expr(test), Pn::List(options.iter().map(case_option).collect())],
+        ),
+        ExprKind::Resource { form, type_name, bodies } => {
+            let bodies = bodies
+                .iter()
+                .map(|b| {
+                    Pn::Map(vec![
+                        ("title".into(), expr(&b.title)),
+                        ("ops".into(), operations(&b.operations)),
+                    ])
+                })
+                .collect();
+            let entries =
+                vec![("type".to_string(), expr(type_name)), ("bodies".to_string(), Pn::List(bodies))];
+            Pn::call("resource", vec![Pn::Map(with_form(entries, *form))])
+        }
+        ExprKind::ResourceDefaults { form, type_ref, operations: ops } => {
+            let entries = vec![("type".to_string(), expr(type_ref)), ("ops".to_string(), operations(ops))];
+            Pn::call("resource-defaults", vec![Pn::Map(with_form(entries, *form))])
+        }
+        ExprKind::ResourceOverride { form, resources, operations: ops } => {
+            let entries =
+                vec![("resources".to_string(), expr(resources)), ("ops".to_string(), operations(ops))];
+            Pn::call("resource-override", vec![Pn::Map(with_form(entries, *form))])
+        }
+        ExprKind::Collect { type_expr, exported, query, operations: ops } => {
+            let name = if *exported { "exported-query" } else { "virtual-query" };
+            let query = match query.as_deref() {
+                Some(q) if !is_nop(Some(q)) => Pn::call(name, vec![expr(q)]),
+                _ => Pn::call(name, vec![]),
+            };
+            let mut entries = vec![("type".to_string(), expr(type_expr)), ("query".to_string(), query)];
+            if !ops.is_empty() {
+                entries.push(("ops".into(), operations(ops)));
+            }
+            Pn::call("collect", vec![Pn::Map(entries)])
+        }
+        ExprKind::Class { name, parameters: params, parent, body } => {
+            definition("class", name, parent.as_deref(), params, boxed(body), None)
+        }
+        ExprKind::Define { name, parameters: params, body } => {
+            definition("define", name, None, params, boxed(body), None)
+        }
+        ExprKind::Function { name, parameters: params, body, return_type } => {
+            definition("function", name, None, params, boxed(body), boxed(return_type))
+        }
+        ExprKind::Node { matches, parent, body } => {
+            let mut entries = vec![("matches".to_string(), list(matches))];
+            if let Some(p) = parent {
+                entries.push(("parent".into(), expr(p)));
+            }
+            if let Some(b) = body {
+                entries.push(("body".into(), body_list(b)));
+            }
+            Pn::call("node", vec![Pn::Map(entries)])
+        }
+        ExprKind::TypeAlias { name, type_expr } => {
+            Pn::call("type-alias", vec![Pn::str(name), expr(type_expr)])
+        }
+        ExprKind::TypeDefinition { name, parent, body } => Pn::call(
+            "type-definition",
+            vec![
+                Pn::str(name),
+                parent.as_deref().map(Pn::str).unwrap_or(Pn::Nil),
+                match body {
+                    Some(b) => expr(b),
+                    None => Pn::call("nop", vec![]),
+                },
+            ],
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ruby_float;
+
+    #[test]
+    fn floats_print_as_ruby_prints_them() {
+        // Recorded with `ruby -e 'puts f.to_s'` (Ruby 3.1, as Puppet 7.23 runs on).
+        let cases = [
+            (1.0, "1.0"),
+            (100.0, "100.0"),
+            (1e15, "1.0e+15"),
+            (3e15, "3.0e+15"),
+            (123456789012345.0, "123456789012345.0"),
+            (1234567890123456.0, "1.234567890123456e+15"),
+            (0.001, "0.001"),
+            (0.0001, "0.0001"),
+            (1e-5, "1.0e-05"),
+            (2.5e-7, "2.5e-07"),
+            (1e22, "1.0e+22"),
+            (1.0 / 3.0, "0.3333333333333333"),
+            (1e100, "1.0e+100"),
+            (5e-324, "5.0e-324"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (-1.5, "-1.5"),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(ruby_float(value), expected, "{value:e}");
+        }
+    }
+}
