@@ -17,11 +17,31 @@ pub mod pn;
 
 pub use ast::{Expr, ExprKind, Program, Span};
 
-/// A syntax error: Puppet's message, and where it is.
+/// How bad a diagnostic is: Puppet stops on errors, reports warnings and goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A syntax or validation problem: Puppet's message, and where it is. The location is kept
+/// apart from the message, to render as Puppet's `(line: N, column: M)` suffix or as a source
+/// excerpt with a caret.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    pub severity: Severity,
     pub message: String,
     pub span: Span,
+}
+
+impl Diagnostic {
+    pub fn error(message: impl Into<String>, span: Span) -> Self {
+        Diagnostic { severity: Severity::Error, message: message.into(), span }
+    }
+
+    pub fn warning(message: impl Into<String>, span: Span) -> Self {
+        Diagnostic { severity: Severity::Warning, message: message.into(), span }
+    }
 }
 
 impl std::fmt::Display for Diagnostic {
@@ -35,13 +55,10 @@ pub fn parse(source: &str) -> Result<Program, Vec<Diagnostic>> {
     let mut parser = tree_sitter::Parser::new();
     let language = tree_sitter_puppet::LANGUAGE.into();
     if parser.set_language(&language).is_err() {
-        return Err(vec![Diagnostic {
-            message: "the Puppet grammar could not be loaded".into(),
-            span: Span::default(),
-        }]);
+        return Err(vec![Diagnostic::error("the Puppet grammar could not be loaded", Span::default())]);
     }
     let Some(tree) = parser.parse(source, None) else {
-        return Err(vec![Diagnostic { message: "the parser gave no tree".into(), span: Span::default() }]);
+        return Err(vec![Diagnostic::error("the parser gave no tree", Span::default())]);
     };
     let root = tree.root_node();
     let mut lowerer = lower::Lowerer::new(source, root);
@@ -82,5 +99,5 @@ fn first_error(source: &str, node: tree_sitter::Node) -> Diagnostic {
         let at: String = source[start..].split_whitespace().next().unwrap_or("").chars().take(20).collect();
         format!("Syntax error at '{at}'")
     };
-    Diagnostic { message, span }
+    Diagnostic::error(message, span)
 }

@@ -73,7 +73,7 @@ impl<'a> Lowerer<'a> {
 
     fn error(&mut self, node: Node, message: String) -> Expr {
         let span = self.span(node);
-        self.diagnostics.push(Diagnostic { message, span });
+        self.diagnostics.push(Diagnostic::error(message, span));
         Expr::new(ExprKind::Nop, span)
     }
 
