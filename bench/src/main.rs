@@ -56,6 +56,10 @@ const STAGES: &[Stage] = &[
         how: How::InThisBinary,
     },
     Stage {
+        key: "lowering",
+        how: How::InThisBinary,
+    },
+    Stage {
         key: "theirs",
         how: How::SiblingBinary("poppet-bench-theirs"),
     },
@@ -81,8 +85,54 @@ fn measure_in_process(
             runs,
             Some(errors),
         ),
+        "lowering" => measure_lowering(corpus, runs),
         other => Err(format!("--measure: no in-process stage {other:?}")),
     }
+}
+
+/// Our grammar's parse followed by lowering to the typed AST (`puppet-syntax`): the time
+/// to go from source to AST. Lowering alone is this minus the `ours` row.
+fn measure_lowering(corpus: &Corpus, runs: usize) -> Result<Measurement, String> {
+    let label = "ours + lowering to the AST (puppet-syntax)";
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_puppet::LANGUAGE.into())
+        .map_err(|e| format!("{label}: cannot load grammar: {e}"))?;
+    let sources: Vec<String> =
+        corpus.files.iter().map(|f| String::from_utf8_lossy(&f.bytes).into_owned()).collect();
+    let mut clean = 0u64;
+    for source in &sources {
+        if let Some(tree) = parser.parse(source, None) {
+            if puppet_syntax::lower(source, &tree).is_ok() {
+                clean += 1;
+            }
+        }
+    }
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs.max(1) {
+        let start = std::time::Instant::now();
+        for source in &sources {
+            if let Some(tree) = parser.parse(source, None) {
+                std::hint::black_box(puppet_syntax::lower(source, &tree).ok());
+            }
+        }
+        times.push(start.elapsed());
+    }
+    let (best_s, median_s) = harness::best_and_median(&times);
+    Ok(Measurement {
+        parser: "lowering".to_string(),
+        label: label.to_string(),
+        files: corpus.files.len() as u64,
+        bytes: corpus.bytes(),
+        runs: times.len() as u64,
+        best_s,
+        median_s,
+        clean_files: clean,
+        nodes: None,
+        abi: None,
+        startup_s: None,
+        invocations: None,
+    })
 }
 
 const REFERENCE: &str = "ours";

@@ -60,6 +60,11 @@ pub fn parse(source: &str) -> Result<Program, Vec<Diagnostic>> {
     let Some(tree) = parser.parse(source, None) else {
         return Err(vec![Diagnostic::error("the parser gave no tree", Span::default())]);
     };
+    lower(source, &tree)
+}
+
+/// Lowers the tree that tree-sitter-puppet parsed from `source`.
+pub fn lower(source: &str, tree: &tree_sitter::Tree) -> Result<Program, Vec<Diagnostic>> {
     let root = tree.root_node();
     let mut lowerer = lower::Lowerer::new(source, root);
     let program = lowerer.program(root);
