@@ -65,5 +65,8 @@ check "PN: our AST of every corpus manifest, printed as PN, is identical to Pupp
 check "fuzz: mutated corpus files and stress inputs through the parser (no crash, hang or bad tree)" \
   cargo run --release -q -p tree-sitter-puppet --example mutate -- --corpus "$CORPUS/pp-files.txt"
 
+check "fuzz: lowering and PN over the same inputs (no panic, no stack overflow)" \
+  cargo run --release -q -p puppet-syntax --example lower_fuzz -- --corpus "$CORPUS/pp-files.txt"
+
 echo
 echo "scripts/test.sh: $passed passed, 0 failed"

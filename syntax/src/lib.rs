@@ -16,6 +16,7 @@ mod lower;
 pub mod pn;
 
 pub use ast::{Expr, ExprKind, Program, Span};
+pub use lower::MAX_DEPTH;
 
 /// How bad a diagnostic is: Puppet stops on errors, reports warnings and goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,15 +82,14 @@ pub fn lower(source: &str, tree: &tree_sitter::Tree) -> Result<Program, Vec<Diag
 
 /// A diagnostic for the first ERROR or MISSING node.
 fn first_error(source: &str, node: tree_sitter::Node) -> Diagnostic {
-    fn find(node: tree_sitter::Node) -> Option<tree_sitter::Node> {
-        if node.is_error() || node.is_missing() {
-            return Some(node);
+    let mut found = None;
+    lower::preorder(node, |n| {
+        if n.is_error() || n.is_missing() {
+            found = Some(n);
         }
-        let mut cursor = node.walk();
-        let found = node.children(&mut cursor).find_map(find);
-        found
-    }
-    let node = find(node).unwrap_or(node);
+        found.is_none()
+    });
+    let node = found.unwrap_or(node);
     let start = node.start_byte();
     let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
     let span = Span {

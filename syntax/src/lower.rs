@@ -7,6 +7,10 @@ use tree_sitter::Node;
 use crate::ast::*;
 use crate::Diagnostic;
 
+/// The deepest nesting of expressions lowered. Real manifests stay far below it; it keeps
+/// every recursive walk of the AST (lowering, PN, evaluation) within a 2 MiB thread stack.
+pub const MAX_DEPTH: usize = 250;
+
 /// Lowers one tree. The source must be the one the tree was parsed from.
 pub(crate) struct Lowerer<'a> {
     source: &'a str,
@@ -17,6 +21,8 @@ pub(crate) struct Lowerer<'a> {
     namestack: Vec<String>,
     /// The start of a token that an interpolation turns into a variable (`${x[1]}`).
     interpolated_variable: Option<usize>,
+    /// How many expressions enclose the one being lowered.
+    depth: usize,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -28,14 +34,35 @@ fn significant<'t>(node: Node<'t>) -> Vec<Node<'t>> {
         .collect()
 }
 
-fn collect_bodies<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
-    if node.kind() == "heredoc_body" {
-        out.push(node);
+/// Every node of the tree in document order (pre-order), without recursion: trees can be
+/// far deeper than the stack.
+pub(crate) fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
+    let mut cursor = root.walk();
+    loop {
+        if !visit(cursor.node()) {
+            return;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
     }
-    let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
-        collect_bodies(child, out);
-    }
+}
+
+fn collect_bodies<'t>(root: Node<'t>, out: &mut Vec<Node<'t>>) {
+    preorder(root, |node| {
+        if node.kind() == "heredoc_body" {
+            out.push(node);
+        }
+        true
+    });
 }
 
 impl<'a> Lowerer<'a> {
@@ -48,6 +75,7 @@ impl<'a> Lowerer<'a> {
             next_body: 0,
             namestack: Vec::new(),
             interpolated_variable: None,
+            depth: 0,
             diagnostics: Vec::new(),
         }
     }
@@ -123,7 +151,19 @@ impl<'a> Lowerer<'a> {
 
     // ------------------------------------------------------------------ expressions
 
+    /// Lowers an expression. Nesting deeper than [`MAX_DEPTH`] is an error rather than a
+    /// stack overflow, here or in whatever walks the AST recursively afterwards.
     pub fn expr(&mut self, node: Node<'a>) -> Expr {
+        if self.depth >= MAX_DEPTH {
+            return self.error(node, format!("Expressions are nested more than {MAX_DEPTH} deep"));
+        }
+        self.depth += 1;
+        let e = self.expr_at_depth(node);
+        self.depth -= 1;
+        e
+    }
+
+    fn expr_at_depth(&mut self, node: Node<'a>) -> Expr {
         if self.interpolated_variable == Some(node.start_byte())
             && matches!(node.kind(), "name" | "number" | "word")
         {
@@ -140,7 +180,7 @@ impl<'a> Lowerer<'a> {
             "word" => ExprKind::String(self.text(node).to_string()),
             "type" => ExprKind::QualifiedReference(self.text(node).to_string()),
             "reserved_word" => ExprKind::Reserved(self.text(node).to_string()),
-            "variable" => ExprKind::Variable(self.text(node)[1..].to_string()),
+            "variable" => ExprKind::Variable(variable_name(self.text(node)).to_string()),
             "single_quoted_string" => ExprKind::String(single_quoted(self.text(node))),
             "double_quoted_string" => return self.double_quoted(node),
             "heredoc" => return self.heredoc(node),
@@ -465,7 +505,7 @@ impl<'a> Lowerer<'a> {
             .into_iter()
             .filter(|n| n.kind() == "parameter")
             .map(|p| Parameter {
-                name: self.field(p, "name").map_or(String::new(), |n| self.text(n)[1..].to_string()),
+                name: self.field(p, "name").map_or(String::new(), |n| variable_name(self.text(n)).to_string()),
                 type_expr: self.field(p, "type").map(|t| self.expr(t)),
                 captures_rest: self.field(p, "splat").is_some(),
                 value: self.field(p, "default").map(|d| self.expr(d)),
@@ -620,6 +660,11 @@ impl<'a> Lowerer<'a> {
     }
 }
 
+/// `$x` without its `$` (empty for a MISSING variable, which has no text).
+fn variable_name(text: &str) -> &str {
+    text.strip_prefix('$').unwrap_or(text)
+}
+
 /// The leftmost leaf under `node`.
 fn first_leaf(node: Node) -> Node {
     let mut n = node;
@@ -726,7 +771,7 @@ impl Segments {
 
 /// The value of an escape sequence (`\n`, `\u{263A}`, `\` + line break, …).
 fn unescape(raw: &str) -> String {
-    let body = &raw[1..];
+    let body = raw.get(1..).unwrap_or("");
     match body {
         "n" => "\n".into(),
         "t" => "\t".into(),
@@ -734,7 +779,7 @@ fn unescape(raw: &str) -> String {
         "s" => " ".into(),
         "\n" | "\r\n" => String::new(),
         _ if body.starts_with('u') => {
-            let hex = body[1..].trim_start_matches('{').trim_end_matches('}');
+            let hex = body.get(1..).unwrap_or("").trim_start_matches('{').trim_end_matches('}');
             u32::from_str_radix(hex, 16)
                 .ok()
                 .and_then(char::from_u32)
@@ -746,7 +791,8 @@ fn unescape(raw: &str) -> String {
 
 /// A single-quoted string's value: only `\\` and `\'` are escapes.
 fn single_quoted(raw: &str) -> String {
-    let inner = &raw[1..raw.len().saturating_sub(1).max(1)];
+    let inner = raw.strip_prefix('\'').unwrap_or(raw);
+    let inner = inner.strip_suffix('\'').unwrap_or(inner);
     let mut out = String::with_capacity(inner.len());
     let mut chars = inner.chars().peekable();
     while let Some(c) = chars.next() {
