@@ -25,7 +25,11 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        match puppet_syntax::parse(&source) {
+        let parsed = puppet_syntax::analyze(&source);
+        for w in &parsed.warnings {
+            eprintln!("Warning: {} (file: {file}, line: {}, column: {})", w.message, w.span.line, w.span.column);
+        }
+        match parsed.result {
             Ok(program) => {
                 out.push_str("--- ");
                 out.push_str(file);

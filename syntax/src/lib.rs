@@ -53,19 +53,39 @@ impl std::fmt::Display for Diagnostic {
 
 /// Parses and lowers Puppet source. Errors are values: no input makes this panic.
 pub fn parse(source: &str) -> Result<Program, Vec<Diagnostic>> {
+    analyze(source).result
+}
+
+/// What parsing found: the program or its errors, and the warnings Puppet would print.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    pub result: Result<Program, Vec<Diagnostic>>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Parses and lowers Puppet source, keeping warnings (`Unrecognized escape sequence '\q'`).
+pub fn analyze(source: &str) -> Parsed {
     let mut parser = tree_sitter::Parser::new();
     let language = tree_sitter_puppet::LANGUAGE.into();
+    let failed = |message: &str| Parsed {
+        result: Err(vec![Diagnostic::error(message, Span::default())]),
+        warnings: Vec::new(),
+    };
     if parser.set_language(&language).is_err() {
-        return Err(vec![Diagnostic::error("the Puppet grammar could not be loaded", Span::default())]);
+        return failed("the Puppet grammar could not be loaded");
     }
     let Some(tree) = parser.parse(source, None) else {
-        return Err(vec![Diagnostic::error("the parser gave no tree", Span::default())]);
+        return failed("the parser gave no tree");
     };
-    lower(source, &tree)
+    lower_tree(source, &tree)
 }
 
 /// Lowers the tree that tree-sitter-puppet parsed from `source`.
 pub fn lower(source: &str, tree: &tree_sitter::Tree) -> Result<Program, Vec<Diagnostic>> {
+    lower_tree(source, tree).result
+}
+
+fn lower_tree(source: &str, tree: &tree_sitter::Tree) -> Parsed {
     let root = tree.root_node();
     let mut lowerer = lower::Lowerer::new(source, root);
     let program = lowerer.program(root);
@@ -73,11 +93,8 @@ pub fn lower(source: &str, tree: &tree_sitter::Tree) -> Result<Program, Vec<Diag
     if root.has_error() && diagnostics.is_empty() {
         diagnostics.push(first_error(source, root));
     }
-    if diagnostics.is_empty() {
-        Ok(program)
-    } else {
-        Err(diagnostics)
-    }
+    let result = if diagnostics.is_empty() { Ok(program) } else { Err(diagnostics) };
+    Parsed { result, warnings: lowerer.warnings }
 }
 
 /// A diagnostic for the first ERROR or MISSING node.

@@ -24,6 +24,7 @@ pub(crate) struct Lowerer<'a> {
     /// How many expressions enclose the one being lowered.
     depth: usize,
     pub diagnostics: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Children that carry meaning: named, not comments, not heredoc text (an extra).
@@ -77,6 +78,7 @@ impl<'a> Lowerer<'a> {
             interpolated_variable: None,
             depth: 0,
             diagnostics: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
@@ -85,13 +87,19 @@ impl<'a> Lowerer<'a> {
     }
 
     pub fn span(&self, node: Node) -> Span {
-        let start = node.start_byte();
-        let line_start = self.source[..start].rfind('\n').map_or(0, |i| i + 1);
+        Span { end: node.end_byte(), ..self.span_at(node.start_byte()) }
+    }
+
+    /// The empty span at a byte offset (its line and column in characters, from 1).
+    fn span_at(&self, offset: usize) -> Span {
+        let offset = offset.min(self.source.len());
+        let before = self.source.get(..offset).unwrap_or("");
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         Span {
-            start,
-            end: node.end_byte(),
-            line: node.start_position().row as u32 + 1,
-            column: self.source[line_start..start].chars().count() as u32 + 1,
+            start: offset,
+            end: offset,
+            line: before.matches('\n').count() as u32 + 1,
+            column: before[line_start..].chars().count() as u32 + 1,
         }
     }
 
@@ -560,17 +568,45 @@ impl<'a> Lowerer<'a> {
     fn double_quoted(&mut self, node: Node<'a>) -> Expr {
         let mut segments = Segments::default();
         let mut cursor = node.walk();
-        for part in node.named_children(&mut cursor) {
+        let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+        for (i, part) in parts.iter().enumerate() {
             match part.kind() {
-                "string_content" => segments.text(self.text(part)),
-                "escape_sequence" => segments.text(&unescape(self.text(part))),
+                "string_content" => {
+                    // Puppet warns where the text's segment ends: after the closing quote, the
+                    // `${` or the `$` that ends it.
+                    let end = match parts[i + 1..].iter().find(|p| !matches!(p.kind(), "string_content" | "escape_sequence")) {
+                        Some(p) if p.kind() == "interpolation" => p.start_byte() + 2,
+                        Some(p) => p.start_byte() + 1,
+                        None => node.end_byte(),
+                    };
+                    self.warn_escapes(self.text(*part), end);
+                    segments.text(self.text(*part));
+                }
+                "escape_sequence" => segments.text(&unescape(self.text(*part))),
                 _ => {
-                    let e = self.interpolation(part);
+                    let e = self.interpolation(*part);
                     segments.expr(e);
                 }
             }
         }
         segments.into_expr(self.span(node))
+    }
+
+    /// Puppet's warnings for what looks like an escape but is none, in double-quoted text.
+    fn warn_escapes(&mut self, text: &str, segment_end: usize) {
+        let mut chars = text.chars();
+        while let Some(c) = chars.next() {
+            if c != '\\' {
+                continue;
+            }
+            let message = match chars.next() {
+                Some('u') => "Unicode escape '\\u' was not followed by 4 hex digits or 1-6 hex digits in {} or was > 10ffff".to_string(),
+                Some(c) if c != '\n' && c != '\r' => format!("Unrecognized escape sequence '\\{c}'"),
+                _ => continue,
+            };
+            let span = self.span_at(segment_end);
+            self.warnings.push(Diagnostic::warning(message, span));
+        }
     }
 
     /// `$x` or `${…}` in a string.
