@@ -215,8 +215,9 @@ module.exports = grammar({
       optional($._attributes),
     ),
 
-    // `File { mode => '0644' }`
+    // `File { mode => '0644' }` (`@File { … }` parses; validation rejects it)
     resource_defaults: $ => prec.dynamic(1, seq(
+      optional(field('form', choice('@', '@@'))),
       field('type', $.type),
       '{',
       optional($._attributes),

@@ -223,7 +223,9 @@ pub enum ExprKind {
     Block(Vec<Expr>),
 
     // ---- literals
-    Integer { value: i64, radix: u32 },
+    /// An integer as written; beyond 64 bits too (Puppet's parser keeps it, validation and
+    /// evaluation reject it).
+    Integer { value: i128, radix: u32 },
     Float(f64),
     /// A string without interpolation (quoted or a bare word).
     String(String),
@@ -249,6 +251,9 @@ pub enum ExprKind {
     QualifiedReference(String),
     /// `$x`: the name without `$`.
     Variable(String),
+    /// A variable named by a literal that is not a name: `"${true}"` (Puppet's
+    /// VariableExpression around a LiteralBoolean).
+    VariableOf(Box<Expr>),
     /// `private`, `attr`.
     Reserved(String),
 
@@ -296,5 +301,7 @@ pub enum ExprKind {
         return_type: Option<Box<Expr>>,
     },
     TypeAlias { name: String, type_expr: Box<Expr> },
+    /// `type Runtime[ruby, 'X'] = MyType`
+    TypeMapping { type_expr: Box<Expr>, mapping_expr: Box<Expr> },
     TypeDefinition { name: String, parent: Option<String>, body: Option<Box<Expr>> },
 }

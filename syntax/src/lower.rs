@@ -7,6 +7,12 @@ use tree_sitter::Node;
 use crate::ast::*;
 use crate::Diagnostic;
 
+/// The names Puppet turns into calls when a statement follows them (`Factory::STATEMENT_CALLS`).
+const STATEMENT_CALLS: [&str; 15] = [
+    "require", "realize", "include", "contain", "tag", "debug", "info", "notice", "warning", "err",
+    "fail", "import", "break", "next", "return",
+];
+
 /// The deepest nesting of expressions lowered. Real manifests stay far below it; it keeps
 /// every recursive walk of the AST (lowering, PN, evaluation) within a 2 MiB thread stack.
 pub const MAX_DEPTH: usize = 250;
@@ -173,9 +179,15 @@ impl<'a> Lowerer<'a> {
 
     fn expr_at_depth(&mut self, node: Node<'a>) -> Expr {
         if self.interpolated_variable == Some(node.start_byte())
-            && matches!(node.kind(), "name" | "number" | "word")
+            && matches!(node.kind(), "name" | "number" | "word" | "boolean")
         {
             self.interpolated_variable = None;
+            // `${true}`: the keyword is read as a name (see the grammar), but Puppet's lexer
+            // made it a BOOLEAN token, so its variable is named by a boolean.
+            if node.kind() == "boolean" || (node.kind() == "name" && matches!(self.text(node), "true" | "false")) {
+                let value = self.new_expr(ExprKind::Boolean(self.text(node) == "true"), node);
+                return self.new_expr(ExprKind::VariableOf(Box::new(value)), node);
+            }
             let name = self.text(node).to_string();
             return self.new_expr(ExprKind::Variable(name), node);
         }
@@ -279,13 +291,22 @@ impl<'a> Lowerer<'a> {
                 lambda: self.field(node, "lambda").map(|l| Box::new(self.lambda(l))),
                 rval_required: true,
             },
-            "statement_call" => ExprKind::Call {
-                kind: CallKind::Function,
-                functor: self.boxed_field(node, "function"),
-                arguments: self.arguments(self.field(node, "arguments")),
-                lambda: None,
-                rval_required: false,
-            },
+            "statement_call" => {
+                let functor = self.boxed_field(node, "function");
+                let mut arguments = self.arguments(self.field(node, "arguments"));
+                // `notice { a => 1 }`: Puppet reads a resource body without a title, whose
+                // attribute names become the hash's keys as strings.
+                if let [Expr { kind: ExprKind::Hash(entries), .. }] = arguments.as_mut_slice() {
+                    for entry in entries {
+                        if let ExprKind::KeyedEntry { key, .. } = &mut entry.kind {
+                            if let ExprKind::QualifiedName(name) = &key.kind {
+                                key.kind = ExprKind::String(name.clone());
+                            }
+                        }
+                    }
+                }
+                ExprKind::Call { kind: CallKind::Function, functor, arguments, lambda: None, rval_required: false }
+            }
             "method_call" => {
                 let object = self.boxed_field(node, "object");
                 let method = self.boxed_field(node, "method");
@@ -333,11 +354,7 @@ impl<'a> Lowerer<'a> {
                 ExprKind::Case { test, options }
             }
             "resource_declaration" => {
-                let form = match self.field(node, "form").map(|n| self.text(n)) {
-                    Some("@") => ResourceForm::Virtual,
-                    Some("@@") => ResourceForm::Exported,
-                    _ => ResourceForm::Regular,
-                };
+                let form = self.resource_form(node);
                 let type_name = self.boxed_field(node, "type");
                 let bodies = significant(node)
                     .into_iter()
@@ -351,17 +368,18 @@ impl<'a> Lowerer<'a> {
                 ExprKind::Resource { form, type_name, bodies }
             }
             "resource_defaults" => ExprKind::ResourceDefaults {
-                form: ResourceForm::Regular,
+                form: self.resource_form(node),
                 type_ref: self.boxed_field(node, "type"),
                 operations: self.attributes(node),
             },
             "resource_override" => return self.resource_override(node),
             "lambda" => return self.error(node, "Syntax error: a lambda is not an expression".into()),
             "class_definition" => {
-                let name = self.classname(self.field(node, "name"));
+                let name_node = self.field(node, "name");
+                let name = self.classname(name_node);
                 let parent = self.field(node, "parent").map(|p| self.text(p).to_string());
                 let parameters = self.parameters(self.field(node, "parameters"));
-                self.namestack.push(name.clone());
+                self.namestack.push(name_node.map_or(String::new(), |n| self.text(n).to_string()));
                 let body = self.body(self.field(node, "body"));
                 self.namestack.pop();
                 ExprKind::Class { name, parameters, parent, body }
@@ -450,16 +468,59 @@ impl<'a> Lowerer<'a> {
             .collect()
     }
 
+    /// `@` (virtual) or `@@` (exported) before a resource expression.
+    fn resource_form(&self, node: Node<'a>) -> ResourceForm {
+        match self.field(node, "form").map(|n| self.text(n)) {
+            Some("@") => ResourceForm::Virtual,
+            Some("@@") => ResourceForm::Exported,
+            _ => ResourceForm::Regular,
+        }
+    }
+
     fn resource_override(&mut self, node: Node<'a>) -> Expr {
         let resources = self.boxed_field(node, "resource");
         let operations = self.attributes(node);
-        // `file { mode => 1 }`: Puppet reads a name followed by a hash (a call for the
-        // statement-call names), which validation then rejects.
-        if let ExprKind::QualifiedName(_) = resources.kind {
-            return self.error(node, "Syntax error resource body without title or hash with +>".into());
+        if let ExprKind::QualifiedName(name) = &resources.kind {
+            return self.resource_without_title(node, name.clone(), *resources, operations);
         }
         let kind = ExprKind::ResourceOverride { form: ResourceForm::Regular, resources, operations };
         self.new_expr(kind, node)
+    }
+
+    /// `foo { a => 1 }`: Puppet's `transform_resource_wo_title` reads a name followed by a hash
+    /// whose keys are strings: a call for a statement-call name (`notice { a => 1 }`), else the
+    /// name and the hash as two statements of a block. With `+>`, it is a syntax error.
+    fn resource_without_title(&mut self, node: Node<'a>, name: String, left: Expr, ops: Vec<AttributeOp>) -> Expr {
+        let mut entries = Vec::with_capacity(ops.len());
+        for op in ops {
+            match op {
+                AttributeOp::Set { name, append: false, value, span } => {
+                    let key = Expr::new(ExprKind::String(name), span);
+                    entries.push(Expr::new(
+                        ExprKind::KeyedEntry { key: Box::new(key), value: Box::new(value) },
+                        span,
+                    ));
+                }
+                _ => {
+                    return self.error(node, "Syntax error resource body without title or hash with +>".into());
+                }
+            }
+        }
+        let mut hash_span = self.span(node);
+        hash_span.start = left.span.end;
+        let hash = Expr::new(ExprKind::Hash(entries), hash_span);
+        let span = self.span(node);
+        if STATEMENT_CALLS.contains(&name.as_str()) {
+            let kind = ExprKind::Call {
+                kind: CallKind::Function,
+                functor: Box::new(left),
+                arguments: vec![hash],
+                lambda: None,
+                rval_required: false,
+            };
+            return Expr::new(kind, span);
+        }
+        Expr::new(ExprKind::Block(vec![left, hash]), span)
     }
 
     fn conditional(&mut self, node: Node<'a>, unless: bool) -> Expr {
@@ -522,36 +583,58 @@ impl<'a> Lowerer<'a> {
             .collect()
     }
 
-    /// A class or define name, prefixed with the enclosing classes' names.
+    /// A class or define name, prefixed with the enclosing classes' names as written:
+    /// Puppet's `[namespace, name].join('::').sub(/^::/, '')`, so `class ::a` stays `::a`.
     fn classname(&self, node: Option<Node<'a>>) -> String {
         let name = node.map_or("", |n| self.text(n));
-        let mut full = self.namestack.last().cloned().unwrap_or_default();
-        if !full.is_empty() {
-            full.push_str("::");
-        }
-        full.push_str(name);
-        full.strip_prefix("::").map(str::to_string).unwrap_or(full)
+        let joined = format!("{}::{name}", self.namestack.join("::"));
+        joined.strip_prefix("::").map_or(joined.clone(), str::to_string)
     }
 
+    /// `type A = …`. Puppet's `TYPE_ASSIGNMENT` and `build_TypeAlias`: an access on the left
+    /// makes a type mapping; `Foo { … }` on the right is `Object[{ …, parent => Foo }]`
+    /// (`Object` and `TypeSet` keep their name), and a bare hash is `Object[{ … }]`.
     fn type_alias(&mut self, node: Node<'a>) -> Expr {
-        let name = self.field(node, "name").map_or(String::new(), |n| {
-            let n = if n.kind() == "access_expression" { self.field(n, "object").unwrap_or(n) } else { n };
-            self.text(n).to_string()
-        });
+        let name_node = self.field(node, "name");
         let value = self.field(node, "value");
         let body = self.field(node, "body");
-        let type_expr = match (value, body) {
-            // `type A = Object { … }`: the type applied to the hash (KEY_ENTRY).
+        let span = self.span(node);
+        let mut rhs = match (value, body) {
             (Some(v), Some(b)) => {
-                let key = Box::new(self.expr(v));
-                let value = Box::new(self.expr(b));
+                let parent = self.expr(v);
+                let mut hash = self.expr(b);
                 let mut span = self.span(v);
                 span.end = b.end_byte();
-                Expr::new(ExprKind::KeyedEntry { key, value }, span)
+                let parent = match &parent.kind {
+                    ExprKind::QualifiedReference(n) if n == "Object" || n == "TypeSet" => parent,
+                    _ => {
+                        if let ExprKind::Hash(entries) = &mut hash.kind {
+                            let key = Expr::new(ExprKind::QualifiedName("parent".into()), parent.span);
+                            let entry_span = parent.span;
+                            entries.push(Expr::new(
+                                ExprKind::KeyedEntry { key: Box::new(key), value: Box::new(parent) },
+                                entry_span,
+                            ));
+                        }
+                        Expr::new(ExprKind::QualifiedReference("Object".into()), span)
+                    }
+                };
+                Expr::new(ExprKind::Access { left: Box::new(parent), keys: vec![hash] }, span)
             }
             _ => self.lower_field(node, "value"),
         };
-        self.new_expr(ExprKind::TypeAlias { name, type_expr: Box::new(type_expr) }, node)
+        if let Some(n) = name_node.filter(|n| n.kind() == "access_expression") {
+            let lhs = self.expr(n);
+            let kind = ExprKind::TypeMapping { type_expr: Box::new(lhs), mapping_expr: Box::new(rhs) };
+            return Expr::new(kind, span);
+        }
+        if matches!(rhs.kind, ExprKind::Hash(_)) {
+            let object = Expr::new(ExprKind::QualifiedReference("Object".into()), rhs.span);
+            let rspan = rhs.span;
+            rhs = Expr::new(ExprKind::Access { left: Box::new(object), keys: vec![rhs] }, rspan);
+        }
+        let name = name_node.map_or(String::new(), |n| self.text(n).to_string());
+        Expr::new(ExprKind::TypeAlias { name, type_expr: Box::new(rhs) }, span)
     }
 
     // ------------------------------------------------------------------ literals
@@ -859,7 +942,7 @@ fn parse_number(text: &str) -> Result<ExprKind, String> {
         if hex.is_empty() || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
             return Err(format!("Not a valid hex number {text}"));
         }
-        return i64::from_str_radix(hex, 16)
+        return i128::from_str_radix(hex, 16)
             .map(|value| ExprKind::Integer { value, radix: 16 })
             .map_err(|_| format!("Not a valid hex number {text}"));
     }
@@ -892,14 +975,14 @@ fn parse_number(text: &str) -> Result<ExprKind, String> {
         if !text.chars().all(|c| ('0'..='7').contains(&c)) {
             return Err(format!("Not a valid octal number {text}"));
         }
-        return i64::from_str_radix(&text[1..], 8)
+        return i128::from_str_radix(&text[1..], 8)
             .map(|value| ExprKind::Integer { value, radix: 8 })
             .map_err(|_| format!("Not a valid octal number {text}"));
     }
     if !text.chars().all(|c| c.is_ascii_digit()) {
         return Err(format!("Illegal number '{text}'"));
     }
-    text.parse::<i64>()
+    text.parse::<i128>()
         .map(|value| ExprKind::Integer { value, radix: 10 })
         .map_err(|_| format!("Illegal number '{text}'"))
 }

@@ -13,7 +13,7 @@ use crate::ast::{
 pub enum Pn {
     Nil,
     Bool(bool),
-    Int(i64),
+    Int(i128),
     Float(f64),
     Str(String),
     List(Vec<Pn>),
@@ -144,6 +144,45 @@ pub fn ruby_float(f: f64) -> String {
         let e = decpt - 1;
         let esign = if e < 0 { '-' } else { '+' };
         format!("{sign}{first}.{rest}e{esign}{:02}", e.abs())
+    }
+}
+
+/// `PRegexpType.regexp_to_s`: the source, with a `(?-imx:…)` group when Ruby gives the
+/// regexp options. Puppet's regexps have no flags of their own, but Ruby fixes the encoding
+/// (option 16) of one holding a non-ASCII character, a `\u` escape above U+007F or a
+/// `\p{…}` property.
+fn regexp_to_s(source: &str) -> String {
+    let mut fixed_encoding = false;
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !c.is_ascii() {
+            fixed_encoding = true;
+            break;
+        }
+        if c != '\\' {
+            continue;
+        }
+        match chars.next() {
+            Some('p' | 'P') if chars.peek() == Some(&'{') => fixed_encoding = true,
+            Some('u') => {
+                let hex: String = if chars.peek() == Some(&'{') {
+                    chars.next();
+                    chars.by_ref().take_while(|c| *c != '}').collect()
+                } else {
+                    chars.by_ref().take(4).collect()
+                };
+                fixed_encoding = u32::from_str_radix(&hex, 16).is_ok_and(|v| v > 0x7f);
+            }
+            _ => {}
+        }
+        if fixed_encoding {
+            break;
+        }
+    }
+    if fixed_encoding {
+        format!("(?-imx:{source})")
+    } else {
+        source.to_string()
     }
 }
 
@@ -290,7 +329,7 @@ pub fn expr(e: &Expr) -> Pn {
                 Pn::call(
                     "int",
                     vec![Pn::Map(vec![
-                        ("radix".into(), Pn::Int(*radix as i64)),
+                        ("radix".into(), Pn::Int(*radix as i128)),
                         ("value".into(), Pn::Int(*value)),
                     ])],
                 )
@@ -301,7 +340,7 @@ pub fn expr(e: &Expr) -> Pn {
         ExprKind::Boolean(b) => Pn::Bool(*b),
         ExprKind::Undef => Pn::Nil,
         ExprKind::Default => Pn::call("default", vec![]),
-        ExprKind::Regex(source) => Pn::call("regexp", vec![Pn::str(source)]),
+        ExprKind::Regex(source) => Pn::call("regexp", vec![Pn::Str(regexp_to_s(source))]),
         ExprKind::Concat(segments) => Pn::Call("concat".into(), segments.iter().map(expr).collect()),
         ExprKind::Text(inner) => Pn::call("str", vec![expr(inner)]),
         ExprKind::Heredoc { syntax, text } => {
@@ -318,6 +357,7 @@ pub fn expr(e: &Expr) -> Pn {
         ExprKind::QualifiedName(name) => Pn::call("qn", vec![Pn::str(name)]),
         ExprKind::QualifiedReference(name) => Pn::call("qr", vec![Pn::str(name)]),
         ExprKind::Variable(name) => Pn::call("var", vec![Pn::str(name)]),
+        ExprKind::VariableOf(inner) => Pn::call("var", vec![expr(inner)]),
         ExprKind::Reserved(word) => Pn::call("reserved", vec![Pn::str(word)]),
         ExprKind::Binary { op, left, right } => binary(op.symbol(), left, right),
         ExprKind::Not(inner) => Pn::call("!", vec![expr(inner)]),
@@ -426,13 +466,20 @@ pub fn expr(e: &Expr) -> Pn {
         ExprKind::TypeAlias { name, type_expr } => {
             Pn::call("type-alias", vec![Pn::str(name), expr(type_expr)])
         }
+        ExprKind::TypeMapping { type_expr, mapping_expr } => {
+            binary("type-mapping", type_expr, mapping_expr)
+        }
+        // The body is always a block here, even of one statement.
         ExprKind::TypeDefinition { name, parent, body } => Pn::call(
             "type-definition",
             vec![
                 Pn::str(name),
                 parent.as_deref().map(Pn::str).unwrap_or(Pn::Nil),
-                match body {
-                    Some(b) => expr(b),
+                match body.as_deref() {
+                    Some(Expr { kind: ExprKind::Block(statements), .. }) => {
+                        Pn::Call("block".into(), statements.iter().map(expr).collect())
+                    }
+                    Some(b) => Pn::call("block", vec![expr(b)]),
                     None => Pn::call("nop", vec![]),
                 },
             ],
