@@ -14,9 +14,11 @@
 pub mod ast;
 mod lower;
 pub mod pn;
+mod validate;
 
 pub use ast::{Expr, ExprKind, Program, Span};
 pub use lower::MAX_DEPTH;
+pub use validate::validate;
 
 /// How bad a diagnostic is: Puppet stops on errors, reports warnings and goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,1815 @@
+//! Validation: the checks Puppet makes on a program after parsing it, before evaluating it.
+//!
+//! This is Puppet 7.23's `Checker4_0` (`pops/validation/checker4_0.rb`) over our AST: the same
+//! checks in the same places, Puppet's messages (`pops/issues.rb`) with expressions described
+//! as Puppet's label provider describes them (`pops/model/model_label_provider.rb`: "a Name",
+//! "an 'undef' expression", …), and Puppet's default severities
+//! (`validation/validator_factory_4_0.rb`): a duplicate hash key is a warning (`strict` is
+//! `warning` by default), a future reserved word a deprecation (printed as a warning),
+//! everything else an error. Checks Puppet makes only in other modes (`--tasks`) or that need
+//! the file's place in a module (`ILLEGAL_DEFINITION_LOCATION`, `ILLEGAL_TOP_CONSTRUCT_LOCATION`)
+//! are not made.
+//!
+//! Positions are Puppet's: the line and column of the model element Puppet reports, which is
+//! not always where the expression starts. Puppet positions a binary operation, an assignment,
+//! a relationship and a hash entry at its operator, a method call at its `(` (or its `.`
+//! without parentheses), a parameter at its `$name`, a type alias at its name and a heredoc's
+//! text at the line after its header. The AST does not keep those tokens' places, so they
+//! are derived from the spans around them, assuming the usual spacing (see [`between`]).
+//!
+//! A heredoc whose static text does not conform to its syntax (`@(END:json)`, `base64`, `pp`)
+//! makes Puppet stop validating at once: that error is then the only diagnostic, as in Puppet.
+
+use crate::ast::*;
+use crate::{Diagnostic, Span};
+
+/// Puppet's validation diagnostics for a program, in source order.
+pub fn validate(program: &Program) -> Vec<Diagnostic> {
+    let mut checker = Checker { path: Vec::new(), out: Vec::new(), stop: None };
+    if let Some(body) = &program.body {
+        checker.path.push(Element::Program);
+        checker.visit(Element::Expr(body));
+    }
+    if let Some(stop) = checker.stop {
+        return vec![stop];
+    }
+    let mut out = checker.out;
+    out.sort_by_key(|d| (d.span.line, d.span.column));
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model as Puppet walks it
+
+/// A model element: an expression, or one of the parts Puppet's model has as elements of their
+/// own (parameters, resource bodies, attribute operations, case options, …).
+#[derive(Clone, Copy)]
+enum Element<'a> {
+    Program,
+    Expr(&'a Expr),
+    /// A body of one statement that Puppet wraps in a block: the body of a class, define,
+    /// node, function, lambda, type definition or case option is always a `BlockExpression`
+    /// in Puppet's model (our AST keeps a lone statement as is).
+    Wrapped(&'a Expr),
+    Lambda(&'a Lambda),
+    Parameter(&'a Parameter),
+    ResourceBody(&'a ResourceBody),
+    Attribute(&'a AttributeOp),
+    CaseOption(&'a CaseOption),
+    SelectorEntry(&'a SelectorEntry),
+    /// The `<| … |>` of a collector.
+    Query(&'a Expr),
+}
+
+struct Checker<'a> {
+    /// The containers of the element being checked, outermost first.
+    path: Vec<Element<'a>>,
+    out: Vec<Diagnostic>,
+    /// The error that stopped validation (a heredoc's text in the wrong syntax).
+    stop: Option<Diagnostic>,
+}
+
+impl<'a> Checker<'a> {
+    fn error(&mut self, message: String, span: Span) {
+        self.out.push(Diagnostic::error(message, span));
+    }
+
+    fn warning(&mut self, message: String, span: Span) {
+        self.out.push(Diagnostic::warning(message, span));
+    }
+
+    /// Checks `node`, then everything it contains, in the order Puppet's model lists them.
+    fn visit(&mut self, node: Element<'a>) {
+        if self.stop.is_some() {
+            return;
+        }
+        self.check(node);
+        self.path.push(node);
+        self.children(node);
+        self.path.pop();
+    }
+
+    fn visit_expr(&mut self, e: &'a Expr) {
+        self.visit(Element::Expr(e));
+    }
+
+    fn visit_opt(&mut self, e: &'a Option<Box<Expr>>) {
+        if let Some(e) = e {
+            self.visit_expr(e);
+        }
+    }
+
+    /// A body Puppet builds with `f_build_body`: always a block.
+    fn visit_body(&mut self, body: Option<&'a Expr>) {
+        match body {
+            Some(b) if is_block(b) => self.visit_expr(b),
+            Some(b) => self.visit(Element::Wrapped(b)),
+            None => {}
+        }
+    }
+
+    fn children(&mut self, node: Element<'a>) {
+        match node {
+            Element::Program => {}
+            Element::Wrapped(e) => self.visit_expr(e),
+            Element::Lambda(l) => {
+                for p in &l.parameters {
+                    self.visit(Element::Parameter(p));
+                }
+                self.visit_body(l.body.as_deref());
+                self.visit_opt(&l.return_type);
+            }
+            Element::Parameter(p) => {
+                if let Some(v) = &p.value {
+                    self.visit_expr(v);
+                }
+                if let Some(t) = &p.type_expr {
+                    self.visit_expr(t);
+                }
+            }
+            Element::ResourceBody(b) => {
+                self.visit_expr(&b.title);
+                for op in &b.operations {
+                    self.visit(Element::Attribute(op));
+                }
+            }
+            Element::Attribute(AttributeOp::Set { value, .. } | AttributeOp::Splat { value, .. }) => self.visit_expr(value),
+            Element::CaseOption(o) => {
+                for v in &o.values {
+                    self.visit_expr(v);
+                }
+                self.visit_body(o.body.as_ref());
+            }
+            Element::SelectorEntry(s) => {
+                self.visit_expr(&s.matching);
+                self.visit_expr(&s.value);
+            }
+            Element::Query(collect) => {
+                if let ExprKind::Collect { query: Some(q), .. } = &collect.kind {
+                    self.visit_expr(q);
+                }
+            }
+            Element::Expr(e) => self.expr_children(e),
+        }
+    }
+
+    fn expr_children(&mut self, e: &'a Expr) {
+        use ExprKind::*;
+        match &e.kind {
+            Block(items) | Concat(items) | Array(items) | Hash(items) => {
+                for item in items {
+                    self.visit_expr(item);
+                }
+            }
+            Text(inner) | Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner) | VariableOf(inner) => {
+                self.visit_expr(inner)
+            }
+            Heredoc { text, .. } => self.visit_expr(text),
+            KeyedEntry { key, value } => {
+                self.visit_expr(key);
+                self.visit_expr(value);
+            }
+            Binary { left, right, .. }
+            | Assignment { left, right, .. }
+            | Relationship { left, right, .. }
+            | NamedAccess { left, right } => {
+                self.visit_expr(left);
+                self.visit_expr(right);
+            }
+            Access { left, keys } => {
+                self.visit_expr(left);
+                for k in keys {
+                    self.visit_expr(k);
+                }
+            }
+            Selector { left, entries } => {
+                self.visit_expr(left);
+                for entry in entries {
+                    self.visit(Element::SelectorEntry(entry));
+                }
+            }
+            Call { functor, arguments, lambda, .. } => {
+                self.visit_expr(functor);
+                for a in arguments {
+                    self.visit_expr(a);
+                }
+                if let Some(l) = lambda {
+                    self.visit(Element::Lambda(l));
+                }
+            }
+            If { test, then, otherwise } | Unless { test, then, otherwise } => {
+                self.visit_expr(test);
+                self.visit_opt(then);
+                self.visit_opt(otherwise);
+            }
+            Case { test, options } => {
+                self.visit_expr(test);
+                for o in options {
+                    self.visit(Element::CaseOption(o));
+                }
+            }
+            Resource { type_name, bodies, .. } => {
+                self.visit_expr(type_name);
+                for b in bodies {
+                    self.visit(Element::ResourceBody(b));
+                }
+            }
+            ResourceDefaults { type_ref: target, operations, .. }
+            | ResourceOverride { resources: target, operations, .. } => {
+                self.visit_expr(target);
+                for op in operations {
+                    self.visit(Element::Attribute(op));
+                }
+            }
+            Collect { type_expr, operations, .. } => {
+                self.visit_expr(type_expr);
+                self.visit(Element::Query(e));
+                for op in operations {
+                    self.visit(Element::Attribute(op));
+                }
+            }
+            Class { parameters, body, .. } | Define { parameters, body, .. } => {
+                for p in parameters {
+                    self.visit(Element::Parameter(p));
+                }
+                self.visit_body(body.as_deref());
+            }
+            Function { parameters, body, return_type, .. } => {
+                for p in parameters {
+                    self.visit(Element::Parameter(p));
+                }
+                self.visit_body(body.as_deref());
+                self.visit_opt(return_type);
+            }
+            Node { matches, parent, body } => {
+                self.visit_opt(parent);
+                for m in matches {
+                    self.visit_expr(m);
+                }
+                self.visit_body(body.as_deref());
+            }
+            TypeAlias { type_expr, .. } => match &type_expr.kind {
+                // Puppet makes `Bar { … }` `Object[{parent => Bar, …}]` (or `Bar[{…}]` for
+                // Object and TypeSet): the parts are checked, not the entry itself.
+                KeyedEntry { key, value } => {
+                    self.visit_expr(key);
+                    self.visit_expr(value);
+                }
+                _ => self.visit_expr(type_expr),
+            },
+            TypeMapping { type_expr, mapping_expr } => {
+                self.visit_expr(type_expr);
+                self.visit_expr(mapping_expr);
+            }
+            TypeDefinition { body, .. } => self.visit_body(body.as_deref()),
+            Nop | Integer { .. } | Float(_) | String(_) | Boolean(_) | Undef | Default | Regex(_)
+            | QualifiedName(_) | QualifiedReference(_) | Variable(_) | Reserved(_) => {}
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // The checks, one per kind of element (Puppet's `check_*` methods)
+
+    fn check(&mut self, node: Element<'a>) {
+        match node {
+            Element::Program | Element::Wrapped(_) => {}
+            Element::Lambda(l) => {
+                let last = l.parameters.len().saturating_sub(1);
+                for (i, p) in l.parameters.iter().enumerate() {
+                    if p.captures_rest && i != last {
+                        self.error(format!("Parameter ${} is not last, and has 'captures rest'", p.name), param_pos(p));
+                    }
+                }
+                if let Some(r) = &l.return_type {
+                    self.type_ref(r, "Lambda");
+                }
+            }
+            Element::Parameter(p) => {
+                let numeric = {
+                    let digits = p.name.strip_prefix("0x").unwrap_or(&p.name);
+                    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+                };
+                if numeric {
+                    self.error(
+                        format!("The numeric parameter name '${}' cannot be used (clashes with numeric match result variables)", p.name),
+                        param_pos(p),
+                    );
+                }
+                if !is_param_name(&p.name) {
+                    self.error(
+                        format!("Illegal parameter name. The given name '{}' does not conform to the naming rule /^[a-z_]\\w*$/", p.name),
+                        param_pos(p),
+                    );
+                }
+                if let Some(v) = &p.value {
+                    self.no_assignment(v);
+                }
+            }
+            Element::ResourceBody(b) => {
+                let mut seen = false;
+                for op in &b.operations {
+                    if let AttributeOp::Splat { span, .. } = op {
+                        if seen {
+                            self.error("Unfolding of attributes from Hash can only be used once per resource body".into(), *span);
+                        }
+                        seen = true;
+                    }
+                }
+            }
+            Element::Attribute(op) => match op {
+                AttributeOp::Set { name, append, value, span } => {
+                    if *append {
+                        let parent = self.path.last().copied();
+                        let ok = matches!(
+                            parent,
+                            Some(Element::Expr(Expr { kind: ExprKind::Collect { .. } | ExprKind::ResourceOverride { .. }, .. }))
+                        );
+                        if !ok {
+                            let parent = parent.map_or_else(|| "Object".to_string(), |p| a_an(&node_label(p)));
+                            self.error(
+                                format!("Illegal +> operation on attribute {name}. This operator can not be used in {parent}"),
+                                *span,
+                            );
+                        }
+                    }
+                    self.rvalue(value);
+                }
+                AttributeOp::Splat { value, .. } => self.rvalue(value),
+            },
+            Element::CaseOption(o) => {
+                for v in &o.values {
+                    self.rvalue(v);
+                }
+            }
+            Element::SelectorEntry(s) => self.rvalue(&s.matching),
+            Element::Query(collect) => {
+                if let ExprKind::Collect { query: Some(q), .. } = &collect.kind {
+                    self.query(q);
+                }
+            }
+            Element::Expr(e) => self.check_expr(e),
+        }
+    }
+
+    fn check_expr(&mut self, e: &'a Expr) {
+        use ExprKind::*;
+        match &e.kind {
+            Block(statements) => {
+                if let Some(name) = resource_without_title(statements) {
+                    self.error(
+                        format!("This expression is invalid. Did you try declaring a '{name}' resource without a title?"),
+                        pos(&statements[0]),
+                    );
+                } else if let Some((_, init)) = statements.split_last() {
+                    if let Some(s) = init.iter().find(|s| idem(Some(s))) {
+                        self.error(
+                            format!(
+                                "This {} has no effect. A value was produced and then forgotten (one or more preceding expressions may have the wrong form)",
+                                label(s)
+                            ),
+                            pos(s),
+                        );
+                    }
+                }
+            }
+            Reserved(word) => self.error(
+                format!("Use of reserved word: {word}, must be quoted if intended to be a String value"),
+                e.span,
+            ),
+            QualifiedReference(name) => {
+                if !is_classref_ext(name) {
+                    self.error(format!("Illegal type reference. The given name '{name}' does not conform to the naming rule"), e.span);
+                }
+            }
+            Variable(name) => {
+                if name.starts_with(|c: char| c.is_ascii_digit()) {
+                    if !is_numeric_var_name(name) {
+                        self.error(
+                            format!("Illegal numeric variable name, The given name '{name}' must be a decimal value if it starts with a digit 0-9"),
+                            e.span,
+                        );
+                    }
+                } else if !is_var_name(name) {
+                    self.error(
+                        format!("Illegal variable name, The given name '{name}' does not conform to the naming rule /^((::)?[a-z]\\w*)*((::)?[a-z_]\\w*)$/"),
+                        e.span,
+                    );
+                }
+            }
+            VariableOf(inner) => {
+                if !matches!(inner.kind, Integer { .. }) {
+                    self.error("Illegal expression. A Variable is unacceptable as name in a Variable".into(), e.span);
+                }
+            }
+            Binary { left, right, .. } => {
+                self.rvalue(left);
+                self.rvalue(right);
+            }
+            Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner) | Text(inner) => self.rvalue(inner),
+            Assignment { op: AssignOp::Assign, left, right } => {
+                self.assign(left, false);
+                self.rvalue(right);
+            }
+            Assignment { op, .. } => self.error(
+                format!(
+                    "The operator '{}' is no longer supported. See http://links.puppet.com/remove-plus-equals",
+                    op.symbol()
+                ),
+                pos(e),
+            ),
+            Relationship { left, right, .. } => {
+                self.relation(left);
+                self.relation(right);
+            }
+            NamedAccess { right, .. } => {
+                if !matches!(right.kind, QualifiedName(_)) {
+                    let container = self.path.last().copied().map_or_else(|| "Object".to_string(), node_label);
+                    self.error(
+                        format!("Illegal expression. {} is unacceptable as function name in {}", a_an_uc(&label(right)), a_an(&container)),
+                        pos(right),
+                    );
+                }
+            }
+            KeyedEntry { key, value } => {
+                self.rvalue(key);
+                self.rvalue(value);
+            }
+            Array(values) => {
+                for v in values {
+                    self.rvalue(v);
+                }
+            }
+            Hash(entries) => self.duplicate_keys(entries),
+            Selector { left, entries } => {
+                self.rvalue(left);
+                let defaults: Vec<&Expr> =
+                    entries.iter().map(|s| &s.matching).filter(|m| matches!(m.kind, Default)).collect();
+                if defaults.len() > 1 {
+                    self.error(
+                        "This Selector Expression already has a 'default' entry - this is a duplicate".into(),
+                        pos(defaults[1]),
+                    );
+                }
+            }
+            Call { kind: CallKind::Function, functor, .. } => {
+                let ok = match &functor.kind {
+                    QualifiedName(_) | QualifiedReference(_) => true,
+                    Access { left, .. } => matches!(left.kind, QualifiedReference(_)),
+                    _ => false,
+                };
+                if !ok {
+                    self.error(
+                        format!("Illegal expression. {} is unacceptable as function name in a Function Call", a_an_uc(&label(functor))),
+                        pos(functor),
+                    );
+                }
+            }
+            If { test, .. } | Unless { test, .. } => self.rvalue(test),
+            Case { test, options } => {
+                self.rvalue(test);
+                let mut found = false;
+                for value in options.iter().flat_map(|o| &o.values) {
+                    if matches!(value.kind, Default) {
+                        if found {
+                            self.error(
+                                "This 'case' statement already has a 'default' entry - this is a duplicate".into(),
+                                pos(value),
+                            );
+                        }
+                        found = true;
+                    }
+                }
+            }
+            Resource { form, type_name, .. } => {
+                if *form != ResourceForm::Regular && matches!(&type_name.kind, QualifiedName(n) if n == "class") {
+                    self.error("Classes are not virtualizable".into(), e.span);
+                }
+            }
+            ResourceDefaults { form, .. } | ResourceOverride { form, .. } => {
+                if *form != ResourceForm::Regular {
+                    self.error("Resource Defaults are not virtualizable".into(), e.span);
+                }
+            }
+            Collect { type_expr, .. } => {
+                if !matches!(type_expr.kind, QualifiedReference(_)) {
+                    self.error(
+                        format!(
+                            "Illegal expression. {} is unacceptable as type name in {}",
+                            a_an_uc(&label(type_expr)),
+                            a_an(&label(e))
+                        ),
+                        pos(type_expr),
+                    );
+                }
+            }
+            Heredoc { syntax, text } => {
+                if let String(value) = &text.kind {
+                    if let Some(message) = external_syntax(syntax, value) {
+                        let span = heredoc_text_pos(e);
+                        let message = format!("Invalid produced text having syntax: '{syntax}'. {message}");
+                        self.stop = Some(Diagnostic::error(message, span));
+                    }
+                }
+            }
+            Class { name, parameters, body, .. } | Define { name, parameters, body } => {
+                self.named_definition(e, name);
+                let container = label(e);
+                for p in parameters.iter().filter(|p| p.captures_rest) {
+                    self.error(
+                        format!("Parameter ${} has 'captures rest' - not supported in {}", p.name, a_an(&container)),
+                        param_pos(p),
+                    );
+                }
+                self.unique_parameters(parameters);
+                for p in parameters.iter().filter(|p| p.name == "name" || p.name == "title") {
+                    self.error(
+                        format!("The parameter ${} redefines a built in parameter in the {container}", p.name),
+                        param_pos(p),
+                    );
+                }
+                self.no_idem_last(e, body.as_deref());
+            }
+            Function { name, parameters, return_type, .. } => {
+                self.named_definition(e, name);
+                if let Some(r) = return_type {
+                    self.type_ref(r, "Function Definition");
+                }
+                self.unique_parameters(parameters);
+            }
+            Node { matches, parent, body } => {
+                for m in matches {
+                    self.hostname(m);
+                }
+                self.top(e);
+                self.no_idem_last(e, body.as_deref());
+                if let Some(p) = parent {
+                    self.error(
+                        "Node inheritance is not supported in Puppet >= 4.0.0. See http://links.puppet.com/puppet-node-inheritance-deprecation".into(),
+                        pos(p),
+                    );
+                }
+            }
+            TypeAlias { name, type_expr } => {
+                self.top(e);
+                if !is_classref_ext_decl(name) {
+                    self.error(
+                        format!("Unacceptable name. The name '{name}' is unacceptable as the name of a Type Alias"),
+                        pos(e),
+                    );
+                }
+                self.reserved_type_name(e, name);
+                self.alias_type_ref(e, type_expr);
+            }
+            TypeMapping { type_expr, mapping_expr } => self.type_mapping(e, type_expr, mapping_expr),
+            Integer { value, .. } => {
+                let value = *value;
+                if value > i128::from(i64::MAX) {
+                    self.error(
+                        format!("A Literal Integer resulted in a value outside of Puppet Integer max range, got '+{value:#x}'"),
+                        e.span,
+                    );
+                } else if value < i128::from(i64::MIN) {
+                    self.error(
+                        format!("A Literal Integer resulted in a value outside of Puppet Integer min range, got '-{:#x}'", value.unsigned_abs()),
+                        e.span,
+                    );
+                }
+            }
+            TypeDefinition { name, .. } => {
+                self.top(e);
+                self.reserved_type_name(e, name);
+                self.error(
+                    "Expressions of type a Type Definition are not supported in this version of Puppet".into(),
+                    pos(e),
+                );
+            }
+            Nop | Float(_) | String(_) | Boolean(_) | Undef | Default | Regex(_) | Concat(_) | QualifiedName(_)
+            | Access { .. } | Call { kind: CallKind::Method, .. } => {}
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Definitions
+
+    /// `check_NamedDefinition`: classes, defines and functions.
+    fn named_definition(&mut self, e: &'a Expr, name: &str) {
+        self.top(e);
+        if !is_classref_decl(name) {
+            self.error(
+                format!("Unacceptable name. The name '{name}' is unacceptable as the name of {}", a_an(&label(e))),
+                pos(e),
+            );
+        }
+        self.reserved_type_name(e, name);
+        if name == "plan" {
+            self.warning("Use of future reserved word: 'plan'".into(), pos(e));
+        }
+    }
+
+    fn reserved_type_name(&mut self, e: &'a Expr, name: &str) {
+        if RESERVED_TYPE_NAMES.contains(&name) {
+            self.error(
+                format!("The name: '{name}' is already defined by Puppet and can not be used as the name of {}.", a_an(&label(e))),
+                pos(e),
+            );
+        }
+    }
+
+    /// `top`: a definition may only be at the top level or in a class (functions and types
+    /// only at the very top).
+    fn top(&mut self, definition: &'a Expr) {
+        let absolute = matches!(
+            definition.kind,
+            ExprKind::Function { .. } | ExprKind::TypeAlias { .. } | ExprKind::TypeDefinition { .. }
+        );
+        let mut i = self.path.len();
+        loop {
+            let Some(container) = i.checked_sub(1).and_then(|k| self.path.get(k)).copied() else { return };
+            i -= 1;
+            match container {
+                Element::Program | Element::Expr(Expr { kind: ExprKind::Class { .. }, .. }) => return,
+                Element::Wrapped(_) | Element::Expr(Expr { kind: ExprKind::Block(_), .. }) => {
+                    let grandparent = i.checked_sub(1).and_then(|k| self.path.get(k)).copied();
+                    if absolute && !matches!(grandparent, Some(Element::Program)) {
+                        self.error(format!("{} may only appear at toplevel", a_an_uc(&label(definition))), pos(definition));
+                        return;
+                    }
+                }
+                _ => {
+                    self.error(
+                        "Classes, definitions, and nodes may only appear at toplevel or inside other classes".into(),
+                        pos(definition),
+                    );
+                    return;
+                }
+            }
+        }
+    }
+
+    /// `type Runtime[…] = …`: the only mappings Puppet knows are from a runtime type, to a type
+    /// (`Runtime[ruby, 'X']`) or by a pattern (`Runtime[ruby, [/re/, 'repl']] = [/re/, 'repl']`).
+    fn type_mapping(&mut self, e: &'a Expr, lhs: &'a Expr, rhs: &'a Expr) {
+        self.top(e);
+        let lhs_type = match &lhs.kind {
+            ExprKind::Access { left, keys } if matches!(&left.kind, ExprKind::QualifiedReference(n) if n == "Runtime") => {
+                if keys.len() == 2 && pattern_with_replacement(&keys[1]) {
+                    2
+                } else {
+                    1
+                }
+            }
+            _ => 0,
+        };
+        const SINGLE: &str = "Illegal type mapping. Expected a Type on the left side, got A Type Mapping";
+        const REGEXP: &str = "Illegal type mapping. Expected a Tuple[Regexp,String] on the left side, got A Type Mapping";
+        let type_ref = match &rhs.kind {
+            ExprKind::Access { left, .. } => matches!(left.kind, ExprKind::QualifiedReference(_)),
+            kind => matches!(kind, ExprKind::QualifiedReference(_)),
+        };
+        let message = match lhs_type {
+            0 => Some("Expressions of type a Type Mapping are not supported in this version of Puppet"),
+            _ if pattern_with_replacement(rhs) => (lhs_type == 1).then_some(SINGLE),
+            _ if type_ref => (lhs_type == 2).then_some(REGEXP),
+            1 => Some(SINGLE),
+            _ => Some(REGEXP),
+        };
+        if let Some(message) = message {
+            self.error(message.into(), pos(e));
+        }
+    }
+
+    fn unique_parameters(&mut self, parameters: &[Parameter]) {
+        let mut seen = std::collections::HashSet::new();
+        for p in parameters {
+            if !seen.insert(p.name.as_str()) {
+                self.error(
+                    format!("The parameter '{}' is declared more than once in the parameter list", p.name),
+                    param_pos(p),
+                );
+            }
+        }
+    }
+
+    /// A class, define or node may not end with an expression that has no effect.
+    fn no_idem_last(&mut self, definition: &'a Expr, body: Option<&'a Expr>) {
+        let last = match body.map(|b| (b, &b.kind)) {
+            Some((b, ExprKind::Block(statements))) if is_block(b) => statements.last(),
+            _ => body,
+        };
+        let Some(last) = last.filter(|l| idem(Some(l))) else { return };
+        if let ExprKind::Block(statements) = &last.kind {
+            if resource_without_title(statements).is_some() {
+                return;
+            }
+        }
+        self.error(
+            format!(
+                "This {} has no effect. {} can not end with a value-producing expression without other effect",
+                label(last),
+                a_an_uc(&label(definition))
+            ),
+            pos(last),
+        );
+    }
+
+    /// `internal_check_type_ref` for a return type: a type, or a parameterized type.
+    fn type_ref(&mut self, r: &'a Expr, container: &str) {
+        let n = match &r.kind {
+            ExprKind::Access { left, .. } => left,
+            _ => r,
+        };
+        match &n.kind {
+            ExprKind::QualifiedReference(name) => {
+                if name.eq_ignore_ascii_case("plan") {
+                    self.warning("Use of future reserved word: 'plan'".into(), pos(r));
+                }
+            }
+            _ => self.error(
+                format!("Illegal expression. {} is unacceptable as a type reference in {}", a_an_uc(&label(r)), a_an(container)),
+                pos(r),
+            ),
+        }
+    }
+
+    /// The type of a type alias, as Puppet builds it: `{…}` is `Object[{…}]` and `Bar {…}`
+    /// is `Object[{parent => Bar, …}]` (or `Bar[{…}]` for Object and TypeSet), both placed at
+    /// the alias.
+    fn alias_type_ref(&mut self, alias: &'a Expr, type_expr: &'a Expr) {
+        match &type_expr.kind {
+            ExprKind::Hash(_) | ExprKind::KeyedEntry { .. } => {}
+            ExprKind::Access { left, .. } => {
+                if matches!(&left.kind, ExprKind::QualifiedReference(n) if n.eq_ignore_ascii_case("plan")) {
+                    // A type with arguments after `=` has no position of its own in Puppet's
+                    // model: the diagnostic takes the alias's.
+                    self.warning("Use of future reserved word: 'plan'".into(), pos(alias));
+                } else if !matches!(left.kind, ExprKind::QualifiedReference(_)) {
+                    self.error(
+                        format!("Illegal expression. {} is unacceptable as a type reference in a Type Alias", a_an_uc(&label(type_expr))),
+                        pos(alias),
+                    );
+                }
+            }
+            _ => self.type_ref(type_expr, "Type Alias"),
+        }
+    }
+
+    /// Node names: strings of letters, digits, `_`, `-` and `.`, regular expressions, default.
+    fn hostname(&mut self, m: &'a Expr) {
+        use ExprKind::*;
+        let text = match &m.kind {
+            String(s) | QualifiedName(s) => s.clone(),
+            QualifiedReference(s) => s.to_lowercase(),
+            Boolean(b) => b.to_string(),
+            Concat(segments) => {
+                if let Some(Expr { kind: Text(inner), .. }) = segments.iter().find(|s| matches!(s.kind, Text(_))) {
+                    self.error("An interpolated expression is not allowed in a hostname of a node".into(), pos(inner));
+                } else if segments.len() != 1 {
+                    self.error("An interpolated expression is not allowed in a hostname of a node".into(), pos(m));
+                }
+                return;
+            }
+            Integer { .. } | Float(_) | Default | Regex(_) => return,
+            _ => {
+                self.error(
+                    format!("Illegal expression. {} is unacceptable as hostname in a Node Definition", a_an_uc(&label(m))),
+                    pos(m),
+                );
+                return;
+            }
+        };
+        if text.chars().any(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')) {
+            self.error(
+                format!("The hostname '{text}' contains illegal characters (only letters, digits, '_', '-', and '.' are allowed)"),
+                pos(m),
+            );
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Values, assignments, relationships, queries
+
+    /// `rvalue`: definitions and collectors produce no value.
+    fn rvalue(&mut self, e: &'a Expr) {
+        use ExprKind::*;
+        match &e.kind {
+            Collect { .. } | Class { .. } | Define { .. } | Function { .. } | Node { .. } | TypeAlias { .. }
+            | TypeMapping { .. } | TypeDefinition { .. } => {
+                self.error(format!("Invalid use of expression. {} does not produce a value", a_an_uc(&label(e))), pos(e));
+            }
+            Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner) | Text(inner) => self.rvalue(inner),
+            _ => {}
+        }
+    }
+
+    /// `relation`: a relationship's operands are values, collectors or relationships.
+    fn relation(&mut self, e: &'a Expr) {
+        if !matches!(e.kind, ExprKind::Collect { .. } | ExprKind::Relationship { .. }) {
+            self.rvalue(e);
+        }
+    }
+
+    /// `assign`: what may be assigned to.
+    fn assign(&mut self, e: &'a Expr, via_index: bool) {
+        match &e.kind {
+            ExprKind::Variable(name) => {
+                if is_numeric_var_name(name) {
+                    self.error(
+                        format!("Illegal attempt to assign to the numeric match result variable '${name}'. Numeric variables are not assignable"),
+                        pos(e),
+                    );
+                }
+                if name.contains("::") {
+                    self.error(
+                        format!("Illegal attempt to assign to '{name}'. Cannot assign to variables in other namespaces"),
+                        pos(e),
+                    );
+                }
+            }
+            ExprKind::Access { .. } => {
+                self.error("Illegal attempt to assign via [index/key]. Not an assignable reference".into(), pos(e));
+            }
+            ExprKind::Array(values) => {
+                for v in values {
+                    self.assign(v, false);
+                }
+            }
+            _ if via_index => self.error(
+                format!("Illegal attempt to assign to {} via [index/key]. Not an assignable reference", a_an(&label(e))),
+                pos(e),
+            ),
+            _ => self.error(
+                format!("Illegal attempt to assign to '{}'. Not an assignable reference", a_an(&label(e))),
+                pos(e),
+            ),
+        }
+    }
+
+    /// A parameter's default value may not assign (except inside a lambda).
+    fn no_assignment(&mut self, e: &'a Expr) {
+        if let ExprKind::Assignment { .. } = e.kind {
+            self.error("Assignment not allowed here".into(), pos(e));
+            return;
+        }
+        for_each_child(e, &mut |child| self.no_assignment(child));
+    }
+
+    /// A collector's query: `==` and `!=` comparisons joined by `and` and `or`.
+    fn query(&mut self, e: &'a Expr) {
+        use ExprKind::*;
+        match &e.kind {
+            Binary { op: BinaryOp::And | BinaryOp::Or, left, right } => {
+                self.query(left);
+                self.query(right);
+            }
+            Binary { op: BinaryOp::Equal | BinaryOp::NotEqual, .. } => {}
+            Paren(inner) => self.query(inner),
+            Variable(_) | QualifiedName(_) | Integer { .. } | Float(_) | String(_) | Boolean(_) => {}
+            _ => self.error(
+                format!("Illegal query expression. {} cannot be used in a query", a_an_uc(&label(e))),
+                pos(e),
+            ),
+        }
+    }
+
+    /// `check_LiteralHash`: a literal key given twice (a warning, as `strict` is `warning`).
+    fn duplicate_keys(&mut self, entries: &'a [Expr]) {
+        let mut seen: Vec<Literal> = Vec::new();
+        for entry in entries {
+            let ExprKind::KeyedEntry { key, .. } = &entry.kind else { continue };
+            let Some(literal) = literal(key) else { continue };
+            if seen.contains(&literal) {
+                self.warning(format!("The key '{}' is declared more than once", literal.to_s()), pos(entry));
+            } else {
+                seen.push(literal);
+            }
+        }
+    }
+}
+
+/// Calls `f` on each expression directly inside `e`, except in a lambda (Puppet's
+/// `_pcore_contents`, as `internal_check_illegal_assignment` walks it).
+fn for_each_child<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
+    use ExprKind::*;
+    let attributes = |ops: &'a [AttributeOp], f: &mut dyn FnMut(&'a Expr)| {
+        for op in ops {
+            match op {
+                AttributeOp::Set { value, .. } | AttributeOp::Splat { value, .. } => f(value),
+            }
+        }
+    };
+    let parameters = |ps: &'a [Parameter], f: &mut dyn FnMut(&'a Expr)| {
+        for p in ps {
+            if let Some(v) = &p.value {
+                f(v);
+            }
+            if let Some(t) = &p.type_expr {
+                f(t);
+            }
+        }
+    };
+    match &e.kind {
+        Block(items) | Concat(items) | Array(items) | Hash(items) => items.iter().for_each(f),
+        Text(inner) | Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner) | VariableOf(inner) => f(inner),
+        Heredoc { text, .. } => f(text),
+        KeyedEntry { key: left, value: right }
+        | Binary { left, right, .. }
+        | Assignment { left, right, .. }
+        | Relationship { left, right, .. }
+        | NamedAccess { left, right } => {
+            f(left);
+            f(right);
+        }
+        Access { left, keys } => {
+            f(left);
+            keys.iter().for_each(f);
+        }
+        Selector { left, entries } => {
+            f(left);
+            for s in entries {
+                f(&s.matching);
+                f(&s.value);
+            }
+        }
+        // The lambda is not entered.
+        Call { functor, arguments, .. } => {
+            f(functor);
+            arguments.iter().for_each(f);
+        }
+        If { test, then, otherwise } | Unless { test, then, otherwise } => {
+            f(test);
+            then.iter().for_each(|t| f(t));
+            otherwise.iter().for_each(|o| f(o));
+        }
+        Case { test, options } => {
+            f(test);
+            for o in options {
+                o.values.iter().for_each(&mut *f);
+                o.body.iter().for_each(&mut *f);
+            }
+        }
+        Resource { type_name, bodies, .. } => {
+            f(type_name);
+            for b in bodies {
+                f(&b.title);
+                attributes(&b.operations, f);
+            }
+        }
+        ResourceDefaults { type_ref: target, operations, .. } | ResourceOverride { resources: target, operations, .. } => {
+            f(target);
+            attributes(operations, f);
+        }
+        Collect { type_expr, query, operations, .. } => {
+            f(type_expr);
+            query.iter().for_each(|q| f(q));
+            attributes(operations, f);
+        }
+        Class { parameters: ps, body, .. } | Define { parameters: ps, body, .. } => {
+            parameters(ps, f);
+            body.iter().for_each(|b| f(b));
+        }
+        Function { parameters: ps, body, return_type, .. } => {
+            parameters(ps, f);
+            body.iter().for_each(|b| f(b));
+            return_type.iter().for_each(|r| f(r));
+        }
+        Node { matches, parent, body } => {
+            parent.iter().for_each(|p| f(p));
+            matches.iter().for_each(&mut *f);
+            body.iter().for_each(|b| f(b));
+        }
+        TypeAlias { type_expr, .. } => f(type_expr),
+        TypeMapping { type_expr, mapping_expr } => {
+            f(type_expr);
+            f(mapping_expr);
+        }
+        TypeDefinition { body, .. } => body.iter().for_each(|b| f(b)),
+        Nop | Integer { .. } | Float(_) | String(_) | Boolean(_) | Undef | Default | Regex(_) | QualifiedName(_)
+        | QualifiedReference(_) | Variable(_) | Reserved(_) => {}
+    }
+}
+
+/// Whether a body is a block of statements: `foo { a => 1 }` (a name and a hash, see
+/// [`resource_without_title`]) is a block too, but a statement of the body that holds it.
+fn is_block(body: &Expr) -> bool {
+    matches!(&body.kind, ExprKind::Block(statements) if resource_without_title(statements).is_none())
+}
+
+/// `resource_without_title?`: `file { mode => 1 }` read as a name and a hash.
+fn resource_without_title(statements: &[Expr]) -> Option<&str> {
+    match statements {
+        [Expr { kind: ExprKind::QualifiedName(name), .. }, Expr { kind: ExprKind::Hash(_), .. }] => Some(name),
+        _ => None,
+    }
+}
+
+/// `[/regexp/, 'replacement']`
+fn pattern_with_replacement(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Array(v) if matches!(v.as_slice(), [Expr { kind: ExprKind::Regex(_), .. }, Expr { kind: ExprKind::String(_), .. }]))
+}
+
+/// `idem`: whether an expression is known to have no effect (its value is all it gives).
+fn idem(e: Option<&Expr>) -> bool {
+    use ExprKind::*;
+    let Some(e) = e else { return true };
+    match &e.kind {
+        Nop | Integer { .. } | Float(_) | String(_) | Boolean(_) | Undef | Default | Regex(_) | QualifiedName(_)
+        | QualifiedReference(_) | Reserved(_) | Array(_) | Hash(_) | Concat(_) | Heredoc { .. } | Access { .. }
+        | NamedAccess { .. } | Selector { .. } | Not(_) | Negate(_) | Unfold(_) | Variable(_) | VariableOf(_) | Text(_) => true,
+        Binary { op, .. } => !matches!(op, BinaryOp::Match | BinaryOp::NotMatch),
+        Paren(inner) => idem(Some(inner)),
+        Block(statements) => statements.iter().all(|s| idem(Some(s))),
+        If { test, then, otherwise } | Unless { test, then, otherwise } => {
+            idem(Some(test)) && idem(then.as_deref()) && idem(otherwise.as_deref())
+        }
+        Case { test, options } => {
+            idem(Some(test)) && options.iter().all(|o| o.values.iter().all(|v| idem(Some(v))) && idem(o.body.as_ref()))
+        }
+        _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names (`pops/patterns.rb`)
+
+const RESERVED_TYPE_NAMES: &[&str] = &[
+    "type", "any", "unit", "scalar", "boolean", "numeric", "integer", "float", "collection", "array", "hash",
+    "tuple", "struct", "variant", "optional", "enum", "regexp", "pattern", "runtime", "init", "object",
+    "sensitive", "semver", "semverrange", "string", "timestamp", "timespan", "typeset",
+];
+
+fn is_word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// `[first]\w*`
+fn is_segment(s: &str, first: impl Fn(char) -> bool) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(first) && chars.all(is_word)
+}
+
+/// `PARAM_NAME`: `\A[a-z_]\w*\z`
+fn is_param_name(s: &str) -> bool {
+    is_segment(s, |c| c.is_ascii_lowercase() || c == '_')
+}
+
+/// `VAR_NAME`: `\A(?:::)?(?:[a-z]\w*::)*[a-z_]\w*\z`
+fn is_var_name(s: &str) -> bool {
+    let s = s.strip_prefix("::").unwrap_or(s);
+    let segments: Vec<&str> = s.split("::").collect();
+    let (last, init) = segments.split_last().expect("split gives one part at least");
+    init.iter().all(|seg| is_segment(seg, |c| c.is_ascii_lowercase())) && is_param_name(last)
+}
+
+/// `NUMERIC_VAR_NAME`: `\A(?:0|(?:[1-9][0-9]*))\z`
+fn is_numeric_var_name(s: &str) -> bool {
+    s == "0" || (s.starts_with(|c: char| ('1'..='9').contains(&c)) && s.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// `CLASSREF_DECL`: `\A[a-z][\w]*(?:::[a-z][\w]*)*\z`
+fn is_classref_decl(s: &str) -> bool {
+    s.split("::").all(|seg| is_segment(seg, |c| c.is_ascii_lowercase()))
+}
+
+/// `CLASSREF_EXT_DECL`: `\A[A-Z][\w]*(?:::[A-Z][\w]*)*\z`
+fn is_classref_ext_decl(s: &str) -> bool {
+    s.split("::").all(|seg| is_segment(seg, |c| c.is_ascii_uppercase()))
+}
+
+/// `CLASSREF_EXT`: `\A((::){0,1}[A-Z][\w]*)+\z`
+fn is_classref_ext(s: &str) -> bool {
+    let s = s.strip_prefix("::").unwrap_or(s);
+    s.split("::").all(|seg| is_segment(seg, |c| c.is_ascii_uppercase()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Labels (`model_label_provider.rb`, `label_provider.rb`)
+
+/// How Puppet names an expression in messages: "Literal Integer", "'+' expression", ….
+fn label(e: &Expr) -> String {
+    use ExprKind::*;
+    match &e.kind {
+        Nop => "Nop Expression".into(),
+        Block(_) => "Block Expression".into(),
+        Integer { .. } => "Literal Integer".into(),
+        Float(_) => "Literal Float".into(),
+        String(_) => "String".into(),
+        Boolean(_) => "Boolean".into(),
+        Undef => "'undef' expression".into(),
+        Default => "'default' expression".into(),
+        Regex(_) => "Regular Expression".into(),
+        Concat(_) => "Double Quoted String".into(),
+        Text(_) => "Expression in Interpolated String".into(),
+        Heredoc { syntax, .. } => format!("'@({syntax})' expression"),
+        Array(_) => "Array Expression".into(),
+        Hash(_) => "Hash Expression".into(),
+        KeyedEntry { .. } => "Hash Entry".into(),
+        QualifiedName(_) => "Name".into(),
+        QualifiedReference(_) => "Type-Name".into(),
+        Variable(_) | VariableOf(_) => "Variable".into(),
+        Reserved(word) => format!("Reserved Word '{word}'"),
+        Binary { op, .. } => format!("'{}' expression", op.symbol()),
+        Not(_) => "'not' expression".into(),
+        Negate(_) => "Unary Minus".into(),
+        Unfold(_) => "Unfold".into(),
+        Paren(_) => "Parenthesized Expression".into(),
+        Assignment { op, .. } => format!("'{}' expression", op.symbol()),
+        Relationship { op, .. } => format!("'{}' expression", op.symbol()),
+        Access { .. } => "'[]' expression".into(),
+        NamedAccess { .. } => "'.' expression".into(),
+        Selector { .. } => "Selector Expression".into(),
+        Call { kind: CallKind::Function, .. } => "Function Call".into(),
+        Call { kind: CallKind::Method, .. } => "Method call".into(),
+        If { .. } => "'if' statement".into(),
+        Unless { .. } => "'unless' Statement".into(),
+        Case { .. } => "'case' statement".into(),
+        Resource { .. } => "Resource Statement".into(),
+        ResourceDefaults { .. } => "Resource Defaults Expression".into(),
+        ResourceOverride { .. } => "Resource Override".into(),
+        Collect { exported: true, .. } => "Exported Query".into(),
+        Collect { exported: false, .. } => "Virtual Query".into(),
+        Class { .. } => "Host Class Definition".into(),
+        Define { .. } => "'define' expression".into(),
+        Node { .. } => "Node Definition".into(),
+        Function { .. } => "Function Definition".into(),
+        TypeAlias { .. } => "Type Alias".into(),
+        TypeMapping { .. } => "Type Mapping".into(),
+        TypeDefinition { .. } => "Type Definition".into(),
+    }
+}
+
+fn node_label(node: Element) -> String {
+    match node {
+        Element::Program => "Program".into(),
+        Element::Expr(e) => label(e),
+        Element::Wrapped(_) => "Block Expression".into(),
+        Element::Lambda(_) => "Lambda".into(),
+        Element::Parameter(_) => "Parameter Definition".into(),
+        Element::ResourceBody(_) => "Resource Instance Definition".into(),
+        Element::Attribute(AttributeOp::Set { append: true, .. }) => "'+>' expression".into(),
+        Element::Attribute(_) => "'=>' expression".into(),
+        Element::CaseOption(_) => "Case Option".into(),
+        Element::SelectorEntry(_) => "Selector Option".into(),
+        Element::Query(collect) => label(collect),
+    }
+}
+
+/// `a` or `an`, by the first letter (after a quote): "an 'undef' expression", "an Unary Minus".
+fn article(text: &str) -> &'static str {
+    let mut chars = text.chars();
+    let mut c = chars.next().unwrap_or(' ');
+    if c == '"' || c == '\'' {
+        c = chars.next().unwrap_or(' ');
+    }
+    if "aeiouy".contains(c.to_ascii_lowercase()) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+fn a_an(text: &str) -> String {
+    format!("{} {text}", article(text))
+}
+
+fn a_an_uc(text: &str) -> String {
+    let a = article(text);
+    let mut upper = a[..1].to_uppercase();
+    upper.push_str(&a[1..]);
+    format!("{upper} {text}")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Positions
+
+/// Where Puppet places an expression (its model element's offset).
+fn pos(e: &Expr) -> Span {
+    use ExprKind::*;
+    match &e.kind {
+        Binary { op, left, right } => between(left, right, op.symbol().len()),
+        Assignment { op, left, right } => between(left, right, op.symbol().len()),
+        Relationship { op, left, right } => between(left, right, op.symbol().len()),
+        KeyedEntry { key, value } => between(key, value, 2),
+        Call { kind: CallKind::Method, functor, arguments, lambda, .. } => method_call_pos(e, functor, arguments, lambda.as_deref()),
+        NamedAccess { right, .. } => dot_before(right),
+        TypeAlias { .. } | TypeMapping { .. } => {
+            // `type Name`: the name follows the keyword and one space.
+            Span { start: e.span.start + 5, column: e.span.column + 5, ..e.span }
+        }
+        _ => e.span,
+    }
+}
+
+/// The span of an operator of `len` bytes between two operands, from the bytes between them
+/// and where the right one starts: the AST keeps no span for operators, so this assumes the
+/// usual layouts — `a + b`, `a+b`, `a   => b` (aligned: one space after the operator), and
+/// across lines `a and⏎  b` or `a⏎  + b`, with the left operand on one line.
+fn between(left: &Expr, right: &Expr, len: usize) -> Span {
+    let l = left.span;
+    let r = right.span;
+    let gap = r.start.saturating_sub(l.end);
+    let on_right_line = |back: usize| Span {
+        start: r.start.saturating_sub(back),
+        end: r.start.saturating_sub(back) + len,
+        line: r.line,
+        column: (r.column as usize).saturating_sub(back).max(1) as u32,
+    };
+    if gap < len {
+        return on_right_line(len);
+    }
+    if gap < r.column as usize {
+        // No line break between the operands: spaces (as many as aligning takes), the
+        // operator, one space.
+        let after = usize::from(gap > len);
+        return on_right_line(len + after);
+    }
+    // A line break: `r.column - 1` bytes before the right operand are on its line.
+    let before_break = gap.saturating_sub(r.column as usize);
+    if before_break >= len {
+        // The operator ends the left operand's line.
+        let spaces = before_break - len;
+        let column = l.column as usize + (l.end - l.start) + spaces;
+        Span { start: l.end + spaces, end: l.end + spaces + len, line: l.line, column: column as u32 }
+    } else if r.column as usize > len + 1 {
+        on_right_line(len + 1)
+    } else {
+        on_right_line(len)
+    }
+}
+
+/// The `.` before a method name (`$x.name`).
+fn dot_before(name: &Expr) -> Span {
+    let s = name.span;
+    Span { start: s.start.saturating_sub(1), end: s.start, line: s.line, column: s.column.saturating_sub(1).max(1) }
+}
+
+/// A method call is placed at its `(`, or at its `.` when it has no parentheses.
+fn method_call_pos(call: &Expr, functor: &Expr, arguments: &[Expr], lambda: Option<&Lambda>) -> Span {
+    let ExprKind::NamedAccess { right: name, .. } = &functor.kind else { return call.span };
+    let n = name.span;
+    let parenthesized = !arguments.is_empty()
+        || match lambda {
+            Some(l) => l.span.start.saturating_sub(n.end) >= 2,
+            None => call.span.end > n.end,
+        };
+    if parenthesized {
+        let width = match &name.kind {
+            ExprKind::QualifiedName(s) => s.chars().count(),
+            _ => n.end - n.start,
+        };
+        Span { start: n.end, end: n.end + 1, line: n.line, column: n.column + width as u32 }
+    } else {
+        dot_before(name)
+    }
+}
+
+/// A parameter is placed at its `$name`, after its type and `*`.
+fn param_pos(p: &Parameter) -> Span {
+    let splat = usize::from(p.captures_rest);
+    match &p.type_expr {
+        // `Type $name` with one space, the type on one line.
+        Some(t) => {
+            let width = t.span.end - t.span.start;
+            let start = t.span.end + 1 + splat;
+            Span { start, end: start, line: t.span.line, column: t.span.column + (width + 1 + splat) as u32 }
+        }
+        None => Span { start: p.span.start + splat, column: p.span.column + splat as u32, ..p.span },
+    }
+}
+
+/// A heredoc's text starts at the beginning of the line after its header.
+fn heredoc_text_pos(heredoc: &Expr) -> Span {
+    Span { start: heredoc.span.end, end: heredoc.span.end, line: heredoc.span.line + 1, column: 1 }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Literal values (`LiteralEvaluator`), for duplicate hash keys
+
+#[derive(Clone, Debug, PartialEq)]
+enum Literal {
+    String(String),
+    Integer(i128),
+    Float(f64),
+    Boolean(bool),
+    Undef,
+    Default,
+    Regex(String),
+    Array(Vec<Literal>),
+    Hash(Vec<(Literal, Literal)>),
+}
+
+/// The value of a literal expression, `None` when it is not literal.
+fn literal(e: &Expr) -> Option<Literal> {
+    use ExprKind::*;
+    Some(match &e.kind {
+        String(s) | QualifiedName(s) => Literal::String(s.clone()),
+        Integer { value, .. } => Literal::Integer(*value),
+        Float(f) => Literal::Float(*f),
+        Boolean(b) => Literal::Boolean(*b),
+        Undef => Literal::Undef,
+        Default => Literal::Default,
+        Regex(r) => Literal::Regex(r.clone()),
+        Concat(segments) => match segments.as_slice() {
+            [Expr { kind: String(s), .. }] => Literal::String(s.clone()),
+            _ => return None,
+        },
+        Array(values) => Literal::Array(values.iter().map(literal).collect::<Option<_>>()?),
+        Hash(entries) => {
+            let mut pairs: Vec<(Literal, Literal)> = Vec::new();
+            for entry in entries {
+                let KeyedEntry { key, value } = &entry.kind else { return None };
+                let (k, v) = (literal(key)?, literal(value)?);
+                match pairs.iter_mut().find(|(existing, _)| *existing == k) {
+                    Some(pair) => pair.1 = v,
+                    None => pairs.push((k, v)),
+                }
+            }
+            // Ruby's hashes are equal whatever the order of their entries.
+            pairs.sort_by_key(|(k, v)| (k.inspect(), v.inspect()));
+            Literal::Hash(pairs)
+        }
+        _ => return None,
+    })
+}
+
+impl Literal {
+    /// Ruby's `to_s`, as `%{key}` renders the key.
+    fn to_s(&self) -> String {
+        match self {
+            Literal::String(s) => s.clone(),
+            Literal::Undef => String::new(),
+            Literal::Default => "default".into(),
+            Literal::Regex(r) => format!("(?-mix:{})", r.replace('/', "\\/")),
+            other => other.inspect(),
+        }
+    }
+
+    /// Ruby's `inspect`, as arrays and hashes show their elements.
+    fn inspect(&self) -> String {
+        match self {
+            Literal::String(s) => ruby_string_inspect(s),
+            Literal::Integer(i) => i.to_string(),
+            Literal::Float(f) => crate::pn::ruby_float(*f),
+            Literal::Boolean(b) => b.to_string(),
+            Literal::Undef => "nil".into(),
+            Literal::Default => ":default".into(),
+            Literal::Regex(r) => format!("/{}/", r.replace('/', "\\/")),
+            Literal::Array(values) => {
+                format!("[{}]", values.iter().map(Literal::inspect).collect::<Vec<_>>().join(", "))
+            }
+            Literal::Hash(pairs) => format!(
+                "{{{}}}",
+                pairs.iter().map(|(k, v)| format!("{}=>{}", k.inspect(), v.inspect())).collect::<Vec<_>>().join(", ")
+            ),
+        }
+    }
+}
+
+/// Ruby's `String#inspect` for a UTF-8 string.
+fn ruby_string_inspect(s: &str) -> String {
+    let mut out = String::from("\"");
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{c}' => out.push_str("\\f"),
+            '\u{b}' => out.push_str("\\v"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{1b}' => out.push_str("\\e"),
+            '#' if matches!(chars.peek(), Some('{' | '$' | '@')) => out.push_str("\\#"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Heredoc text in a syntax (`puppet/syntax_checkers`)
+
+/// The checker's message when `text` does not conform to `syntax`. The checker is the one for
+/// the syntax or for its longest `+`-suffix that has one (`foo+json` is checked as JSON).
+fn external_syntax(syntax: &str, text: &str) -> Option<String> {
+    let segments: Vec<&str> = syntax.split('+').collect();
+    for i in 0..segments.len() {
+        match segments[i..].join("+").as_str() {
+            "json" => return check_json(text).err().map(|e| {
+                format!("JSON syntax checker: Cannot parse invalid JSON string. \"{}\"", escape_line_breaks(&truncate(&e, 100)))
+            }),
+            "base64" => return check_base64(text),
+            "pp" => return check_pp(text).map(|e| format!("PP syntax checker: \"{}\"", escape_line_breaks(&truncate(&e, 500)))),
+            // EPP templates are not parsed here.
+            "epp" => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+fn truncate(s: &str, chars: usize) -> String {
+    s.chars().take(chars).collect()
+}
+
+/// `gsub(/\r?\n/, "\\n")`
+fn escape_line_breaks(s: &str) -> String {
+    s.replace("\r\n", "\\n").replace('\n', "\\n")
+}
+
+/// `Base64.strict_decode64` of the text without blanks, line breaks (and `?`).
+fn check_base64(text: &str) -> Option<String> {
+    let cleaned: Vec<u8> = text.bytes().filter(|b| !matches!(b, b'\r' | b'?' | b'\n' | b' ' | b'\t')).collect();
+    if strict_base64(&cleaned) {
+        return None;
+    }
+    Some(if !(cleaned.len() * 8).is_multiple_of(6) {
+        "Base64 syntax checker: Cannot parse invalid Base64 string - padding is not correct".into()
+    } else {
+        "Base64 syntax checker: Cannot parse invalid Base64 string - contains letters outside strict base 64 range (or whitespace)".into()
+    })
+}
+
+fn strict_base64(b: &[u8]) -> bool {
+    let value = |c: u8| -> Option<u8> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        })
+    };
+    if !b.len().is_multiple_of(4) {
+        return false;
+    }
+    let groups = b.len() / 4;
+    for (i, group) in b.chunks(4).enumerate() {
+        let last = i + 1 == groups;
+        match group {
+            [a, c, b'=', b'='] if last => {
+                let (Some(_), Some(c)) = (value(*a), value(*c)) else { return false };
+                if c & 0xf != 0 {
+                    return false;
+                }
+            }
+            [a, c, d, b'='] if last => {
+                let (Some(_), Some(_), Some(d)) = (value(*a), value(*c), value(*d)) else { return false };
+                if d & 0x3 != 0 {
+                    return false;
+                }
+            }
+            _ => {
+                if group.iter().any(|c| value(*c).is_none()) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Puppet parses (and validates) the text as a manifest; the message is its error's.
+fn check_pp(text: &str) -> Option<String> {
+    let with_position = |d: &Diagnostic| {
+        if d.message.ends_with("end of input") {
+            d.message.clone()
+        } else {
+            format!("{} (line: {}, column: {})", d.message, d.span.line, d.span.column)
+        }
+    };
+    match crate::parse(text) {
+        Err(diagnostics) => diagnostics.first().map(with_position),
+        Ok(program) => {
+            let diagnostics = validate(&program);
+            let errors: Vec<&Diagnostic> =
+                diagnostics.iter().filter(|d| d.severity == crate::Severity::Error).collect();
+            let warnings = diagnostics.len() - errors.len();
+            match errors.len() {
+                0 => None,
+                1 => Some(with_position(errors[0])),
+                n if warnings > 0 => {
+                    Some(format!("Language validation logged {n} errors, and {warnings} warnings. Giving up"))
+                }
+                n => Some(format!("Language validation logged {n} errors. Giving up")),
+            }
+        }
+    }
+}
+
+/// Ruby's JSON 2.6 parser (`JSON.parse`, as Puppet 7.23 runs it): `Err` holds its message,
+/// `NNN: unexpected token at 'REST'` (NNN is the line of the parser's C source that gave up;
+/// REST the text from where it did).
+fn check_json(text: &str) -> Result<(), String> {
+    let parser = Json { s: text.as_bytes(), text };
+    let fail = |p| Err(parser.unexpected(859, p));
+    let p = match parser.ignore(0) {
+        Ok(p) => p,
+        Err(p) => return fail(p),
+    };
+    if !parser.s.get(p).is_some_and(|&c| Json::begins_value(c)) {
+        return fail(p);
+    }
+    let Some(np) = parser.value(p, 0)? else { return fail(p) };
+    match parser.ignore(np) {
+        Ok(end) if end == parser.s.len() => Ok(()),
+        Ok(q) | Err(q) => fail(q),
+    }
+}
+
+struct Json<'t> {
+    s: &'t [u8],
+    text: &'t str,
+}
+
+impl Json<'_> {
+    fn unexpected(&self, line: u32, at: usize) -> String {
+        let rest = self.text.get(at..).unwrap_or("");
+        format!("{line}: unexpected token at '{rest}'")
+    }
+
+    fn begins_value(c: u8) -> bool {
+        matches!(c, b'n' | b'f' | b't' | b'"' | b'-' | b'[' | b'{' | b'N' | b'I') || c.is_ascii_digit()
+    }
+
+    /// Skips blanks and comments (`/* */`, `//` to the end of a line): `Err` with where the
+    /// scan failed for a comment cut short (its end, or the character after a lone `/`).
+    fn ignore(&self, mut p: usize) -> Result<usize, usize> {
+        let s = self.s;
+        loop {
+            match s.get(p) {
+                Some(b' ' | b'\t' | b'\r' | b'\n') => p += 1,
+                Some(b'/') => match s.get(p + 1) {
+                    Some(b'*') => match self.text[p + 2..].find("*/") {
+                        Some(i) => p = p + 2 + i + 2,
+                        None => return Err(s.len()),
+                    },
+                    Some(b'/') => match s[p + 2..].iter().position(|&c| c == b'\n') {
+                        Some(i) => p = p + 2 + i + 1,
+                        None => return Err(s.len()),
+                    },
+                    None => return Err(s.len()),
+                    Some(_) => return Err(p + 1),
+                },
+                _ => return Ok(p),
+            }
+        }
+    }
+
+    /// A value at `p` (which begins one): the position after it, `None` when it is not a
+    /// value (the caller reports), `Err` when the parser raises from inside.
+    fn value(&self, p: usize, nesting: usize) -> Result<Option<usize>, String> {
+        let s = self.s;
+        let rest = &s[p..];
+        let word = |w: &[u8]| rest.starts_with(w);
+        let np = match s[p] {
+            b'n' if word(b"null") => p + 4,
+            b'f' if word(b"false") => p + 5,
+            b't' if word(b"true") => p + 4,
+            b'N' if word(b"NaN") => return Err(self.unexpected(225, p)),
+            b'I' if word(b"Infinity") => {
+                return Err(if p == 0 { "232: unexpected token at ''".into() } else { self.unexpected(232, p - 1) })
+            }
+            b'-' if word(b"-Infinity") => return Err(self.unexpected(249, p)),
+            b'-' | b'0'..=b'9' => match self.number(p) {
+                Some(np) => np,
+                None => return Ok(None),
+            },
+            b'"' => match self.string(p)? {
+                Some(np) => np,
+                None => return Ok(None),
+            },
+            b'[' => return self.array(p, nesting + 1).map(Some),
+            b'{' => return self.object(p, nesting + 1),
+            _ => return Ok(None),
+        };
+        Ok(Some(np))
+    }
+
+    /// `-?(0|[1-9][0-9]*)` with a fraction or an exponent (or both), or without: the number
+    /// must not be followed by what could continue it.
+    fn number(&self, p: usize) -> Option<usize> {
+        let s = self.s;
+        let digits = |mut q: usize| {
+            let from = q;
+            while s.get(q).is_some_and(u8::is_ascii_digit) {
+                q += 1;
+            }
+            (q > from).then_some(q)
+        };
+        let mut q = p;
+        if s[q] == b'-' {
+            q += 1;
+        }
+        let int_end = match s.get(q) {
+            Some(b'0') => q + 1,
+            Some(b'1'..=b'9') => digits(q)?,
+            _ => return None,
+        };
+        let exponent = |q: usize| -> Option<usize> {
+            let mut q = q;
+            if matches!(s.get(q), Some(b'e' | b'E')) {
+                q += 1;
+                if matches!(s.get(q), Some(b'+' | b'-')) {
+                    q += 1;
+                }
+                return digits(q);
+            }
+            None
+        };
+        // The float machine: a fraction, an exponent, or both, then no [0-9Ee.-].
+        let float = (|| {
+            let mut q = int_end;
+            let mut is_float = false;
+            if s.get(q) == Some(&b'.') {
+                q = digits(q + 1)?;
+                is_float = true;
+                if matches!(s.get(q), Some(b'e' | b'E')) {
+                    q = exponent(q)?;
+                }
+            } else if matches!(s.get(q), Some(b'e' | b'E')) {
+                q = exponent(q)?;
+                is_float = true;
+            }
+            if !is_float || matches!(s.get(q), Some(b'0'..=b'9' | b'E' | b'e' | b'.' | b'-')) {
+                return None;
+            }
+            Some(q)
+        })();
+        if float.is_some() {
+            return float;
+        }
+        // The integer machine: then no digit.
+        if s.get(int_end).is_some_and(u8::is_ascii_digit) {
+            return None;
+        }
+        Some(int_end)
+    }
+
+    fn string(&self, p: usize) -> Result<Option<usize>, String> {
+        let s = self.s;
+        let mut q = p + 1;
+        loop {
+            match s.get(q) {
+                None => return Ok(None),
+                Some(b'"') => return Ok(Some(q + 1)),
+                Some(c) if *c < 0x20 => return Ok(None),
+                Some(b'\\') => match s.get(q + 1) {
+                    Some(b'u') => {
+                        let hex = |at: usize| s.get(at..at + 4).filter(|h| h.iter().all(u8::is_ascii_hexdigit));
+                        let Some(h) = hex(q + 2) else { return Ok(None) };
+                        let code = u32::from_str_radix(std::str::from_utf8(h).unwrap_or("0"), 16).unwrap_or(0);
+                        if (0xD800..0xDC00).contains(&code) {
+                            let low = s.get(q + 6..q + 8) == Some(b"\\u".as_slice())
+                                && hex(q + 8).is_some_and(|l| {
+                                    let l = u32::from_str_radix(std::str::from_utf8(l).unwrap_or("0"), 16).unwrap_or(0);
+                                    (0xDC00..0xE000).contains(&l)
+                                });
+                            if !low {
+                                return Err(format!("521: incomplete surrogate pair at '{}'", &self.text[q..]));
+                            }
+                        }
+                        q += 6;
+                    }
+                    Some(c) if *c >= 0x20 => q += 2,
+                    _ => return Ok(None),
+                },
+                Some(_) => q += 1,
+            }
+        }
+    }
+
+    fn nesting(&self, nesting: usize) -> Result<(), String> {
+        if nesting > 100 {
+            return Err(format!("nesting of {nesting} is too deep"));
+        }
+        Ok(())
+    }
+
+    /// An array raises where it fails (line 451).
+    fn array(&self, p: usize, nesting: usize) -> Result<usize, String> {
+        self.nesting(nesting)?;
+        let s = self.s;
+        let skip = |q| self.ignore(q).map_err(|at| self.unexpected(451, at));
+        let mut q = skip(p + 1)?;
+        if s.get(q) == Some(&b']') {
+            return Ok(q + 1);
+        }
+        loop {
+            if !s.get(q).is_some_and(|&c| Json::begins_value(c)) {
+                return Err(self.unexpected(451, q));
+            }
+            match self.value(q, nesting)? {
+                Some(np) => q = skip(np)?,
+                None => return Err(self.unexpected(451, q)),
+            }
+            match s.get(q) {
+                Some(b']') => return Ok(q + 1),
+                Some(b',') => q = skip(q + 1)?,
+                _ => return Err(self.unexpected(451, q)),
+            }
+        }
+    }
+
+    /// An object that fails is not a value: the caller reports at its `{`.
+    fn object(&self, p: usize, nesting: usize) -> Result<Option<usize>, String> {
+        self.nesting(nesting)?;
+        let s = self.s;
+        let Ok(mut q) = self.ignore(p + 1) else { return Ok(None) };
+        if s.get(q) == Some(&b'}') {
+            return Ok(Some(q + 1));
+        }
+        loop {
+            if s.get(q) != Some(&b'"') {
+                return Ok(None);
+            }
+            let Some(np) = self.string(q)? else { return Ok(None) };
+            let Ok(colon) = self.ignore(np) else { return Ok(None) };
+            if s.get(colon) != Some(&b':') {
+                return Ok(None);
+            }
+            let Ok(v) = self.ignore(colon + 1) else { return Ok(None) };
+            if !s.get(v).is_some_and(|&c| Json::begins_value(c)) {
+                return Ok(None);
+            }
+            let Some(np) = self.value(v, nesting)? else { return Ok(None) };
+            let Ok(next) = self.ignore(np) else { return Ok(None) };
+            match s.get(next) {
+                Some(b'}') => return Ok(Some(next + 1)),
+                Some(b',') => match self.ignore(next + 1) {
+                    Ok(after) => q = after,
+                    Err(_) => return Ok(None),
+                },
+                _ => return Ok(None),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_json;
+
+    /// Messages recorded from Ruby 3.1's JSON 2.6.1 (`JSON.parse(text)`), as Puppet 7.23 uses it.
+    #[test]
+    fn json_errors_are_rubys() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("{\"a\": 1}", None),
+            ("[1, 2.5e3, -0, true, false, null, \"a\\u00e9\\n\"]", None),
+            ("/* c */ 1", None),
+            ("// c\n1", None),
+            ("[1/*x*/]", None),
+            ("{ }", None),
+            ("{\"a\": }", Some("859: unexpected token at '{\"a\": }'")),
+            ("[1,]", Some("451: unexpected token at ']'")),
+            ("{", Some("859: unexpected token at '{'")),
+            ("abc", Some("859: unexpected token at 'abc'")),
+            ("", Some("859: unexpected token at ''")),
+            ("  ", Some("859: unexpected token at ''")),
+            ("[1 2]", Some("451: unexpected token at '2]'")),
+            ("1 2", Some("859: unexpected token at '2'")),
+            ("nul", Some("859: unexpected token at 'nul'")),
+            ("[1, tru]", Some("451: unexpected token at 'tru]'")),
+            (" {\"a\": [1, {\"b\": }]}", Some("451: unexpected token at '{\"b\": }]}'")),
+            ("-", Some("859: unexpected token at '-'")),
+            ("[-]", Some("451: unexpected token at '-]'")),
+            ("01", Some("859: unexpected token at '01'")),
+            ("[01]", Some("451: unexpected token at '01]'")),
+            ("1.", Some("859: unexpected token at '.'")),
+            ("[1.]", Some("451: unexpected token at '.]'")),
+            ("NaN", Some("225: unexpected token at 'NaN'")),
+            ("-Infinity", Some("249: unexpected token at '-Infinity'")),
+            ("Infinity", Some("232: unexpected token at ''")),
+            ("[1,Infinity,2]", Some("232: unexpected token at ',Infinity,2]'")),
+            ("{\"a\":1}x", Some("859: unexpected token at 'x'")),
+            ("[1]]", Some("859: unexpected token at ']'")),
+            ("1.5.3", Some("859: unexpected token at '.5.3'")),
+            ("[1.5e]", Some("451: unexpected token at '.5e]'")),
+            ("[1E+]", Some("451: unexpected token at 'E+]'")),
+            ("-01", Some("859: unexpected token at '-01'")),
+            ("\"a\nb\"", Some("859: unexpected token at '\"a\nb\"'")),
+            ("[", Some("451: unexpected token at ''")),
+            ("[[1,2]", Some("451: unexpected token at ''")),
+            ("{\"a\":[}", Some("451: unexpected token at '}'")),
+            ("[{]", Some("451: unexpected token at '{]'")),
+            ("{\"a\":{\"b\":}}", Some("859: unexpected token at '{\"a\":{\"b\":}}'")),
+            ("[truex]", Some("451: unexpected token at 'x]'")),
+            ("nullx", Some("859: unexpected token at 'x'")),
+            ("/", Some("859: unexpected token at ''")),
+            ("/x", Some("859: unexpected token at 'x'")),
+            ("[1/x]", Some("451: unexpected token at 'x]'")),
+            ("\"\\ud800\"", Some("521: incomplete surrogate pair at '\\ud800\"'")),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(check_json(text).err().as_deref(), *expected, "{text:?}");
+        }
+        let deep = format!("{}{}", "[".repeat(101), "]".repeat(101));
+        assert_eq!(check_json(&deep).err().as_deref(), Some("nesting of 101 is too deep"));
+        let ok = format!("{}{}", "[".repeat(100), "]".repeat(100));
+        assert_eq!(check_json(&ok), Ok(()));
+    }
+}
