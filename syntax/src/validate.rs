@@ -277,7 +277,10 @@ impl<'a> Checker<'a> {
                 let last = l.parameters.len().saturating_sub(1);
                 for (i, p) in l.parameters.iter().enumerate() {
                     if p.captures_rest && i != last {
-                        self.error(format!("Parameter ${} is not last, and has 'captures rest'", p.name), param_pos(p));
+                        self.error(
+                            format!("Parameter ${} is not last, and has 'captures rest'", p.name),
+                            param_pos(p, &l.parameters),
+                        );
                     }
                 }
                 if let Some(r) = &l.return_type {
@@ -285,6 +288,17 @@ impl<'a> Checker<'a> {
                 }
             }
             Element::Parameter(p) => {
+                let list: &[Parameter] = match self.path.last() {
+                    Some(Element::Lambda(l)) => &l.parameters,
+                    Some(Element::Expr(Expr {
+                        kind:
+                            ExprKind::Class { parameters, .. }
+                            | ExprKind::Define { parameters, .. }
+                            | ExprKind::Function { parameters, .. },
+                        ..
+                    })) => parameters,
+                    _ => &[],
+                };
                 let numeric = {
                     let digits = p.name.strip_prefix("0x").unwrap_or(&p.name);
                     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
@@ -292,13 +306,13 @@ impl<'a> Checker<'a> {
                 if numeric {
                     self.error(
                         format!("The numeric parameter name '${}' cannot be used (clashes with numeric match result variables)", p.name),
-                        param_pos(p),
+                        param_pos(p, list),
                     );
                 }
                 if !is_param_name(&p.name) {
                     self.error(
                         format!("Illegal parameter name. The given name '{}' does not conform to the naming rule /^[a-z_]\\w*$/", p.name),
-                        param_pos(p),
+                        param_pos(p, list),
                     );
                 }
                 if let Some(v) = &p.value {
@@ -517,14 +531,14 @@ impl<'a> Checker<'a> {
                 for p in parameters.iter().filter(|p| p.captures_rest) {
                     self.error(
                         format!("Parameter ${} has 'captures rest' - not supported in {}", p.name, a_an(&container)),
-                        param_pos(p),
+                        param_pos(p, parameters),
                     );
                 }
                 self.unique_parameters(parameters);
                 for p in parameters.iter().filter(|p| p.name == "name" || p.name == "title") {
                     self.error(
                         format!("The parameter ${} redefines a built in parameter in the {container}", p.name),
-                        param_pos(p),
+                        param_pos(p, parameters),
                     );
                 }
                 self.no_idem_last(e, body.as_deref());
@@ -684,7 +698,7 @@ impl<'a> Checker<'a> {
             if !seen.insert(p.name.as_str()) {
                 self.error(
                     format!("The parameter '{}' is declared more than once in the parameter list", p.name),
-                    param_pos(p),
+                    param_pos(p, parameters),
                 );
             }
         }
@@ -1200,9 +1214,9 @@ fn pos(e: &Expr) -> Span {
 }
 
 /// The span of an operator of `len` bytes between two operands, from the bytes between them
-/// and where the right one starts: the AST keeps no span for operators, so this assumes the
-/// usual layouts — `a + b`, `a+b`, `a   => b` (aligned: one space after the operator), and
-/// across lines `a and⏎  b` or `a⏎  + b`, with the left operand on one line.
+/// and where the operands are: the AST keeps no span for operators, so this assumes the usual
+/// layouts — `a + b`, `a+b`, `a   => b` (aligned: one space after the operator), `a >=b`,
+/// and across lines `a and⏎  b` or `a⏎  + b`.
 fn between(left: &Expr, right: &Expr, len: usize) -> Span {
     let l = left.span;
     let r = right.span;
@@ -1217,22 +1231,56 @@ fn between(left: &Expr, right: &Expr, len: usize) -> Span {
         return on_right_line(len);
     }
     if gap < r.column as usize {
-        // No line break between the operands: spaces (as many as aligning takes), the
-        // operator, one space.
-        let after = usize::from(gap > len);
+        // No line break between the operands (a line break makes the gap reach back past
+        // the right operand's line): spaces (as many as aligning takes), the operator, and
+        // one space, unless there is only one space (`a >=0`).
+        let after = usize::from(gap > len + 1);
         return on_right_line(len + after);
     }
-    // A line break: `r.column - 1` bytes before the right operand are on its line.
-    let before_break = gap.saturating_sub(r.column as usize);
+    // A line break: the right operand's line holds `r.column - 1` bytes of the gap.
+    let before_break = gap - r.column as usize;
     if before_break >= len {
-        // The operator ends the left operand's line.
+        // The operator ends the left operand's (last) line.
+        let (line, column) = end_of(left).unwrap_or((l.line, l.column + (l.end - l.start) as u32));
         let spaces = before_break - len;
-        let column = l.column as usize + (l.end - l.start) + spaces;
-        Span { start: l.end + spaces, end: l.end + spaces + len, line: l.line, column: column as u32 }
+        let start = l.end + spaces;
+        Span { start, end: start + len, line, column: column + spaces as u32 }
     } else if r.column as usize > len + 1 {
         on_right_line(len + 1)
     } else {
         on_right_line(len)
+    }
+}
+
+/// The line and the column after the last character of an expression, when its last token
+/// can be found from its parts (literals and names are taken to be on one line).
+fn end_of(e: &Expr) -> Option<(u32, u32)> {
+    use ExprKind::*;
+    let single_line = Some((e.span.line, e.span.column + (e.span.end - e.span.start) as u32));
+    // The end of the last part, followed by at most `max_gap` bytes on the same line.
+    let after = |part: &Expr, max_gap: usize| -> Option<(u32, u32)> {
+        let (line, column) = end_of(part)?;
+        let gap = e.span.end.checked_sub(part.span.end)?;
+        (gap <= max_gap).then_some((line, column + gap as u32))
+    };
+    match &e.kind {
+        Integer { .. } | Float(_) | Boolean(_) | Undef | Default | QualifiedName(_) | QualifiedReference(_)
+        | Variable(_) | VariableOf(_) | Reserved(_) | Regex(_) | String(_) | Concat(_) | Nop => single_line,
+        Binary { right, .. } | Assignment { right, .. } | Relationship { right, .. } => after(right, 0),
+        KeyedEntry { value, .. } => after(value, 0),
+        Not(inner) | Negate(inner) | Unfold(inner) => after(inner, 0),
+        Paren(inner) => after(inner, 2),
+        Access { keys, .. } => after(keys.last()?, 2),
+        Array(items) | Hash(items) => match items.last() {
+            Some(last) => after(last, 2),
+            None if e.span.end - e.span.start <= 3 => single_line,
+            None => None,
+        },
+        Call { arguments, functor, lambda: None, .. } => match arguments.last() {
+            Some(last) => after(last, 2),
+            None => after(functor, 3),
+        },
+        _ => None,
     }
 }
 
@@ -1262,17 +1310,59 @@ fn method_call_pos(call: &Expr, functor: &Expr, arguments: &[Expr], lambda: Opti
     }
 }
 
-/// A parameter is placed at its `$name`, after its type and `*`.
-fn param_pos(p: &Parameter) -> Span {
-    let splat = usize::from(p.captures_rest);
-    match &p.type_expr {
-        // `Type $name` with one space, the type on one line.
-        Some(t) => {
-            let width = t.span.end - t.span.start;
-            let start = t.span.end + 1 + splat;
-            Span { start, end: start, line: t.span.line, column: t.span.column + (width + 1 + splat) as u32 }
+/// A parameter is placed at its `$name`, after its type and `*`. Without a default value the
+/// name ends the parameter. With one, the name is at the column of the nearest name found
+/// exactly, if that fits, else one space after the type: the layout of `Type $name = value`
+/// cannot be told from the spans alone (names may be aligned, `=` may be aligned).
+fn param_pos(p: &Parameter, list: &[Parameter]) -> Span {
+    let splat = u32::from(p.captures_rest);
+    let Some(t) = &p.type_expr else {
+        return Span { start: p.span.start + splat as usize, column: p.span.column + splat, ..p.span };
+    };
+    let (line, type_end) = end_of_type(t);
+    let at = |column: u32| {
+        let start = t.span.end + (column.saturating_sub(type_end)) as usize;
+        Span { start, end: start + 1 + p.name.len(), line, column }
+    };
+    let name_width = 1 + p.name.len() as u32;
+    match &p.value {
+        None => {
+            let start = p.span.end.saturating_sub(name_width as usize);
+            at(type_end + start.saturating_sub(t.span.end) as u32)
         }
-        None => Span { start: p.span.start + splat, column: p.span.column + splat as u32, ..p.span },
+        Some(value) => {
+            let single = type_end + 1 + splat;
+            let fits_single = value.span.line == line && value.span.column == single + name_width + 3;
+            if fits_single {
+                return at(single);
+            }
+            let aligned = aligned_name_column(p, list)
+                .filter(|c| *c >= single && (value.span.line != line || c + name_width < value.span.column));
+            at(aligned.unwrap_or(single))
+        }
+    }
+}
+
+/// The line a parameter's type ends on, and the column after it.
+fn end_of_type(t: &Expr) -> (u32, u32) {
+    end_of(t).unwrap_or((t.span.line, t.span.column + (t.span.end - t.span.start) as u32))
+}
+
+/// The column where the parameter list aligns its names around `p`: that of the nearest
+/// parameter whose name is placed exactly (untyped, or without a default value) on a line of
+/// its own.
+fn aligned_name_column(p: &Parameter, list: &[Parameter]) -> Option<u32> {
+    let index = list.iter().position(|q| std::ptr::eq(q, p))?;
+    let exact = |q: &Parameter| {
+        let own_line = list.iter().filter(|o| o.span.line == q.span.line).count() == 1;
+        (own_line && (q.type_expr.is_none() || q.value.is_none())).then(|| param_pos(q, &[]).column)
+    };
+    let before = list[..index].iter().rev().enumerate().find_map(|(d, q)| exact(q).map(|c| (d, c)));
+    let after = list[index + 1..].iter().enumerate().find_map(|(d, q)| exact(q).map(|c| (d, c)));
+    match (before, after) {
+        (Some((d1, c1)), Some((d2, c2))) => Some(if d2 < d1 { c2 } else { c1 }),
+        (Some((_, c)), None) | (None, Some((_, c))) => Some(c),
+        (None, None) => None,
     }
 }
 
