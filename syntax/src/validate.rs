@@ -453,7 +453,7 @@ impl<'a> Checker<'a> {
                     self.rvalue(v);
                 }
             }
-            Hash(entries) => self.duplicate_keys(entries),
+            Hash(entries) => self.duplicate_keys(e, entries),
             Selector { left, entries } => {
                 self.rvalue(left);
                 let defaults: Vec<&Expr> =
@@ -886,13 +886,17 @@ impl<'a> Checker<'a> {
     }
 
     /// `check_LiteralHash`: a literal key given twice (a warning, as `strict` is `warning`).
-    fn duplicate_keys(&mut self, entries: &'a [Expr]) {
+    fn duplicate_keys(&mut self, hash: &'a Expr, entries: &'a [Expr]) {
         let mut seen: Vec<Literal> = Vec::new();
         for entry in entries {
-            let ExprKind::KeyedEntry { key, .. } = &entry.kind else { continue };
+            let ExprKind::KeyedEntry { key, value } = &entry.kind else { continue };
             let Some(literal) = literal(key) else { continue };
             if seen.contains(&literal) {
-                self.warning(format!("The key '{}' is declared more than once", literal.to_s()), pos(entry));
+                // The `parent => Foo` entry Puppet adds to `type A = Foo { … }` has no position
+                // of its own: the hash's is taken.
+                let synthesized = key.span == value.span;
+                let at = if synthesized { hash.span } else { pos(entry) };
+                self.warning(format!("The key '{}' is declared more than once", literal.to_s()), at);
             } else {
                 seen.push(literal);
             }
