@@ -17,10 +17,19 @@ fn main() -> ExitCode {
     let mut out = String::new();
     let mut failed = false;
     for file in &files {
-        let source = match std::fs::read(file) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        let bytes = match std::fs::read(file) {
+            Ok(bytes) => bytes,
             Err(error) => {
                 eprintln!("Error: {file}: {error}");
+                failed = true;
+                continue;
+            }
+        };
+        let source = match puppet_syntax::lexer::check_encoding(&bytes) {
+            Ok(source) => source.to_string(),
+            Err(d) => {
+                eprintln!("Error: --- {file}");
+                eprintln!("Error: {d}");
                 failed = true;
                 continue;
             }

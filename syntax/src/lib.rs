@@ -50,6 +50,10 @@ impl Diagnostic {
 
 impl std::fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Line 0: a diagnostic Puppet prints without a position (end of input, encoding).
+        if self.span.line == 0 {
+            return write!(f, "{}", self.message);
+        }
         write!(f, "{} (line: {}, column: {})", self.message, self.span.line, self.span.column)
     }
 }
@@ -92,37 +96,69 @@ fn lower_tree(source: &str, tree: &tree_sitter::Tree) -> Parsed {
     let root = tree.root_node();
     let mut lowerer = lower::Lowerer::new(source, root);
     let program = lowerer.program(root);
-    let mut diagnostics = lowerer.diagnostics;
-    if root.has_error() && diagnostics.is_empty() {
-        diagnostics.push(first_error(source, root));
-    }
-    let result = if diagnostics.is_empty() { Ok(program) } else { Err(diagnostics) };
-    Parsed { result, warnings: lowerer.warnings }
+    let warnings = lowerer.warnings;
+    // Puppet's parser pulls tokens from its lexer and stops at the first problem: a syntax
+    // error at a token the lexer delivered, else the lexer's own error.
+    let lexed = lexer::lex(source);
+    let syntax_error = if root.has_error() { first_error_node(root) } else { None };
+    let puppet_error = match syntax_error {
+        Some(node) => Some(syntax_error_at(source, &lexed, node)),
+        None => lexed.error.clone(),
+    };
+    let result = match puppet_error {
+        Some(error) => Err(vec![error]),
+        None if lowerer.diagnostics.is_empty() => Ok(program),
+        None => Err(lowerer.diagnostics),
+    };
+    Parsed { result, warnings }
 }
 
-/// A diagnostic for the first ERROR or MISSING node.
-fn first_error(source: &str, node: tree_sitter::Node) -> Diagnostic {
+/// The first ERROR or MISSING node, in document order.
+fn first_error_node(root: tree_sitter::Node) -> Option<tree_sitter::Node> {
     let mut found = None;
-    lower::preorder(node, |n| {
+    lower::preorder(root, |n| {
         if n.is_error() || n.is_missing() {
             found = Some(n);
         }
         found.is_none()
     });
-    let node = found.unwrap_or(node);
-    let start = node.start_byte();
-    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-    let span = Span {
-        start,
-        end: node.end_byte(),
-        line: node.start_position().row as u32 + 1,
-        column: source[line_start..start].chars().count() as u32 + 1,
-    };
-    let message = if node.is_missing() || start >= source.len() {
-        "Syntax error at end of input".to_string()
+    found
+}
+
+/// Tokens after which input may go on: an error there at the end of the input is Puppet's
+/// `Syntax error at end of input`.
+const CONTINUED_BY: &[&str] = &[
+    "{", "(", "[", "=", "+=", "-=", "+", "-", "*", "/", "%", ",", "=>", "+>", "?", ":", ".", "|",
+    "<", ">", "<=", ">=", "==", "!=", "=~", "!~", "<<", ">>", "->", "~>", "<-", "<~", "!", "@",
+    "@@", "<|", "<<|", "and", "or", "in", "if", "elsif", "else", "unless", "case", "class",
+    "define", "node", "function", "type", "inherits",
+];
+
+/// Puppet's syntax error for tree-sitter's first error node: `Syntax error at 'TOKEN'` at the
+/// token Puppet's parser would have failed on, or `Syntax error at end of input`.
+fn syntax_error_at(source: &str, lexed: &lexer::Lexed, node: tree_sitter::Node) -> Diagnostic {
+    let at_end = |offset: usize| lexer::token_index_at(&lexed.tokens, offset).is_none();
+    let index = if node.is_missing() {
+        lexer::token_index_at(&lexed.tokens, node.start_byte())
     } else {
-        let at: String = source[start..].split_whitespace().next().unwrap_or("").chars().take(20).collect();
-        format!("Syntax error at '{at}'")
+        // The error's last token: the one that could not be taken, unless the input ends
+        // right after it and it is one that asks for more.
+        let mut last = None;
+        lower::preorder(node, |n| {
+            if n.child_count() == 0 && n.end_byte() > n.start_byte() {
+                last = Some(n);
+            }
+            true
+        });
+        match last {
+            Some(leaf) if at_end(node.end_byte()) && CONTINUED_BY.contains(&leaf.kind()) => None,
+            Some(leaf) => lexer::token_index_at(&lexed.tokens, leaf.start_byte()),
+            None => lexer::token_index_at(&lexed.tokens, node.start_byte()),
+        }
     };
-    Diagnostic::error(message, span)
+    match index {
+        Some(i) => lexer::error_at(source, lexed, i),
+        // Past the last token: the lexer's error if it stopped early, else end of input.
+        None => lexed.error.clone().unwrap_or_else(|| lexer::error_at(source, lexed, lexed.tokens.len())),
+    }
 }
