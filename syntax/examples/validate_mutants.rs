@@ -294,16 +294,26 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         }
-        let (mut same, mut rejected_by_us, mut syntax_in_puppet) = (0, 0, 0);
+        let (mut same, mut rejected_by_us, mut syntax_in_puppet, mut only_we_reject) = (0, 0, 0, 0);
         let mut differences = Vec::new();
         for (name, source, origin) in &mutants {
             let puppet_lines = theirs.remove(name).unwrap_or_default();
             let parsed = puppet_syntax::analyze(source);
+            // Puppet's parser fails with a message of its lexer or grammar and no other error.
+            let puppet_parse_error = puppet_lines.iter().any(|l| {
+                ["Syntax error", "Unclosed", "Heredoc", "illegal comma separated argument list"].iter().any(|m| l.contains(m))
+                    || l.starts_with("error: Could not")
+            });
             let Ok(program) = parsed.result else {
                 rejected_by_us += 1;
+                if !puppet_parse_error {
+                    only_we_reject += 1;
+                    let ours = parsed.result.err().and_then(|d| d.first().map(|d| d.to_string())).unwrap_or_default();
+                    differences.push(format!("{origin} ({name})\n      our parser rejects it: {ours}\n      puppet: {puppet_lines:?}"));
+                }
                 continue;
             };
-            if puppet_lines.iter().any(|l| l.contains("Syntax error") || l.starts_with("error: Could not")) {
+            if puppet_parse_error {
                 syntax_in_puppet += 1;
                 continue;
             }
@@ -334,7 +344,8 @@ fn main() -> ExitCode {
             }
         }
         println!(
-            "{kind}: {} mutants, {same} as Puppet, {} differ ({rejected_by_us} our parser rejects, {syntax_in_puppet} Puppet's parser rejects)",
+            "{kind}: {} mutants, {same} as Puppet, {} differ ({rejected_by_us} our parser rejects, of which Puppet's parser \
+             accepts {only_we_reject}; {syntax_in_puppet} only Puppet's parser rejects)",
             mutants.len(),
             differences.len()
         );
