@@ -98,8 +98,11 @@ fn measure_lowering(corpus: &Corpus, runs: usize) -> Result<Measurement, String>
     parser
         .set_language(&tree_sitter_puppet::LANGUAGE.into())
         .map_err(|e| format!("{label}: cannot load grammar: {e}"))?;
-    let sources: Vec<String> =
-        corpus.files.iter().map(|f| String::from_utf8_lossy(&f.bytes).into_owned()).collect();
+    let sources: Vec<String> = corpus
+        .files
+        .iter()
+        .map(|f| String::from_utf8_lossy(&f.bytes).into_owned())
+        .collect();
     let mut clean = 0u64;
     for source in &sources {
         if let Some(tree) = parser.parse(source, None) {

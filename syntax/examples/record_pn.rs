@@ -26,7 +26,7 @@
 mod cases;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, ExitCode};
 
 const BATCH: usize = 400;
@@ -90,13 +90,23 @@ fn record(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
     for (k, start) in starts.iter().enumerate() {
         outcomes.push(match start {
             Some((_, body)) => {
-                let end = starts[k + 1..].iter().flatten().next().map_or(stdout.len(), |(s, _)| *s);
+                let end = starts[k + 1..]
+                    .iter()
+                    .flatten()
+                    .next()
+                    .map_or(stdout.len(), |(s, _)| *s);
                 let pn = &stdout[*body..end];
                 // Only the last file's PN is followed by the line feed Puppet ends with.
-                let pn = if end == stdout.len() { pn.strip_suffix('\n').unwrap_or(pn) } else { pn };
+                let pn = if end == stdout.len() {
+                    pn.strip_suffix('\n').unwrap_or(pn)
+                } else {
+                    pn
+                };
                 Some(Outcome::Pn(pn.to_string()))
             }
-            None => rejected.get(&files[k]).map(|m| Outcome::Rejected(m.clone())),
+            None => rejected
+                .get(&files[k])
+                .map(|m| Outcome::Rejected(m.clone())),
         });
     }
     if outcomes.iter().all(Option::is_some) {
@@ -135,102 +145,26 @@ fn record(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
 }
 
 fn main() -> ExitCode {
-    let mut check = false;
-    let mut paths = Vec::new();
-    for arg in std::env::args().skip(1) {
-        match arg.as_str() {
-            "--check" => check = true,
-            _ => paths.push(PathBuf::from(arg)),
-        }
-    }
-    if paths.is_empty() {
-        eprintln!("usage: record_pn [--check] CASE-FILE...");
-        return ExitCode::from(2);
-    }
-    let mut files = Vec::new();
-    for path in &paths {
-        let parsed = std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| cases::parse(&t));
-        match parsed {
-            Ok(file) => files.push(file),
-            Err(e) => {
-                eprintln!("{}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        }
-    }
-
-    // Every source, in one temporary directory, named by its position.
-    let dir = std::env::temp_dir().join(format!("record_pn-{}", std::process::id()));
-    if let Err(e) = std::fs::create_dir_all(&dir) {
-        eprintln!("cannot create {}: {e}", dir.display());
-        return ExitCode::from(2);
-    }
-    let mut names = Vec::new();
-    for file in &files {
-        for case in &file.cases {
-            let name = format!("c{:06}.pp", names.len());
-            if let Err(e) = std::fs::write(dir.join(&name), case.source()) {
-                eprintln!("cannot write {}: {e}", dir.join(&name).display());
-                return ExitCode::from(2);
-            }
-            names.push(name);
-        }
-    }
-    let mut outcomes = Vec::with_capacity(names.len());
-    for batch in names.chunks(BATCH) {
-        match record(&dir, batch) {
-            Ok(o) => outcomes.extend(o),
-            Err(e) => {
-                eprintln!("{e}");
-                let _ = std::fs::remove_dir_all(&dir);
-                return ExitCode::from(2);
-            }
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-
-    let mut outcomes = outcomes.into_iter();
     let mut rejected = 0;
-    let mut changed = 0;
-    let mut total = 0;
-    for (path, file) in paths.iter().zip(&mut files) {
-        let mut file_changed = 0;
-        for case in &mut file.cases {
-            total += 1;
-            let expected = match outcomes.next().expect("one outcome per case") {
-                Outcome::Pn(pn) => pn,
-                Outcome::Rejected(message) => {
-                    rejected += 1;
-                    eprintln!("{}:{}: {}: Puppet rejects this case: {message}", path.display(), case.line, case.name);
-                    format!("# Puppet rejects this case: {message}")
-                }
-            };
-            if expected != case.expected {
-                file_changed += 1;
-                if check {
-                    eprintln!(
-                        "{}:{}: {}\n  recorded: {}\n  puppet:   {}",
-                        path.display(),
-                        case.line,
-                        case.name,
-                        case.expected,
-                        expected
-                    );
-                }
-                case.expected = expected;
-            }
+    let recorded = cases::record_files("record_pn", BATCH, record, |at, outcome| match outcome {
+        Outcome::Pn(pn) => pn.lines().map(str::to_string).collect(),
+        Outcome::Rejected(message) => {
+            rejected += 1;
+            eprintln!("{at}: Puppet rejects this case: {message}");
+            vec![format!("# Puppet rejects this case: {message}")]
         }
-        changed += file_changed;
-        if !check && file_changed > 0 {
-            if let Err(e) = std::fs::write(path, cases::render(file)) {
-                eprintln!("cannot write {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        }
-        println!("{}: {} cases, {} {}", path.display(), file.cases.len(), file_changed, if check { "differ" } else { "updated" });
-    }
-    println!("{total} cases, {changed} {}, {rejected} rejected by Puppet", if check { "differ" } else { "updated" });
-    if rejected > 0 || (check && changed > 0) {
+    });
+    let recorded = match recorded {
+        Ok(recorded) => recorded,
+        Err(code) => return code,
+    };
+    println!(
+        "{} cases, {} {}, {rejected} rejected by Puppet",
+        recorded.total,
+        recorded.changed,
+        recorded.verb()
+    );
+    if rejected > 0 || (recorded.check && recorded.changed > 0) {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

@@ -6,7 +6,7 @@
 //! cargo run -p puppet-syntax --example record_validate -- --check syntax/tests/validate/*.txt
 //! ```
 //!
-//! The case format is in `tests/support/validate_cases.rs`. Sources are written to a temporary
+//! The case format is in `tests/support/cases.rs`. Sources are written to a temporary
 //! directory as `cNNNNNN.pp` and given to Puppet in batches, twice:
 //!
 //! - `puppet parser dump --no-validate --format old` parses without validating: a file it
@@ -30,11 +30,11 @@
 //! (split the case). `--check` rewrites nothing and exits 1 if an expectation differs from
 //! what Puppet prints now.
 
-#[path = "../tests/support/validate_cases.rs"]
+#[path = "../tests/support/cases.rs"]
 mod cases;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, ExitCode};
 
 const BATCH: usize = 300;
@@ -77,7 +77,9 @@ fn parse_log_line(line: &str) -> Option<LogLine> {
     if !matches!(level, "Error" | "Warning" | "Notice") {
         return None;
     }
-    let rest = rest.strip_prefix("Could not parse for environment production: ").unwrap_or(rest);
+    let rest = rest
+        .strip_prefix("Could not parse for environment production: ")
+        .unwrap_or(rest);
     let (message, file, position) = match rest.rfind(" (file: ") {
         Some(open) if rest.ends_with(')') => {
             let inside = &rest[open + " (file: ".len()..rest.len() - 1];
@@ -92,11 +94,20 @@ fn parse_log_line(line: &str) -> Option<LogLine> {
                     column = n.parse().ok();
                 }
             }
-            (rest[..open].to_string(), Some(file), line_no.map(|l| (l, column)))
+            (
+                rest[..open].to_string(),
+                Some(file),
+                line_no.map(|l| (l, column)),
+            )
         }
         _ => (rest.to_string(), None, None),
     };
-    Some(LogLine { level: level.to_string(), message, file, position })
+    Some(LogLine {
+        level: level.to_string(),
+        message,
+        file,
+        position,
+    })
 }
 
 /// `Language validation logged N errors[, and M warnings]. Giving up`: N.
@@ -149,7 +160,11 @@ fn record(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
 /// entity"), so a run that stops on something no file owns is split until each file is alone.
 fn validate(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
     let stderr = run_puppet(dir, &["validate"], files)?;
-    let index: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.as_str(), i)).collect();
+    let index: HashMap<&str, usize> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.as_str(), i))
+        .collect();
     let mut outcomes: Vec<Outcome> = files.iter().map(|_| Outcome::default()).collect();
     let mut summaries = Vec::new();
     let mut stray = Vec::new();
@@ -160,7 +175,11 @@ fn validate(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
             }
             continue;
         };
-        let file = log.file.as_deref().map(|f| Path::new(f).file_name().map_or(f.to_string(), |n| n.to_string_lossy().into_owned()));
+        let file = log.file.as_deref().map(|f| {
+            Path::new(f)
+                .file_name()
+                .map_or(f.to_string(), |n| n.to_string_lossy().into_owned())
+        });
         let Some(&i) = file.as_deref().and_then(|f| index.get(f)) else {
             match giving_up(&log.message) {
                 Some(n) => summaries.push(n),
@@ -169,7 +188,11 @@ fn validate(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
             continue;
         };
         let outcome = &mut outcomes[i];
-        let kind = if log.level == "Error" { "error" } else { "warning" };
+        let kind = if log.level == "Error" {
+            "error"
+        } else {
+            "warning"
+        };
         if kind == "warning" {
             outcome.warnings += 1;
         } else {
@@ -178,14 +201,24 @@ fn validate(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
         outcome.lines.push(render(kind, &log.message, log.position));
     }
     if !stray.is_empty() {
-        if files.len() == 1 && !outcomes[0].lines.is_empty() && stray.iter().all(|l| l.contains("Try 'puppet help")) {
+        if files.len() == 1
+            && !outcomes[0].lines.is_empty()
+            && stray.iter().all(|l| l.contains("Try 'puppet help"))
+        {
             // The file's own error stopped the run: nothing else is missing.
             return Ok(outcomes);
         }
         if files.len() == 1 {
             // Not a validation issue (a type defined twice, a crash): the case does not belong.
-            let message = stray.iter().map(|l| l.trim().trim_start_matches("Error: ")).collect::<Vec<_>>().join(" / ");
-            return Ok(vec![Outcome { stopped: Some(message), ..Outcome::default() }]);
+            let message = stray
+                .iter()
+                .map(|l| l.trim().trim_start_matches("Error: "))
+                .collect::<Vec<_>>()
+                .join(" / ");
+            return Ok(vec![Outcome {
+                stopped: Some(message),
+                ..Outcome::default()
+            }]);
         }
         let (a, b) = files.split_at(files.len() / 2);
         let mut result = validate(dir, a)?;
@@ -193,7 +226,9 @@ fn validate(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
         return Ok(result);
     }
     // The summaries belong, in order, to the files with several errors.
-    let several: Vec<usize> = (0..files.len()).filter(|&i| outcomes[i].errors > 1).collect();
+    let several: Vec<usize> = (0..files.len())
+        .filter(|&i| outcomes[i].errors > 1)
+        .collect();
     if several.len() != summaries.len() {
         return Err(format!(
             "{} files with several errors but {} 'Giving up' summaries in Puppet's output",
@@ -208,119 +243,45 @@ fn validate(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
 }
 
 fn main() -> ExitCode {
-    let mut check = false;
-    let mut paths = Vec::new();
-    for arg in std::env::args().skip(1) {
-        match arg.as_str() {
-            "--check" => check = true,
-            _ => paths.push(PathBuf::from(arg)),
-        }
-    }
-    if paths.is_empty() {
-        eprintln!("usage: record_validate [--check] CASE-FILE...");
-        return ExitCode::from(2);
-    }
-    let mut files = Vec::new();
-    for path in &paths {
-        let parsed = std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| cases::parse(&t));
-        match parsed {
-            Ok(file) => files.push(file),
-            Err(e) => {
-                eprintln!("{}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        }
-    }
-
-    let dir = std::env::temp_dir().join(format!("record_validate-{}", std::process::id()));
-    if let Err(e) = std::fs::create_dir_all(&dir) {
-        eprintln!("cannot create {}: {e}", dir.display());
-        return ExitCode::from(2);
-    }
-    let mut names = Vec::new();
-    for file in &files {
-        for case in &file.cases {
-            let name = format!("c{:06}.pp", names.len());
-            if let Err(e) = std::fs::write(dir.join(&name), case.source()) {
-                eprintln!("cannot write {}: {e}", dir.join(&name).display());
-                return ExitCode::from(2);
-            }
-            names.push(name);
-        }
-    }
-    let mut outcomes = Vec::with_capacity(names.len());
-    for batch in names.chunks(BATCH) {
-        match record(&dir, batch) {
-            Ok(o) => outcomes.extend(o),
-            Err(e) => {
-                eprintln!("{e}");
-                let _ = std::fs::remove_dir_all(&dir);
-                return ExitCode::from(2);
-            }
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-
-    let mut outcomes = outcomes.into_iter();
     let mut problems = 0;
-    let mut changed = 0;
-    let mut total = 0;
     let mut syntax = 0;
-    for (path, file) in paths.iter().zip(&mut files) {
-        let mut file_changed = 0;
-        for case in &mut file.cases {
-            total += 1;
-            let outcome = outcomes.next().expect("one outcome per case");
-            let at = format!("{}:{}: {}", path.display(), case.line, case.name);
-            if outcome.syntax {
-                syntax += 1;
-            }
-            if let Some(message) = &outcome.stopped {
-                eprintln!("{at}: Puppet stops with no diagnostic of the case's own: {message}");
+    let recorded = cases::record_files("record_validate", BATCH, record, |at, outcome: Outcome| {
+        if outcome.syntax {
+            syntax += 1;
+        }
+        if let Some(message) = &outcome.stopped {
+            eprintln!("{at}: Puppet stops with no diagnostic of the case's own: {message}");
+            problems += 1;
+        }
+        if let Some(n) = outcome.summary {
+            if n != outcome.errors {
+                eprintln!("{at}: Puppet counted {n} errors but printed {} (limit {MAX_ERRORS}): split the case", outcome.errors);
                 problems += 1;
             }
-            if let Some(n) = outcome.summary {
-                if n != outcome.errors {
-                    eprintln!("{at}: Puppet counted {n} errors but printed {} (limit {MAX_ERRORS}): split the case", outcome.errors);
-                    problems += 1;
-                }
-            }
-            if outcome.warnings >= MAX_WARNINGS {
-                eprintln!("{at}: {} warnings, Puppet's limit: split the case", outcome.warnings);
-                problems += 1;
-            }
-            let expected = match outcome.stopped {
-                Some(message) => vec![format!("stopped: {message}")],
-                None => cases::canonical(outcome.lines),
-            };
-            if expected != case.expected {
-                file_changed += 1;
-                if check {
-                    eprintln!("{at}\n  recorded: {:?}\n  puppet:   {:?}", case.expected, expected);
-                }
-                case.expected = expected;
-            }
         }
-        changed += file_changed;
-        if !check && file_changed > 0 {
-            if let Err(e) = std::fs::write(path, cases::render(file)) {
-                eprintln!("cannot write {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
+        if outcome.warnings >= MAX_WARNINGS {
+            eprintln!(
+                "{at}: {} warnings, Puppet's limit: split the case",
+                outcome.warnings
+            );
+            problems += 1;
         }
-        println!(
-            "{}: {} cases, {} {}",
-            path.display(),
-            file.cases.len(),
-            file_changed,
-            if check { "differ" } else { "updated" }
-        );
-    }
+        match outcome.stopped {
+            Some(message) => vec![format!("stopped: {message}")],
+            None => cases::canonical(outcome.lines),
+        }
+    });
+    let recorded = match recorded {
+        Ok(recorded) => recorded,
+        Err(code) => return code,
+    };
     println!(
-        "{total} cases, {changed} {}, {syntax} syntax errors in Puppet",
-        if check { "differ" } else { "updated" }
+        "{} cases, {} {}, {syntax} syntax errors in Puppet",
+        recorded.total,
+        recorded.changed,
+        recorded.verb()
     );
-    if problems > 0 || (check && changed > 0) {
+    if problems > 0 || (recorded.check && recorded.changed > 0) {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

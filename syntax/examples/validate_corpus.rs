@@ -31,13 +31,17 @@ fn puppet(files: &[String], out: &mut HashMap<String, Vec<String>>) -> Result<()
     let mut found: HashMap<String, Vec<String>> = HashMap::new();
     let mut stray = Vec::new();
     for line in stderr.lines() {
-        let Some((level, rest)) = line.split_once(": ") else { continue };
+        let Some((level, rest)) = line.split_once(": ") else {
+            continue;
+        };
         let kind = match level {
             "Error" => "error",
             "Warning" => "warning",
             _ => continue,
         };
-        let rest = rest.strip_prefix("Could not parse for environment production: ").unwrap_or(rest);
+        let rest = rest
+            .strip_prefix("Could not parse for environment production: ")
+            .unwrap_or(rest);
         let Some(open) = rest.rfind(" (file: ").filter(|_| rest.ends_with(')')) else {
             if !rest.starts_with("Language validation logged") {
                 stray.push(format!("{kind}: {rest}"));
@@ -78,7 +82,11 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let files: Vec<String> = match std::fs::read_to_string(&list) {
-        Ok(text) => text.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect(),
+        Ok(text) => text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(String::from)
+            .collect(),
         Err(e) => {
             eprintln!("cannot read {list}: {e}");
             return ExitCode::from(2);
@@ -108,7 +116,10 @@ fn main() -> ExitCode {
             }
         };
         let puppet_lines = theirs.get(file).cloned().unwrap_or_default();
-        let puppet_errors = puppet_lines.iter().filter(|l| l.starts_with("error:")).count();
+        let puppet_errors = puppet_lines
+            .iter()
+            .filter(|l| l.starts_with("error:"))
+            .count();
         if puppet_errors > 0 {
             *counts.entry("files Puppet finds errors in").or_default() += 1;
         }
@@ -119,11 +130,18 @@ fn main() -> ExitCode {
         let program = match parsed.result {
             Ok(program) => program,
             Err(d) => {
-                not_parsed.push(format!("{file}: {}", d.first().map_or_else(String::new, |d| d.to_string())));
+                not_parsed.push(format!(
+                    "{file}: {}",
+                    d.first().map_or_else(String::new, |d| d.to_string())
+                ));
                 continue;
             }
         };
-        let lexer: Vec<String> = parsed.warnings.iter().map(|d| render("warning", d)).collect();
+        let lexer: Vec<String> = parsed
+            .warnings
+            .iter()
+            .map(|d| render("warning", d))
+            .collect();
         let ours = puppet_syntax::validate(&program);
         let mut validation_warnings = Vec::new();
         for d in &ours {
@@ -143,9 +161,13 @@ fn main() -> ExitCode {
         // Puppet's warnings that are neither validation's nor the lexer's.
         for line in puppet_lines.iter().filter(|l| l.starts_with("warning:")) {
             if validation_warnings.contains(line) {
-                *counts.entry("Puppet warnings matched by validate").or_default() += 1;
+                *counts
+                    .entry("Puppet warnings matched by validate")
+                    .or_default() += 1;
             } else if lexer.contains(line) {
-                *counts.entry("Puppet warnings matched by analyze (lexer)").or_default() += 1;
+                *counts
+                    .entry("Puppet warnings matched by analyze (lexer)")
+                    .or_default() += 1;
             } else if line.contains("escape sequence") || line.contains("Unicode escape") {
                 lexer_differences.push(format!("{file}: {line}"));
             } else if !line.ends_with(')') {
@@ -156,7 +178,11 @@ fn main() -> ExitCode {
             }
         }
     }
-    println!("{} files, {} parsed by our parser", files.len(), files.len() - not_parsed.len());
+    println!(
+        "{} files, {} parsed by our parser",
+        files.len(),
+        files.len() - not_parsed.len()
+    );
     for (what, n) in &counts {
         println!("  {what}: {n}");
     }
@@ -164,8 +190,14 @@ fn main() -> ExitCode {
         ("errors from validate", &our_errors),
         ("validate warnings Puppet does not print", &extra_warnings),
         ("Puppet warnings validate does not give", &missed_warnings),
-        ("Puppet lexer warnings analyze does not give", &lexer_differences),
-        ("Puppet warnings without a position (not validation's)", &other_warnings),
+        (
+            "Puppet lexer warnings analyze does not give",
+            &lexer_differences,
+        ),
+        (
+            "Puppet warnings without a position (not validation's)",
+            &other_warnings,
+        ),
         ("files our parser rejects", &not_parsed),
     ];
     for (title, list) in sections {

@@ -166,8 +166,16 @@ impl ResourceForm {
 /// `name => value`, `name +> value`, `* => hash`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttributeOp {
-    Set { name: String, append: bool, value: Expr, span: Span },
-    Splat { value: Expr, span: Span },
+    Set {
+        name: String,
+        append: bool,
+        value: Expr,
+        span: Span,
+    },
+    Splat {
+        value: Expr,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -225,7 +233,10 @@ pub enum ExprKind {
     // ---- literals
     /// An integer as written; beyond 64 bits too (Puppet's parser keeps it, validation and
     /// evaluation reject it).
-    Integer { value: i128, radix: u32 },
+    Integer {
+        value: i128,
+        radix: u32,
+    },
     Float(f64),
     /// A string without interpolation (quoted or a bare word).
     String(String),
@@ -238,11 +249,17 @@ pub enum ExprKind {
     Concat(Vec<Expr>),
     /// An interpolated expression in a string.
     Text(Box<Expr>),
-    Heredoc { syntax: String, text: Box<Expr> },
+    Heredoc {
+        syntax: String,
+        text: Box<Expr>,
+    },
     Array(Vec<Expr>),
     /// Entries are [`ExprKind::KeyedEntry`].
     Hash(Vec<Expr>),
-    KeyedEntry { key: Box<Expr>, value: Box<Expr> },
+    KeyedEntry {
+        key: Box<Expr>,
+        value: Box<Expr>,
+    },
 
     // ---- names
     /// NAME: `foo`, `a::b`.
@@ -258,18 +275,39 @@ pub enum ExprKind {
     Reserved(String),
 
     // ---- operators
-    Binary { op: BinaryOp, left: Box<Expr>, right: Box<Expr> },
+    Binary {
+        op: BinaryOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
     Not(Box<Expr>),
     Negate(Box<Expr>),
     /// `*$x`
     Unfold(Box<Expr>),
     Paren(Box<Expr>),
-    Assignment { op: AssignOp, left: Box<Expr>, right: Box<Expr> },
-    Relationship { op: RelationshipOp, left: Box<Expr>, right: Box<Expr> },
-    Access { left: Box<Expr>, keys: Vec<Expr> },
+    Assignment {
+        op: AssignOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    Relationship {
+        op: RelationshipOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    Access {
+        left: Box<Expr>,
+        keys: Vec<Expr>,
+    },
     /// `$x.name`, the functor of a method call.
-    NamedAccess { left: Box<Expr>, right: Box<Expr> },
-    Selector { left: Box<Expr>, entries: Vec<SelectorEntry> },
+    NamedAccess {
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    Selector {
+        left: Box<Expr>,
+        entries: Vec<SelectorEntry>,
+    },
     Call {
         kind: CallKind,
         functor: Box<Expr>,
@@ -280,28 +318,79 @@ pub enum ExprKind {
     },
 
     // ---- conditionals
-    If { test: Box<Expr>, then: Option<Box<Expr>>, otherwise: Option<Box<Expr>> },
-    Unless { test: Box<Expr>, then: Option<Box<Expr>>, otherwise: Option<Box<Expr>> },
-    Case { test: Box<Expr>, options: Vec<CaseOption> },
+    If {
+        test: Box<Expr>,
+        then: Option<Box<Expr>>,
+        otherwise: Option<Box<Expr>>,
+    },
+    Unless {
+        test: Box<Expr>,
+        then: Option<Box<Expr>>,
+        otherwise: Option<Box<Expr>>,
+    },
+    Case {
+        test: Box<Expr>,
+        options: Vec<CaseOption>,
+    },
 
     // ---- catalog
-    Resource { form: ResourceForm, type_name: Box<Expr>, bodies: Vec<ResourceBody> },
-    ResourceDefaults { form: ResourceForm, type_ref: Box<Expr>, operations: Vec<AttributeOp> },
-    ResourceOverride { form: ResourceForm, resources: Box<Expr>, operations: Vec<AttributeOp> },
-    Collect { type_expr: Box<Expr>, exported: bool, query: Option<Box<Expr>>, operations: Vec<AttributeOp> },
+    Resource {
+        form: ResourceForm,
+        type_name: Box<Expr>,
+        bodies: Vec<ResourceBody>,
+    },
+    ResourceDefaults {
+        form: ResourceForm,
+        type_ref: Box<Expr>,
+        operations: Vec<AttributeOp>,
+    },
+    ResourceOverride {
+        form: ResourceForm,
+        resources: Box<Expr>,
+        operations: Vec<AttributeOp>,
+    },
+    Collect {
+        type_expr: Box<Expr>,
+        exported: bool,
+        query: Option<Box<Expr>>,
+        operations: Vec<AttributeOp>,
+    },
 
     // ---- definitions
-    Class { name: String, parameters: Vec<Parameter>, parent: Option<String>, body: Option<Box<Expr>> },
-    Define { name: String, parameters: Vec<Parameter>, body: Option<Box<Expr>> },
-    Node { matches: Vec<Expr>, parent: Option<Box<Expr>>, body: Option<Box<Expr>> },
+    Class {
+        name: String,
+        parameters: Vec<Parameter>,
+        parent: Option<String>,
+        body: Option<Box<Expr>>,
+    },
+    Define {
+        name: String,
+        parameters: Vec<Parameter>,
+        body: Option<Box<Expr>>,
+    },
+    Node {
+        matches: Vec<Expr>,
+        parent: Option<Box<Expr>>,
+        body: Option<Box<Expr>>,
+    },
     Function {
         name: String,
         parameters: Vec<Parameter>,
         body: Option<Box<Expr>>,
         return_type: Option<Box<Expr>>,
     },
-    TypeAlias { name: String, type_expr: Box<Expr> },
+    TypeAlias {
+        name: String,
+        type_expr: Box<Expr>,
+    },
     /// `type Runtime[ruby, 'X'] = MyType`
-    TypeMapping { type_expr: Box<Expr>, mapping_expr: Box<Expr> },
-    TypeDefinition { name: String, parent: Option<String>, body: Option<Box<Expr>> },
+    TypeMapping {
+        type_expr: Box<Expr>,
+        mapping_expr: Box<Expr>,
+    },
+    TypeDefinition {
+        name: String,
+        parent: Option<String>,
+        body: Option<Box<Expr>>,
+    },
 }

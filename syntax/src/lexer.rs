@@ -361,7 +361,11 @@ pub fn lex(source: &str) -> Lexed {
         Err((_, delivered)) => *delivered,
     };
     for (i, tok) in out.into_iter().take(delivered).enumerate() {
-        lexed.tokens.push(Token { kind: tok.kind, start: tok.start, end: tok.start + tok.len });
+        lexed.tokens.push(Token {
+            kind: tok.kind,
+            start: tok.start,
+            end: tok.start + tok.len,
+        });
         if let Some(value) = tok.value {
             lexed.values.push((i, value));
         }
@@ -370,7 +374,15 @@ pub fn lex(source: &str) -> Lexed {
         lexed.error = Some(match err.pos {
             Some(pos) => {
                 let (line, column) = locate(source.as_bytes(), pos);
-                Diagnostic::error(err.message, Span { start: pos, end: pos, line, column })
+                Diagnostic::error(
+                    err.message,
+                    Span {
+                        start: pos,
+                        end: pos,
+                        line,
+                        column,
+                    },
+                )
             }
             None => no_position(err.message, err.at),
         });
@@ -385,7 +397,8 @@ pub fn check_encoding(bytes: &[u8]) -> Result<&str, Diagnostic> {
     if let Some(message) = bom_error(bytes) {
         return Err(no_position(message, 0));
     }
-    std::str::from_utf8(bytes).map_err(|e| no_position("invalid byte sequence in UTF-8", e.valid_up_to()))
+    std::str::from_utf8(bytes)
+        .map_err(|e| no_position("invalid byte sequence in UTF-8", e.valid_up_to()))
 }
 
 /// The first token (in source order) that starts at or after `offset`; among tokens starting
@@ -424,7 +437,15 @@ pub fn error_at(source: &str, lexed: &Lexed, index: usize) -> Diagnostic {
     match lexed.tokens.get(index) {
         Some(token) => {
             let (line, column) = locate(source.as_bytes(), token.start);
-            Diagnostic::error(message, Span { start: token.start, end: token.end, line, column })
+            Diagnostic::error(
+                message,
+                Span {
+                    start: token.start,
+                    end: token.end,
+                    line,
+                    column,
+                },
+            )
         }
         None => match &lexed.error {
             Some(error) => error.clone(),
@@ -440,12 +461,23 @@ pub fn puppet_text(diagnostic: &Diagnostic) -> String {
     if diagnostic.span.line == 0 {
         diagnostic.message.clone()
     } else {
-        format!("{} (line: {}, column: {})", diagnostic.message, diagnostic.span.line, diagnostic.span.column)
+        format!(
+            "{} (line: {}, column: {})",
+            diagnostic.message, diagnostic.span.line, diagnostic.span.column
+        )
     }
 }
 
 fn no_position(message: impl Into<String>, at: usize) -> Diagnostic {
-    Diagnostic::error(message, Span { start: at, end: at, line: 0, column: 0 })
+    Diagnostic::error(
+        message,
+        Span {
+            start: at,
+            end: at,
+            line: 0,
+            column: 0,
+        },
+    )
 }
 
 /// Puppet's line and column for a byte offset (Locator19: the line is the number of line
@@ -455,7 +487,10 @@ pub fn locate(source: &[u8], offset: usize) -> (u32, u32) {
     let offset = offset.min(source.len());
     let before = &source[..offset];
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
     let column = ruby_char_len(&source[line_start..offset]) + 1;
     (line as u32, column as u32)
 }
@@ -562,13 +597,18 @@ fn is_unicode_word(c: char) -> bool {
         || (c.is_numeric() && !matches!(c, '\u{B2}' | '\u{B3}' | '\u{B9}' | '\u{BC}'..='\u{BE}'))
         || matches!(
             c,
-            '\u{203F}' | '\u{2040}' | '\u{2054}' | '\u{FE33}' | '\u{FE34}' | '\u{FE4D}'..='\u{FE4F}' | '\u{FF3F}'
+            '\u{203F}' | '\u{2040}' | '\u{2054}' | '\u{FE33}' | '\u{FE34}' | '\u{FE4D}'
+                ..='\u{FE4F}' | '\u{FF3F}'
         )
         || matches!(c, '\u{300}'..='\u{36F}' | '\u{483}'..='\u{489}' | '\u{591}'..='\u{5BD}' | '\u{610}'..='\u{61A}' | '\u{64B}'..='\u{65F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
 }
 
 fn is_blank_char(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\u{A0}' | '\u{1680}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}')
+    matches!(
+        c,
+        ' ' | '\t' | '\u{A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
+    )
 }
 
 /// `[[:blank:]\r]+` from `i`: the end of the run.
@@ -744,7 +784,8 @@ fn numeric_error(value: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(value);
     let all = |from: usize, f: fn(&u8) -> bool| value.len() > from && value[from..].iter().all(f);
     let digits = digits_end(value, 0);
-    let decimal_like = digits > 0 && matches!(value.get(digits), Some(b'e') | Some(b'E') | Some(b'.'));
+    let decimal_like =
+        digits > 0 && matches!(value.get(digits), Some(b'e') | Some(b'E') | Some(b'.'));
     if value.len() >= 2 && value[0] == b'0' && (value[1] == b'x' || value[1] == b'X') {
         (!all(2, u8::is_ascii_hexdigit)).then(|| format!("Not a valid hex number {text}"))
     } else if value.len() >= 2 && value[0] == b'0' && value[1] != b'.' {
@@ -822,13 +863,22 @@ fn slurp_search(s: &[u8], from: usize, quoting: Quoting) -> Option<(usize, usize
             (Some(b'\''), Quoting::Single) => Some(Term::Quote),
             (Some(b'"'), Quoting::Double) => Some(Term::Quote),
             (Some(b'$'), Quoting::Double | Quoting::Unquoted) => {
-                Some(if s.get(t + 1) == Some(&b'{') { Term::DollarBrace } else { Term::Dollar })
+                Some(if s.get(t + 1) == Some(&b'{') {
+                    Term::DollarBrace
+                } else {
+                    Term::Dollar
+                })
             }
             (None, Quoting::Unquoted) if t == s.len() => Some(Term::End),
             _ => None,
         }
     };
-    let backslashes = |i: usize| s[i.min(s.len())..].iter().take_while(|&&b| b == b'\\').count();
+    let backslashes = |i: usize| {
+        s[i.min(s.len())..]
+            .iter()
+            .take_while(|&&b| b == b'\\')
+            .count()
+    };
     let mut p = from;
     while p <= s.len() {
         if p < s.len() && s[p] != b'\\' {
@@ -982,15 +1032,29 @@ fn unicode_pass(s: &[u8]) -> Result<Option<Vec<u8>>, SlurpProblem> {
             return None;
         }
         let h = run_start + k + 1;
-        let hex4 = s.get(h..h + 4).filter(|d| d.iter().all(u8::is_ascii_hexdigit));
+        let hex4 = s
+            .get(h..h + 4)
+            .filter(|d| d.iter().all(u8::is_ascii_hexdigit));
         if let Some(d) = hex4 {
-            return Some((run_start + k - 1, h + 4, u32::from_str_radix(std::str::from_utf8(d).ok()?, 16).ok()?));
+            return Some((
+                run_start + k - 1,
+                h + 4,
+                u32::from_str_radix(std::str::from_utf8(d).ok()?, 16).ok()?,
+            ));
         }
         if s.get(h) == Some(&b'{') {
-            let n = s[h + 1..].iter().take(6).take_while(|b| b.is_ascii_hexdigit()).count();
+            let n = s[h + 1..]
+                .iter()
+                .take(6)
+                .take_while(|b| b.is_ascii_hexdigit())
+                .count();
             if n >= 1 && s.get(h + 1 + n) == Some(&b'}') {
                 let d = std::str::from_utf8(&s[h + 1..h + 1 + n]).ok()?;
-                return Some((run_start + k - 1, h + 2 + n, u32::from_str_radix(d, 16).ok()?));
+                return Some((
+                    run_start + k - 1,
+                    h + 2 + n,
+                    u32::from_str_radix(d, 16).ok()?,
+                ));
             }
         }
         None
@@ -1096,7 +1160,11 @@ struct Lexer<'a> {
 }
 
 fn positionless(message: impl Into<String>, at: usize) -> LexErr {
-    LexErr { message: message.into(), pos: None, at }
+    LexErr {
+        message: message.into(),
+        pos: None,
+        at,
+    }
 }
 
 impl<'a> Lexer<'a> {
@@ -1125,7 +1193,11 @@ impl<'a> Lexer<'a> {
         } else if self.sub.is_some() {
             positionless(NIL_PLUS, pos)
         } else {
-            LexErr { message: message.into(), pos: Some(pos), at: pos }
+            LexErr {
+                message: message.into(),
+                pos: Some(pos),
+                at: pos,
+            }
         }
     }
 
@@ -1149,7 +1221,12 @@ impl<'a> Lexer<'a> {
     fn emit(&mut self, kind: TokenKind, len: usize) -> Step {
         let start = self.pos;
         self.pos = start + len;
-        Step::Direct(Tok { kind, start, len, value: None })
+        Step::Direct(Tok {
+            kind,
+            start,
+            len,
+            value: None,
+        })
     }
 
     /// `scn.skip(PATTERN_WS)`: whether anything was skipped.
@@ -1187,12 +1264,17 @@ impl<'a> Lexer<'a> {
             end += char_len_at(self.s, end);
         }
         let rest = String::from_utf8_lossy(&self.s[self.pos..end]);
-        format!("{rest}...").replace('\t', "\\t").replace('\n', "\\n").replace('\r', "\\r")
+        format!("{rest}...")
+            .replace('\t', "\\t")
+            .replace('\n', "\\n")
+            .replace('\r', "\\r")
     }
 
     /// lexer_support.rb's `format_quote` of the scanner's last match.
     fn format_last_match(&self) -> String {
-        let q = self.matched.map_or(Cow::Borrowed(""), |(a, b)| String::from_utf8_lossy(&self.s[a..b]));
+        let q = self.matched.map_or(Cow::Borrowed(""), |(a, b)| {
+            String::from_utf8_lossy(&self.s[a..b])
+        });
         if q == "'" {
             "\"'\"".to_string()
         } else {
@@ -1255,7 +1337,8 @@ impl<'a> Lexer<'a> {
             b'[' => {
                 let before = self.pos;
                 let ws = before == 0
-                    || last_char(self.s, before).is_some_and(|c| is_blank_char(c) || c == '\r' || c == '\n');
+                    || last_char(self.s, before)
+                        .is_some_and(|c| is_blank_char(c) || c == '\r' || c == '\n');
                 self.emit(if ws { ListStart } else { LBrack }, 1)
             }
             b']' => self.emit(RBrack, 1),
@@ -1266,7 +1349,11 @@ impl<'a> Lexer<'a> {
                 let ls = self.line_lexical_start;
                 let ws = before == ls
                     || (before > ls && {
-                        let end = if self.s[before - 1] == b'\n' { before - 1 } else { before };
+                        let end = if self.s[before - 1] == b'\n' {
+                            before - 1
+                        } else {
+                            before
+                        };
                         let blanks_end = match self.blank_cache {
                             Some((start, end)) if start == ls => end,
                             _ => {
@@ -1286,7 +1373,11 @@ impl<'a> Lexer<'a> {
             b'%' => self.emit(Modulo, 1),
             b'{' => {
                 self.brace_count += 1;
-                let kind = if self.after == Some(QMark) { SelBrace } else { LBrace };
+                let kind = if self.after == Some(QMark) {
+                    SelBrace
+                } else {
+                    LBrace
+                };
                 self.emit(kind, 1)
             }
             b'}' => {
@@ -1330,7 +1421,10 @@ impl<'a> Lexer<'a> {
             },
             b'#' => {
                 // PATTERN_COMMENT = %r{#.*\r?}
-                let end = self.s[self.pos..].iter().position(|&b| b == b'\n').map_or(self.s.len(), |i| self.pos + i);
+                let end = self.s[self.pos..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(self.s.len(), |i| self.pos + i);
                 self.matched = Some((self.pos, end));
                 self.pos = end;
                 Step::Nothing
@@ -1357,7 +1451,12 @@ impl<'a> Lexer<'a> {
                     Some(end) => {
                         self.matched = Some((before, end));
                         self.pos = end;
-                        Step::Direct(Tok { kind: Variable, start: before, len: end - before, value: None })
+                        Step::Direct(Tok {
+                            kind: Variable,
+                            start: before,
+                            len: end - before,
+                            value: None,
+                        })
                     }
                     None => {
                         self.matched = None;
@@ -1369,9 +1468,14 @@ impl<'a> Lexer<'a> {
             b'\'' => {
                 let before = self.pos;
                 self.pos += 1;
-                let Some((match_start, term_start, _)) = slurp_search(self.s, self.pos, Quoting::Single) else {
+                let Some((match_start, term_start, _)) =
+                    slurp_search(self.s, self.pos, Quoting::Single)
+                else {
                     self.matched = None;
-                    let message = format!("Unclosed quote after \"'\" followed by '{}'", self.followed_by());
+                    let message = format!(
+                        "Unclosed quote after \"'\" followed by '{}'",
+                        self.followed_by()
+                    );
                     return Err(self.error(message, self.pos));
                 };
                 let end = term_start + 1;
@@ -1380,7 +1484,12 @@ impl<'a> Lexer<'a> {
                 self.pos = end;
                 let (mut value, _) = process_escapes(raw, None, true).unwrap_or_default();
                 value.pop(); // the closing quote
-                Step::Direct(Tok { kind: String, start: before, len: end - before, value: Some(boxed(value)) })
+                Step::Direct(Tok {
+                    kind: String,
+                    start: before,
+                    len: end - before,
+                    value: Some(boxed(value)),
+                })
             }
             b'\n' => {
                 match self.newline_jump.take() {
@@ -1402,8 +1511,17 @@ impl<'a> Lexer<'a> {
                 self.matched = Some((before, end));
                 self.pos = end;
                 let word = &self.s[before..end];
-                let kind = if is_name(word) { keyword(word).unwrap_or(Name) } else { Word };
-                Step::Direct(Tok { kind, start: before, len: end - before, value: None })
+                let kind = if is_name(word) {
+                    keyword(word).unwrap_or(Name)
+                } else {
+                    Word
+                };
+                Step::Direct(Tok {
+                    kind,
+                    start: before,
+                    len: end - before,
+                    value: None,
+                })
             }
             b'A'..=b'Z' => {
                 let before = self.pos;
@@ -1414,7 +1532,12 @@ impl<'a> Lexer<'a> {
                     self.pos = end + 1;
                     return Err(self.error("Illegal class reference", self.pos));
                 }
-                Step::Direct(Tok { kind: ClassRef, start: before, len: end - before, value: None })
+                Step::Direct(Tok {
+                    kind: ClassRef,
+                    start: before,
+                    len: end - before,
+                    value: None,
+                })
             }
             _ => {
                 if self.skip_ws() {
@@ -1434,7 +1557,10 @@ impl<'a> Lexer<'a> {
             return Ok(self.emit(Colon, 1));
         }
         match self.peek(2) {
-            None => Err(positionless("undefined method `>=' for nil:NilClass", before)),
+            None => Err(positionless(
+                "undefined method `>=' for nil:NilClass",
+                before,
+            )),
             Some(b'A'..=b'Z') => {
                 let end = match_classref(self.s, before).unwrap_or(before + 3);
                 self.matched = Some((before, end));
@@ -1443,14 +1569,28 @@ impl<'a> Lexer<'a> {
                     self.set_pos(end + 3)?;
                     return Err(self.error("Illegal fully qualified class reference", self.pos));
                 }
-                Ok(Step::Direct(Tok { kind: ClassRef, start: before, len: end - before, value: None }))
+                Ok(Step::Direct(Tok {
+                    kind: ClassRef,
+                    start: before,
+                    len: end - before,
+                    value: None,
+                }))
             }
             Some(_) => match match_bare_word(self.s, before) {
                 Some(end) => {
                     self.matched = Some((before, end));
                     self.pos = end;
-                    let kind = if is_name(&self.s[before..end]) { Name } else { Word };
-                    Ok(Step::Direct(Tok { kind, start: before, len: end - before, value: None }))
+                    let kind = if is_name(&self.s[before..end]) {
+                        Name
+                    } else {
+                        Word
+                    };
+                    Ok(Step::Direct(Tok {
+                        kind,
+                        start: before,
+                        len: end - before,
+                        value: None,
+                    }))
                 }
                 None => {
                     self.matched = None;
@@ -1469,7 +1609,12 @@ impl<'a> Lexer<'a> {
             if let Some(message) = numeric_error(&self.s[before..end]) {
                 return Err(self.error(message, before));
             }
-            return Ok(Step::Direct(Tok { kind: TokenKind::Number, start: before, len: end - before, value: None }));
+            return Ok(Step::Direct(Tok {
+                kind: TokenKind::Number,
+                start: before,
+                len: end - before,
+                value: None,
+            }));
         }
         // invalid_number = scn.scan_until(PATTERN_NON_WS)
         let run_end = word_end(self.s, before);
@@ -1510,7 +1655,10 @@ impl<'a> Lexer<'a> {
             return Err(self.error(message, before));
         }
         self.pos = before + 1;
-        Err(self.error(format!("Illegal number '{}'", String::from_utf8_lossy(value)), self.pos))
+        Err(self.error(
+            format!("Illegal number '{}'", String::from_utf8_lossy(value)),
+            self.pos,
+        ))
     }
 
     fn slash(&mut self) -> LexResult<Step> {
@@ -1539,7 +1687,11 @@ impl<'a> Lexer<'a> {
             return Ok(self.emit(TokenKind::Div, 1));
         };
         let first = find(self.s, b"/", before + 1).unwrap_or(end);
-        self.matched = Some(if first == end { (before, end + 1) } else { (end, end + 1) });
+        self.matched = Some(if first == end {
+            (before, end + 1)
+        } else {
+            (end, end + 1)
+        });
         self.pos = end + 1;
         let value = &self.s[before..self.pos];
         let body = regex_source(value);
@@ -1566,8 +1718,14 @@ impl<'a> Lexer<'a> {
         }
         let mut i = from + 1;
         let found = loop {
-            let Some(q) = find(self.s, b"/", i) else { break None };
-            let run = self.s[..q].iter().rev().take_while(|&&b| b == b'\\').count();
+            let Some(q) = find(self.s, b"/", i) else {
+                break None;
+            };
+            let run = self.s[..q]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\\')
+                .count();
             if run % 2 == 0 {
                 break Some(q);
             }
@@ -1582,11 +1740,15 @@ impl<'a> Lexer<'a> {
 
     /// `slurp_dqstring`: the processed piece up to the terminator, and the terminator.
     fn slurp_dq(&mut self) -> LexResult<(Vec<u8>, Term)> {
-        let Some((match_start, term_start, term)) = slurp_search(self.s, self.pos, Quoting::Double) else {
+        let Some((match_start, term_start, term)) = slurp_search(self.s, self.pos, Quoting::Double)
+        else {
             // `last = scn.matched`, taken before the failed search cleared it
             let last = self.format_last_match();
             self.matched = None;
-            let message = format!("Unclosed quote after {last} followed by '{}'", self.followed_by());
+            let message = format!(
+                "Unclosed quote after {last} followed by '{}'",
+                self.followed_by()
+            );
             return Err(self.error(message, self.pos));
         };
         let end = term_start + term.len();
@@ -1598,21 +1760,37 @@ impl<'a> Lexer<'a> {
 
     /// `slurp_uqstring`, for a heredoc's text.
     fn slurp_uq(&mut self) -> LexResult<(Vec<u8>, Term)> {
-        let mode = self.sub.unwrap_or(SubMode { escapes: Escapes::UQ, pattern: UqPattern::All });
+        let mode = self.sub.unwrap_or(SubMode {
+            escapes: Escapes::UQ,
+            pattern: UqPattern::All,
+        });
         let s = self.s;
         let (match_start, term_start, term) = match mode.pattern {
             UqPattern::All => (self.pos, s.len(), Term::End),
             UqPattern::UqNe => match s[self.pos..].iter().position(|&b| b == b'$') {
                 Some(i) => {
                     let t = self.pos + i;
-                    (t, t, if s.get(t + 1) == Some(&b'{') { Term::DollarBrace } else { Term::Dollar })
+                    (
+                        t,
+                        t,
+                        if s.get(t + 1) == Some(&b'{') {
+                            Term::DollarBrace
+                        } else {
+                            Term::Dollar
+                        },
+                    )
                 }
                 None => (s.len(), s.len(), Term::End),
             },
             UqPattern::Uq => match slurp_search(s, self.pos, Quoting::Unquoted) {
                 Some(found) => found,
                 // slurp returns nil, and `terminator.length` raises on nil
-                None => return Err(positionless("undefined method `length' for nil:NilClass", self.pos)),
+                None => {
+                    return Err(positionless(
+                        "undefined method `length' for nil:NilClass",
+                        self.pos,
+                    ))
+                }
             },
         };
         let end = term_start + term.len();
@@ -1637,12 +1815,19 @@ impl<'a> Lexer<'a> {
                 text.truncate(text.len().saturating_sub(term.len()));
                 Ok((text, term))
             }
-            Err(SlurpProblem::InvalidByteSequence) => Err(positionless("invalid byte sequence in UTF-8", self.pos)),
+            Err(SlurpProblem::InvalidByteSequence) => {
+                Err(positionless("invalid byte sequence in UTF-8", self.pos))
+            }
         }
     }
 
     fn push(&mut self, kind: TokenKind, start: usize, len: usize, value: Option<Box<str>>) {
-        self.out.push(Tok { kind, start, len, value });
+        self.out.push(Tok {
+            kind,
+            start,
+            len,
+            value,
+        });
     }
 
     /// `interpolate_dq`, at a `"`.
@@ -1664,7 +1849,13 @@ impl<'a> Lexer<'a> {
             self.matched = Some((self.pos, self.pos + 1)); // scn.scan(/"/)
             self.pos += 1;
         }
-        let slurp = |lexer: &mut Self| if quoting == Quoting::Double { lexer.slurp_dq() } else { lexer.slurp_uq() };
+        let slurp = |lexer: &mut Self| {
+            if quoting == Quoting::Double {
+                lexer.slurp_dq()
+            } else {
+                lexer.slurp_uq()
+            }
+        };
         let (mut text, mut term) = slurp(self)?;
         let mut after = self.pos;
         loop {
@@ -1685,14 +1876,24 @@ impl<'a> Lexer<'a> {
                 Term::DollarBrace => {
                     let count = self.brace_count;
                     self.brace_count += 1;
-                    self.push(TokenKind::DqPre, before, self.pos - before, Some(boxed(text)));
+                    self.push(
+                        TokenKind::DqPre,
+                        before,
+                        self.pos - before,
+                        Some(boxed(text)),
+                    );
                     self.enqueue_until(count)?;
                     break;
                 }
                 Term::Dollar => {
                     if let Some(end) = match_variable_name(self.s, self.pos) {
                         self.matched = Some((self.pos, end));
-                        self.push(TokenKind::DqPre, before, after - before - 1, Some(boxed(text)));
+                        self.push(
+                            TokenKind::DqPre,
+                            before,
+                            after - before - 1,
+                            Some(boxed(text)),
+                        );
                         let name = boxed(self.s[self.pos..end].to_vec());
                         self.push(TokenKind::Variable, after - 1, end - after + 1, Some(name));
                         self.pos = end;
@@ -1720,7 +1921,13 @@ impl<'a> Lexer<'a> {
     }
 
     fn interpolate_tail_pieces(&mut self, quoting: Quoting) -> LexResult<()> {
-        let slurp = |lexer: &mut Self| if quoting == Quoting::Double { lexer.slurp_dq() } else { lexer.slurp_uq() };
+        let slurp = |lexer: &mut Self| {
+            if quoting == Quoting::Double {
+                lexer.slurp_dq()
+            } else {
+                lexer.slurp_uq()
+            }
+        };
         loop {
             // each piece is one more recursive call in Puppet
             self.stack += PIECE_FRAME;
@@ -1733,20 +1940,35 @@ impl<'a> Lexer<'a> {
             loop {
                 match term {
                     Term::Quote | Term::End => {
-                        self.push(TokenKind::DqPost, before, self.pos - before, Some(boxed(text)));
+                        self.push(
+                            TokenKind::DqPost,
+                            before,
+                            self.pos - before,
+                            Some(boxed(text)),
+                        );
                         return Ok(());
                     }
                     Term::DollarBrace => {
                         let count = self.brace_count;
                         self.brace_count += 1;
-                        self.push(TokenKind::DqMid, before, self.pos - before, Some(boxed(text)));
+                        self.push(
+                            TokenKind::DqMid,
+                            before,
+                            self.pos - before,
+                            Some(boxed(text)),
+                        );
                         self.enqueue_until(count)?;
                         break;
                     }
                     Term::Dollar => {
                         if let Some(end) = match_variable_name(self.s, self.pos) {
                             self.matched = Some((self.pos, end));
-                            self.push(TokenKind::DqMid, before, after - before - 1, Some(boxed(text)));
+                            self.push(
+                                TokenKind::DqMid,
+                                before,
+                                after - before - 1,
+                                Some(boxed(text)),
+                            );
                             let name = boxed(self.s[self.pos..end].to_vec());
                             self.push(TokenKind::Variable, after - 1, end - after + 1, Some(name));
                             self.pos = end;
@@ -1777,7 +1999,10 @@ impl<'a> Lexer<'a> {
                         // a single token, or a first token followed by `.` or `[`, is a
                         // variable's name (`${x}`, `${x[0]}`, `${x.y}`)
                         let qlength = self.out.len() - queue_size;
-                        if qlength == 1 || (qlength > 1 && matches!(self.out[queue_size + 1].kind, Dot | LBrack)) {
+                        if qlength == 1
+                            || (qlength > 1
+                                && matches!(self.out[queue_size + 1].kind, Dot | LBrack))
+                        {
                             transform_to_variable(&mut self.out[queue_size]);
                         }
                         return Ok(());
@@ -1795,7 +2020,11 @@ impl<'a> Lexer<'a> {
 }
 
 fn transform_to_variable(tok: &mut Tok) {
-    if matches!(tok.kind, TokenKind::Number | TokenKind::Name | TokenKind::Word) || tok.kind.is_keyword() {
+    if matches!(
+        tok.kind,
+        TokenKind::Number | TokenKind::Name | TokenKind::Word
+    ) || tok.kind.is_keyword()
+    {
         tok.kind = TokenKind::Variable;
     }
 }
@@ -1803,7 +2032,9 @@ fn transform_to_variable(tok: &mut Tok) {
 fn boxed(bytes: Vec<u8>) -> Box<str> {
     match String::from_utf8(bytes) {
         Ok(s) => s.into_boxed_str(),
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned().into_boxed_str(),
+        Err(e) => String::from_utf8_lossy(e.as_bytes())
+            .into_owned()
+            .into_boxed_str(),
     }
 }
 
@@ -1811,7 +2042,10 @@ fn find(s: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     if from > s.len() {
         return None;
     }
-    s[from..].windows(needle.len()).position(|w| w == needle).map(|i| from + i)
+    s[from..]
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|i| from + i)
 }
 
 /// The last character of `s[..end]`.
@@ -1883,7 +2117,8 @@ fn match_heredoc_header(h: &[u8]) -> Option<HeredocHeader> {
             let q = blanks(p + 1);
             if h.get(q).is_some_and(u8::is_ascii_lowercase) {
                 let mut r = q + 1;
-                while r < h.len() && (h[r].is_ascii_alphanumeric() || h[r] == b'_' || h[r] == b'+') {
+                while r < h.len() && (h[r].is_ascii_alphanumeric() || h[r] == b'_' || h[r] == b'+')
+                {
                     r += 1;
                 }
                 if r > q + 1 {
@@ -1902,7 +2137,11 @@ fn match_heredoc_header(h: &[u8]) -> Option<HeredocHeader> {
             p = blanks(q);
         }
         if p + 1 == h.len() && h[p] == b')' {
-            return Some(HeredocHeader { tag, syntax, escapes });
+            return Some(HeredocHeader {
+                tag,
+                syntax,
+                escapes,
+            });
         }
     }
     None
@@ -1971,7 +2210,11 @@ fn match_end_line(line: &[u8], tag: &[u8]) -> Option<EndLine> {
                 }
                 lead_end += n;
             }
-            let found = EndLine { leading: (start, lead_end), margin: bar, remove_break: dash };
+            let found = EndLine {
+                leading: (start, lead_end),
+                margin: bar,
+                remove_break: dash,
+            };
             if best.as_ref().is_none_or(|(s, _)| start < *s) {
                 best = Some((start, found));
             }
@@ -2006,11 +2249,24 @@ impl SubLocator {
         if !self.has_margin {
             return (offset + self.leading_offset, length);
         }
-        let acc = |line: usize| self.accumulated.get(line).or(self.accumulated.last()).copied().unwrap_or(0);
+        let acc = |line: usize| {
+            self.accumulated
+                .get(line)
+                .or(self.accumulated.last())
+                .copied()
+                .unwrap_or(0)
+        };
         let start_line = self.line_for_offset(offset);
         let end_line = self.line_for_offset(offset + length);
-        let start = if offset == 0 { self.leading_offset } else { offset + self.leading_offset + acc(start_line) };
-        (start, (length + acc(end_line)).saturating_sub(acc(start_line)))
+        let start = if offset == 0 {
+            self.leading_offset
+        } else {
+            offset + self.leading_offset + acc(start_line)
+        };
+        (
+            start,
+            (length + acc(end_line)).saturating_sub(acc(start_line)),
+        )
     }
 }
 
@@ -2023,9 +2279,16 @@ impl<'a> Lexer<'a> {
             // up front), which a SubLocator cannot do.
             return Err(positionless(NIL_PLUS, before));
         }
-        let Some(close) = self.s[before..].iter().position(|&b| b == b')').map(|i| before + i) else {
+        let Some(close) = self.s[before..]
+            .iter()
+            .position(|&b| b == b')')
+            .map(|i| before + i)
+        else {
             self.matched = None;
-            let message = format!("Unclosed parenthesis after '@(' followed by '{}'", self.followed_by());
+            let message = format!(
+                "Unclosed parenthesis after '@(' followed by '{}'",
+                self.followed_by()
+            );
             return Err(self.error(message, before));
         };
         self.matched = Some((close, close + 1));
@@ -2033,7 +2296,10 @@ impl<'a> Lexer<'a> {
         let pos_after_heredoc = self.pos;
         let header = &self.s[before..pos_after_heredoc];
         let Some(m) = match_heredoc_header(header) else {
-            return Err(self.error("Invalid syntax in heredoc expected @(endtag[:syntax][/escapes])", self.pos));
+            return Err(self.error(
+                "Invalid syntax in heredoc expected @(endtag[:syntax][/escapes])",
+                self.pos,
+            ));
         };
         let mut endtag = ruby_strip(&header[m.tag.0..m.tag.1]);
         let mut dq_style = false;
@@ -2048,10 +2314,17 @@ impl<'a> Lexer<'a> {
         if let Some((a, b)) = m.escapes {
             let given: &[u8] = if a == b { b"trnsuL$" } else { &header[a..b] };
             let mut seen = [false; 256];
-            if given.iter().any(|&c| std::mem::replace(&mut seen[c as usize], true)) {
-                let list: Vec<std::string::String> = given.iter().map(|&c| (c as char).to_string()).collect();
+            if given
+                .iter()
+                .any(|&c| std::mem::replace(&mut seen[c as usize], true))
+            {
+                let list: Vec<std::string::String> =
+                    given.iter().map(|&c| (c as char).to_string()).collect();
                 return Err(self.error(
-                    format!("An escape char for @() may only appear once. Got '{}'", list.join(", ")),
+                    format!(
+                        "An escape char for @() may only appear once. Got '{}'",
+                        list.join(", ")
+                    ),
                     self.pos,
                 ));
             }
@@ -2080,7 +2353,12 @@ impl<'a> Lexer<'a> {
         let syntax = m.syntax.map_or(std::string::String::new(), |(a, b)| {
             std::string::String::from_utf8_lossy(&header[a..b]).into_owned()
         });
-        self.push(TokenKind::Heredoc, before, pos_after_heredoc - before, Some(syntax.into()));
+        self.push(
+            TokenKind::Heredoc,
+            before,
+            pos_after_heredoc - before,
+            Some(syntax.into()),
+        );
 
         match self.newline_jump {
             Some(jump) => self.pos = jump,
@@ -2138,7 +2416,12 @@ impl<'a> Lexer<'a> {
             }
             let lines_len: usize = lines.iter().map(|(a, b)| b - a).sum();
             let inspect = ruby_inspect_lines(self.s, &lines);
-            self.push(TokenKind::Sublocate, heredoc_offset, lines_len, Some(inspect.into()));
+            self.push(
+                TokenKind::Sublocate,
+                heredoc_offset,
+                lines_len,
+                Some(inspect.into()),
+            );
 
             if let Some(message) = bom_error(&text) {
                 return Err(positionless(message, heredoc_offset));
@@ -2150,7 +2433,11 @@ impl<'a> Lexer<'a> {
             } else {
                 UqPattern::UqNe
             };
-            let mut sub = Lexer::new(&text, Some(SubMode { escapes, pattern }), self.stack + STRING_FRAME);
+            let mut sub = Lexer::new(
+                &text,
+                Some(SubMode { escapes, pattern }),
+                self.stack + STRING_FRAME,
+            );
             if let Err(mut e) = sub.interpolate(Quoting::Unquoted) {
                 e.at = before;
                 return Err(e);
@@ -2163,9 +2450,18 @@ impl<'a> Lexer<'a> {
             }
             accumulated.push(*accumulated.last().unwrap_or(&0));
             let mut line_index = vec![0];
-            line_index.extend(text.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1));
-            let locator =
-                SubLocator { leading_offset: heredoc_offset, has_margin: end_line.margin, line_index, accumulated };
+            line_index.extend(
+                text.iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            );
+            let locator = SubLocator {
+                leading_offset: heredoc_offset,
+                has_margin: end_line.margin,
+                line_index,
+                accumulated,
+            };
             for tok in sub.out {
                 let (start, len) = locator.to_global(tok.start, tok.len);
                 let value = tok.value.unwrap_or_else(|| {
@@ -2173,7 +2469,12 @@ impl<'a> Lexer<'a> {
                     let b = (tok.start + tok.len).clamp(a, text.len());
                     plain_value(tok.kind, &text[a..b])
                 });
-                self.out.push(Tok { kind: tok.kind, start, len, value: Some(value) });
+                self.out.push(Tok {
+                    kind: tok.kind,
+                    start,
+                    len,
+                    value: Some(value),
+                });
             }
             self.pos = pos_after_heredoc;
             return Ok(Step::Nothing);
@@ -2198,7 +2499,9 @@ fn ruby_inspect_lines(s: &[u8], lines: &[(usize, usize)]) -> std::string::String
         if i > 0 {
             out.push_str(", ");
         }
-        out.push_str(&ruby_inspect(&std::string::String::from_utf8_lossy(&s[a..b])));
+        out.push_str(&ruby_inspect(&std::string::String::from_utf8_lossy(
+            &s[a..b],
+        )));
     }
     out.push(']');
     out
@@ -2345,7 +2648,9 @@ mod regex {
     /// description (which escapes non-ASCII characters once anything needs escaping),
     /// otherwise for `Regexp#to_s`.
     fn expr_str(s: &str, in_error: bool) -> String {
-        let need_escape = s.chars().any(|c| c == '/' || (c.is_ascii() && !(' '..='~').contains(&c)));
+        let need_escape = s
+            .chars()
+            .any(|c| c == '/' || (c.is_ascii() && !(' '..='~').contains(&c)));
         if !need_escape {
             return s.to_string();
         }
@@ -2382,7 +2687,10 @@ mod regex {
     }
 
     fn hex_value(s: &[u8]) -> u32 {
-        s.iter().fold(0u32, |v, &b| v.saturating_mul(16).saturating_add((b as char).to_digit(16).unwrap_or(0)))
+        s.iter().fold(0u32, |v, &b| {
+            v.saturating_mul(16)
+                .saturating_add((b as char).to_digit(16).unwrap_or(0))
+        })
     }
 
     /// Ruby's `unescape_nonascii` (re.c): the escapes Ruby handles before Onigmo sees the
@@ -2419,8 +2727,15 @@ mod regex {
             match c {
                 b'1'..=b'7'
                     if {
-                        let n = s[p - 1..].iter().take(3).take_while(|b| (b'0'..=b'7').contains(b)).count();
-                        s[p - 1..p - 1 + n].iter().fold(0u32, |v, b| v * 8 + u32::from(b - b'0')) <= 0o177
+                        let n = s[p - 1..]
+                            .iter()
+                            .take(3)
+                            .take_while(|b| (b'0'..=b'7').contains(b))
+                            .count();
+                        s[p - 1..p - 1 + n]
+                            .iter()
+                            .fold(0u32, |v, b| v * 8 + u32::from(b - b'0'))
+                            <= 0o177
                     } =>
                 {
                     out.push(b'\\');
@@ -2436,7 +2751,8 @@ mod regex {
                     }
                     if s[p] == b'{' {
                         p += 1;
-                        let is_space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r');
+                        let is_space =
+                            |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r');
                         while p < s.len() && is_space(s[p]) {
                             p += 1;
                         }
@@ -2540,12 +2856,22 @@ mod regex {
                 b'e' => code = 0x1B,
                 b'0'..=b'7' => {
                     *p -= 1;
-                    let n = s[*p..].iter().take(3).take_while(|b| (b'0'..=b'7').contains(b)).count();
-                    code = s[*p..*p + n].iter().fold(0u32, |v, b| v * 8 + u32::from(b - b'0'));
+                    let n = s[*p..]
+                        .iter()
+                        .take(3)
+                        .take_while(|b| (b'0'..=b'7').contains(b))
+                        .count();
+                    code = s[*p..*p + n]
+                        .iter()
+                        .fold(0u32, |v, b| v * 8 + u32::from(b - b'0'));
                     *p += n;
                 }
                 b'x' => {
-                    let n = s[*p..].iter().take(2).take_while(|b| b.is_ascii_hexdigit()).count();
+                    let n = s[*p..]
+                        .iter()
+                        .take(2)
+                        .take_while(|b| b.is_ascii_hexdigit())
+                        .count();
                     if n < 1 {
                         return Err("invalid hex escape");
                     }
@@ -2743,7 +3069,10 @@ mod regex {
 
         fn char_at(&self, i: usize) -> Option<char> {
             let n = super::char_len_at(self.s, i);
-            std::str::from_utf8(self.s.get(i..i + n)?).ok()?.chars().next()
+            std::str::from_utf8(self.s.get(i..i + n)?)
+                .ok()?
+                .chars()
+                .next()
         }
 
         /// Fetches one character (PFETCH).
@@ -2761,9 +3090,13 @@ mod regex {
         }
 
         fn scan_number(&self, from: usize) -> (u64, usize) {
-            let n = self.s[from.min(self.s.len())..].iter().take_while(|b| b.is_ascii_digit()).count();
-            let v =
-                self.s[from..from + n].iter().fold(0u64, |v, b| v.saturating_mul(10).saturating_add((b - b'0') as u64));
+            let n = self.s[from.min(self.s.len())..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            let v = self.s[from..from + n].iter().fold(0u64, |v, b| {
+                v.saturating_mul(10).saturating_add((b - b'0') as u64)
+            });
             (v, n)
         }
 
@@ -2873,7 +3206,10 @@ mod regex {
                 match name {
                     Some(name) => {
                         if !self.names.contains(name) {
-                            return Err(format!("undefined name <{}> reference", String::from_utf8_lossy(name)));
+                            return Err(format!(
+                                "undefined name <{}> reference",
+                                String::from_utf8_lossy(name)
+                            ));
                         }
                     }
                     None => {
@@ -2886,8 +3222,11 @@ mod regex {
                     }
                 }
             }
-            let bad_backref =
-                self.backrefs.iter().find(|(_, n)| *n <= 0 || *n as usize > self.groups).map(|(at, _)| *at);
+            let bad_backref = self
+                .backrefs
+                .iter()
+                .find(|(_, n)| *n <= 0 || *n as usize > self.groups)
+                .map(|(at, _)| *at);
             match (bad_backref, self.bad_look_behind) {
                 (Some(b), Some(l)) if l < b => Err("invalid pattern in look-behind".to_string()),
                 (Some(_), _) => Err("invalid backref number/name".to_string()),
@@ -2996,15 +3335,22 @@ mod regex {
                         self.atom(Len::Var);
                     } else {
                         if c != '8' && c != '9' {
-                            let m =
-                                self.s[self.p - 1..].iter().take(3).take_while(|b| (b'0'..=b'7').contains(b)).count();
+                            let m = self.s[self.p - 1..]
+                                .iter()
+                                .take(3)
+                                .take_while(|b| (b'0'..=b'7').contains(b))
+                                .count();
                             self.p = self.p - 1 + m;
                         }
                         self.atom(Len::Fixed(1));
                     }
                 }
                 '0' => {
-                    let m = self.s[self.p..].iter().take(2).take_while(|b| (b'0'..=b'7').contains(b)).count();
+                    let m = self.s[self.p..]
+                        .iter()
+                        .take(2)
+                        .take_while(|b| (b'0'..=b'7').contains(b))
+                        .count();
                     self.p += m;
                     self.atom(Len::Fixed(1));
                 }
@@ -3030,7 +3376,11 @@ mod regex {
                     self.atom(Len::Fixed(1));
                 }
                 'x' => {
-                    let m = self.s[self.p..].iter().take(2).take_while(|b| b.is_ascii_hexdigit()).count();
+                    let m = self.s[self.p..]
+                        .iter()
+                        .take(2)
+                        .take_while(|b| b.is_ascii_hexdigit())
+                        .count();
                     self.p += m;
                     self.atom(Len::Fixed(1));
                 }
@@ -3056,7 +3406,10 @@ mod regex {
                     _ => {}
                 }
             }
-            Err(format!("invalid character property name {{{}}}", self.text(start, prev)))
+            Err(format!(
+                "invalid character property name {{{}}}",
+                self.text(start, prev)
+            ))
         }
 
         /// `\k<…>` (Ruby's fetch_name_with_level and fetch_named_backref_token).
@@ -3113,12 +3466,18 @@ mod regex {
                 }
             }
             if bad {
-                return Err(format!("invalid group name <{}>", self.text(start, name_end)));
+                return Err(format!(
+                    "invalid group name <{}>",
+                    self.text(start, name_end)
+                ));
             }
             if is_num != 0 {
                 let (n, _) = self.scan_number(num_head);
                 if n == 0 {
-                    return Err(format!("invalid group name <{}>", self.text(start, self.s.len())));
+                    return Err(format!(
+                        "invalid group name <{}>",
+                        self.text(start, self.s.len())
+                    ));
                 }
                 let mut n = n as i64 * sign;
                 if n < 0 {
@@ -3132,7 +3491,10 @@ mod regex {
             } else {
                 let name = &self.s[start..name_end];
                 if !self.names.contains(&name) {
-                    return Err(format!("undefined name <{}> reference", String::from_utf8_lossy(name)));
+                    return Err(format!(
+                        "undefined name <{}> reference",
+                        String::from_utf8_lossy(name)
+                    ));
                 }
             }
             Ok(())
@@ -3175,7 +3537,11 @@ mod regex {
 
         /// Ruby's fetch_name: a group name (a definition, or a reference when `is_ref`, which
         /// may be a number); returns its range and the number. Any character goes in a name.
-        fn fetch_name(&mut self, open: u8, is_ref: bool) -> Result<(usize, usize, Option<i64>), String> {
+        fn fetch_name(
+            &mut self,
+            open: u8,
+            is_ref: bool,
+        ) -> Result<(usize, usize, Option<i64>), String> {
             let end_code = match open {
                 b'<' => '>',
                 b'\'' => '\'',
@@ -3223,20 +3589,29 @@ mod regex {
                         if c.is_ascii_digit() {
                             is_num = 1;
                         } else {
-                            err =
-                                Some(if is_word_char(c) { "invalid group name" } else { "invalid char in group name" });
+                            err = Some(if is_word_char(c) {
+                                "invalid group name"
+                            } else {
+                                "invalid char in group name"
+                            });
                             break;
                         }
                     }
                 }
                 if err.is_none() {
                     if c != end_code {
-                        return Err(format!("invalid group name <{}>", self.text(start, self.s.len())));
+                        return Err(format!(
+                            "invalid group name <{}>",
+                            self.text(start, self.s.len())
+                        ));
                     }
                     if is_num != 0 {
                         let (n, _) = self.scan_number(num_head);
                         if n == 0 {
-                            return Err(format!("invalid group name <{}>", self.text(start, name_end)));
+                            return Err(format!(
+                                "invalid group name <{}>",
+                                self.text(start, name_end)
+                            ));
                         }
                         return Ok((start, name_end, Some(n as i64 * sign)));
                     }
@@ -3244,7 +3619,11 @@ mod regex {
                 }
                 if c == end_code || c == ')' {
                     // `-` alone: the name's end was reached, no teardown
-                    return Err(format!("{} <{}>", err.unwrap_or("invalid group name"), self.text(start, name_end)));
+                    return Err(format!(
+                        "{} <{}>",
+                        err.unwrap_or("invalid group name"),
+                        self.text(start, name_end)
+                    ));
                 }
             }
             // teardown
@@ -3258,7 +3637,11 @@ mod regex {
             if self.p >= self.s.len() {
                 name_end = self.s.len();
             }
-            Err(format!("{} <{}>", err.unwrap_or("invalid group name"), self.text(start, name_end)))
+            Err(format!(
+                "{} <{}>",
+                err.unwrap_or("invalid group name"),
+                self.text(start, name_end)
+            ))
         }
 
         /// After `(`: parse_enclose.
@@ -3327,7 +3710,10 @@ mod regex {
                             }
                             let name = &self.s[a..b];
                             if num.is_none() && !self.names.contains(&name) {
-                                return Err(format!("undefined name <{}> reference", String::from_utf8_lossy(name)));
+                                return Err(format!(
+                                    "undefined name <{}> reference",
+                                    String::from_utf8_lossy(name)
+                                ));
                             }
                         }
                         _ => return Err("invalid conditional pattern".to_string()),
@@ -3382,7 +3768,9 @@ mod regex {
 
         /// Closes the innermost group: its node's length becomes an atom of the enclosing one.
         fn close(&mut self) {
-            let Some(mut f) = self.frames.pop() else { return };
+            let Some(mut f) = self.frames.pop() else {
+                return;
+            };
             if f.kind == Kind::LookBehind {
                 self.look_behinds.pop();
             }
@@ -3443,7 +3831,9 @@ mod regex {
             self.open_class(&mut stack)?;
             loop {
                 let t = self.cc_token()?;
-                let Some(top) = stack.last_mut() else { return Ok(()) };
+                let Some(top) = stack.last_mut() else {
+                    return Ok(());
+                };
                 let (state, vs, vs_class) = *top;
                 match t {
                     CcTok::End => return Err("premature end of char-class".to_string()),
@@ -3496,7 +3886,9 @@ mod regex {
                             }
                             *top = (CcState::Complete, u32::from(b'-'), false);
                         }
-                        CcState::Start | CcState::Complete => *top = (CcState::Value, u32::from(b'-'), false),
+                        CcState::Start | CcState::Complete => {
+                            *top = (CcState::Value, u32::from(b'-'), false)
+                        }
                     },
                 }
             }
@@ -3518,7 +3910,11 @@ mod regex {
                 return Ok(());
             }
             // not consumed: back to before the token (after a `^`)
-            self.p = if self.s.get(save) == Some(&b'^') { save + 1 } else { save };
+            self.p = if self.s.get(save) == Some(&b'^') {
+                save + 1
+            } else {
+                save
+            };
             stack.push((CcState::Start, 0, false));
             Ok(())
         }
@@ -3566,15 +3962,25 @@ mod regex {
                             CcTok::Class
                         }
                         'x' => {
-                            let m = self.s[self.p..].iter().take(2).take_while(|b| b.is_ascii_hexdigit()).count();
+                            let m = self.s[self.p..]
+                                .iter()
+                                .take(2)
+                                .take_while(|b| b.is_ascii_hexdigit())
+                                .count();
                             let v = hex_value(&self.s[self.p..self.p + m]);
                             self.p += m;
                             CcTok::Char(v)
                         }
                         '0'..='7' => {
                             self.p -= 1;
-                            let m = self.s[self.p..].iter().take(3).take_while(|b| (b'0'..=b'7').contains(b)).count();
-                            let v = self.s[self.p..self.p + m].iter().fold(0u32, |v, b| v * 8 + u32::from(b - b'0'));
+                            let m = self.s[self.p..]
+                                .iter()
+                                .take(3)
+                                .take_while(|b| (b'0'..=b'7').contains(b))
+                                .count();
+                            let v = self.s[self.p..self.p + m]
+                                .iter()
+                                .fold(0u32, |v, b| v * 8 + u32::from(b - b'0'));
                             self.p += m;
                             CcTok::Char(v)
                         }
@@ -3596,8 +4002,8 @@ mod regex {
         /// parse_posix_bracket, after `[:`: `true` for a class, `false` when it is not one.
         fn posix_bracket(&mut self) -> Result<bool, String> {
             const NAMES: [&str; 14] = [
-                "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space", "upper",
-                "xdigit", "ascii", "word",
+                "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print", "punct",
+                "space", "upper", "xdigit", "ascii", "word",
             ];
             if self.peek_is(b'^') {
                 self.p += 1;
@@ -3809,7 +4215,10 @@ mod regex {
                 _ => key.push(b.to_ascii_lowercase()),
             }
         }
-        !key.is_empty() && PROPERTY_NAMES.split(' ').any(|n| n.as_bytes() == key.as_slice())
+        !key.is_empty()
+            && PROPERTY_NAMES
+                .split(' ')
+                .any(|n| n.as_bytes() == key.as_slice())
     }
 
     fn branch_len(f: &Frame) -> Len {

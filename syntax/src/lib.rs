@@ -40,11 +40,19 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(message: impl Into<String>, span: Span) -> Self {
-        Diagnostic { severity: Severity::Error, message: message.into(), span }
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span,
+        }
     }
 
     pub fn warning(message: impl Into<String>, span: Span) -> Self {
-        Diagnostic { severity: Severity::Warning, message: message.into(), span }
+        Diagnostic {
+            severity: Severity::Warning,
+            message: message.into(),
+            span,
+        }
     }
 }
 
@@ -54,7 +62,11 @@ impl std::fmt::Display for Diagnostic {
         if self.span.line == 0 {
             return write!(f, "{}", self.message);
         }
-        write!(f, "{} (line: {}, column: {})", self.message, self.span.line, self.span.column)
+        write!(
+            f,
+            "{} (line: {}, column: {})",
+            self.message, self.span.line, self.span.column
+        )
     }
 }
 
@@ -100,7 +112,11 @@ fn lower_tree(source: &str, tree: &tree_sitter::Tree) -> Parsed {
     // Puppet's parser pulls tokens from its lexer and stops at the first problem: a syntax
     // error at a token the lexer delivered, else the lexer's own error.
     let lexed = lexer::lex(source);
-    let syntax_error = if root.has_error() { first_error_node(root) } else { None };
+    let syntax_error = if root.has_error() {
+        first_error_node(root)
+    } else {
+        None
+    };
     let puppet_error = match syntax_error {
         Some(node) => Some(syntax_error_at(source, &lexed, node)),
         None => lexed.error.clone(),
@@ -159,6 +175,9 @@ fn syntax_error_at(source: &str, lexed: &lexer::Lexed, node: tree_sitter::Node) 
     match index {
         Some(i) => lexer::error_at(source, lexed, i),
         // Past the last token: the lexer's error if it stopped early, else end of input.
-        None => lexed.error.clone().unwrap_or_else(|| lexer::error_at(source, lexed, lexed.tokens.len())),
+        None => lexed
+            .error
+            .clone()
+            .unwrap_or_else(|| lexer::error_at(source, lexed, lexed.tokens.len())),
     }
 }

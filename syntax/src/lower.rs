@@ -93,7 +93,10 @@ impl<'a> Lowerer<'a> {
     }
 
     pub fn span(&self, node: Node) -> Span {
-        Span { end: node.end_byte(), ..self.span_at(node.start_byte()) }
+        Span {
+            end: node.end_byte(),
+            ..self.span_at(node.start_byte())
+        }
     }
 
     /// The empty span at a byte offset (its line and column in characters, from 1).
@@ -138,7 +141,9 @@ impl<'a> Lowerer<'a> {
 
     pub fn program(&mut self, root: Node<'a>) -> Program {
         let statements = self.statements(root);
-        Program { body: block_or_expression(statements, self.span(root)) }
+        Program {
+            body: block_or_expression(statements, self.span(root)),
+        }
     }
 
     /// The statements among `node`'s children, as Puppet's `transform_calls` leaves them:
@@ -148,7 +153,12 @@ impl<'a> Lowerer<'a> {
             .into_iter()
             .map(|child| {
                 let mut e = self.expr(child);
-                if let ExprKind::Call { kind: CallKind::Function, rval_required, .. } = &mut e.kind {
+                if let ExprKind::Call {
+                    kind: CallKind::Function,
+                    rval_required,
+                    ..
+                } = &mut e.kind
+                {
                     *rval_required = false;
                 }
                 e
@@ -169,7 +179,10 @@ impl<'a> Lowerer<'a> {
     /// stack overflow, here or in whatever walks the AST recursively afterwards.
     pub fn expr(&mut self, node: Node<'a>) -> Expr {
         if self.depth >= MAX_DEPTH {
-            return self.error(node, format!("Expressions are nested more than {MAX_DEPTH} deep"));
+            return self.error(
+                node,
+                format!("Expressions are nested more than {MAX_DEPTH} deep"),
+            );
         }
         self.depth += 1;
         let e = self.expr_at_depth(node);
@@ -184,7 +197,9 @@ impl<'a> Lowerer<'a> {
             self.interpolated_variable = None;
             // `${true}`: the keyword is read as a name (see the grammar), but Puppet's lexer
             // made it a BOOLEAN token, so its variable is named by a boolean.
-            if node.kind() == "boolean" || (node.kind() == "name" && matches!(self.text(node), "true" | "false")) {
+            if node.kind() == "boolean"
+                || (node.kind() == "name" && matches!(self.text(node), "true" | "false"))
+            {
                 let value = self.new_expr(ExprKind::Boolean(self.text(node) == "true"), node);
                 return self.new_expr(ExprKind::VariableOf(Box::new(value)), node);
             }
@@ -206,12 +221,18 @@ impl<'a> Lowerer<'a> {
             "heredoc" => return self.heredoc(node),
             "regex" => ExprKind::Regex(regex_source(self.text(node))),
             "hostname" => {
-                let parts: Vec<&str> = significant(node).into_iter().map(|n| self.text(n)).collect();
+                let parts: Vec<&str> = significant(node)
+                    .into_iter()
+                    .map(|n| self.text(n))
+                    .collect();
                 ExprKind::String(parts.join("."))
             }
             "array" => ExprKind::Array(self.argument_list(node, None)),
             "hash" => ExprKind::Hash(
-                significant(node).into_iter().map(|n| self.expr(n)).collect(),
+                significant(node)
+                    .into_iter()
+                    .map(|n| self.expr(n))
+                    .collect(),
             ),
             "hash_pair" => ExprKind::KeyedEntry {
                 key: self.boxed_field(node, "key"),
@@ -222,7 +243,10 @@ impl<'a> Lowerer<'a> {
                 None => return self.error(node, "Syntax error: empty parentheses".into()),
             },
             "binary_expression" => {
-                let op = self.field(node, "operator").map(|n| self.text(n)).unwrap_or("");
+                let op = self
+                    .field(node, "operator")
+                    .map(|n| self.text(n))
+                    .unwrap_or("");
                 match BinaryOp::from_symbol(op) {
                     Some(op) => ExprKind::Binary {
                         op,
@@ -233,7 +257,10 @@ impl<'a> Lowerer<'a> {
                 }
             }
             "unary_expression" => {
-                let op = self.field(node, "operator").map(|n| self.text(n)).unwrap_or("");
+                let op = self
+                    .field(node, "operator")
+                    .map(|n| self.text(n))
+                    .unwrap_or("");
                 let argument = self.boxed_field(node, "argument");
                 match op {
                     "!" => ExprKind::Not(argument),
@@ -296,7 +323,11 @@ impl<'a> Lowerer<'a> {
                 let mut arguments = self.arguments(self.field(node, "arguments"));
                 // `notice { a => 1 }`: Puppet reads a resource body without a title, whose
                 // attribute names become the hash's keys as strings.
-                if let [Expr { kind: ExprKind::Hash(entries), .. }] = arguments.as_mut_slice() {
+                if let [Expr {
+                    kind: ExprKind::Hash(entries),
+                    ..
+                }] = arguments.as_mut_slice()
+                {
                     for entry in entries {
                         if let ExprKind::KeyedEntry { key, .. } = &mut entry.kind {
                             if let ExprKind::QualifiedName(name) = &key.kind {
@@ -305,7 +336,13 @@ impl<'a> Lowerer<'a> {
                         }
                     }
                 }
-                ExprKind::Call { kind: CallKind::Function, functor, arguments, lambda: None, rval_required: false }
+                ExprKind::Call {
+                    kind: CallKind::Function,
+                    functor,
+                    arguments,
+                    lambda: None,
+                    rval_required: false,
+                }
             }
             "method_call" => {
                 let object = self.boxed_field(node, "object");
@@ -316,7 +353,13 @@ impl<'a> Lowerer<'a> {
                     end: method_node.end_byte(),
                     ..self.span(start)
                 };
-                let functor = Expr::new(ExprKind::NamedAccess { left: object, right: method }, span);
+                let functor = Expr::new(
+                    ExprKind::NamedAccess {
+                        left: object,
+                        right: method,
+                    },
+                    span,
+                );
                 ExprKind::Call {
                     kind: CallKind::Method,
                     functor: Box::new(functor),
@@ -333,7 +376,12 @@ impl<'a> Lowerer<'a> {
                     .and_then(|q| significant(q).first().copied())
                     .map(|q| Box::new(self.expr(q)));
                 let operations = self.attributes(node);
-                ExprKind::Collect { type_expr, exported, query, operations }
+                ExprKind::Collect {
+                    type_expr,
+                    exported,
+                    query,
+                    operations,
+                }
             }
             "if_expression" => return self.conditional(node, false),
             "unless_expression" => return self.conditional(node, true),
@@ -344,11 +392,16 @@ impl<'a> Lowerer<'a> {
                     .filter(|n| n.kind() == "case_option")
                     .map(|option| {
                         let mut cursor = option.walk();
-                        let values: Vec<Node> =
-                            option.children_by_field_name("match", &mut cursor).collect();
+                        let values: Vec<Node> = option
+                            .children_by_field_name("match", &mut cursor)
+                            .collect();
                         let values = values.into_iter().map(|v| self.expr(v)).collect();
                         let body = self.body(self.field(option, "body")).map(|b| *b);
-                        CaseOption { values, body, span: self.span(option) }
+                        CaseOption {
+                            values,
+                            body,
+                            span: self.span(option),
+                        }
                     })
                     .collect();
                 ExprKind::Case { test, options }
@@ -365,7 +418,11 @@ impl<'a> Lowerer<'a> {
                         span: self.span(body),
                     })
                     .collect();
-                ExprKind::Resource { form, type_name, bodies }
+                ExprKind::Resource {
+                    form,
+                    type_name,
+                    bodies,
+                }
             }
             "resource_defaults" => ExprKind::ResourceDefaults {
                 form: self.resource_form(node),
@@ -373,29 +430,48 @@ impl<'a> Lowerer<'a> {
                 operations: self.attributes(node),
             },
             "resource_override" => return self.resource_override(node),
-            "lambda" => return self.error(node, "Syntax error: a lambda is not an expression".into()),
+            "lambda" => {
+                return self.error(node, "Syntax error: a lambda is not an expression".into())
+            }
             "class_definition" => {
                 let name_node = self.field(node, "name");
                 let name = self.classname(name_node);
                 let parent = self.field(node, "parent").map(|p| self.text(p).to_string());
                 let parameters = self.parameters(self.field(node, "parameters"));
-                self.namestack.push(name_node.map_or(String::new(), |n| self.text(n).to_string()));
+                self.namestack
+                    .push(name_node.map_or(String::new(), |n| self.text(n).to_string()));
                 let body = self.body(self.field(node, "body"));
                 self.namestack.pop();
-                ExprKind::Class { name, parameters, parent, body }
+                ExprKind::Class {
+                    name,
+                    parameters,
+                    parent,
+                    body,
+                }
             }
             "define_definition" => {
                 let name = self.classname(self.field(node, "name"));
                 let parameters = self.parameters(self.field(node, "parameters"));
                 let body = self.body(self.field(node, "body"));
-                ExprKind::Define { name, parameters, body }
+                ExprKind::Define {
+                    name,
+                    parameters,
+                    body,
+                }
             }
             "function_definition" => {
-                let name = self.field(node, "name").map_or(String::new(), |n| self.text(n).to_string());
+                let name = self
+                    .field(node, "name")
+                    .map_or(String::new(), |n| self.text(n).to_string());
                 let parameters = self.parameters(self.field(node, "parameters"));
                 let return_type = self.return_type(self.field(node, "return_type"));
                 let body = self.body(self.field(node, "body"));
-                ExprKind::Function { name, parameters, body, return_type }
+                ExprKind::Function {
+                    name,
+                    parameters,
+                    body,
+                    return_type,
+                }
             }
             "node_definition" => {
                 let mut cursor = node.walk();
@@ -403,17 +479,28 @@ impl<'a> Lowerer<'a> {
                 let matches = names.into_iter().map(|n| self.expr(n)).collect();
                 let parent = self.field(node, "parent").map(|p| Box::new(self.expr(p)));
                 let body = self.body(self.field(node, "body"));
-                ExprKind::Node { matches, parent, body }
+                ExprKind::Node {
+                    matches,
+                    parent,
+                    body,
+                }
             }
             "type_alias" => return self.type_alias(node),
             "type_definition" => {
-                let name = self.field(node, "name").map_or(String::new(), |n| self.text(n).to_string());
+                let name = self
+                    .field(node, "name")
+                    .map_or(String::new(), |n| self.text(n).to_string());
                 let parent = self.field(node, "parent").map(|n| self.text(n).to_string());
                 let body = self.body(self.field(node, "body"));
                 ExprKind::TypeDefinition { name, parent, body }
             }
             "ERROR" => {
-                let at = self.text(node).split_whitespace().next().unwrap_or("").to_string();
+                let at = self
+                    .text(node)
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
                 return self.error(node, format!("Syntax error at '{at}'"));
             }
             other => return self.error(node, format!("Syntax error: unexpected {other}")),
@@ -427,9 +514,15 @@ impl<'a> Lowerer<'a> {
         let e = self.expr(node);
         if node.kind() == "hash_pair" {
             let span = e.span;
-            Argument { expr: Expr::new(ExprKind::Hash(vec![e]), span), unfolded: true }
+            Argument {
+                expr: Expr::new(ExprKind::Hash(vec![e]), span),
+                unfolded: true,
+            }
         } else {
-            Argument { expr: e, unfolded: false }
+            Argument {
+                expr: e,
+                unfolded: false,
+            }
         }
     }
 
@@ -459,7 +552,9 @@ impl<'a> Lowerer<'a> {
                     Some(n) if n.kind() == "splat" => AttributeOp::Splat { value, span },
                     _ => AttributeOp::Set {
                         name: name_node.map_or(String::new(), |n| self.text(n).to_string()),
-                        append: self.field(attribute, "operator").is_some_and(|o| self.text(o) == "+>"),
+                        append: self
+                            .field(attribute, "operator")
+                            .is_some_and(|o| self.text(o) == "+>"),
                         value,
                         span,
                     },
@@ -483,26 +578,47 @@ impl<'a> Lowerer<'a> {
         if let ExprKind::QualifiedName(name) = &resources.kind {
             return self.resource_without_title(node, name.clone(), *resources, operations);
         }
-        let kind = ExprKind::ResourceOverride { form: ResourceForm::Regular, resources, operations };
+        let kind = ExprKind::ResourceOverride {
+            form: ResourceForm::Regular,
+            resources,
+            operations,
+        };
         self.new_expr(kind, node)
     }
 
     /// `foo { a => 1 }`: Puppet's `transform_resource_wo_title` reads a name followed by a hash
     /// whose keys are strings: a call for a statement-call name (`notice { a => 1 }`), else the
     /// name and the hash as two statements of a block. With `+>`, it is a syntax error.
-    fn resource_without_title(&mut self, node: Node<'a>, name: String, left: Expr, ops: Vec<AttributeOp>) -> Expr {
+    fn resource_without_title(
+        &mut self,
+        node: Node<'a>,
+        name: String,
+        left: Expr,
+        ops: Vec<AttributeOp>,
+    ) -> Expr {
         let mut entries = Vec::with_capacity(ops.len());
         for op in ops {
             match op {
-                AttributeOp::Set { name, append: false, value, span } => {
+                AttributeOp::Set {
+                    name,
+                    append: false,
+                    value,
+                    span,
+                } => {
                     let key = Expr::new(ExprKind::String(name), span);
                     entries.push(Expr::new(
-                        ExprKind::KeyedEntry { key: Box::new(key), value: Box::new(value) },
+                        ExprKind::KeyedEntry {
+                            key: Box::new(key),
+                            value: Box::new(value),
+                        },
                         span,
                     ));
                 }
                 _ => {
-                    return self.error(node, "Syntax error resource body without title or hash with +>".into());
+                    return self.error(
+                        node,
+                        "Syntax error resource body without title or hash with +>".into(),
+                    );
                 }
             }
         }
@@ -527,12 +643,22 @@ impl<'a> Lowerer<'a> {
         let test = self.boxed_field(node, "condition");
         let then = self.body(self.field(node, "body"));
         let mut cursor = node.walk();
-        let alternatives: Vec<Node> = node.children_by_field_name("alternative", &mut cursor).collect();
+        let alternatives: Vec<Node> = node
+            .children_by_field_name("alternative", &mut cursor)
+            .collect();
         let otherwise = self.alternatives(&alternatives);
         let kind = if unless {
-            ExprKind::Unless { test, then, otherwise }
+            ExprKind::Unless {
+                test,
+                then,
+                otherwise,
+            }
         } else {
-            ExprKind::If { test, then, otherwise }
+            ExprKind::If {
+                test,
+                then,
+                otherwise,
+            }
         };
         self.new_expr(kind, node)
     }
@@ -549,7 +675,14 @@ impl<'a> Lowerer<'a> {
                 if let Some(last) = clauses.last() {
                     span.end = last.end_byte();
                 }
-                Some(Box::new(Expr::new(ExprKind::If { test, then, otherwise }, span)))
+                Some(Box::new(Expr::new(
+                    ExprKind::If {
+                        test,
+                        then,
+                        otherwise,
+                    },
+                    span,
+                )))
             }
             _ => self.body(self.field(*first, "body")),
         }
@@ -574,7 +707,9 @@ impl<'a> Lowerer<'a> {
             .into_iter()
             .filter(|n| n.kind() == "parameter")
             .map(|p| Parameter {
-                name: self.field(p, "name").map_or(String::new(), |n| variable_name(self.text(n)).to_string()),
+                name: self
+                    .field(p, "name")
+                    .map_or(String::new(), |n| variable_name(self.text(n)).to_string()),
                 type_expr: self.field(p, "type").map(|t| self.expr(t)),
                 captures_rest: self.field(p, "splat").is_some(),
                 value: self.field(p, "default").map(|d| self.expr(d)),
@@ -588,7 +723,9 @@ impl<'a> Lowerer<'a> {
     fn classname(&self, node: Option<Node<'a>>) -> String {
         let name = node.map_or("", |n| self.text(n));
         let joined = format!("{}::{name}", self.namestack.join("::"));
-        joined.strip_prefix("::").map_or(joined.clone(), str::to_string)
+        joined
+            .strip_prefix("::")
+            .map_or(joined.clone(), str::to_string)
     }
 
     /// `type A = …`. Puppet's `TYPE_ASSIGNMENT` and `build_TypeAlias`: an access on the left
@@ -609,32 +746,57 @@ impl<'a> Lowerer<'a> {
                     ExprKind::QualifiedReference(n) if n == "Object" || n == "TypeSet" => parent,
                     _ => {
                         if let ExprKind::Hash(entries) = &mut hash.kind {
-                            let key = Expr::new(ExprKind::QualifiedName("parent".into()), parent.span);
+                            let key =
+                                Expr::new(ExprKind::QualifiedName("parent".into()), parent.span);
                             let entry_span = parent.span;
                             entries.push(Expr::new(
-                                ExprKind::KeyedEntry { key: Box::new(key), value: Box::new(parent) },
+                                ExprKind::KeyedEntry {
+                                    key: Box::new(key),
+                                    value: Box::new(parent),
+                                },
                                 entry_span,
                             ));
                         }
                         Expr::new(ExprKind::QualifiedReference("Object".into()), span)
                     }
                 };
-                Expr::new(ExprKind::Access { left: Box::new(parent), keys: vec![hash] }, span)
+                Expr::new(
+                    ExprKind::Access {
+                        left: Box::new(parent),
+                        keys: vec![hash],
+                    },
+                    span,
+                )
             }
             _ => self.lower_field(node, "value"),
         };
         if let Some(n) = name_node.filter(|n| n.kind() == "access_expression") {
             let lhs = self.expr(n);
-            let kind = ExprKind::TypeMapping { type_expr: Box::new(lhs), mapping_expr: Box::new(rhs) };
+            let kind = ExprKind::TypeMapping {
+                type_expr: Box::new(lhs),
+                mapping_expr: Box::new(rhs),
+            };
             return Expr::new(kind, span);
         }
         if matches!(rhs.kind, ExprKind::Hash(_)) {
             let object = Expr::new(ExprKind::QualifiedReference("Object".into()), rhs.span);
             let rspan = rhs.span;
-            rhs = Expr::new(ExprKind::Access { left: Box::new(object), keys: vec![rhs] }, rspan);
+            rhs = Expr::new(
+                ExprKind::Access {
+                    left: Box::new(object),
+                    keys: vec![rhs],
+                },
+                rspan,
+            );
         }
         let name = name_node.map_or(String::new(), |n| self.text(n).to_string());
-        Expr::new(ExprKind::TypeAlias { name, type_expr: Box::new(rhs) }, span)
+        Expr::new(
+            ExprKind::TypeAlias {
+                name,
+                type_expr: Box::new(rhs),
+            },
+            span,
+        )
     }
 
     // ------------------------------------------------------------------ literals
@@ -657,7 +819,10 @@ impl<'a> Lowerer<'a> {
                 "string_content" => {
                     // Puppet warns where the text's segment ends: after the closing quote, the
                     // `${` or the `$` that ends it.
-                    let end = match parts[i + 1..].iter().find(|p| !matches!(p.kind(), "string_content" | "escape_sequence")) {
+                    let end = match parts[i + 1..]
+                        .iter()
+                        .find(|p| !matches!(p.kind(), "string_content" | "escape_sequence"))
+                    {
                         Some(p) if p.kind() == "interpolation" => p.start_byte() + 2,
                         Some(p) => p.start_byte() + 1,
                         None => node.end_byte(),
@@ -704,7 +869,9 @@ impl<'a> Lowerer<'a> {
                     // word, is a variable when alone or followed by `[` or `.`.
                     let first = first_leaf(inner);
                     let alone = first.byte_range() == inner.byte_range();
-                    let followed = first.next_sibling().is_some_and(|s| matches!(s.kind(), "[" | "."));
+                    let followed = first
+                        .next_sibling()
+                        .is_some_and(|s| matches!(s.kind(), "[" | "."));
                     if alone || followed {
                         self.interpolated_variable = Some(first.start_byte());
                     }
@@ -720,7 +887,9 @@ impl<'a> Lowerer<'a> {
 
     fn heredoc(&mut self, node: Node<'a>) -> Expr {
         let span = self.span(node);
-        let syntax = self.field(node, "syntax").map_or(String::new(), |s| self.text(s).to_string());
+        let syntax = self
+            .field(node, "syntax")
+            .map_or(String::new(), |s| self.text(s).to_string());
         let Some(body) = self.bodies.get(self.next_body).copied() else {
             return self.error(node, "Heredoc without any following lines of text".into());
         };
@@ -732,7 +901,10 @@ impl<'a> Lowerer<'a> {
         };
         // The end line: `  |- END`. Its leading blanks are the margin when `|` is there.
         let end_text = self.text(end);
-        let leading: String = end_text.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        let leading: String = end_text
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
         let rest = end_text[leading.len()..].trim_start();
         let has_margin = rest.starts_with('|');
         let rest = rest.strip_prefix('|').unwrap_or(rest).trim_start();
@@ -775,7 +947,13 @@ impl<'a> Lowerer<'a> {
             segments.trim_line_break();
         }
         let text = segments.into_expr(span);
-        self.new_expr(ExprKind::Heredoc { syntax, text: Box::new(text) }, node)
+        self.new_expr(
+            ExprKind::Heredoc {
+                syntax,
+                text: Box::new(text),
+            },
+            node,
+        )
     }
 }
 
@@ -815,8 +993,13 @@ fn merge_unfolded_hashes(args: Vec<Argument>) -> Vec<Expr> {
     let mut previous_unfolded = false;
     for Argument { expr, unfolded } in args {
         if unfolded && previous_unfolded {
-            if let (Some(Expr { kind: ExprKind::Hash(entries), span }), ExprKind::Hash(more)) =
-                (out.last_mut(), expr.kind)
+            if let (
+                Some(Expr {
+                    kind: ExprKind::Hash(entries),
+                    span,
+                }),
+                ExprKind::Hash(more),
+            ) = (out.last_mut(), expr.kind)
             {
                 span.end = expr.span.end;
                 entries.extend(more);
@@ -845,7 +1028,8 @@ impl Segments {
     fn flush(&mut self) {
         if !self.text.is_empty() {
             let text = std::mem::take(&mut self.text);
-            self.parts.push(Expr::new(ExprKind::String(text), Span::default()));
+            self.parts
+                .push(Expr::new(ExprKind::String(text), Span::default()));
         }
     }
 
@@ -863,7 +1047,11 @@ impl Segments {
                 self.text.pop();
             }
         } else if self.text.is_empty() {
-            if let Some(Expr { kind: ExprKind::String(s), .. }) = self.parts.last_mut() {
+            if let Some(Expr {
+                kind: ExprKind::String(s),
+                ..
+            }) = self.parts.last_mut()
+            {
                 if s.ends_with('\n') {
                     s.pop();
                     if s.ends_with('\r') {
@@ -898,7 +1086,11 @@ fn unescape(raw: &str) -> String {
         "s" => " ".into(),
         "\n" | "\r\n" => String::new(),
         _ if body.starts_with('u') => {
-            let hex = body.get(1..).unwrap_or("").trim_start_matches('{').trim_end_matches('}');
+            let hex = body
+                .get(1..)
+                .unwrap_or("")
+                .trim_start_matches('{')
+                .trim_end_matches('}');
             u32::from_str_radix(hex, 16)
                 .ok()
                 .and_then(char::from_u32)
@@ -954,7 +1146,11 @@ fn parse_number(text: &str) -> Result<ExprKind, String> {
                 None => (text, None),
             };
             let mantissa_ok = match mantissa.split_once('.') {
-                Some((a, b)) => !a.is_empty() && !b.is_empty() && (a.chars().chain(b.chars())).all(|c| c.is_ascii_digit()),
+                Some((a, b)) => {
+                    !a.is_empty()
+                        && !b.is_empty()
+                        && (a.chars().chain(b.chars())).all(|c| c.is_ascii_digit())
+                }
                 None => !mantissa.is_empty() && mantissa.chars().all(|c| c.is_ascii_digit()),
             };
             let exponent_ok = exponent.is_none_or(|e| {

@@ -25,7 +25,11 @@ use crate::{Diagnostic, Span};
 
 /// Puppet's validation diagnostics for a program, in source order.
 pub fn validate(program: &Program) -> Vec<Diagnostic> {
-    let mut checker = Checker { path: Vec::new(), out: Vec::new(), stop: None };
+    let mut checker = Checker {
+        path: Vec::new(),
+        out: Vec::new(),
+        stop: None,
+    };
     if let Some(body) = &program.body {
         checker.path.push(Element::Program);
         checker.visit(Element::Expr(body));
@@ -133,7 +137,9 @@ impl<'a> Checker<'a> {
                     self.visit(Element::Attribute(op));
                 }
             }
-            Element::Attribute(AttributeOp::Set { value, .. } | AttributeOp::Splat { value, .. }) => self.visit_expr(value),
+            Element::Attribute(
+                AttributeOp::Set { value, .. } | AttributeOp::Splat { value, .. },
+            ) => self.visit_expr(value),
             Element::CaseOption(o) => {
                 for v in &o.values {
                     self.visit_expr(v);
@@ -161,9 +167,8 @@ impl<'a> Checker<'a> {
                     self.visit_expr(item);
                 }
             }
-            Text(inner) | Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner) | VariableOf(inner) => {
-                self.visit_expr(inner)
-            }
+            Text(inner) | Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner)
+            | VariableOf(inner) => self.visit_expr(inner),
             Heredoc { text, .. } => self.visit_expr(text),
             KeyedEntry { key, value } => {
                 self.visit_expr(key);
@@ -188,7 +193,12 @@ impl<'a> Checker<'a> {
                     self.visit(Element::SelectorEntry(entry));
                 }
             }
-            Call { functor, arguments, lambda, .. } => {
+            Call {
+                functor,
+                arguments,
+                lambda,
+                ..
+            } => {
                 self.visit_expr(functor);
                 for a in arguments {
                     self.visit_expr(a);
@@ -197,7 +207,16 @@ impl<'a> Checker<'a> {
                     self.visit(Element::Lambda(l));
                 }
             }
-            If { test, then, otherwise } | Unless { test, then, otherwise } => {
+            If {
+                test,
+                then,
+                otherwise,
+            }
+            | Unless {
+                test,
+                then,
+                otherwise,
+            } => {
                 self.visit_expr(test);
                 self.visit_opt(then);
                 self.visit_opt(otherwise);
@@ -208,40 +227,68 @@ impl<'a> Checker<'a> {
                     self.visit(Element::CaseOption(o));
                 }
             }
-            Resource { type_name, bodies, .. } => {
+            Resource {
+                type_name, bodies, ..
+            } => {
                 self.visit_expr(type_name);
                 for b in bodies {
                     self.visit(Element::ResourceBody(b));
                 }
             }
-            ResourceDefaults { type_ref: target, operations, .. }
-            | ResourceOverride { resources: target, operations, .. } => {
+            ResourceDefaults {
+                type_ref: target,
+                operations,
+                ..
+            }
+            | ResourceOverride {
+                resources: target,
+                operations,
+                ..
+            } => {
                 self.visit_expr(target);
                 for op in operations {
                     self.visit(Element::Attribute(op));
                 }
             }
-            Collect { type_expr, operations, .. } => {
+            Collect {
+                type_expr,
+                operations,
+                ..
+            } => {
                 self.visit_expr(type_expr);
                 self.visit(Element::Query(e));
                 for op in operations {
                     self.visit(Element::Attribute(op));
                 }
             }
-            Class { parameters, body, .. } | Define { parameters, body, .. } => {
+            Class {
+                parameters, body, ..
+            }
+            | Define {
+                parameters, body, ..
+            } => {
                 for p in parameters {
                     self.visit(Element::Parameter(p));
                 }
                 self.visit_body(body.as_deref());
             }
-            Function { parameters, body, return_type, .. } => {
+            Function {
+                parameters,
+                body,
+                return_type,
+                ..
+            } => {
                 for p in parameters {
                     self.visit(Element::Parameter(p));
                 }
                 self.visit_body(body.as_deref());
                 self.visit_opt(return_type);
             }
-            Node { matches, parent, body } => {
+            Node {
+                matches,
+                parent,
+                body,
+            } => {
                 self.visit_opt(parent);
                 for m in matches {
                     self.visit_expr(m);
@@ -257,13 +304,26 @@ impl<'a> Checker<'a> {
                 }
                 _ => self.visit_expr(type_expr),
             },
-            TypeMapping { type_expr, mapping_expr } => {
+            TypeMapping {
+                type_expr,
+                mapping_expr,
+            } => {
                 self.visit_expr(type_expr);
                 self.visit_expr(mapping_expr);
             }
             TypeDefinition { body, .. } => self.visit_body(body.as_deref()),
-            Nop | Integer { .. } | Float(_) | String(_) | Boolean(_) | Undef | Default | Regex(_)
-            | QualifiedName(_) | QualifiedReference(_) | Variable(_) | Reserved(_) => {}
+            Nop
+            | Integer { .. }
+            | Float(_)
+            | String(_)
+            | Boolean(_)
+            | Undef
+            | Default
+            | Regex(_)
+            | QualifiedName(_)
+            | QualifiedReference(_)
+            | Variable(_)
+            | Reserved(_) => {}
         }
     }
 
@@ -331,15 +391,24 @@ impl<'a> Checker<'a> {
                 }
             }
             Element::Attribute(op) => match op {
-                AttributeOp::Set { name, append, value, span } => {
+                AttributeOp::Set {
+                    name,
+                    append,
+                    value,
+                    span,
+                } => {
                     if *append {
                         let parent = self.path.last().copied();
                         let ok = matches!(
                             parent,
-                            Some(Element::Expr(Expr { kind: ExprKind::Collect { .. } | ExprKind::ResourceOverride { .. }, .. }))
+                            Some(Element::Expr(Expr {
+                                kind: ExprKind::Collect { .. } | ExprKind::ResourceOverride { .. },
+                                ..
+                            }))
                         );
                         if !ok {
-                            let parent = parent.map_or_else(|| "Object".to_string(), |p| a_an(&node_label(p)));
+                            let parent = parent
+                                .map_or_else(|| "Object".to_string(), |p| a_an(&node_label(p)));
                             self.error(
                                 format!("Illegal +> operation on attribute {name}. This operator can not be used in {parent}"),
                                 *span,
@@ -610,7 +679,10 @@ impl<'a> Checker<'a> {
         self.top(e);
         if !is_classref_decl(name) {
             self.error(
-                format!("Unacceptable name. The name '{name}' is unacceptable as the name of {}", a_an(&label(e))),
+                format!(
+                    "Unacceptable name. The name '{name}' is unacceptable as the name of {}",
+                    a_an(&label(e))
+                ),
                 pos(e),
             );
         }
@@ -634,18 +706,36 @@ impl<'a> Checker<'a> {
     fn top(&mut self, definition: &'a Expr) {
         let absolute = matches!(
             definition.kind,
-            ExprKind::Function { .. } | ExprKind::TypeAlias { .. } | ExprKind::TypeDefinition { .. }
+            ExprKind::Function { .. }
+                | ExprKind::TypeAlias { .. }
+                | ExprKind::TypeDefinition { .. }
         );
         let mut i = self.path.len();
         loop {
-            let Some(container) = i.checked_sub(1).and_then(|k| self.path.get(k)).copied() else { return };
+            let Some(container) = i.checked_sub(1).and_then(|k| self.path.get(k)).copied() else {
+                return;
+            };
             i -= 1;
             match container {
-                Element::Program | Element::Expr(Expr { kind: ExprKind::Class { .. }, .. }) => return,
-                Element::Wrapped(_) | Element::Expr(Expr { kind: ExprKind::Block(_), .. }) => {
+                Element::Program
+                | Element::Expr(Expr {
+                    kind: ExprKind::Class { .. },
+                    ..
+                }) => return,
+                Element::Wrapped(_)
+                | Element::Expr(Expr {
+                    kind: ExprKind::Block(_),
+                    ..
+                }) => {
                     let grandparent = i.checked_sub(1).and_then(|k| self.path.get(k)).copied();
                     if absolute && !matches!(grandparent, Some(Element::Program)) {
-                        self.error(format!("{} may only appear at toplevel", a_an_uc(&label(definition))), pos(definition));
+                        self.error(
+                            format!(
+                                "{} may only appear at toplevel",
+                                a_an_uc(&label(definition))
+                            ),
+                            pos(definition),
+                        );
                         return;
                     }
                 }
@@ -674,14 +764,17 @@ impl<'a> Checker<'a> {
             }
             _ => 0,
         };
-        const SINGLE: &str = "Illegal type mapping. Expected a Type on the left side, got A Type Mapping";
+        const SINGLE: &str =
+            "Illegal type mapping. Expected a Type on the left side, got A Type Mapping";
         const REGEXP: &str = "Illegal type mapping. Expected a Tuple[Regexp,String] on the left side, got A Type Mapping";
         let type_ref = match &rhs.kind {
             ExprKind::Access { left, .. } => matches!(left.kind, ExprKind::QualifiedReference(_)),
             kind => matches!(kind, ExprKind::QualifiedReference(_)),
         };
         let message = match lhs_type {
-            0 => Some("Expressions of type a Type Mapping are not supported in this version of Puppet"),
+            0 => Some(
+                "Expressions of type a Type Mapping are not supported in this version of Puppet",
+            ),
             _ if pattern_with_replacement(rhs) => (lhs_type == 1).then_some(SINGLE),
             _ if type_ref => (lhs_type == 2).then_some(REGEXP),
             1 => Some(SINGLE),
@@ -697,7 +790,10 @@ impl<'a> Checker<'a> {
         for p in parameters {
             if !seen.insert(p.name.as_str()) {
                 self.error(
-                    format!("The parameter '{}' is declared more than once in the parameter list", p.name),
+                    format!(
+                        "The parameter '{}' is declared more than once in the parameter list",
+                        p.name
+                    ),
                     param_pos(p, parameters),
                 );
             }
@@ -710,7 +806,9 @@ impl<'a> Checker<'a> {
             Some((b, ExprKind::Block(statements))) if is_block(b) => statements.last(),
             _ => body,
         };
-        let Some(last) = last.filter(|l| idem(Some(l))) else { return };
+        let Some(last) = last.filter(|l| idem(Some(l))) else {
+            return;
+        };
         if let ExprKind::Block(statements) = &last.kind {
             if resource_without_title(statements).is_some() {
                 return;
@@ -739,7 +837,11 @@ impl<'a> Checker<'a> {
                 }
             }
             _ => self.error(
-                format!("Illegal expression. {} is unacceptable as a type reference in {}", a_an_uc(&label(r)), a_an(container)),
+                format!(
+                    "Illegal expression. {} is unacceptable as a type reference in {}",
+                    a_an_uc(&label(r)),
+                    a_an(container)
+                ),
                 pos(r),
             ),
         }
@@ -752,7 +854,8 @@ impl<'a> Checker<'a> {
         match &type_expr.kind {
             ExprKind::Hash(_) | ExprKind::KeyedEntry { .. } => {}
             ExprKind::Access { left, .. } => {
-                if matches!(&left.kind, ExprKind::QualifiedReference(n) if n.eq_ignore_ascii_case("plan")) {
+                if matches!(&left.kind, ExprKind::QualifiedReference(n) if n.eq_ignore_ascii_case("plan"))
+                {
                     // A type with arguments after `=` has no position of its own in Puppet's
                     // model: the diagnostic takes the alias's.
                     self.warning("Use of future reserved word: 'plan'".into(), pos(alias));
@@ -775,23 +878,38 @@ impl<'a> Checker<'a> {
             QualifiedReference(s) => s.to_lowercase(),
             Boolean(b) => b.to_string(),
             Concat(segments) => {
-                if let Some(Expr { kind: Text(inner), .. }) = segments.iter().find(|s| matches!(s.kind, Text(_))) {
-                    self.error("An interpolated expression is not allowed in a hostname of a node".into(), pos(inner));
+                if let Some(Expr {
+                    kind: Text(inner), ..
+                }) = segments.iter().find(|s| matches!(s.kind, Text(_)))
+                {
+                    self.error(
+                        "An interpolated expression is not allowed in a hostname of a node".into(),
+                        pos(inner),
+                    );
                 } else if segments.len() != 1 {
-                    self.error("An interpolated expression is not allowed in a hostname of a node".into(), pos(m));
+                    self.error(
+                        "An interpolated expression is not allowed in a hostname of a node".into(),
+                        pos(m),
+                    );
                 }
                 return;
             }
             Integer { .. } | Float(_) | Default | Regex(_) => return,
             _ => {
                 self.error(
-                    format!("Illegal expression. {} is unacceptable as hostname in a Node Definition", a_an_uc(&label(m))),
+                    format!(
+                        "Illegal expression. {} is unacceptable as hostname in a Node Definition",
+                        a_an_uc(&label(m))
+                    ),
                     pos(m),
                 );
                 return;
             }
         };
-        if text.chars().any(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')) {
+        if text
+            .chars()
+            .any(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'))
+        {
             self.error(
                 format!("The hostname '{text}' contains illegal characters (only letters, digits, '_', '-', and '.' are allowed)"),
                 pos(m),
@@ -806,18 +924,35 @@ impl<'a> Checker<'a> {
     fn rvalue(&mut self, e: &'a Expr) {
         use ExprKind::*;
         match &e.kind {
-            Collect { .. } | Class { .. } | Define { .. } | Function { .. } | Node { .. } | TypeAlias { .. }
-            | TypeMapping { .. } | TypeDefinition { .. } => {
-                self.error(format!("Invalid use of expression. {} does not produce a value", a_an_uc(&label(e))), pos(e));
+            Collect { .. }
+            | Class { .. }
+            | Define { .. }
+            | Function { .. }
+            | Node { .. }
+            | TypeAlias { .. }
+            | TypeMapping { .. }
+            | TypeDefinition { .. } => {
+                self.error(
+                    format!(
+                        "Invalid use of expression. {} does not produce a value",
+                        a_an_uc(&label(e))
+                    ),
+                    pos(e),
+                );
             }
-            Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner) | Text(inner) => self.rvalue(inner),
+            Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner) | Text(inner) => {
+                self.rvalue(inner)
+            }
             _ => {}
         }
     }
 
     /// `relation`: a relationship's operands are values, collectors or relationships.
     fn relation(&mut self, e: &'a Expr) {
-        if !matches!(e.kind, ExprKind::Collect { .. } | ExprKind::Relationship { .. }) {
+        if !matches!(
+            e.kind,
+            ExprKind::Collect { .. } | ExprKind::Relationship { .. }
+        ) {
             self.rvalue(e);
         }
     }
@@ -840,7 +975,10 @@ impl<'a> Checker<'a> {
                 }
             }
             ExprKind::Access { .. } => {
-                self.error("Illegal attempt to assign via [index/key]. Not an assignable reference".into(), pos(e));
+                self.error(
+                    "Illegal attempt to assign via [index/key]. Not an assignable reference".into(),
+                    pos(e),
+                );
             }
             ExprKind::Array(values) => {
                 for v in values {
@@ -848,11 +986,17 @@ impl<'a> Checker<'a> {
                 }
             }
             _ if via_index => self.error(
-                format!("Illegal attempt to assign to {} via [index/key]. Not an assignable reference", a_an(&label(e))),
+                format!(
+                    "Illegal attempt to assign to {} via [index/key]. Not an assignable reference",
+                    a_an(&label(e))
+                ),
                 pos(e),
             ),
             _ => self.error(
-                format!("Illegal attempt to assign to '{}'. Not an assignable reference", a_an(&label(e))),
+                format!(
+                    "Illegal attempt to assign to '{}'. Not an assignable reference",
+                    a_an(&label(e))
+                ),
                 pos(e),
             ),
         }
@@ -871,15 +1015,26 @@ impl<'a> Checker<'a> {
     fn query(&mut self, e: &'a Expr) {
         use ExprKind::*;
         match &e.kind {
-            Binary { op: BinaryOp::And | BinaryOp::Or, left, right } => {
+            Binary {
+                op: BinaryOp::And | BinaryOp::Or,
+                left,
+                right,
+            } => {
                 self.query(left);
                 self.query(right);
             }
-            Binary { op: BinaryOp::Equal | BinaryOp::NotEqual, .. } => {}
+            Binary {
+                op: BinaryOp::Equal | BinaryOp::NotEqual,
+                ..
+            } => {}
             Paren(inner) => self.query(inner),
-            Variable(_) | QualifiedName(_) | Integer { .. } | Float(_) | String(_) | Boolean(_) => {}
+            Variable(_) | QualifiedName(_) | Integer { .. } | Float(_) | String(_) | Boolean(_) => {
+            }
             _ => self.error(
-                format!("Illegal query expression. {} cannot be used in a query", a_an_uc(&label(e))),
+                format!(
+                    "Illegal query expression. {} cannot be used in a query",
+                    a_an_uc(&label(e))
+                ),
                 pos(e),
             ),
         }
@@ -889,14 +1044,21 @@ impl<'a> Checker<'a> {
     fn duplicate_keys(&mut self, hash: &'a Expr, entries: &'a [Expr]) {
         let mut seen: Vec<Literal> = Vec::new();
         for entry in entries {
-            let ExprKind::KeyedEntry { key, value } = &entry.kind else { continue };
-            let Some(literal) = literal(key) else { continue };
+            let ExprKind::KeyedEntry { key, value } = &entry.kind else {
+                continue;
+            };
+            let Some(literal) = literal(key) else {
+                continue;
+            };
             if seen.contains(&literal) {
                 // The `parent => Foo` entry Puppet adds to `type A = Foo { … }` has no position
                 // of its own: the hash's is taken.
                 let synthesized = key.span == value.span;
                 let at = if synthesized { hash.span } else { pos(entry) };
-                self.warning(format!("The key '{}' is declared more than once", literal.to_s()), at);
+                self.warning(
+                    format!("The key '{}' is declared more than once", literal.to_s()),
+                    at,
+                );
             } else {
                 seen.push(literal);
             }
@@ -927,9 +1089,13 @@ fn for_each_child<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
     };
     match &e.kind {
         Block(items) | Concat(items) | Array(items) | Hash(items) => items.iter().for_each(f),
-        Text(inner) | Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner) | VariableOf(inner) => f(inner),
+        Text(inner) | Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner)
+        | VariableOf(inner) => f(inner),
         Heredoc { text, .. } => f(text),
-        KeyedEntry { key: left, value: right }
+        KeyedEntry {
+            key: left,
+            value: right,
+        }
         | Binary { left, right, .. }
         | Assignment { left, right, .. }
         | Relationship { left, right, .. }
@@ -949,11 +1115,22 @@ fn for_each_child<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
             }
         }
         // The lambda is not entered.
-        Call { functor, arguments, .. } => {
+        Call {
+            functor, arguments, ..
+        } => {
             f(functor);
             arguments.iter().for_each(f);
         }
-        If { test, then, otherwise } | Unless { test, then, otherwise } => {
+        If {
+            test,
+            then,
+            otherwise,
+        }
+        | Unless {
+            test,
+            then,
+            otherwise,
+        } => {
             f(test);
             then.iter().for_each(|t| f(t));
             otherwise.iter().for_each(|o| f(o));
@@ -965,44 +1142,91 @@ fn for_each_child<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
                 o.body.iter().for_each(&mut *f);
             }
         }
-        Resource { type_name, bodies, .. } => {
+        Resource {
+            type_name, bodies, ..
+        } => {
             f(type_name);
             for b in bodies {
                 f(&b.title);
                 attributes(&b.operations, f);
             }
         }
-        ResourceDefaults { type_ref: target, operations, .. } | ResourceOverride { resources: target, operations, .. } => {
+        ResourceDefaults {
+            type_ref: target,
+            operations,
+            ..
+        }
+        | ResourceOverride {
+            resources: target,
+            operations,
+            ..
+        } => {
             f(target);
             attributes(operations, f);
         }
-        Collect { type_expr, query, operations, .. } => {
+        Collect {
+            type_expr,
+            query,
+            operations,
+            ..
+        } => {
             f(type_expr);
             query.iter().for_each(|q| f(q));
             attributes(operations, f);
         }
-        Class { parameters: ps, body, .. } | Define { parameters: ps, body, .. } => {
+        Class {
+            parameters: ps,
+            body,
+            ..
+        }
+        | Define {
+            parameters: ps,
+            body,
+            ..
+        } => {
             parameters(ps, f);
             body.iter().for_each(|b| f(b));
         }
-        Function { parameters: ps, body, return_type, .. } => {
+        Function {
+            parameters: ps,
+            body,
+            return_type,
+            ..
+        } => {
             parameters(ps, f);
             body.iter().for_each(|b| f(b));
             return_type.iter().for_each(|r| f(r));
         }
-        Node { matches, parent, body } => {
+        Node {
+            matches,
+            parent,
+            body,
+        } => {
             parent.iter().for_each(|p| f(p));
             matches.iter().for_each(&mut *f);
             body.iter().for_each(|b| f(b));
         }
         TypeAlias { type_expr, .. } => f(type_expr),
-        TypeMapping { type_expr, mapping_expr } => {
+        TypeMapping {
+            type_expr,
+            mapping_expr,
+        } => {
             f(type_expr);
             f(mapping_expr);
         }
         TypeDefinition { body, .. } => body.iter().for_each(|b| f(b)),
-        Nop | Integer { .. } | Float(_) | String(_) | Boolean(_) | Undef | Default | Regex(_) | QualifiedName(_)
-        | QualifiedReference(_) | Variable(_) | Reserved(_) => {}
+        Nop
+        | Integer { .. }
+        | Float(_)
+        | String(_)
+        | Boolean(_)
+        | Undef
+        | Default
+        | Regex(_)
+        | QualifiedName(_)
+        | QualifiedReference(_)
+        | Variable(_)
+        | Reserved(_) => {}
     }
 }
 
@@ -1015,7 +1239,13 @@ fn is_block(body: &Expr) -> bool {
 /// `resource_without_title?`: `file { mode => 1 }` read as a name and a hash.
 fn resource_without_title(statements: &[Expr]) -> Option<&str> {
     match statements {
-        [Expr { kind: ExprKind::QualifiedName(name), .. }, Expr { kind: ExprKind::Hash(_), .. }] => Some(name),
+        [Expr {
+            kind: ExprKind::QualifiedName(name),
+            ..
+        }, Expr {
+            kind: ExprKind::Hash(_),
+            ..
+        }] => Some(name),
         _ => None,
     }
 }
@@ -1030,17 +1260,48 @@ fn idem(e: Option<&Expr>) -> bool {
     use ExprKind::*;
     let Some(e) = e else { return true };
     match &e.kind {
-        Nop | Integer { .. } | Float(_) | String(_) | Boolean(_) | Undef | Default | Regex(_) | QualifiedName(_)
-        | QualifiedReference(_) | Reserved(_) | Array(_) | Hash(_) | Concat(_) | Heredoc { .. } | Access { .. }
-        | NamedAccess { .. } | Selector { .. } | Not(_) | Negate(_) | Unfold(_) | Variable(_) | VariableOf(_) | Text(_) => true,
+        Nop
+        | Integer { .. }
+        | Float(_)
+        | String(_)
+        | Boolean(_)
+        | Undef
+        | Default
+        | Regex(_)
+        | QualifiedName(_)
+        | QualifiedReference(_)
+        | Reserved(_)
+        | Array(_)
+        | Hash(_)
+        | Concat(_)
+        | Heredoc { .. }
+        | Access { .. }
+        | NamedAccess { .. }
+        | Selector { .. }
+        | Not(_)
+        | Negate(_)
+        | Unfold(_)
+        | Variable(_)
+        | VariableOf(_)
+        | Text(_) => true,
         Binary { op, .. } => !matches!(op, BinaryOp::Match | BinaryOp::NotMatch),
         Paren(inner) => idem(Some(inner)),
         Block(statements) => statements.iter().all(|s| idem(Some(s))),
-        If { test, then, otherwise } | Unless { test, then, otherwise } => {
-            idem(Some(test)) && idem(then.as_deref()) && idem(otherwise.as_deref())
+        If {
+            test,
+            then,
+            otherwise,
         }
+        | Unless {
+            test,
+            then,
+            otherwise,
+        } => idem(Some(test)) && idem(then.as_deref()) && idem(otherwise.as_deref()),
         Case { test, options } => {
-            idem(Some(test)) && options.iter().all(|o| o.values.iter().all(|v| idem(Some(v))) && idem(o.body.as_ref()))
+            idem(Some(test))
+                && options
+                    .iter()
+                    .all(|o| o.values.iter().all(|v| idem(Some(v))) && idem(o.body.as_ref()))
         }
         _ => false,
     }
@@ -1050,9 +1311,34 @@ fn idem(e: Option<&Expr>) -> bool {
 // Names (`pops/patterns.rb`)
 
 const RESERVED_TYPE_NAMES: &[&str] = &[
-    "type", "any", "unit", "scalar", "boolean", "numeric", "integer", "float", "collection", "array", "hash",
-    "tuple", "struct", "variant", "optional", "enum", "regexp", "pattern", "runtime", "init", "object",
-    "sensitive", "semver", "semverrange", "string", "timestamp", "timespan", "typeset",
+    "type",
+    "any",
+    "unit",
+    "scalar",
+    "boolean",
+    "numeric",
+    "integer",
+    "float",
+    "collection",
+    "array",
+    "hash",
+    "tuple",
+    "struct",
+    "variant",
+    "optional",
+    "enum",
+    "regexp",
+    "pattern",
+    "runtime",
+    "init",
+    "object",
+    "sensitive",
+    "semver",
+    "semverrange",
+    "string",
+    "timestamp",
+    "timespan",
+    "typeset",
 ];
 
 fn is_word(c: char) -> bool {
@@ -1074,29 +1360,38 @@ fn is_param_name(s: &str) -> bool {
 fn is_var_name(s: &str) -> bool {
     let s = s.strip_prefix("::").unwrap_or(s);
     let segments: Vec<&str> = s.split("::").collect();
-    let (last, init) = segments.split_last().expect("split gives one part at least");
-    init.iter().all(|seg| is_segment(seg, |c| c.is_ascii_lowercase())) && is_param_name(last)
+    let (last, init) = segments
+        .split_last()
+        .expect("split gives one part at least");
+    init.iter()
+        .all(|seg| is_segment(seg, |c| c.is_ascii_lowercase()))
+        && is_param_name(last)
 }
 
 /// `NUMERIC_VAR_NAME`: `\A(?:0|(?:[1-9][0-9]*))\z`
 fn is_numeric_var_name(s: &str) -> bool {
-    s == "0" || (s.starts_with(|c: char| ('1'..='9').contains(&c)) && s.bytes().all(|b| b.is_ascii_digit()))
+    s == "0"
+        || (s.starts_with(|c: char| ('1'..='9').contains(&c))
+            && s.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// `CLASSREF_DECL`: `\A[a-z][\w]*(?:::[a-z][\w]*)*\z`
 fn is_classref_decl(s: &str) -> bool {
-    s.split("::").all(|seg| is_segment(seg, |c| c.is_ascii_lowercase()))
+    s.split("::")
+        .all(|seg| is_segment(seg, |c| c.is_ascii_lowercase()))
 }
 
 /// `CLASSREF_EXT_DECL`: `\A[A-Z][\w]*(?:::[A-Z][\w]*)*\z`
 fn is_classref_ext_decl(s: &str) -> bool {
-    s.split("::").all(|seg| is_segment(seg, |c| c.is_ascii_uppercase()))
+    s.split("::")
+        .all(|seg| is_segment(seg, |c| c.is_ascii_uppercase()))
 }
 
 /// `CLASSREF_EXT`: `\A((::){0,1}[A-Z][\w]*)+\z`
 fn is_classref_ext(s: &str) -> bool {
     let s = s.strip_prefix("::").unwrap_or(s);
-    s.split("::").all(|seg| is_segment(seg, |c| c.is_ascii_uppercase()))
+    s.split("::")
+        .all(|seg| is_segment(seg, |c| c.is_ascii_uppercase()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1135,8 +1430,14 @@ fn label(e: &Expr) -> String {
         Access { .. } => "'[]' expression".into(),
         NamedAccess { .. } => "'.' expression".into(),
         Selector { .. } => "Selector Expression".into(),
-        Call { kind: CallKind::Function, .. } => "Function Call".into(),
-        Call { kind: CallKind::Method, .. } => "Method call".into(),
+        Call {
+            kind: CallKind::Function,
+            ..
+        } => "Function Call".into(),
+        Call {
+            kind: CallKind::Method,
+            ..
+        } => "Method call".into(),
         If { .. } => "'if' statement".into(),
         Unless { .. } => "'unless' Statement".into(),
         Case { .. } => "'case' statement".into(),
@@ -1144,7 +1445,9 @@ fn label(e: &Expr) -> String {
         ResourceDefaults { .. } => "Resource Defaults Expression".into(),
         ResourceOverride { .. } => "Resource Override".into(),
         Collect { exported: true, .. } => "Exported Query".into(),
-        Collect { exported: false, .. } => "Virtual Query".into(),
+        Collect {
+            exported: false, ..
+        } => "Virtual Query".into(),
         Class { .. } => "Host Class Definition".into(),
         Define { .. } => "'define' expression".into(),
         Node { .. } => "Node Definition".into(),
@@ -1207,11 +1510,21 @@ fn pos(e: &Expr) -> Span {
         Assignment { op, left, right } => between(left, right, op.symbol().len()),
         Relationship { op, left, right } => between(left, right, op.symbol().len()),
         KeyedEntry { key, value } => between(key, value, 2),
-        Call { kind: CallKind::Method, functor, arguments, lambda, .. } => method_call_pos(e, functor, arguments, lambda.as_deref()),
+        Call {
+            kind: CallKind::Method,
+            functor,
+            arguments,
+            lambda,
+            ..
+        } => method_call_pos(e, functor, arguments, lambda.as_deref()),
         NamedAccess { right, .. } => dot_before(right),
         TypeAlias { .. } | TypeMapping { .. } => {
             // `type Name`: the name follows the keyword and one space.
-            Span { start: e.span.start + 5, column: e.span.column + 5, ..e.span }
+            Span {
+                start: e.span.start + 5,
+                column: e.span.column + 5,
+                ..e.span
+            }
         }
         _ => e.span,
     }
@@ -1248,7 +1561,12 @@ fn between(left: &Expr, right: &Expr, len: usize) -> Span {
         let (line, column) = end_of(left).unwrap_or((l.line, l.column + (l.end - l.start) as u32));
         let spaces = before_break - len;
         let start = l.end + spaces;
-        Span { start, end: start + len, line, column: column + spaces as u32 }
+        Span {
+            start,
+            end: start + len,
+            line,
+            column: column + spaces as u32,
+        }
     } else if r.column as usize > len + 1 {
         on_right_line(len + 1)
     } else {
@@ -1260,7 +1578,10 @@ fn between(left: &Expr, right: &Expr, len: usize) -> Span {
 /// can be found from its parts (literals and names are taken to be on one line).
 fn end_of(e: &Expr) -> Option<(u32, u32)> {
     use ExprKind::*;
-    let single_line = Some((e.span.line, e.span.column + (e.span.end - e.span.start) as u32));
+    let single_line = Some((
+        e.span.line,
+        e.span.column + (e.span.end - e.span.start) as u32,
+    ));
     // The end of the last part, followed by at most `max_gap` bytes on the same line.
     let after = |part: &Expr, max_gap: usize| -> Option<(u32, u32)> {
         let (line, column) = end_of(part)?;
@@ -1268,9 +1589,23 @@ fn end_of(e: &Expr) -> Option<(u32, u32)> {
         (gap <= max_gap).then_some((line, column + gap as u32))
     };
     match &e.kind {
-        Integer { .. } | Float(_) | Boolean(_) | Undef | Default | QualifiedName(_) | QualifiedReference(_)
-        | Variable(_) | VariableOf(_) | Reserved(_) | Regex(_) | String(_) | Concat(_) | Nop => single_line,
-        Binary { right, .. } | Assignment { right, .. } | Relationship { right, .. } => after(right, 0),
+        Integer { .. }
+        | Float(_)
+        | Boolean(_)
+        | Undef
+        | Default
+        | QualifiedName(_)
+        | QualifiedReference(_)
+        | Variable(_)
+        | VariableOf(_)
+        | Reserved(_)
+        | Regex(_)
+        | String(_)
+        | Concat(_)
+        | Nop => single_line,
+        Binary { right, .. } | Assignment { right, .. } | Relationship { right, .. } => {
+            after(right, 0)
+        }
         KeyedEntry { value, .. } => after(value, 0),
         Not(inner) | Negate(inner) | Unfold(inner) => after(inner, 0),
         Paren(inner) => after(inner, 2),
@@ -1280,7 +1615,12 @@ fn end_of(e: &Expr) -> Option<(u32, u32)> {
             None if e.span.end - e.span.start <= 3 => single_line,
             None => None,
         },
-        Call { arguments, functor, lambda: None, .. } => match arguments.last() {
+        Call {
+            arguments,
+            functor,
+            lambda: None,
+            ..
+        } => match arguments.last() {
             Some(last) => after(last, 2),
             None => after(functor, 3),
         },
@@ -1291,12 +1631,24 @@ fn end_of(e: &Expr) -> Option<(u32, u32)> {
 /// The `.` before a method name (`$x.name`).
 fn dot_before(name: &Expr) -> Span {
     let s = name.span;
-    Span { start: s.start.saturating_sub(1), end: s.start, line: s.line, column: s.column.saturating_sub(1).max(1) }
+    Span {
+        start: s.start.saturating_sub(1),
+        end: s.start,
+        line: s.line,
+        column: s.column.saturating_sub(1).max(1),
+    }
 }
 
 /// A method call is placed at its `(`, or at its `.` when it has no parentheses.
-fn method_call_pos(call: &Expr, functor: &Expr, arguments: &[Expr], lambda: Option<&Lambda>) -> Span {
-    let ExprKind::NamedAccess { right: name, .. } = &functor.kind else { return call.span };
+fn method_call_pos(
+    call: &Expr,
+    functor: &Expr,
+    arguments: &[Expr],
+    lambda: Option<&Lambda>,
+) -> Span {
+    let ExprKind::NamedAccess { right: name, .. } = &functor.kind else {
+        return call.span;
+    };
     let n = name.span;
     let parenthesized = !arguments.is_empty()
         || match lambda {
@@ -1308,7 +1660,12 @@ fn method_call_pos(call: &Expr, functor: &Expr, arguments: &[Expr], lambda: Opti
             ExprKind::QualifiedName(s) => s.chars().count(),
             _ => n.end - n.start,
         };
-        Span { start: n.end, end: n.end + 1, line: n.line, column: n.column + width as u32 }
+        Span {
+            start: n.end,
+            end: n.end + 1,
+            line: n.line,
+            column: n.column + width as u32,
+        }
     } else {
         dot_before(name)
     }
@@ -1321,12 +1678,21 @@ fn method_call_pos(call: &Expr, functor: &Expr, arguments: &[Expr], lambda: Opti
 fn param_pos(p: &Parameter, list: &[Parameter]) -> Span {
     let splat = u32::from(p.captures_rest);
     let Some(t) = &p.type_expr else {
-        return Span { start: p.span.start + splat as usize, column: p.span.column + splat, ..p.span };
+        return Span {
+            start: p.span.start + splat as usize,
+            column: p.span.column + splat,
+            ..p.span
+        };
     };
     let (line, type_end) = end_of_type(t);
     let at = |column: u32| {
         let start = t.span.end + (column.saturating_sub(type_end)) as usize;
-        Span { start, end: start + 1 + p.name.len(), line, column }
+        Span {
+            start,
+            end: start + 1 + p.name.len(),
+            line,
+            column,
+        }
     };
     let name_width = 1 + p.name.len() as u32;
     match &p.value {
@@ -1336,12 +1702,14 @@ fn param_pos(p: &Parameter, list: &[Parameter]) -> Span {
         }
         Some(value) => {
             let single = type_end + 1 + splat;
-            let fits_single = value.span.line == line && value.span.column == single + name_width + 3;
+            let fits_single =
+                value.span.line == line && value.span.column == single + name_width + 3;
             if fits_single {
                 return at(single);
             }
-            let aligned = aligned_name_column(p, list)
-                .filter(|c| *c >= single && (value.span.line != line || c + name_width < value.span.column));
+            let aligned = aligned_name_column(p, list).filter(|c| {
+                *c >= single && (value.span.line != line || c + name_width < value.span.column)
+            });
             at(aligned.unwrap_or(single))
         }
     }
@@ -1349,7 +1717,10 @@ fn param_pos(p: &Parameter, list: &[Parameter]) -> Span {
 
 /// The line a parameter's type ends on, and the column after it.
 fn end_of_type(t: &Expr) -> (u32, u32) {
-    end_of(t).unwrap_or((t.span.line, t.span.column + (t.span.end - t.span.start) as u32))
+    end_of(t).unwrap_or((
+        t.span.line,
+        t.span.column + (t.span.end - t.span.start) as u32,
+    ))
 }
 
 /// The column where the parameter list aligns its names around `p`: that of the nearest
@@ -1361,8 +1732,15 @@ fn aligned_name_column(p: &Parameter, list: &[Parameter]) -> Option<u32> {
         let own_line = list.iter().filter(|o| o.span.line == q.span.line).count() == 1;
         (own_line && (q.type_expr.is_none() || q.value.is_none())).then(|| param_pos(q, &[]).column)
     };
-    let before = list[..index].iter().rev().enumerate().find_map(|(d, q)| exact(q).map(|c| (d, c)));
-    let after = list[index + 1..].iter().enumerate().find_map(|(d, q)| exact(q).map(|c| (d, c)));
+    let before = list[..index]
+        .iter()
+        .rev()
+        .enumerate()
+        .find_map(|(d, q)| exact(q).map(|c| (d, c)));
+    let after = list[index + 1..]
+        .iter()
+        .enumerate()
+        .find_map(|(d, q)| exact(q).map(|c| (d, c)));
     match (before, after) {
         (Some((d1, c1)), Some((d2, c2))) => Some(if d2 < d1 { c2 } else { c1 }),
         (Some((_, c)), None) | (None, Some((_, c))) => Some(c),
@@ -1372,7 +1750,12 @@ fn aligned_name_column(p: &Parameter, list: &[Parameter]) -> Option<u32> {
 
 /// A heredoc's text starts at the beginning of the line after its header.
 fn heredoc_text_pos(heredoc: &Expr) -> Span {
-    Span { start: heredoc.span.end, end: heredoc.span.end, line: heredoc.span.line + 1, column: 1 }
+    Span {
+        start: heredoc.span.end,
+        end: heredoc.span.end,
+        line: heredoc.span.line + 1,
+        column: 1,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1403,14 +1786,18 @@ fn literal(e: &Expr) -> Option<Literal> {
         Default => Literal::Default,
         Regex(r) => Literal::Regex(r.clone()),
         Concat(segments) => match segments.as_slice() {
-            [Expr { kind: String(s), .. }] => Literal::String(s.clone()),
+            [Expr {
+                kind: String(s), ..
+            }] => Literal::String(s.clone()),
             _ => return None,
         },
         Array(values) => Literal::Array(values.iter().map(literal).collect::<Option<_>>()?),
         Hash(entries) => {
             let mut pairs: Vec<(Literal, Literal)> = Vec::new();
             for entry in entries {
-                let KeyedEntry { key, value } = &entry.kind else { return None };
+                let KeyedEntry { key, value } = &entry.kind else {
+                    return None;
+                };
                 let (k, v) = (literal(key)?, literal(value)?);
                 match pairs.iter_mut().find(|(existing, _)| *existing == k) {
                     Some(pair) => pair.1 = v,
@@ -1448,11 +1835,22 @@ impl Literal {
             Literal::Default => ":default".into(),
             Literal::Regex(r) => format!("/{}/", r.replace('/', "\\/")),
             Literal::Array(values) => {
-                format!("[{}]", values.iter().map(Literal::inspect).collect::<Vec<_>>().join(", "))
+                format!(
+                    "[{}]",
+                    values
+                        .iter()
+                        .map(Literal::inspect)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
             }
             Literal::Hash(pairs) => format!(
                 "{{{}}}",
-                pairs.iter().map(|(k, v)| format!("{}=>{}", k.inspect(), v.inspect())).collect::<Vec<_>>().join(", ")
+                pairs
+                    .iter()
+                    .map(|(k, v)| format!("{}=>{}", k.inspect(), v.inspect()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }
@@ -1475,7 +1873,9 @@ fn ruby_string_inspect(s: &str) -> String {
             '\u{7}' => out.push_str("\\a"),
             '\u{1b}' => out.push_str("\\e"),
             '#' if matches!(chars.peek(), Some('{' | '$' | '@')) => out.push_str("\\#"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02X}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -1492,11 +1892,23 @@ fn external_syntax(syntax: &str, text: &str) -> Option<String> {
     let segments: Vec<&str> = syntax.split('+').collect();
     for i in 0..segments.len() {
         match segments[i..].join("+").as_str() {
-            "json" => return check_json(text).err().map(|e| {
-                format!("JSON syntax checker: Cannot parse invalid JSON string. \"{}\"", escape_line_breaks(&truncate(&e, 100)))
-            }),
+            "json" => {
+                return check_json(text).err().map(|e| {
+                    format!(
+                        "JSON syntax checker: Cannot parse invalid JSON string. \"{}\"",
+                        escape_line_breaks(&truncate(&e, 100))
+                    )
+                })
+            }
             "base64" => return check_base64(text),
-            "pp" => return check_pp(text).map(|e| format!("PP syntax checker: \"{}\"", escape_line_breaks(&truncate(&e, 500)))),
+            "pp" => {
+                return check_pp(text).map(|e| {
+                    format!(
+                        "PP syntax checker: \"{}\"",
+                        escape_line_breaks(&truncate(&e, 500))
+                    )
+                })
+            }
             // EPP templates are not parsed here.
             "epp" => return None,
             _ => {}
@@ -1516,7 +1928,10 @@ fn escape_line_breaks(s: &str) -> String {
 
 /// `Base64.strict_decode64` of the text without blanks, line breaks (and `?`).
 fn check_base64(text: &str) -> Option<String> {
-    let cleaned: Vec<u8> = text.bytes().filter(|b| !matches!(b, b'\r' | b'?' | b'\n' | b' ' | b'\t')).collect();
+    let cleaned: Vec<u8> = text
+        .bytes()
+        .filter(|b| !matches!(b, b'\r' | b'?' | b'\n' | b' ' | b'\t'))
+        .collect();
     if strict_base64(&cleaned) {
         return None;
     }
@@ -1546,13 +1961,17 @@ fn strict_base64(b: &[u8]) -> bool {
         let last = i + 1 == groups;
         match group {
             [a, c, b'=', b'='] if last => {
-                let (Some(_), Some(c)) = (value(*a), value(*c)) else { return false };
+                let (Some(_), Some(c)) = (value(*a), value(*c)) else {
+                    return false;
+                };
                 if c & 0xf != 0 {
                     return false;
                 }
             }
             [a, c, d, b'='] if last => {
-                let (Some(_), Some(_), Some(d)) = (value(*a), value(*c), value(*d)) else { return false };
+                let (Some(_), Some(_), Some(d)) = (value(*a), value(*c), value(*d)) else {
+                    return false;
+                };
                 if d & 0x3 != 0 {
                     return false;
                 }
@@ -1573,22 +1992,27 @@ fn check_pp(text: &str) -> Option<String> {
         if d.message.ends_with("end of input") {
             d.message.clone()
         } else {
-            format!("{} (line: {}, column: {})", d.message, d.span.line, d.span.column)
+            format!(
+                "{} (line: {}, column: {})",
+                d.message, d.span.line, d.span.column
+            )
         }
     };
     match crate::parse(text) {
         Err(diagnostics) => diagnostics.first().map(with_position),
         Ok(program) => {
             let diagnostics = validate(&program);
-            let errors: Vec<&Diagnostic> =
-                diagnostics.iter().filter(|d| d.severity == crate::Severity::Error).collect();
+            let errors: Vec<&Diagnostic> = diagnostics
+                .iter()
+                .filter(|d| d.severity == crate::Severity::Error)
+                .collect();
             let warnings = diagnostics.len() - errors.len();
             match errors.len() {
                 0 => None,
                 1 => Some(with_position(errors[0])),
-                n if warnings > 0 => {
-                    Some(format!("Language validation logged {n} errors, and {warnings} warnings. Giving up"))
-                }
+                n if warnings > 0 => Some(format!(
+                    "Language validation logged {n} errors, and {warnings} warnings. Giving up"
+                )),
                 n => Some(format!("Language validation logged {n} errors. Giving up")),
             }
         }
@@ -1599,7 +2023,10 @@ fn check_pp(text: &str) -> Option<String> {
 /// `NNN: unexpected token at 'REST'` (NNN is the line of the parser's C source that gave up;
 /// REST the text from where it did).
 fn check_json(text: &str) -> Result<(), String> {
-    let parser = Json { s: text.as_bytes(), text };
+    let parser = Json {
+        s: text.as_bytes(),
+        text,
+    };
     let fail = |p| Err(parser.unexpected(859, p));
     let p = match parser.ignore(0) {
         Ok(p) => p,
@@ -1608,7 +2035,9 @@ fn check_json(text: &str) -> Result<(), String> {
     if !parser.s.get(p).is_some_and(|&c| Json::begins_value(c)) {
         return fail(p);
     }
-    let Some(np) = parser.value(p, 0)? else { return fail(p) };
+    let Some(np) = parser.value(p, 0)? else {
+        return fail(p);
+    };
     match parser.ignore(np) {
         Ok(end) if end == parser.s.len() => Ok(()),
         Ok(q) | Err(q) => fail(q),
@@ -1627,7 +2056,10 @@ impl Json<'_> {
     }
 
     fn begins_value(c: u8) -> bool {
-        matches!(c, b'n' | b'f' | b't' | b'"' | b'-' | b'[' | b'{' | b'N' | b'I') || c.is_ascii_digit()
+        matches!(
+            c,
+            b'n' | b'f' | b't' | b'"' | b'-' | b'[' | b'{' | b'N' | b'I'
+        ) || c.is_ascii_digit()
     }
 
     /// Skips blanks and comments (`/* */`, `//` to the end of a line): `Err` with where the
@@ -1666,7 +2098,11 @@ impl Json<'_> {
             b't' if word(b"true") => p + 4,
             b'N' if word(b"NaN") => return Err(self.unexpected(225, p)),
             b'I' if word(b"Infinity") => {
-                return Err(if p == 0 { "232: unexpected token at ''".into() } else { self.unexpected(232, p - 1) })
+                return Err(if p == 0 {
+                    "232: unexpected token at ''".into()
+                } else {
+                    self.unexpected(232, p - 1)
+                })
             }
             b'-' if word(b"-Infinity") => return Err(self.unexpected(249, p)),
             b'-' | b'0'..=b'9' => match self.number(p) {
@@ -1754,17 +2190,28 @@ impl Json<'_> {
                 Some(c) if *c < 0x20 => return Ok(None),
                 Some(b'\\') => match s.get(q + 1) {
                     Some(b'u') => {
-                        let hex = |at: usize| s.get(at..at + 4).filter(|h| h.iter().all(u8::is_ascii_hexdigit));
+                        let hex = |at: usize| {
+                            s.get(at..at + 4)
+                                .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
+                        };
                         let Some(h) = hex(q + 2) else { return Ok(None) };
-                        let code = u32::from_str_radix(std::str::from_utf8(h).unwrap_or("0"), 16).unwrap_or(0);
+                        let code = u32::from_str_radix(std::str::from_utf8(h).unwrap_or("0"), 16)
+                            .unwrap_or(0);
                         if (0xD800..0xDC00).contains(&code) {
                             let low = s.get(q + 6..q + 8) == Some(b"\\u".as_slice())
                                 && hex(q + 8).is_some_and(|l| {
-                                    let l = u32::from_str_radix(std::str::from_utf8(l).unwrap_or("0"), 16).unwrap_or(0);
+                                    let l = u32::from_str_radix(
+                                        std::str::from_utf8(l).unwrap_or("0"),
+                                        16,
+                                    )
+                                    .unwrap_or(0);
                                     (0xDC00..0xE000).contains(&l)
                                 });
                             if !low {
-                                return Err(format!("521: incomplete surrogate pair at '{}'", &self.text[q..]));
+                                return Err(format!(
+                                    "521: incomplete surrogate pair at '{}'",
+                                    &self.text[q..]
+                                ));
                             }
                         }
                         q += 6;
@@ -1813,7 +2260,9 @@ impl Json<'_> {
     fn object(&self, p: usize, nesting: usize) -> Result<Option<usize>, String> {
         self.nesting(nesting)?;
         let s = self.s;
-        let Ok(mut q) = self.ignore(p + 1) else { return Ok(None) };
+        let Ok(mut q) = self.ignore(p + 1) else {
+            return Ok(None);
+        };
         if s.get(q) == Some(&b'}') {
             return Ok(Some(q + 1));
         }
@@ -1821,17 +2270,27 @@ impl Json<'_> {
             if s.get(q) != Some(&b'"') {
                 return Ok(None);
             }
-            let Some(np) = self.string(q)? else { return Ok(None) };
-            let Ok(colon) = self.ignore(np) else { return Ok(None) };
+            let Some(np) = self.string(q)? else {
+                return Ok(None);
+            };
+            let Ok(colon) = self.ignore(np) else {
+                return Ok(None);
+            };
             if s.get(colon) != Some(&b':') {
                 return Ok(None);
             }
-            let Ok(v) = self.ignore(colon + 1) else { return Ok(None) };
+            let Ok(v) = self.ignore(colon + 1) else {
+                return Ok(None);
+            };
             if !s.get(v).is_some_and(|&c| Json::begins_value(c)) {
                 return Ok(None);
             }
-            let Some(np) = self.value(v, nesting)? else { return Ok(None) };
-            let Ok(next) = self.ignore(np) else { return Ok(None) };
+            let Some(np) = self.value(v, nesting)? else {
+                return Ok(None);
+            };
+            let Ok(next) = self.ignore(np) else {
+                return Ok(None);
+            };
             match s.get(next) {
                 Some(b'}') => return Ok(Some(next + 1)),
                 Some(b',') => match self.ignore(next + 1) {
@@ -1868,7 +2327,10 @@ mod tests {
             ("1 2", Some("859: unexpected token at '2'")),
             ("nul", Some("859: unexpected token at 'nul'")),
             ("[1, tru]", Some("451: unexpected token at 'tru]'")),
-            (" {\"a\": [1, {\"b\": }]}", Some("451: unexpected token at '{\"b\": }]}'")),
+            (
+                " {\"a\": [1, {\"b\": }]}",
+                Some("451: unexpected token at '{\"b\": }]}'"),
+            ),
             ("-", Some("859: unexpected token at '-'")),
             ("[-]", Some("451: unexpected token at '-]'")),
             ("01", Some("859: unexpected token at '01'")),
@@ -1878,7 +2340,10 @@ mod tests {
             ("NaN", Some("225: unexpected token at 'NaN'")),
             ("-Infinity", Some("249: unexpected token at '-Infinity'")),
             ("Infinity", Some("232: unexpected token at ''")),
-            ("[1,Infinity,2]", Some("232: unexpected token at ',Infinity,2]'")),
+            (
+                "[1,Infinity,2]",
+                Some("232: unexpected token at ',Infinity,2]'"),
+            ),
             ("{\"a\":1}x", Some("859: unexpected token at 'x'")),
             ("[1]]", Some("859: unexpected token at ']'")),
             ("1.5.3", Some("859: unexpected token at '.5.3'")),
@@ -1890,19 +2355,28 @@ mod tests {
             ("[[1,2]", Some("451: unexpected token at ''")),
             ("{\"a\":[}", Some("451: unexpected token at '}'")),
             ("[{]", Some("451: unexpected token at '{]'")),
-            ("{\"a\":{\"b\":}}", Some("859: unexpected token at '{\"a\":{\"b\":}}'")),
+            (
+                "{\"a\":{\"b\":}}",
+                Some("859: unexpected token at '{\"a\":{\"b\":}}'"),
+            ),
             ("[truex]", Some("451: unexpected token at 'x]'")),
             ("nullx", Some("859: unexpected token at 'x'")),
             ("/", Some("859: unexpected token at ''")),
             ("/x", Some("859: unexpected token at 'x'")),
             ("[1/x]", Some("451: unexpected token at 'x]'")),
-            ("\"\\ud800\"", Some("521: incomplete surrogate pair at '\\ud800\"'")),
+            (
+                "\"\\ud800\"",
+                Some("521: incomplete surrogate pair at '\\ud800\"'"),
+            ),
         ];
         for (text, expected) in cases {
             assert_eq!(check_json(text).err().as_deref(), *expected, "{text:?}");
         }
         let deep = format!("{}{}", "[".repeat(101), "]".repeat(101));
-        assert_eq!(check_json(&deep).err().as_deref(), Some("nesting of 101 is too deep"));
+        assert_eq!(
+            check_json(&deep).err().as_deref(),
+            Some("nesting of 101 is too deep")
+        );
         let ok = format!("{}{}", "[".repeat(100), "]".repeat(100));
         assert_eq!(check_json(&ok), Ok(()));
     }

@@ -25,12 +25,20 @@ fn nesting_just_below_the_limit_lowers() {
 
 #[test]
 fn deeper_nesting_is_an_error_not_a_crash() {
-    for (open, close) in [("[", "]"), ("(", ")"), ("{a => ", "}"), ("\"${", "}\""), ("-", "")] {
+    for (open, close) in [
+        ("[", "]"),
+        ("(", ")"),
+        ("{a => ", "}"),
+        ("\"${", "}\""),
+        ("-", ""),
+    ] {
         let source = format!("$x = {}1{}\n", open.repeat(20_000), close.repeat(20_000));
         let errors = lower_and_print(source).expect_err("too deep");
         // Nested strings overflow Puppet's own lexer first: it says so, and so do we.
         assert!(
-            errors.iter().any(|e| e.contains("nested more than") || e == "stack level too deep"),
+            errors
+                .iter()
+                .any(|e| e.contains("nested more than") || e == "stack level too deep"),
             "{open}: {errors:?}"
         );
     }

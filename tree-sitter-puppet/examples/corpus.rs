@@ -67,7 +67,10 @@ fn main() -> ExitCode {
             failures.push(format!("{path}:{}:{}: {what}", at.row + 1, at.column + 1));
         }
     }
-    println!("{}/{total} parse with no ERROR or MISSING node", total - failures.len());
+    println!(
+        "{}/{total} parse with no ERROR or MISSING node",
+        total - failures.len()
+    );
     for failure in &failures {
         println!("  {failure}");
     }

@@ -59,8 +59,17 @@ fn samples_parse_without_errors() {
 
 #[test]
 fn malformed_input_yields_error_nodes() {
-    for source in ["file { 'x':", "$x = \"abc", "@(END)\ntext\n", "if $x {", "$a = [1, 2"] {
-        assert!(parse(source).root_node().has_error(), "no error in {source:?}");
+    for source in [
+        "file { 'x':",
+        "$x = \"abc",
+        "@(END)\ntext\n",
+        "if $x {",
+        "$a = [1, 2",
+    ] {
+        assert!(
+            parse(source).root_node().has_error(),
+            "no error in {source:?}"
+        );
     }
 }
 
@@ -85,7 +94,10 @@ fn highlight_captures_are_standard() {
     let config = HighlightConfiguration::new(language(), "puppet", HIGHLIGHTS_QUERY, "", "")
         .expect("highlights compile");
     let nonconformant = config.nonconformant_capture_names(&HashSet::new());
-    assert!(nonconformant.is_empty(), "non-standard captures: {nonconformant:?}");
+    assert!(
+        nonconformant.is_empty(),
+        "non-standard captures: {nonconformant:?}"
+    );
     // The highlighter accepts all three queries together, as editors load them.
     HighlightConfiguration::new(
         language(),
@@ -111,7 +123,10 @@ fn captures(source: &str) -> Vec<String> {
 #[test]
 fn other_queries_use_their_standard_captures() {
     for name in captures(INJECTIONS_QUERY) {
-        assert!(["injection.content", "injection.language"].contains(&name.as_str()), "{name}");
+        assert!(
+            ["injection.content", "injection.language"].contains(&name.as_str()),
+            "{name}"
+        );
     }
     for name in captures(LOCALS_QUERY) {
         assert!(
@@ -124,8 +139,14 @@ fn other_queries_use_their_standard_captures() {
     }
     for name in captures(INDENTS_QUERY) {
         assert!(
-            ["indent.begin", "indent.end", "indent.branch", "indent.ignore", "indent.auto"]
-                .contains(&name.as_str()),
+            [
+                "indent.begin",
+                "indent.end",
+                "indent.branch",
+                "indent.ignore",
+                "indent.auto"
+            ]
+            .contains(&name.as_str()),
             "{name}"
         );
     }
@@ -140,7 +161,8 @@ fn other_queries_use_their_standard_captures() {
 
 #[test]
 fn tags_find_definitions() {
-    let source = "class a::b { }\ndefine c ($x) { }\nfunction d() { }\ntype E = Integer\nnode 'n' { }\n";
+    let source =
+        "class a::b { }\ndefine c ($x) { }\nfunction d() { }\ntype E = Integer\nnode 'n' { }\n";
     let config = TagsConfiguration::new(language(), TAGS_QUERY, "").expect("tags configuration");
     let mut context = tree_sitter_tags::TagsContext::new();
     let (tags, _) = context

@@ -512,4 +512,3 @@ pub fn stress(rng: &mut Rng, scale: usize) -> (&'static str, Vec<u8>) {
     };
     (kind, s.into_bytes())
 }
-
