@@ -92,6 +92,10 @@ module.exports = grammar({
     $.string_content,
     // `\n`, `\t`, `\u{263A}`, `\$`, … in double-quoted strings and heredocs that allow them.
     $.escape_sequence,
+    // A `"` that Puppet reads as text: where a piece of a double-quoted string starts (after
+    // the opening quote, a variable or an interpolation) and another `"` or a `$` follows it,
+    // as in `"${x}""` (SLURP_DQ_PATTERN needs a character before the closing quote).
+    $._quote_text,
     // `@(` and the end tag of a heredoc (`@(END`, `@("END"`); records the tag.
     $.heredoc_start,
     // `/ts$` in a heredoc header: which escapes the heredoc's text allows.
@@ -160,6 +164,9 @@ module.exports = grammar({
     // `return`, is a name, as in Puppet's AST.
     statement_call: $ => prec.dynamic(1, prec.right(seq(
       field('function', alias(choice(...STATEMENT_CALLS), $.name)),
+      // Puppet's statement list drops semicolons before it pairs a name with the statement
+      // after it: `notice; 1` is `notice(1)`.
+      repeat(';'),
       field('arguments', alias($._statement_arguments, $.arguments)),
     ))),
 
@@ -617,11 +624,14 @@ module.exports = grammar({
     // `"text $var ${expr} \n"`
     double_quoted_string: $ => seq(
       '"',
+      optional(alias($._quote_text, $.string_content)),
       repeat(choice(
         $.string_content,
         $.escape_sequence,
-        $.variable,
-        $.interpolation,
+        seq(
+          choice($.variable, $.interpolation),
+          optional(alias($._quote_text, $.string_content)),
+        ),
       )),
       '"',
     ),
@@ -632,8 +642,12 @@ module.exports = grammar({
       prec(1, seq('${', alias(choice(...KEYWORDS), $.name), '}')),
     ),
 
-    // `'text'` with only `\'` and `\\` as escapes.
-    single_quoted_string: _ => token(seq("'", repeat(choice(/[^'\\]/, /\\(.|\n)/)), "'")),
+    // `'text'` with only `\'` and `\\` as escapes. As SLURP_SQ_PATTERN needs a character
+    // before the closing quote, `'''` is the string `'` (the longest match wins).
+    single_quoted_string: _ => token(seq("'", choice(
+      seq(repeat(choice(/[^'\\]/, /\\(.|\n)/)), "'"),
+      seq("'", repeat("\\\\"), "'"),
+    ))),
 
     // `@("END":json/tL)`: the header. Its text (`heredoc_body`, an extra) starts on the next
     // line, after whatever else the header's line holds; it lands after the construct that the
@@ -685,7 +699,8 @@ module.exports = grammar({
     type: _ => /(::)?[A-Z][a-zA-Z0-9_]*(::[A-Z][a-zA-Z0-9_]*)*/,
 
     // `$x`, `$::fact`, `$a::b::c`, `$0`
-    variable: _ => /\$(::)?([a-zA-Z0-9_]+::)*[a-zA-Z0-9_]+/,
+    // A `$` without a name is a variable named '' (lexer2.rb: "let higher layer complain").
+    variable: _ => /\$((::)?([a-zA-Z0-9_]+::)*[a-zA-Z0-9_]+)?/,
 
     comment: _ => token(choice(
       /#[^\n]*/,

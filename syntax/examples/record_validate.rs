@@ -11,7 +11,8 @@
 //!
 //! - `puppet parser dump --no-validate --format old` parses without validating: a file it
 //!   rejects (`Error: --- FILE`) has a *syntax* error, and its expectation is written as
-//!   `syntax-error: MESSAGE (…)`. (`--format old`, because the PN dumper crashes on `*$rest`
+//!   `syntax-error: MESSAGE (…)`. A file that crashes the parser ends the run for the
+//!   files after it, so a batch where some file got no answer is split. (`--format old`, because the PN dumper crashes on `*$rest`
 //!   parameters and then prints nothing for the whole batch.)
 //! - `puppet parser validate --color false` parses and validates (default settings: `strict`
 //!   is `warning`, `max_errors` and `max_warnings` are 10). How Puppet prints what it found:
@@ -42,6 +43,16 @@ const MAX_ERRORS: usize = 10;
 const MAX_WARNINGS: usize = 10;
 
 fn run_puppet(dir: &Path, args: &[&str], files: &[String]) -> Result<String, String> {
+    // Puppet logs to standard error; standard output only carries dumps.
+    Ok(run_puppet_output(dir, args, files)?.1)
+}
+
+/// Puppet's standard output and standard error.
+fn run_puppet_output(
+    dir: &Path,
+    args: &[&str],
+    files: &[String],
+) -> Result<(String, String), String> {
     let output = Command::new("puppet")
         .args(["parser"])
         .args(args)
@@ -50,18 +61,31 @@ fn run_puppet(dir: &Path, args: &[&str], files: &[String]) -> Result<String, Str
         .current_dir(dir)
         .output()
         .map_err(|e| format!("cannot run puppet: {e}"))?;
-    // Puppet logs to standard error; standard output only carries dumps.
-    Ok(String::from_utf8_lossy(&output.stderr).into_owned())
+    Ok((
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    ))
 }
 
-/// The files `puppet parser dump --no-validate` rejects.
+/// The files `puppet parser dump --no-validate` rejects. A file that crashes Puppet's parser
+/// (not with a syntax error: an exception) ends the run, and the files after it are neither
+/// dumped nor rejected: such a batch is split until every file has its answer.
 fn syntax_rejections(dir: &Path, files: &[String]) -> Result<Vec<String>, String> {
-    let stderr = run_puppet(dir, &["dump", "--no-validate", "--format", "old"], files)?;
-    Ok(stderr
+    let (stdout, stderr) =
+        run_puppet_output(dir, &["dump", "--no-validate", "--format", "old"], files)?;
+    let rejected: Vec<String> = stderr
         .lines()
         .filter_map(|l| l.trim().strip_prefix("Error: --- "))
         .map(|f| f.trim().to_string())
-        .collect())
+        .collect();
+    let answered = |f: &String| rejected.contains(f) || stdout.contains(&format!("--- {f}"));
+    if files.len() == 1 || files.iter().all(answered) {
+        return Ok(rejected);
+    }
+    let (a, b) = files.split_at(files.len() / 2);
+    let mut result = syntax_rejections(dir, a)?;
+    result.extend(syntax_rejections(dir, b)?);
+    Ok(result)
 }
 
 /// One line of Puppet's log: its level, message, and file, line and column when it has them.
@@ -207,6 +231,23 @@ fn validate(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
         {
             // The file's own error stopped the run: nothing else is missing.
             return Ok(outcomes);
+        }
+        let own: Vec<&String> = stray
+            .iter()
+            .filter(|l| !l.contains("Try 'puppet help"))
+            .collect();
+        if let ([line], true) = (
+            own.as_slice(),
+            files.len() == 1 && outcomes[0].lines.is_empty(),
+        ) {
+            // One error without a file, as Puppet reports a byte order mark: the file's own.
+            if let Some(log) = parse_log_line(line.trim_end()).filter(|log| log.level == "Error") {
+                outcomes[0].errors += 1;
+                outcomes[0]
+                    .lines
+                    .push(render("error", &log.message, log.position));
+                return Ok(outcomes);
+            }
         }
         if files.len() == 1 {
             // Not a validation issue (a type defined twice, a crash): the case does not belong.

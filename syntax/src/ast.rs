@@ -18,11 +18,27 @@ pub struct Span {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
+    /// Where Puppet places the expression (its model element's offset, which its messages
+    /// report): the span's start, except for a binary operation, an assignment, a
+    /// relationship and a hash entry (at their operator), a method call (at its `(`, or its
+    /// `.` without parentheses), a named access (at its `.`), a type alias (at its name), and
+    /// a selector, an access and a function call, placed where their first part is (`$a.b[0]`
+    /// is at the `.`). Only `start`, `line` and `column` are meaningful.
+    pub at: Span,
 }
 
 impl Expr {
     pub fn new(kind: ExprKind, span: Span) -> Self {
-        Expr { kind, span }
+        Expr {
+            kind,
+            span,
+            at: span,
+        }
+    }
+
+    /// An expression Puppet places elsewhere than at its start.
+    pub fn placed(kind: ExprKind, span: Span, at: Span) -> Self {
+        Expr { kind, span, at }
     }
 }
 
@@ -192,6 +208,8 @@ pub struct Parameter {
     pub captures_rest: bool,
     pub value: Option<Expr>,
     pub span: Span,
+    /// Where Puppet places the parameter: at its `$name`.
+    pub at: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -234,7 +252,7 @@ pub enum ExprKind {
     /// An integer as written; beyond 64 bits too (Puppet's parser keeps it, validation and
     /// evaluation reject it).
     Integer {
-        value: i128,
+        value: num_bigint::BigInt,
         radix: u32,
     },
     Float(f64),

@@ -14,6 +14,9 @@
 pub mod ast;
 pub mod lexer;
 mod lower;
+mod lr;
+#[rustfmt::skip]
+mod lr_tables;
 pub mod pn;
 mod validate;
 
@@ -110,16 +113,35 @@ fn lower_tree(source: &str, tree: &tree_sitter::Tree) -> Parsed {
     let program = lowerer.program(root);
     let warnings = lowerer.warnings;
     // Puppet's parser pulls tokens from its lexer and stops at the first problem: a syntax
-    // error at a token the lexer delivered, else the lexer's own error.
+    // error at a token the lexer delivered, else the lexer's own error. Puppet's automaton
+    // says which; the tree's errors matter only where it accepts what the tree does not.
     let lexed = lexer::lex(source);
-    let syntax_error = if root.has_error() {
-        first_error_node(root)
-    } else {
-        None
-    };
-    let puppet_error = match syntax_error {
-        Some(node) => Some(syntax_error_at(source, &lexed, node)),
-        None => lexed.error.clone(),
+    let puppet_error = match lr::recognize(source, &lexed) {
+        lr::Outcome::Rejected(index) => Some(lexer::error_at(source, &lexed, index)),
+        lr::Outcome::Invalid {
+            message,
+            name,
+            offset,
+        } => {
+            let message = match name {
+                Some(i) => message.replace("%{name}", &lexed.value(source, i)),
+                None => message.to_string(),
+            };
+            let (line, column) = lexer::locate(source.as_bytes(), offset);
+            Some(Diagnostic::error(
+                message,
+                Span {
+                    start: offset,
+                    end: offset,
+                    line,
+                    column,
+                },
+            ))
+        }
+        lr::Outcome::Accepted if root.has_error() => {
+            first_error_node(root).map(|node| syntax_error_at(source, &lexed, node))
+        }
+        lr::Outcome::Accepted => None,
     };
     let result = match puppet_error {
         Some(error) => Err(vec![error]),

@@ -8,7 +8,7 @@ use crate::ast::*;
 use crate::Diagnostic;
 
 /// The names Puppet turns into calls when a statement follows them (`Factory::STATEMENT_CALLS`).
-const STATEMENT_CALLS: [&str; 15] = [
+pub(crate) const STATEMENT_CALLS: [&str; 15] = [
     "require", "realize", "include", "contain", "tag", "debug", "info", "notice", "warning", "err",
     "fail", "import", "break", "next", "return",
 ];
@@ -20,6 +20,8 @@ pub const MAX_DEPTH: usize = 250;
 /// Lowers one tree. The source must be the one the tree was parsed from.
 pub(crate) struct Lowerer<'a> {
     source: &'a str,
+    /// The byte offset where each line starts.
+    line_starts: Vec<usize>,
     /// Heredoc bodies in document order; the n-th heredoc header owns the n-th body.
     bodies: Vec<Node<'a>>,
     next_body: usize,
@@ -76,8 +78,18 @@ impl<'a> Lowerer<'a> {
     pub fn new(source: &'a str, root: Node<'a>) -> Self {
         let mut bodies = Vec::new();
         collect_bodies(root, &mut bodies);
+        let line_starts = std::iter::once(0)
+            .chain(
+                source
+                    .bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            )
+            .collect();
         Lowerer {
             source,
+            line_starts,
             bodies,
             next_body: 0,
             namestack: Vec::new(),
@@ -102,18 +114,56 @@ impl<'a> Lowerer<'a> {
     /// The empty span at a byte offset (its line and column in characters, from 1).
     fn span_at(&self, offset: usize) -> Span {
         let offset = offset.min(self.source.len());
-        let before = self.source.get(..offset).unwrap_or("");
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let line = self.line_starts.partition_point(|&start| start <= offset);
+        let line_start = self
+            .line_starts
+            .get(line.wrapping_sub(1))
+            .copied()
+            .unwrap_or(0);
+        let column = self
+            .source
+            .get(line_start..offset)
+            .map_or(0, |text| text.chars().count());
         Span {
             start: offset,
             end: offset,
-            line: before.matches('\n').count() as u32 + 1,
-            column: before[line_start..].chars().count() as u32 + 1,
+            line: line as u32,
+            column: column as u32 + 1,
         }
     }
 
     fn new_expr(&self, kind: ExprKind, node: Node) -> Expr {
-        Expr::new(kind, self.span(node))
+        // Puppet places these where it places their first part (`loc result, val[0]`).
+        let at = match &kind {
+            ExprKind::Selector { left, .. } | ExprKind::Access { left, .. } => left.at,
+            ExprKind::Call {
+                kind: CallKind::Function,
+                functor,
+                ..
+            } => functor.at,
+            _ => self.placed_at(node),
+        };
+        Expr::placed(kind, self.span(node), at)
+    }
+
+    /// Where Puppet places the expression `node` lowers to (see [`Expr::at`]).
+    fn placed_at(&self, node: Node) -> Span {
+        let token = |kind: &str| {
+            let mut cursor = node.walk();
+            let found = node.children(&mut cursor).find(|c| c.kind() == kind);
+            found
+        };
+        let at = match node.kind() {
+            "binary_expression" | "assignment" | "relationship" => self.field(node, "operator"),
+            "hash_pair" => token("=>"),
+            "method_call" => match self.field(node, "arguments") {
+                Some(arguments) => arguments.child(0),
+                None => token("."),
+            },
+            "type_alias" => self.field(node, "name"),
+            _ => None,
+        };
+        self.span(at.unwrap_or(node))
     }
 
     fn error(&mut self, node: Node, message: String) -> Expr {
@@ -353,12 +403,18 @@ impl<'a> Lowerer<'a> {
                     end: method_node.end_byte(),
                     ..self.span(start)
                 };
-                let functor = Expr::new(
+                let dot = {
+                    let mut cursor = node.walk();
+                    let dot = node.children(&mut cursor).find(|c| c.kind() == ".");
+                    dot
+                };
+                let functor = Expr::placed(
                     ExprKind::NamedAccess {
                         left: object,
                         right: method,
                     },
                     span,
+                    self.span(dot.unwrap_or(node)),
                 );
                 ExprKind::Call {
                     kind: CallKind::Method,
@@ -615,8 +671,11 @@ impl<'a> Lowerer<'a> {
                     ));
                 }
                 _ => {
+                    // Puppet positions it at the `{`.
+                    let mut cursor = node.walk();
+                    let brace = node.children(&mut cursor).find(|c| c.kind() == "{");
                     return self.error(
-                        node,
+                        brace.unwrap_or(node),
                         "Syntax error resource body without title or hash with +>".into(),
                     );
                 }
@@ -714,6 +773,7 @@ impl<'a> Lowerer<'a> {
                 captures_rest: self.field(p, "splat").is_some(),
                 value: self.field(p, "default").map(|d| self.expr(d)),
                 span: self.span(p),
+                at: self.span(self.field(p, "name").unwrap_or(p)),
             })
             .collect()
     }
@@ -776,7 +836,7 @@ impl<'a> Lowerer<'a> {
                 type_expr: Box::new(lhs),
                 mapping_expr: Box::new(rhs),
             };
-            return Expr::new(kind, span);
+            return Expr::placed(kind, span, self.placed_at(node));
         }
         if matches!(rhs.kind, ExprKind::Hash(_)) {
             let object = Expr::new(ExprKind::QualifiedReference("Object".into()), rhs.span);
@@ -790,12 +850,13 @@ impl<'a> Lowerer<'a> {
             );
         }
         let name = name_node.map_or(String::new(), |n| self.text(n).to_string());
-        Expr::new(
+        Expr::placed(
             ExprKind::TypeAlias {
                 name,
                 type_expr: Box::new(rhs),
             },
             span,
+            self.placed_at(node),
         )
     }
 
@@ -997,6 +1058,7 @@ fn merge_unfolded_hashes(args: Vec<Argument>) -> Vec<Expr> {
                 Some(Expr {
                     kind: ExprKind::Hash(entries),
                     span,
+                    ..
                 }),
                 ExprKind::Hash(more),
             ) = (out.last_mut(), expr.kind)
@@ -1134,7 +1196,7 @@ fn parse_number(text: &str) -> Result<ExprKind, String> {
         if hex.is_empty() || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
             return Err(format!("Not a valid hex number {text}"));
         }
-        return i128::from_str_radix(hex, 16)
+        return num_bigint::BigInt::parse_bytes(hex.as_bytes(), 16).ok_or(())
             .map(|value| ExprKind::Integer { value, radix: 16 })
             .map_err(|_| format!("Not a valid hex number {text}"));
     }
@@ -1171,14 +1233,15 @@ fn parse_number(text: &str) -> Result<ExprKind, String> {
         if !text.chars().all(|c| ('0'..='7').contains(&c)) {
             return Err(format!("Not a valid octal number {text}"));
         }
-        return i128::from_str_radix(&text[1..], 8)
+        return num_bigint::BigInt::parse_bytes(&text[1..].as_bytes(), 8).ok_or(())
             .map(|value| ExprKind::Integer { value, radix: 8 })
             .map_err(|_| format!("Not a valid octal number {text}"));
     }
     if !text.chars().all(|c| c.is_ascii_digit()) {
         return Err(format!("Illegal number '{text}'"));
     }
-    text.parse::<i128>()
+    num_bigint::BigInt::parse_bytes(text.as_bytes(), 10)
+        .ok_or(())
         .map(|value| ExprKind::Integer { value, radix: 10 })
         .map_err(|_| format!("Illegal number '{text}'"))
 }

@@ -14,6 +14,8 @@ pub enum Pn {
     Nil,
     Bool(bool),
     Int(i128),
+    /// An integer literal's value, of any size.
+    Integer(num_bigint::BigInt),
     Float(f64),
     Str(String),
     List(Vec<Pn>),
@@ -43,6 +45,9 @@ impl Pn {
             Pn::Nil => out.push_str("nil"),
             Pn::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Pn::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            Pn::Integer(i) => {
                 let _ = write!(out, "{i}");
             }
             Pn::Float(f) => out.push_str(&ruby_float(*f)),
@@ -343,13 +348,13 @@ pub fn expr(e: &Expr) -> Pn {
         }
         ExprKind::Integer { value, radix } => {
             if *radix == 10 {
-                Pn::Int(*value)
+                Pn::Integer(value.clone())
             } else {
                 Pn::call(
                     "int",
                     vec![Pn::Map(vec![
                         ("radix".into(), Pn::Int(*radix as i128)),
-                        ("value".into(), Pn::Int(*value)),
+                        ("value".into(), Pn::Integer(value.clone())),
                     ])],
                 )
             }
@@ -383,7 +388,7 @@ pub fn expr(e: &Expr) -> Pn {
         ExprKind::Binary { op, left, right } => binary(op.symbol(), left, right),
         ExprKind::Not(inner) => Pn::call("!", vec![expr(inner)]),
         ExprKind::Negate(inner) => match &inner.kind {
-            ExprKind::Integer { value, .. } => Pn::Int(value.wrapping_neg()),
+            ExprKind::Integer { value, .. } => Pn::Integer(-value),
             ExprKind::Float(f) => Pn::Float(-f),
             _ => Pn::call("-", vec![expr(inner)]),
         },

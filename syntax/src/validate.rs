@@ -339,7 +339,7 @@ impl<'a> Checker<'a> {
                     if p.captures_rest && i != last {
                         self.error(
                             format!("Parameter ${} is not last, and has 'captures rest'", p.name),
-                            param_pos(p, &l.parameters),
+                            p.at,
                         );
                     }
                 }
@@ -348,17 +348,6 @@ impl<'a> Checker<'a> {
                 }
             }
             Element::Parameter(p) => {
-                let list: &[Parameter] = match self.path.last() {
-                    Some(Element::Lambda(l)) => &l.parameters,
-                    Some(Element::Expr(Expr {
-                        kind:
-                            ExprKind::Class { parameters, .. }
-                            | ExprKind::Define { parameters, .. }
-                            | ExprKind::Function { parameters, .. },
-                        ..
-                    })) => parameters,
-                    _ => &[],
-                };
                 let numeric = {
                     let digits = p.name.strip_prefix("0x").unwrap_or(&p.name);
                     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
@@ -366,13 +355,13 @@ impl<'a> Checker<'a> {
                 if numeric {
                     self.error(
                         format!("The numeric parameter name '${}' cannot be used (clashes with numeric match result variables)", p.name),
-                        param_pos(p, list),
+                        p.at,
                     );
                 }
                 if !is_param_name(&p.name) {
                     self.error(
                         format!("Illegal parameter name. The given name '{}' does not conform to the naming rule /^[a-z_]\\w*$/", p.name),
-                        param_pos(p, list),
+                        p.at,
                     );
                 }
                 if let Some(v) = &p.value {
@@ -600,14 +589,14 @@ impl<'a> Checker<'a> {
                 for p in parameters.iter().filter(|p| p.captures_rest) {
                     self.error(
                         format!("Parameter ${} has 'captures rest' - not supported in {}", p.name, a_an(&container)),
-                        param_pos(p, parameters),
+                        p.at,
                     );
                 }
                 self.unique_parameters(parameters);
                 for p in parameters.iter().filter(|p| p.name == "name" || p.name == "title") {
                     self.error(
                         format!("The parameter ${} redefines a built in parameter in the {container}", p.name),
-                        param_pos(p, parameters),
+                        p.at,
                     );
                 }
                 self.no_idem_last(e, body.as_deref());
@@ -645,15 +634,14 @@ impl<'a> Checker<'a> {
             }
             TypeMapping { type_expr, mapping_expr } => self.type_mapping(e, type_expr, mapping_expr),
             Integer { value, .. } => {
-                let value = *value;
-                if value > i128::from(i64::MAX) {
+                if *value > num_bigint::BigInt::from(i64::MAX) {
                     self.error(
                         format!("A Literal Integer resulted in a value outside of Puppet Integer max range, got '+{value:#x}'"),
                         e.span,
                     );
-                } else if value < i128::from(i64::MIN) {
+                } else if *value < num_bigint::BigInt::from(i64::MIN) {
                     self.error(
-                        format!("A Literal Integer resulted in a value outside of Puppet Integer min range, got '-{:#x}'", value.unsigned_abs()),
+                        format!("A Literal Integer resulted in a value outside of Puppet Integer min range, got '-{:#x}'", value.magnitude()),
                         e.span,
                     );
                 }
@@ -794,7 +782,7 @@ impl<'a> Checker<'a> {
                         "The parameter '{}' is declared more than once in the parameter list",
                         p.name
                     ),
-                    param_pos(p, parameters),
+                    p.at,
                 );
             }
         }
@@ -1504,248 +1492,7 @@ fn a_an_uc(text: &str) -> String {
 
 /// Where Puppet places an expression (its model element's offset).
 fn pos(e: &Expr) -> Span {
-    use ExprKind::*;
-    match &e.kind {
-        Binary { op, left, right } => between(left, right, op.symbol().len()),
-        Assignment { op, left, right } => between(left, right, op.symbol().len()),
-        Relationship { op, left, right } => between(left, right, op.symbol().len()),
-        KeyedEntry { key, value } => between(key, value, 2),
-        Call {
-            kind: CallKind::Method,
-            functor,
-            arguments,
-            lambda,
-            ..
-        } => method_call_pos(e, functor, arguments, lambda.as_deref()),
-        NamedAccess { right, .. } => dot_before(right),
-        TypeAlias { .. } | TypeMapping { .. } => {
-            // `type Name`: the name follows the keyword and one space.
-            Span {
-                start: e.span.start + 5,
-                column: e.span.column + 5,
-                ..e.span
-            }
-        }
-        _ => e.span,
-    }
-}
-
-/// The span of an operator of `len` bytes between two operands, from the bytes between them
-/// and where the operands are: the AST keeps no span for operators, so this assumes the usual
-/// layouts — `a + b`, `a+b`, `a   => b` (aligned: one space after the operator), `a >=b`,
-/// and across lines `a and⏎  b` or `a⏎  + b`.
-fn between(left: &Expr, right: &Expr, len: usize) -> Span {
-    let l = left.span;
-    let r = right.span;
-    let gap = r.start.saturating_sub(l.end);
-    let on_right_line = |back: usize| Span {
-        start: r.start.saturating_sub(back),
-        end: r.start.saturating_sub(back) + len,
-        line: r.line,
-        column: (r.column as usize).saturating_sub(back).max(1) as u32,
-    };
-    if gap < len {
-        return on_right_line(len);
-    }
-    if gap < r.column as usize {
-        // No line break between the operands (a line break makes the gap reach back past
-        // the right operand's line): spaces (as many as aligning takes), the operator, and
-        // one space, unless there is only one space (`a >=0`).
-        let after = usize::from(gap > len + 1);
-        return on_right_line(len + after);
-    }
-    // A line break: the right operand's line holds `r.column - 1` bytes of the gap.
-    let before_break = gap - r.column as usize;
-    if before_break >= len {
-        // The operator ends the left operand's (last) line.
-        let (line, column) = end_of(left).unwrap_or((l.line, l.column + (l.end - l.start) as u32));
-        let spaces = before_break - len;
-        let start = l.end + spaces;
-        Span {
-            start,
-            end: start + len,
-            line,
-            column: column + spaces as u32,
-        }
-    } else if r.column as usize > len + 1 {
-        on_right_line(len + 1)
-    } else {
-        on_right_line(len)
-    }
-}
-
-/// The line and the column after the last character of an expression, when its last token
-/// can be found from its parts (literals and names are taken to be on one line).
-fn end_of(e: &Expr) -> Option<(u32, u32)> {
-    use ExprKind::*;
-    let single_line = Some((
-        e.span.line,
-        e.span.column + (e.span.end - e.span.start) as u32,
-    ));
-    // The end of the last part, followed by at most `max_gap` bytes on the same line.
-    let after = |part: &Expr, max_gap: usize| -> Option<(u32, u32)> {
-        let (line, column) = end_of(part)?;
-        let gap = e.span.end.checked_sub(part.span.end)?;
-        (gap <= max_gap).then_some((line, column + gap as u32))
-    };
-    match &e.kind {
-        Integer { .. }
-        | Float(_)
-        | Boolean(_)
-        | Undef
-        | Default
-        | QualifiedName(_)
-        | QualifiedReference(_)
-        | Variable(_)
-        | VariableOf(_)
-        | Reserved(_)
-        | Regex(_)
-        | String(_)
-        | Concat(_)
-        | Nop => single_line,
-        Binary { right, .. } | Assignment { right, .. } | Relationship { right, .. } => {
-            after(right, 0)
-        }
-        KeyedEntry { value, .. } => after(value, 0),
-        Not(inner) | Negate(inner) | Unfold(inner) => after(inner, 0),
-        Paren(inner) => after(inner, 2),
-        Access { keys, .. } => after(keys.last()?, 2),
-        Array(items) | Hash(items) => match items.last() {
-            Some(last) => after(last, 2),
-            None if e.span.end - e.span.start <= 3 => single_line,
-            None => None,
-        },
-        Call {
-            arguments,
-            functor,
-            lambda: None,
-            ..
-        } => match arguments.last() {
-            Some(last) => after(last, 2),
-            None => after(functor, 3),
-        },
-        _ => None,
-    }
-}
-
-/// The `.` before a method name (`$x.name`).
-fn dot_before(name: &Expr) -> Span {
-    let s = name.span;
-    Span {
-        start: s.start.saturating_sub(1),
-        end: s.start,
-        line: s.line,
-        column: s.column.saturating_sub(1).max(1),
-    }
-}
-
-/// A method call is placed at its `(`, or at its `.` when it has no parentheses.
-fn method_call_pos(
-    call: &Expr,
-    functor: &Expr,
-    arguments: &[Expr],
-    lambda: Option<&Lambda>,
-) -> Span {
-    let ExprKind::NamedAccess { right: name, .. } = &functor.kind else {
-        return call.span;
-    };
-    let n = name.span;
-    let parenthesized = !arguments.is_empty()
-        || match lambda {
-            Some(l) => l.span.start.saturating_sub(n.end) >= 2,
-            None => call.span.end > n.end,
-        };
-    if parenthesized {
-        let width = match &name.kind {
-            ExprKind::QualifiedName(s) => s.chars().count(),
-            _ => n.end - n.start,
-        };
-        Span {
-            start: n.end,
-            end: n.end + 1,
-            line: n.line,
-            column: n.column + width as u32,
-        }
-    } else {
-        dot_before(name)
-    }
-}
-
-/// A parameter is placed at its `$name`, after its type and `*`. Without a default value the
-/// name ends the parameter. With one, the name is at the column of the nearest name found
-/// exactly, if that fits, else one space after the type: the layout of `Type $name = value`
-/// cannot be told from the spans alone (names may be aligned, `=` may be aligned).
-fn param_pos(p: &Parameter, list: &[Parameter]) -> Span {
-    let splat = u32::from(p.captures_rest);
-    let Some(t) = &p.type_expr else {
-        return Span {
-            start: p.span.start + splat as usize,
-            column: p.span.column + splat,
-            ..p.span
-        };
-    };
-    let (line, type_end) = end_of_type(t);
-    let at = |column: u32| {
-        let start = t.span.end + (column.saturating_sub(type_end)) as usize;
-        Span {
-            start,
-            end: start + 1 + p.name.len(),
-            line,
-            column,
-        }
-    };
-    let name_width = 1 + p.name.len() as u32;
-    match &p.value {
-        None => {
-            let start = p.span.end.saturating_sub(name_width as usize);
-            at(type_end + start.saturating_sub(t.span.end) as u32)
-        }
-        Some(value) => {
-            let single = type_end + 1 + splat;
-            let fits_single =
-                value.span.line == line && value.span.column == single + name_width + 3;
-            if fits_single {
-                return at(single);
-            }
-            let aligned = aligned_name_column(p, list).filter(|c| {
-                *c >= single && (value.span.line != line || c + name_width < value.span.column)
-            });
-            at(aligned.unwrap_or(single))
-        }
-    }
-}
-
-/// The line a parameter's type ends on, and the column after it.
-fn end_of_type(t: &Expr) -> (u32, u32) {
-    end_of(t).unwrap_or((
-        t.span.line,
-        t.span.column + (t.span.end - t.span.start) as u32,
-    ))
-}
-
-/// The column where the parameter list aligns its names around `p`: that of the nearest
-/// parameter whose name is placed exactly (untyped, or without a default value) on a line of
-/// its own.
-fn aligned_name_column(p: &Parameter, list: &[Parameter]) -> Option<u32> {
-    let index = list.iter().position(|q| std::ptr::eq(q, p))?;
-    let exact = |q: &Parameter| {
-        let own_line = list.iter().filter(|o| o.span.line == q.span.line).count() == 1;
-        (own_line && (q.type_expr.is_none() || q.value.is_none())).then(|| param_pos(q, &[]).column)
-    };
-    let before = list[..index]
-        .iter()
-        .rev()
-        .enumerate()
-        .find_map(|(d, q)| exact(q).map(|c| (d, c)));
-    let after = list[index + 1..]
-        .iter()
-        .enumerate()
-        .find_map(|(d, q)| exact(q).map(|c| (d, c)));
-    match (before, after) {
-        (Some((d1, c1)), Some((d2, c2))) => Some(if d2 < d1 { c2 } else { c1 }),
-        (Some((_, c)), None) | (None, Some((_, c))) => Some(c),
-        (None, None) => None,
-    }
+    e.at
 }
 
 /// A heredoc's text starts at the beginning of the line after its header.
@@ -1764,7 +1511,7 @@ fn heredoc_text_pos(heredoc: &Expr) -> Span {
 #[derive(Clone, Debug, PartialEq)]
 enum Literal {
     String(String),
-    Integer(i128),
+    Integer(num_bigint::BigInt),
     Float(f64),
     Boolean(bool),
     Undef,
@@ -1779,7 +1526,7 @@ fn literal(e: &Expr) -> Option<Literal> {
     use ExprKind::*;
     Some(match &e.kind {
         String(s) | QualifiedName(s) => Literal::String(s.clone()),
-        Integer { value, .. } => Literal::Integer(*value),
+        Integer { value, .. } => Literal::Integer(value.clone()),
         Float(f) => Literal::Float(*f),
         Boolean(b) => Literal::Boolean(*b),
         Undef => Literal::Undef,

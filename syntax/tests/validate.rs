@@ -2,11 +2,11 @@
 //! source must be Puppet 7.23's, recorded in the case (`examples/record_validate.rs` records
 //! them; the format is in `tests/support/cases.rs`).
 //!
-//! A case is parsed with `puppet_syntax::parse` and checked with `puppet_syntax::validate`;
-//! each diagnostic is rendered as `error: MESSAGE (line: N, column: M)` or `warning: …`, and
+//! A case is parsed with `puppet_syntax::analyze` (which keeps the lexer's warnings) and
+//! checked with `puppet_syntax::validate`; each diagnostic is rendered as `error: MESSAGE (line: N, column: M)` or `warning: …`, and
 //! the two lists are compared sorted by position (Puppet prints its warnings before its
-//! errors). A case whose expectations say `syntax-error:` is a source Puppet rejects before
-//! validating: our parser must reject it too. Every failure is reported before the test
+//! errors). A case whose expectation says `syntax-error:` is a source Puppet rejects before
+//! validating: our parser must reject it with the same message at the same position. Every failure is reported before the test
 //! fails. `VALIDATE_CASE=text` runs only the cases whose name contains `text`.
 
 #[path = "support/cases.rs"]
@@ -26,23 +26,42 @@ fn validation_is_puppets() {
     let report = cases::run("validate", "VALIDATE_CASE", |case, source| {
         let expected = cases::canonical(case.expectations());
         let syntax = expected.iter().any(|e| e.starts_with("syntax-error:"));
-        let actual: Vec<String> = match puppet_syntax::parse(source) {
-            Ok(program) => puppet_syntax::validate(&program)
+        let parsed = puppet_syntax::analyze(source);
+        let render = |d: &puppet_syntax::Diagnostic| {
+            let kind = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            format!("{kind}: {d}")
+        };
+        let mut actual: Vec<String> = match &parsed.result {
+            Ok(program) => puppet_syntax::validate(program)
                 .iter()
-                .map(|d| {
-                    let kind = match d.severity {
-                        Severity::Error => "error",
-                        Severity::Warning => "warning",
-                    };
-                    format!("{kind}: {d}")
-                })
+                .map(render)
                 .collect(),
-            Err(_) if syntax => return None,
+            Err(diagnostics) if syntax => diagnostics
+                .iter()
+                .map(|d| format!("syntax-error: {d}"))
+                .collect(),
             Err(diagnostics) => diagnostics
                 .iter()
                 .map(|d| format!("(our parser rejects it) {d}"))
                 .collect(),
         };
+        // The lexer's warnings, up to where parsing stopped.
+        let stop = parsed
+            .result
+            .as_ref()
+            .err()
+            .and_then(|d| d.first())
+            .map_or(usize::MAX, |d| d.span.start);
+        actual.extend(
+            parsed
+                .warnings
+                .iter()
+                .filter(|w| w.span.start < stop)
+                .map(render),
+        );
         let actual = cases::canonical(actual);
         (actual != expected).then(|| {
             let note = if syntax {

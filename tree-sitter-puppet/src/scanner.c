@@ -26,6 +26,7 @@ enum TokenType {
   REGEX,
   STRING_CONTENT,
   ESCAPE_SEQUENCE,
+  QUOTE_TEXT,
   HEREDOC_START,
   HEREDOC_ESCAPES,
   HEREDOC_BODY_START,
@@ -69,6 +70,9 @@ typedef struct {
 
 typedef struct {
   uint8_t count;
+  /* The last token was string text ending in a `$` that starts no variable, before a `"`:
+   * Puppet's slurp starts again after such a `$`, so the `"` may be text (see QUOTE_TEXT). */
+  bool after_false_dollar;
   Heredoc heredocs[MAX_HEREDOCS];
   /* Scratch for the current line's last code points; never serialized. */
   int32_t ring[LINE_RING];
@@ -210,8 +214,31 @@ static bool take_dollar(TSLexer *lexer, Line *line) {
 
 /* ------------------------------------------------------------------ double-quoted strings */
 
+/* At a `"` where a piece of string text starts: is it text? SLURP_DQ_PATTERN,
+ * `(?:[^\\]|^)(?:[\\]{2})*(["]|[$]\{?)`, takes the leftmost match, trying a character
+ * before the terminator first: `""`, `"$`, `"\\"` make the first quote text. Takes the quote
+ * into the token; reads what follows without taking it. */
+static bool quote_is_text(TSLexer *lexer) {
+  advance(lexer); /* " */
+  lexer->mark_end(lexer);
+  unsigned backslashes = 0;
+  while (lexer->lookahead == '\\') {
+    advance(lexer);
+    backslashes++;
+  }
+  return backslashes % 2 == 0 && (lexer->lookahead == '"' || lexer->lookahead == '$');
+}
+
 /* Text up to `"`, an escape, or an interpolation; or the escape itself. */
-static bool scan_string_content(TSLexer *lexer, const bool *valid_symbols) {
+static bool scan_string_content(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols) {
+  bool piece_start = scanner->after_false_dollar;
+  scanner->after_false_dollar = false;
+  if (lexer->lookahead == '"' && (piece_start || valid_symbols[QUOTE_TEXT])) {
+    if (!quote_is_text(lexer)) return false;
+    lexer->result_symbol = valid_symbols[QUOTE_TEXT] ? QUOTE_TEXT : STRING_CONTENT;
+    return true;
+  }
+  bool at_piece_start = piece_start || valid_symbols[QUOTE_TEXT];
   bool has_content = false;
   for (;;) {
     lexer->mark_end(lexer);
@@ -219,6 +246,15 @@ static bool scan_string_content(TSLexer *lexer, const bool *valid_symbols) {
     if (lexer->eof(lexer) || c == '"') break;
     if (c == '$') {
       if (take_dollar(lexer, NULL)) break;
+      if (lexer->lookahead == '"' && !(at_piece_start && !has_content)) {
+        /* After a character, this `$` is the pattern's terminator, and no variable: Puppet
+         * reads on from the `"` as from a piece's start. End the text at the `$`. (First in
+         * a piece, the `$` is the character before the terminator `"`.) */
+        lexer->mark_end(lexer);
+        scanner->after_false_dollar = true;
+        lexer->result_symbol = STRING_CONTENT;
+        return true;
+      }
     } else if (c == '\\') {
       if (take_backslash(lexer, NULL, 0, true) != TEXT) {
         if (has_content) break; /* the text ends before the escape */
@@ -454,8 +490,9 @@ static bool scan(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols) {
   }
 
   if (valid_symbols[STRING_CONTENT]) {
-    return scan_string_content(lexer, valid_symbols);
+    return scan_string_content(scanner, lexer, valid_symbols);
   }
+  scanner->after_false_dollar = false;
 
   /* Most tokens follow whitespace; skipping it here only to have the internal lexer skip it
    * again costs time. Where none of these tokens can come, leave at once. */
@@ -561,7 +598,7 @@ unsigned tree_sitter_puppet_external_scanner_serialize(void *payload, char *buff
   if (1 + count * HEREDOC_BYTES > TREE_SITTER_SERIALIZATION_BUFFER_SIZE) {
     count = (TREE_SITTER_SERIALIZATION_BUFFER_SIZE - 1) / HEREDOC_BYTES;
   }
-  buffer[size++] = (char)count;
+  buffer[size++] = (char)(count | (scanner->after_false_dollar ? 0x80 : 0));
   for (unsigned i = 0; i < count; i++) {
     const Heredoc *h = &scanner->heredocs[i];
     buffer[size++] = (char)h->flags;
@@ -577,8 +614,10 @@ void tree_sitter_puppet_external_scanner_deserialize(void *payload, const char *
                                                      unsigned length) {
   Scanner *scanner = payload;
   scanner->count = 0;
+  scanner->after_false_dollar = false;
   if (length == 0) return;
-  unsigned count = (uint8_t)buffer[0];
+  scanner->after_false_dollar = ((uint8_t)buffer[0] & 0x80) != 0;
+  unsigned count = (uint8_t)buffer[0] & 0x7F;
   if (count > MAX_HEREDOCS) count = MAX_HEREDOCS;
   if (1 + count * HEREDOC_BYTES > length) count = (length - 1) / HEREDOC_BYTES;
   unsigned size = 1;
