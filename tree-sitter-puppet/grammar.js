@@ -106,6 +106,10 @@ module.exports = grammar({
     $.heredoc_content,
     // The line that ends a heredoc (`  |- END`).
     $.heredoc_end,
+    // Never produced: valid only right after a `}`, where it tells the scanner that Puppet's
+    // lexer reads a `/` as a regular expression rather than a division when it can
+    // (lexer2.rb's `regexp_acceptable?`: `}` may end a case option's body).
+    $._after_rbrace,
     // Never valid in the grammar: when it is reported valid, the parser is recovering.
     $._error_sentinel,
   ],
@@ -213,7 +217,7 @@ module.exports = grammar({
       '{',
       sep1($.resource_body, ';'),
       optional(';'),
-      '}',
+      '}', optional($._after_rbrace),
     )),
 
     resource_body: $ => seq(
@@ -228,7 +232,7 @@ module.exports = grammar({
       field('type', $.type),
       '{',
       optional($._attributes),
-      '}',
+      '}', optional($._after_rbrace),
     )),
 
     // `File['x'] { mode => '0644', require +> Package['y'] }`
@@ -236,7 +240,7 @@ module.exports = grammar({
       field('resource', $._expression),
       '{',
       optional($._attributes),
-      '}',
+      '}', optional($._after_rbrace),
     )),
 
     _attributes: $ => seq(commaSep1($.attribute), optional(',')),
@@ -345,7 +349,7 @@ module.exports = grammar({
           '{',
           commaSep1(alias($._braced_selector_entry, $.selector_entry)),
           optional(','),
-          '}',
+          '}', optional($._after_rbrace),
         ),
       ),
     )),
@@ -422,7 +426,7 @@ module.exports = grammar({
     collector: $ => prec.right(PREC.COLLECT, seq(
       field('type', $._expression),
       field('query', choice($.virtual_query, $.exported_query)),
-      optional(seq('{', optional($._attributes), '}')),
+      optional(seq('{', optional($._attributes), '}', optional($._after_rbrace))),
     )),
 
     virtual_query: $ => seq('<|', optional($._expression), '|>'),
@@ -470,7 +474,7 @@ module.exports = grammar({
       field('value', $._expression),
       '{',
       repeat1($.case_option),
-      '}',
+      '}', optional($._after_rbrace),
     ),
 
     case_option: $ => seq(
@@ -479,7 +483,7 @@ module.exports = grammar({
       field('body', $.block),
     ),
 
-    block: $ => seq('{', repeat($._statement_or_semicolon), '}'),
+    block: $ => seq('{', repeat($._statement_or_semicolon), '}', optional($._after_rbrace)),
 
     // ---------------------------------------------------------------- definitions
 
@@ -606,7 +610,7 @@ module.exports = grammar({
     hash: $ => seq(
       '{',
       optional(seq(commaSep1($.hash_pair), optional(','))),
-      '}',
+      '}', optional($._after_rbrace),
     ),
 
     hash_pair: $ => seq(

@@ -1196,7 +1196,8 @@ fn parse_number(text: &str) -> Result<ExprKind, String> {
         if hex.is_empty() || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
             return Err(format!("Not a valid hex number {text}"));
         }
-        return num_bigint::BigInt::parse_bytes(hex.as_bytes(), 16).ok_or(())
+        return num_bigint::BigInt::parse_bytes(hex.as_bytes(), 16)
+            .ok_or(())
             .map(|value| ExprKind::Integer { value, radix: 16 })
             .map_err(|_| format!("Not a valid hex number {text}"));
     }
@@ -1233,7 +1234,8 @@ fn parse_number(text: &str) -> Result<ExprKind, String> {
         if !text.chars().all(|c| ('0'..='7').contains(&c)) {
             return Err(format!("Not a valid octal number {text}"));
         }
-        return num_bigint::BigInt::parse_bytes(&text[1..].as_bytes(), 8).ok_or(())
+        return num_bigint::BigInt::parse_bytes(&text[1..].as_bytes(), 8)
+            .ok_or(())
             .map(|value| ExprKind::Integer { value, radix: 8 })
             .map_err(|_| format!("Not a valid octal number {text}"));
     }

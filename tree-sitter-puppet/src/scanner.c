@@ -32,6 +32,7 @@ enum TokenType {
   HEREDOC_BODY_START,
   HEREDOC_CONTENT,
   HEREDOC_END,
+  AFTER_RBRACE,
   ERROR_SENTINEL,
 };
 
@@ -551,9 +552,29 @@ static bool scan(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols) {
       if (valid_symbols[HEREDOC_ESCAPES]) return scan_heredoc_escapes(scanner, lexer);
       advance(lexer);
       if (lexer->lookahead == '*') return false; /* a comment */
-      if (valid_symbols[DIV]) {
+      if (valid_symbols[DIV] && !(valid_symbols[AFTER_RBRACE] && valid_symbols[REGEX])) {
         lexer->mark_end(lexer);
         lexer->result_symbol = DIV;
+        return true;
+      }
+      if (valid_symbols[DIV]) {
+        /* After `}` Puppet takes `/[^/]*\/` for a regular expression, else a division. */
+        lexer->mark_end(lexer);
+        lexer->result_symbol = DIV;
+        while (!lexer->eof(lexer)) {
+          int32_t c = lexer->lookahead;
+          if (c == '/') {
+            advance(lexer);
+            lexer->mark_end(lexer);
+            lexer->result_symbol = REGEX;
+            return true;
+          }
+          if (c == '\\') {
+            advance(lexer);
+            if (lexer->eof(lexer)) break;
+          }
+          advance(lexer);
+        }
         return true;
       }
       /* A regular expression runs to the next unescaped `/`, across lines if need be. */
