@@ -78,6 +78,13 @@ pub fn parse(source: &str) -> Result<Program, Vec<Diagnostic>> {
     analyze(source).result
 }
 
+/// Parses and lowers a file's bytes: a byte order mark or bytes that are not UTF-8 are
+/// Puppet's errors for them (without a position, as Puppet prints them).
+pub fn parse_bytes(bytes: &[u8]) -> Result<Program, Vec<Diagnostic>> {
+    let source = lexer::check_encoding(bytes).map_err(|d| vec![d])?;
+    parse(source)
+}
+
 /// What parsing found: the program or its errors, and the warnings Puppet would print.
 #[derive(Clone, Debug)]
 pub struct Parsed {

@@ -43,3 +43,25 @@ fn deeper_nesting_is_an_error_not_a_crash() {
         );
     }
 }
+
+/// A file's bytes: Puppet's encoding errors come first, as values, whatever follows.
+#[test]
+fn bytes_that_are_not_utf8_or_start_with_a_bom_are_errors() {
+    let message = |bytes: &[u8]| match puppet_syntax::parse_bytes(bytes) {
+        Ok(_) => String::from("(parsed)"),
+        Err(d) => d
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("; "),
+    };
+    assert_eq!(
+        message(b"$x = \"\xff\"\n"),
+        "invalid byte sequence in UTF-8"
+    );
+    assert_eq!(
+        message(b"\xef\xbb\xbf$x = 1\n"),
+        "Illegal UTF-8 Byte Order mark at beginning of input: [EF BB BF] - remove these from the puppet source"
+    );
+    assert_eq!(message(b"$x = 1\n"), "(parsed)");
+}
