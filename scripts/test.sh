@@ -62,6 +62,9 @@ check "real-code corpus: every manifest parses with no ERROR or MISSING node" \
 check "PN: our AST of every corpus manifest, printed as PN, is identical to Puppet's" \
   cargo run --release -q -p puppet-syntax --example pn_corpus -- "$CORPUS/pp-files.txt"
 
+check "validation: our diagnostics for every corpus manifest are Puppet's" \
+  cargo run --release -q -p puppet-syntax --example validate_corpus -- "$CORPUS/pp-files.txt"
+
 check "fuzz: mutated corpus files and stress inputs through the parser (no crash, hang or bad tree)" \
   cargo run --release -q -p tree-sitter-puppet --example mutate -- --corpus "$CORPUS/pp-files.txt"
 
