@@ -552,32 +552,15 @@ static bool scan(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols) {
       if (valid_symbols[HEREDOC_ESCAPES]) return scan_heredoc_escapes(scanner, lexer);
       advance(lexer);
       if (lexer->lookahead == '*') return false; /* a comment */
-      if (valid_symbols[DIV] && !(valid_symbols[AFTER_RBRACE] && valid_symbols[REGEX])) {
+      bool division = valid_symbols[DIV];
+      if (division) {
         lexer->mark_end(lexer);
         lexer->result_symbol = DIV;
-        return true;
+        /* After `}` Puppet takes `/[^/]*\/` for a regular expression where it can. */
+        if (!(valid_symbols[AFTER_RBRACE] && valid_symbols[REGEX])) return true;
       }
-      if (valid_symbols[DIV]) {
-        /* After `}` Puppet takes `/[^/]*\/` for a regular expression, else a division. */
-        lexer->mark_end(lexer);
-        lexer->result_symbol = DIV;
-        while (!lexer->eof(lexer)) {
-          int32_t c = lexer->lookahead;
-          if (c == '/') {
-            advance(lexer);
-            lexer->mark_end(lexer);
-            lexer->result_symbol = REGEX;
-            return true;
-          }
-          if (c == '\\') {
-            advance(lexer);
-            if (lexer->eof(lexer)) break;
-          }
-          advance(lexer);
-        }
-        return true;
-      }
-      /* A regular expression runs to the next unescaped `/`, across lines if need be. */
+      /* A regular expression runs to the next unescaped `/`, across lines if need be;
+       * without one, the division marked above, if any. */
       while (!lexer->eof(lexer)) {
         int32_t c = lexer->lookahead;
         if (c == '/') {
@@ -592,7 +575,7 @@ static bool scan(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols) {
         }
         advance(lexer);
       }
-      return false;
+      return division;
 
     case '@':
       if (valid_symbols[HEREDOC_START]) return scan_heredoc_start(scanner, lexer);
