@@ -1,0 +1,35 @@
+//! Puppet's values and Puppet 7.23's type system.
+//!
+//! - [`Value`] and [`Type`] are the data;
+//! - one file per question asked of them: [`instance`] (`=~`), [`assignable`],
+//!   [`normalize`], [`common`] (the type algebra), [`infer`], [`display`] (string forms),
+//!   [`mismatch`] (type-mismatch messages), [`params`] (parameterising a type from values),
+//!   [`compare`] (`==` and ordering as Puppet's operators need them);
+//! - the value kinds with their own rules: [`regexp`], [`semver`], [`time`], [`binary`],
+//!   [`uri`];
+//! - [`new`]: conversions (`Integer.new`, `Timestamp.new`, ...);
+//! - [`literal`]: reading data literals, type expressions and constructor calls from source.
+
+pub mod assignable;
+pub mod binary;
+pub mod common;
+pub mod compare;
+pub mod display;
+pub mod error;
+pub mod infer;
+pub mod instance;
+pub mod literal;
+pub mod mismatch;
+pub mod new;
+pub mod normalize;
+pub mod params;
+pub mod regexp;
+pub mod semver;
+pub mod time;
+pub mod ty;
+pub mod uri;
+pub mod value;
+
+pub use error::{Error, Result};
+pub use ty::Type;
+pub use value::Value;

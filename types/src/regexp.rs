@@ -1,0 +1,191 @@
+//! `Regexp` values: Ruby's regular-expression dialect on top of `fancy-regex` (which hands
+//! everything without look-around or back-references to the linear-time `regex` crate).
+//!
+//! Ruby differences that are translated: `^`/`$` are always line anchors; the `m` flag is
+//! Rust's `s` (dot matches newline); `\h`/`\H` are hex digits; `\Z` is "end, or before a final
+//! newline"; `(?<name>…)` named groups are kept.
+
+use std::cell::OnceCell;
+use std::fmt;
+
+/// A compiled regular expression with its Puppet source (the text between the slashes of
+/// `/…/`, or the string given to `Regexp[...]`).
+pub struct Regexp {
+    source: Box<str>,
+    compiled: OnceCell<Result<fancy_regex::Regex, String>>,
+}
+
+impl Regexp {
+    /// A regexp for `source`; it compiles on first use. See [`Regexp::check`].
+    pub fn new(source: impl Into<Box<str>>) -> Regexp {
+        Regexp { source: source.into(), compiled: OnceCell::new() }
+    }
+
+    /// A regexp that compiles, or the compiler's message.
+    pub fn compile(source: impl Into<Box<str>>) -> Result<Regexp, String> {
+        let r = Regexp::new(source);
+        r.check()?;
+        Ok(r)
+    }
+
+    /// `Regexp.escape`: the source that matches `s` literally (Ruby's escaping).
+    pub fn escape(s: &str) -> String {
+        let mut out = String::with_capacity(s.len());
+        for c in s.chars() {
+            match c {
+                '.' | '*' | '?' | '+' | '^' | '$' | '|' | '(' | ')' | '[' | ']' | '{' | '}' | '\\'
+                | '-' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                ' ' => out.push_str("\\ "),
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                '\r' => out.push_str("\\r"),
+                '\x0c' => out.push_str("\\f"),
+                '\x0b' => out.push_str("\\v"),
+                '#' => out.push_str("\\#"),
+                _ => out.push(c),
+            }
+        }
+        out
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The compiler's message when the source is not a valid regexp.
+    pub fn check(&self) -> Result<(), String> {
+        self.regex().map(|_| ())
+    }
+
+    fn regex(&self) -> Result<&fancy_regex::Regex, String> {
+        self.compiled
+            .get_or_init(|| {
+                fancy_regex::RegexBuilder::new(&translate(&self.source))
+                    .backtrack_limit(1_000_000)
+                    .build()
+                    .map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// Whether the regexp matches somewhere in `s` (false when it does not compile).
+    pub fn is_match(&self, s: &str) -> bool {
+        self.regex().is_ok_and(|r| r.is_match(s).unwrap_or(false))
+    }
+
+    /// The first match: the whole match and each group (`None` for groups that did not take
+    /// part), as Puppet's match variables `$0`, `$1`, … hold them.
+    pub fn captures(&self, s: &str) -> Option<Vec<Option<String>>> {
+        let r = self.regex().ok()?;
+        let caps = r.captures(s).ok()??;
+        Some((0..caps.len()).map(|i| caps.get(i).map(|m| m.as_str().to_owned())).collect())
+    }
+
+    /// The compiled regex, for callers that iterate over matches.
+    pub fn compiled(&self) -> Result<&fancy_regex::Regex, String> {
+        self.regex()
+    }
+}
+
+impl Clone for Regexp {
+    fn clone(&self) -> Regexp {
+        Regexp { source: self.source.clone(), compiled: self.compiled.clone() }
+    }
+}
+
+impl fmt::Debug for Regexp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "/{}/", self.source)
+    }
+}
+
+impl PartialEq for Regexp {
+    fn eq(&self, other: &Regexp) -> bool {
+        self.source == other.source
+    }
+}
+
+impl Eq for Regexp {}
+
+impl std::hash::Hash for Regexp {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.source.hash(state)
+    }
+}
+
+/// Translates Ruby's regexp dialect to fancy-regex's.
+fn translate(src: &str) -> String {
+    let mut out = String::with_capacity(src.len() + 8);
+    // Ruby's ^ and $ always match at line boundaries.
+    out.push_str("(?m)");
+    let mut chars = src.chars().peekable();
+    let mut in_class = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('h') if in_class > 0 => out.push_str("0-9a-fA-F"),
+                Some('h') => out.push_str("[0-9a-fA-F]"),
+                Some('H') if in_class == 0 => out.push_str("[^0-9a-fA-F]"),
+                Some('Z') if in_class == 0 => out.push_str("(?=\\n?\\z)"),
+                Some('/') => out.push('/'),
+                Some(n) => {
+                    out.push('\\');
+                    out.push(n);
+                }
+                None => out.push_str("\\\\"),
+            },
+            '[' => {
+                in_class += 1;
+                out.push('[');
+                if chars.peek() == Some(&'^') {
+                    out.push('^');
+                    chars.next();
+                }
+                if chars.peek() == Some(&']') {
+                    out.push_str("\\]");
+                    chars.next();
+                }
+            }
+            ']' if in_class > 0 => {
+                in_class -= 1;
+                out.push(']');
+            }
+            '(' if in_class == 0 && chars.peek() == Some(&'?') => {
+                // Ruby's inline options: (?imx-imx) and (?imx-imx:…); `m` is dot-all.
+                let rest: String = chars.clone().skip(1).take_while(|c| *c != ':' && *c != ')').collect();
+                if !rest.is_empty() && rest.chars().all(|c| matches!(c, 'i' | 'm' | 'x' | '-')) {
+                    out.push_str("(?");
+                    out.extend(rest.chars().map(|c| if c == 'm' { 's' } else { c }));
+                    for _ in 0..=rest.chars().count() {
+                        chars.next();
+                    }
+                } else {
+                    out.push('(');
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ruby_dialect() {
+        assert!(Regexp::new("^b").is_match("a\nb"));
+        assert!(Regexp::new("(?m-ix:a.b)").is_match("a\nb"));
+        assert!(!Regexp::new("(?i-mx:a.b)").is_match("a\nb"));
+        assert!(Regexp::new("(?i-mx:A)").is_match("a"));
+        assert!(Regexp::new("\\h+\\Z").is_match("ff\n"));
+        assert!(Regexp::new("(?<x>a)\\k<x>").is_match("aa"));
+        assert!(Regexp::new("[]a]").is_match("]"));
+        assert!(Regexp::new("(").check().is_err());
+    }
+}

@@ -1,0 +1,249 @@
+//! `Value`: every value a Puppet program computes with.
+//!
+//! Values are cheap to clone: scalars are inline, everything else is behind an `Rc`. The
+//! derived-looking traits follow Ruby's `eql?`/`hash` (what Puppet's hashes use for keys:
+//! `'a'` and `'A'` are two keys, so are `1` and `1.0`); Puppet's `==` operator, which is
+//! case-insensitive for strings and numeric across Integer and Float, is [`Value::puppet_eq`].
+
+use std::fmt;
+use std::hash::{Hash as StdHash, Hasher};
+use std::rc::Rc;
+
+use indexmap::IndexMap;
+
+use crate::binary::Binary;
+use crate::regexp::Regexp;
+use crate::semver::{SemVer, SemVerRange};
+use crate::time::{Timespan, Timestamp};
+use crate::ty::Type;
+use crate::uri::Uri;
+
+/// A Puppet hash: insertion-ordered, any value as key.
+pub type Hash = IndexMap<Value, Value>;
+
+/// Every value of the Puppet language.
+#[derive(Clone)]
+pub enum Value {
+    /// `undef` (Ruby's `nil`).
+    Undef,
+    /// `default`.
+    Default,
+    Boolean(bool),
+    /// A 64-bit integer; arithmetic beyond it is Puppet's out-of-range error.
+    Integer(i64),
+    Float(f64),
+    String(Rc<str>),
+    Regexp(Rc<Regexp>),
+    Array(Rc<Vec<Value>>),
+    Hash(Rc<Hash>),
+    /// A type used as a value (`Integer[1, 2]`, resource references such as `File['x']`,
+    /// class references such as `Class['x']`).
+    Type(Rc<Type>),
+    Timespan(Rc<Timespan>),
+    Timestamp(Rc<Timestamp>),
+    SemVer(Rc<SemVer>),
+    SemVerRange(Rc<SemVerRange>),
+    Binary(Rc<Binary>),
+    Uri(Rc<Uri>),
+    Sensitive(Rc<Value>),
+    Deferred(Rc<Deferred>),
+    /// A lazy iterator (`reverse_each` and `step` without a block, `Integer[1, 3].each`).
+    Iterator(Rc<Iterator>),
+    /// Something callable: a function or a lambda, filled in by the evaluator.
+    Callable(Rc<dyn Callable>),
+}
+
+const _: () = assert!(std::mem::size_of::<Value>() <= 24);
+
+/// A call to resolve later: `Deferred('name', [args])`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deferred {
+    pub name: Rc<str>,
+    pub arguments: Vec<Value>,
+}
+
+/// A lazy iterator over an iterable value.
+#[derive(Clone, Debug)]
+pub struct Iterator {
+    /// The value iterated over (an Array, Hash, String, Integer, `Type[Integer[a, b]]`,
+    /// `Type[Enum[...]]`, or another Iterator).
+    pub source: Value,
+    pub kind: IteratorKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IteratorKind {
+    /// The source's elements in order.
+    Forward,
+    /// `reverse_each` without a block.
+    Reverse,
+    /// `step(n)` without a block.
+    Step(i64),
+}
+
+/// The evaluator's callables (functions, lambdas), seen from the type system.
+pub trait Callable {
+    /// The callable's signature as a `Callable[...]` type (a Variant of them when it has
+    /// several dispatches).
+    fn signature(&self) -> Type;
+    /// A name for messages (`function 'map'`, `lambda`).
+    fn name(&self) -> &str;
+    /// Identity for `eql?`: two handles are the same callable when this is equal.
+    fn identity(&self) -> usize;
+}
+
+impl fmt::Debug for dyn Callable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Callable({})", self.name())
+    }
+}
+
+impl Value {
+    pub fn string(s: impl Into<Rc<str>>) -> Value {
+        Value::String(s.into())
+    }
+
+    pub fn array(items: Vec<Value>) -> Value {
+        Value::Array(Rc::new(items))
+    }
+
+    pub fn hash(entries: Hash) -> Value {
+        Value::Hash(Rc::new(entries))
+    }
+
+    pub fn ty(t: Type) -> Value {
+        Value::Type(Rc::new(t))
+    }
+
+    pub fn is_undef(&self) -> bool {
+        matches!(self, Value::Undef)
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_type(&self) -> Option<&Type> {
+        match self {
+            Value::Type(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Puppet's `==`: strings compare case-insensitively, `1 == 1.0`, containers deeply,
+    /// types by mutual assignability (equal types), everything else by `eql?`.
+    pub fn puppet_eq(&self, other: &Value) -> bool {
+        crate::compare::equals(self, other)
+    }
+}
+
+impl PartialEq for Value {
+    /// Ruby's `eql?` (hash-key equality). See [`Value::puppet_eq`] for Puppet's `==`.
+    fn eq(&self, other: &Value) -> bool {
+        use Value::*;
+        match (self, other) {
+            (Undef, Undef) | (Default, Default) => true,
+            (Boolean(a), Boolean(b)) => a == b,
+            (Integer(a), Integer(b)) => a == b,
+            (Float(a), Float(b)) => a.to_bits() == b.to_bits() || a == b,
+            (String(a), String(b)) => a == b,
+            (Regexp(a), Regexp(b)) => a.source() == b.source(),
+            (Array(a), Array(b)) => a == b,
+            (Hash(a), Hash(b)) => a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x == y),
+            (Type(a), Type(b)) => a == b,
+            (Timespan(a), Timespan(b)) => a == b,
+            (Timestamp(a), Timestamp(b)) => a == b,
+            (SemVer(a), SemVer(b)) => a == b,
+            (SemVerRange(a), SemVerRange(b)) => a == b,
+            (Binary(a), Binary(b)) => a == b,
+            (Uri(a), Uri(b)) => a == b,
+            (Sensitive(a), Sensitive(b)) => Rc::ptr_eq(a, b),
+            (Deferred(a), Deferred(b)) => a == b,
+            (Iterator(a), Iterator(b)) => Rc::ptr_eq(a, b),
+            (Callable(a), Callable(b)) => a.identity() == b.identity(),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Value {}
+
+impl StdHash for Value {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Value::Undef | Value::Default => {}
+            Value::Boolean(b) => b.hash(state),
+            Value::Integer(i) => i.hash(state),
+            Value::Float(f) => {
+                // 0.0 and -0.0 are eql? in Ruby
+                if *f == 0.0 { 0u64 } else { f.to_bits() }.hash(state)
+            }
+            Value::String(s) => s.hash(state),
+            Value::Regexp(r) => r.source().hash(state),
+            Value::Array(a) => {
+                a.len().hash(state);
+                for v in a.iter() {
+                    v.hash(state);
+                }
+            }
+            Value::Hash(h) => {
+                h.len().hash(state);
+                for (k, v) in h.iter() {
+                    k.hash(state);
+                    v.hash(state);
+                }
+            }
+            Value::Type(t) => t.hash(state),
+            Value::Timespan(t) => t.hash(state),
+            Value::Timestamp(t) => t.hash(state),
+            Value::SemVer(v) => v.hash(state),
+            Value::SemVerRange(r) => r.hash(state),
+            Value::Binary(b) => b.hash(state),
+            Value::Uri(u) => u.hash(state),
+            Value::Sensitive(s) => (Rc::as_ptr(s) as usize).hash(state),
+            Value::Deferred(d) => d.name.hash(state),
+            Value::Iterator(i) => (Rc::as_ptr(i) as *const u8 as usize).hash(state),
+            Value::Callable(c) => c.identity().hash(state),
+        }
+    }
+}
+
+impl fmt::Debug for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::display::value_to_string(self))
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Value {
+        Value::Boolean(b)
+    }
+}
+
+impl From<i64> for Value {
+    fn from(i: i64) -> Value {
+        Value::Integer(i)
+    }
+}
+
+impl From<f64> for Value {
+    fn from(f: f64) -> Value {
+        Value::Float(f)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::String(s.into())
+    }
+}
+
+impl From<Type> for Value {
+    fn from(t: Type) -> Value {
+        Value::Type(Rc::new(t))
+    }
+}

@@ -1,0 +1,118 @@
+//! The golden tables of `tests/golden/*.txt`: their format, shared by the test
+//! (`tests/golden.rs`) and the recorder (`examples/record.rs`).
+//!
+//! ```text
+//! # comment lines: what the file covers, how it was recorded
+//! Integer[1,10] > Integer[2,3]
+//! => true
+//! Integer['a']
+//! !! Evaluation Error: Integer-Type [] requires all arguments to be integers (or default). Got String
+//! ```
+//!
+//! A case is one line of Puppet (an expression), followed by its expectation: `=> ` and
+//! what `notice(EXPRESSION)` logs, or `!! ` and the error Puppet 7.23 reports (its message
+//! without location). A line feed in either is written `␤`. A case without an expectation
+//! line is not recorded yet: the recorder fills it in, the test fails on it. Blank lines and
+//! lines starting with `#` are ignored.
+
+#![allow(dead_code)]
+
+use std::fmt::Write;
+use std::path::Path;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expect {
+    Notice(String),
+    Error(String),
+    Unrecorded,
+}
+
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub code: String,
+    pub expect: Expect,
+    /// 1-based line of the code in its file.
+    pub line: usize,
+}
+
+/// A file's cases and, for the recorder, its lines with each case's place.
+pub struct Table {
+    /// Comment and blank lines before each case (kept by the recorder), and after the last.
+    pub preludes: Vec<Vec<String>>,
+    pub cases: Vec<Case>,
+}
+
+pub fn decode(s: &str) -> String {
+    s.replace('\u{2424}', "\n")
+}
+
+pub fn encode(s: &str) -> String {
+    s.replace('\n', "\u{2424}")
+}
+
+pub fn parse(text: &str) -> Table {
+    let mut preludes = vec![Vec::new()];
+    let mut cases: Vec<Case> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some(rest) = line.strip_prefix("=> ") {
+            if let Some(c) = cases.last_mut() {
+                c.expect = Expect::Notice(decode(rest));
+            }
+        } else if line == "=>" {
+            if let Some(c) = cases.last_mut() {
+                c.expect = Expect::Notice(String::new());
+            }
+        } else if let Some(rest) = line.strip_prefix("!! ") {
+            if let Some(c) = cases.last_mut() {
+                c.expect = Expect::Error(decode(rest));
+            }
+        } else if line.trim().is_empty() || line.starts_with('#') {
+            if let Some(p) = preludes.last_mut() {
+                p.push(line.to_owned());
+            }
+        } else {
+            cases.push(Case { code: line.to_owned(), expect: Expect::Unrecorded, line: i + 1 });
+            preludes.push(Vec::new());
+        }
+    }
+    Table { preludes, cases }
+}
+
+pub fn render(table: &Table) -> String {
+    let mut out = String::new();
+    for (i, prelude) in table.preludes.iter().enumerate() {
+        for l in prelude {
+            let _ = writeln!(out, "{l}");
+        }
+        if let Some(c) = table.cases.get(i) {
+            let _ = writeln!(out, "{}", c.code);
+            match &c.expect {
+                Expect::Notice(n) if n.is_empty() => out.push_str("=>\n"),
+                Expect::Notice(n) => {
+                    let _ = writeln!(out, "=> {}", encode(n));
+                }
+                Expect::Error(e) => {
+                    let _ = writeln!(out, "!! {}", encode(e));
+                }
+                Expect::Unrecorded => {}
+            }
+        }
+    }
+    out
+}
+
+pub fn read(path: &Path) -> Table {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    parse(&text)
+}
+
+/// All golden files, sorted.
+pub fn files() -> Vec<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "txt"));
+    files.sort();
+    files
+}
