@@ -11,3 +11,30 @@ pub struct SemVer {
 pub struct SemVerRange {
     pub text: String,
 }
+
+use crate::error::{Error, Result};
+use crate::value::Value;
+
+/// `SemVer.new(args...)`.
+pub fn new_semver(args: &[Value]) -> Result<Value> {
+    let _ = args;
+    Err(Error::new("SemVer.new is not implemented yet"))
+}
+
+/// `SemVerRange.new(args...)`.
+pub fn new_semver_range(args: &[Value]) -> Result<Value> {
+    let _ = args;
+    Err(Error::new("SemVerRange.new is not implemented yet"))
+}
+
+impl std::fmt::Display for SemVer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl std::fmt::Display for SemVerRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}

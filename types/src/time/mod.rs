@@ -11,3 +11,30 @@ pub struct Timespan {
 pub struct Timestamp {
     pub nsecs: i128,
 }
+
+use crate::error::{Error, Result};
+use crate::value::Value;
+
+/// `Timespan.new(args...)`.
+pub fn new_timespan(args: &[Value]) -> Result<Value> {
+    let _ = args;
+    Err(Error::new("Timespan.new is not implemented yet"))
+}
+
+/// `Timestamp.new(args...)`.
+pub fn new_timestamp(args: &[Value]) -> Result<Value> {
+    let _ = args;
+    Err(Error::new("Timestamp.new is not implemented yet"))
+}
+
+impl std::fmt::Display for Timespan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.nsecs)
+    }
+}
+
+impl std::fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.nsecs)
+    }
+}
