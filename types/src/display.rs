@@ -1,8 +1,712 @@
-//! String forms of types and values, as Puppet's `TypeFormatter` prints them.
+//! String forms of types and values.
+//!
+//! - [`Type`]'s `Display` and [`value_to_string`] are Puppet's `TypeFormatter`
+//!   (`type_formatter.rb`): `Integer[1, 2]`, `Struct[{'a' => Integer}]`, values as they
+//!   appear inside type parameters and messages (`'a'`, `[1, 'b']`, `/re/`, `undef`).
+//! - [`value_to_s`] is the evaluator's string form (`EvaluatorImpl#string`), what `notice`
+//!   and interpolation print: strings bare, `undef` as nothing, `[a, 1]`, `{a => 1}`.
+//! - [`float_to_s`] is Ruby's `Float#to_s`; [`puppet_quote`] is Puppet's choice of quotes.
 
+use std::fmt::{self, Write};
+
+use crate::ty::{CallableType, RuntimeName, Size, StringParam, StructElement, Type};
 use crate::value::Value;
 
-/// A value as Puppet prints it in type parameters and messages.
-pub fn value_to_string(_v: &Value) -> String {
-    String::new()
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = Formatter::default();
+        out.ty(self);
+        f.write_str(&out.bld)
+    }
+}
+
+/// A value as `TypeFormatter` prints it (inside type parameters and messages).
+pub fn value_to_string(v: &Value) -> String {
+    let mut out = Formatter::default();
+    out.value(v);
+    out.bld
+}
+
+/// A value as `notice` and string interpolation print it (`EvaluatorImpl#string`).
+pub fn value_to_s(v: &Value) -> String {
+    let mut out = String::new();
+    write_s(&mut out, v);
+    out
+}
+
+fn write_s(out: &mut String, v: &Value) {
+    match v {
+        Value::Undef => {}
+        Value::String(s) => out.push_str(s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_s(out, item);
+            }
+            out.push(']');
+        }
+        Value::Hash(h) => {
+            out.push('{');
+            for (i, (k, v)) in h.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_s(out, k);
+                out.push_str(" => ");
+                write_s(out, v);
+            }
+            out.push('}');
+        }
+        Value::Sensitive(_) => out.push_str("Sensitive [value redacted]"),
+        Value::Iterator(_) => {
+            let _ = write!(out, "{}-Value", crate::infer::infer(v));
+        }
+        _ => {
+            let mut f = Formatter::default();
+            f.value(v);
+            out.push_str(&f.bld);
+        }
+    }
+}
+
+/// Ruby's `Float#to_s`: the shortest digits that read back as the same float, in fixed
+/// notation when the decimal exponent is in -4 < e < 16 (`100.0`, `0.0001`), otherwise in
+/// scientific notation with a signed two-digit exponent (`1.0e+16`, `1.0e-05`).
+pub fn float_to_s(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+    }
+    // Rust's `{:e}` gives the shortest round-trip digits: "1.2345e3", "-5e-7".
+    let sci = format!("{:e}", f.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let decpt = exp + 1; // digits are 0.DIGITS * 10^decpt
+    let mut out = String::new();
+    if f < 0.0 {
+        out.push('-');
+    }
+    if decpt > 0 && decpt < 16 {
+        let d = decpt as usize;
+        if digits.len() <= d {
+            out.push_str(&digits);
+            out.extend(std::iter::repeat_n('0', d - digits.len()));
+            out.push_str(".0");
+        } else {
+            out.push_str(&digits[..d]);
+            out.push('.');
+            out.push_str(&digits[d..]);
+        }
+    } else if decpt <= 0 && decpt > -4 {
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', (-decpt) as usize));
+        out.push_str(&digits);
+    } else {
+        out.push_str(&digits[..1]);
+        out.push('.');
+        out.push_str(if digits.len() > 1 { &digits[1..] } else { "0" });
+        let e = decpt - 1;
+        let _ = write!(out, "e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
+    }
+    out
+}
+
+/// Puppet's quoting of a string (`StringConverter#puppet_quote`): single quotes unless the
+/// string holds a control character; inside single quotes `'` is escaped and a backslash
+/// is kept with the character after it (`\n` stays `\n`), a final lone backslash doubled.
+pub fn puppet_quote(s: &str) -> String {
+    if s.chars().any(|c| (c as u32) < 0x20) {
+        return puppet_double_quote(s);
+    }
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('\'');
+    let mut escaped = false;
+    for c in s.chars() {
+        if escaped {
+            out.push('\\');
+            out.push(c);
+            escaped = false;
+        } else if c == '\'' {
+            out.push_str("\\'");
+        } else if c == '\\' {
+            escaped = true;
+        } else {
+            out.push(c);
+        }
+    }
+    if escaped {
+        out.push('\\');
+    }
+    out.push('\'');
+    out
+}
+
+/// A double-quoted Puppet string with `\t \n \r \" \$ \\` escaped and other control
+/// characters as `\u{X}`.
+pub fn puppet_double_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '"' => out.push_str("\\\""),
+            '$' => out.push_str("\\$"),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{{{:X}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A regexp between slashes, as Ruby's `Regexp#inspect` shows it: unescaped `/` escaped.
+pub fn regexp_with_delimiters(source: &str) -> String {
+    let mut out = String::with_capacity(source.len() + 2);
+    out.push('/');
+    let mut escaped = false;
+    for c in source.chars() {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == '/' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('/');
+    out
+}
+
+/// `Foo::Bar` from `foo::bar`: each segment capitalized, unless the name already starts
+/// with a capital ASCII letter.
+pub fn capitalize_segments(name: &str) -> String {
+    if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return name.to_owned();
+    }
+    name.split("::").map(capitalize).collect::<Vec<_>>().join("::")
+}
+
+/// Ruby's `String#capitalize`: the first character upper case, the rest lower case.
+fn capitalize(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
+        None => String::new(),
+    }
+}
+
+/// The printed form of Puppet's `Object` type (the Pcore object model's root).
+const OBJECT: &str = "Object[{}]";
+/// The printed form of the `TypeSet` type.
+const TYPE_SET: &str = "TypeSet[{pcore_uri => 'http://puppet.com/2016.1/pcore', pcore_version => '1.0.0', name_authority => 'http://puppet.com/2016.1/runtime', name => 'DefaultTypeSet', version => '0.0.0'}]";
+/// The printed form of the `Deferred` type (an Object type defined in Pcore).
+const DEFERRED: &str = "Object[{name => 'Deferred', attributes => {'name' => Pattern[/\\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\\z/], 'arguments' => {type => Optional[Array], value => undef}}}]";
+
+const COMMA_SEP: &str = ", ";
+
+#[derive(Default)]
+struct Formatter {
+    bld: String,
+    depth: usize,
+}
+
+/// Nesting beyond this prints as `...` (recursive aliases print by name, so only
+/// pathological input reaches it).
+const MAX_DEPTH: usize = 200;
+
+impl Formatter {
+    fn chomp_list(&mut self) {
+        if self.bld.ends_with(COMMA_SEP) {
+            self.bld.truncate(self.bld.len() - COMMA_SEP.len());
+        }
+    }
+
+    fn sep(&mut self) {
+        self.bld.push_str(COMMA_SEP);
+    }
+
+    /// `Name[...]`, or `Name` alone when `empty`.
+    fn array(&mut self, start: &str, empty: bool, body: impl FnOnce(&mut Self)) {
+        self.bld.push_str(start);
+        if !empty {
+            self.bld.push('[');
+            body(self);
+            self.bld.push(']');
+        }
+    }
+
+    fn types(&mut self, types: &[Type]) {
+        for (i, t) in types.iter().enumerate() {
+            if i > 0 {
+                self.sep();
+            }
+            self.ty(t);
+        }
+    }
+
+    fn opt_ty(&mut self, t: Option<&Type>) {
+        match t {
+            Some(t) => self.ty(t),
+            None => self.bld.push_str("Any"),
+        }
+    }
+
+    /// `from[, to]` of a size; nothing for an absent size.
+    fn size(&mut self, size: Option<&Size>) {
+        if let Some(s) = size {
+            let _ = write!(self.bld, "{}", s.from);
+            if let Some(to) = s.to {
+                let _ = write!(self.bld, ", {to}");
+            }
+        }
+    }
+
+    fn ty(&mut self, t: &Type) {
+        if self.depth > MAX_DEPTH {
+            self.bld.push_str("...");
+            return;
+        }
+        self.depth += 1;
+        self.ty_inner(t);
+        self.depth -= 1;
+    }
+
+    fn ty_inner(&mut self, t: &Type) {
+        match t {
+            Type::Any
+            | Type::Undef
+            | Type::Default
+            | Type::Unit
+            | Type::Scalar
+            | Type::ScalarData
+            | Type::Numeric
+            | Type::Binary
+            | Type::SemVerRange
+            | Type::CatalogEntry => self.bld.push_str(t.name()),
+            Type::Object(o) if o.name.is_none() && o.attributes.is_empty() => self.bld.push_str(OBJECT),
+            Type::Object(o) => self.bld.push_str(o.name.as_deref().unwrap_or("Object")),
+            Type::TypeSet => self.bld.push_str(TYPE_SET),
+            Type::Deferred => self.bld.push_str(DEFERRED),
+            Type::Boolean(b) => self.array("Boolean", b.is_none(), |f| {
+                f.bld.push_str(if b == &Some(true) { "true" } else { "false" })
+            }),
+            Type::Integer { from, to } => self.array("Integer", from.is_none() && to.is_none(), |f| {
+                match from {
+                    Some(n) => {
+                        let _ = write!(f.bld, "{n}");
+                    }
+                    None => f.bld.push_str("default"),
+                }
+                if let Some(to) = to {
+                    let _ = write!(f.bld, ", {to}");
+                }
+            }),
+            Type::Float { from, to } => {
+                let unbounded = *from == f64::NEG_INFINITY && *to == f64::INFINITY;
+                self.array("Float", unbounded, |f| {
+                    if *from == f64::NEG_INFINITY {
+                        f.bld.push_str("default");
+                    } else {
+                        f.bld.push_str(&float_to_s(*from));
+                    }
+                    if *to != f64::INFINITY {
+                        f.sep();
+                        f.bld.push_str(&float_to_s(*to));
+                    }
+                })
+            }
+            Type::String(p) => {
+                let size = match p {
+                    Some(StringParam::Size(s)) => Some(s),
+                    _ => None,
+                };
+                self.array("String", size.is_none(), |f| f.size(size))
+            }
+            Type::Enum { values, case_insensitive } => self.array("Enum", values.is_empty(), |f| {
+                for (i, v) in values.iter().enumerate() {
+                    if i > 0 {
+                        f.sep();
+                    }
+                    f.bld.push_str(&puppet_quote(v));
+                }
+                if *case_insensitive {
+                    f.bld.push_str(", true");
+                }
+            }),
+            Type::Pattern(patterns) => self.array("Pattern", patterns.is_empty(), |f| {
+                for (i, p) in patterns.iter().enumerate() {
+                    if i > 0 {
+                        f.sep();
+                    }
+                    f.bld.push_str(&regexp_with_delimiters(p.source()));
+                }
+            }),
+            Type::Regexp(r) => self.array("Regexp", r.is_none(), |f| {
+                if let Some(r) = r {
+                    f.bld.push_str(&regexp_with_delimiters(r.source()));
+                }
+            }),
+            Type::SemVer(ranges) => self.array("SemVer", ranges.is_empty(), |f| {
+                for (i, r) in ranges.iter().enumerate() {
+                    if i > 0 {
+                        f.sep();
+                    }
+                    let _ = write!(f.bld, "'{r}'");
+                }
+            }),
+            Type::Timespan { from, to } => self.time_range("Timespan", *from, *to, |n| {
+                crate::time::Timespan { nsecs: n }.to_string()
+            }),
+            Type::Timestamp { from, to } => self.time_range("Timestamp", *from, *to, |n| {
+                crate::time::Timestamp { nsecs: n }.to_string()
+            }),
+            Type::Uri(p) => self.array("URI", p.is_none(), |f| {
+                if let Some(v) = p {
+                    f.value(v)
+                }
+            }),
+            Type::Collection(size) => self.array("Collection", size.is_none(), |f| f.size(size.as_ref())),
+            Type::Array { element, size } => {
+                if size.is_some_and(|s| s.from == 0 && s.to == Some(0)) {
+                    self.bld.push_str("Array[0, 0]");
+                } else {
+                    let default = size.is_none() && element.as_deref().is_none_or(|e| *e == Type::Any);
+                    self.array("Array", default, |f| {
+                        f.opt_ty(element.as_deref());
+                        if size.is_some() {
+                            f.sep();
+                            f.size(size.as_ref());
+                        }
+                    })
+                }
+            }
+            Type::Hash { key, value, size } => {
+                if size.is_some_and(|s| s.from == 0 && s.to == Some(0)) {
+                    self.bld.push_str("Hash[0, 0]");
+                } else {
+                    let default = size.is_none()
+                        && key.as_deref().is_none_or(|e| *e == Type::Any)
+                        && value.as_deref().is_none_or(|e| *e == Type::Any);
+                    self.array("Hash", default, |f| {
+                        f.opt_ty(key.as_deref());
+                        f.sep();
+                        f.opt_ty(value.as_deref());
+                        if size.is_some() {
+                            f.sep();
+                            f.size(size.as_ref());
+                        }
+                    })
+                }
+            }
+            Type::Tuple { types, size } => self.array("Tuple", types.is_empty(), |f| {
+                f.types(types);
+                if size.is_some() {
+                    f.sep();
+                    f.size(size.as_ref());
+                }
+            }),
+            Type::Struct(elements) => self.array("Struct", elements.is_empty(), |f| {
+                f.bld.push('{');
+                for (i, e) in elements.iter().enumerate() {
+                    if i > 0 {
+                        f.sep();
+                    }
+                    f.struct_element(e);
+                }
+                f.bld.push('}');
+            }),
+            Type::Variant(types) => self.array("Variant", types.is_empty(), |f| f.types(types)),
+            Type::Optional(t) => self.array("Optional", t.is_none(), |f| f.contained(t.as_deref())),
+            Type::NotUndef(t) => {
+                let empty = t.as_deref().is_none_or(|t| *t == Type::Any);
+                self.array("NotUndef", empty, |f| f.contained(t.as_deref()))
+            }
+            Type::Iterable(t) => self.array("Iterable", t.is_none(), |f| f.opt_ty(t.as_deref())),
+            Type::Iterator(t) => self.array("Iterator", t.is_none(), |f| f.opt_ty(t.as_deref())),
+            Type::Type(t) => self.array("Type", t.is_none(), |f| f.opt_ty(t.as_deref())),
+            Type::Sensitive(t) => {
+                let empty = t.as_deref().is_none_or(|t| *t == Type::Any);
+                self.array("Sensitive", empty, |f| f.opt_ty(t.as_deref()))
+            }
+            Type::Resource { type_name, title } => match type_name {
+                Some(name) => self.array(&capitalize_segments(name), title.is_none(), |f| {
+                    if let Some(title) = title {
+                        f.bld.push_str(&puppet_quote(title));
+                    }
+                }),
+                None => self.bld.push_str("Resource"),
+            },
+            Type::Class(name) => self.array("Class", name.is_none(), |f| {
+                if let Some(n) = name {
+                    f.bld.push_str(n);
+                }
+            }),
+            Type::Callable(c) => self.callable(c),
+            Type::Runtime { runtime, name } => {
+                self.array("Runtime", runtime.is_none() && name.is_none(), |f| {
+                    f.bld.push_str(runtime.as_deref().unwrap_or("undef"));
+                    if let Some(name) = name {
+                        f.sep();
+                        match name {
+                            RuntimeName::Name(n) => f.bld.push_str(&puppet_quote(n)),
+                            RuntimeName::Pattern(re, repl) => {
+                                f.bld.push('[');
+                                f.bld.push_str(&regexp_with_delimiters(re.source()));
+                                f.sep();
+                                f.bld.push_str(&puppet_quote(repl));
+                                f.bld.push(']');
+                            }
+                        }
+                    }
+                })
+            }
+            Type::Init { ty, args } => self.array("Init", ty.is_none(), |f| {
+                f.opt_ty(ty.as_deref());
+                for a in args.iter() {
+                    f.sep();
+                    f.value(a);
+                }
+            }),
+            Type::Reference(name) => {
+                self.bld.push_str("TypeReference[");
+                self.bld.push_str(&puppet_quote(name));
+                self.bld.push(']');
+            }
+            Type::Alias(a) => self.bld.push_str(&a.name),
+        }
+    }
+
+    /// The parameter of Optional and NotUndef: a String type with a value prints as the
+    /// quoted string (`Optional['a']`).
+    fn contained(&mut self, t: Option<&Type>) {
+        match t {
+            Some(Type::String(Some(StringParam::Value(s)))) => self.bld.push_str(&puppet_quote(s)),
+            t => self.opt_ty(t),
+        }
+    }
+
+    fn time_range(&mut self, name: &str, from: Option<i128>, to: Option<i128>, show: impl Fn(i128) -> String) {
+        self.array(name, from.is_none() && to.is_none(), |f| {
+            match from {
+                Some(n) => {
+                    let _ = write!(f.bld, "'{}'", show(n));
+                }
+                None => f.bld.push_str("default"),
+            }
+            if let Some(to) = to.filter(|to| Some(*to) != from) {
+                let _ = write!(f.bld, ", '{}'", show(to));
+            }
+        })
+    }
+
+    /// A struct entry: an optional key whose value accepts undef prints as its name alone;
+    /// a required key whose value accepts undef prints as `NotUndef['k']`.
+    fn struct_element(&mut self, e: &StructElement) {
+        let value_optional = crate::assignable::is_assignable(&e.value_type, &Type::Undef);
+        let name = struct_key_name(&e.key_type);
+        let quoted_name = name.map(puppet_quote);
+        match (&e.key_type, quoted_name) {
+            (Type::Optional(_), Some(n)) if value_optional => self.bld.push_str(&n),
+            (Type::Optional(_), _) => self.ty(&e.key_type),
+            (k, Some(n)) if value_optional => {
+                self.bld.push_str("NotUndef[");
+                if matches!(k, Type::String(Some(StringParam::Value(_)))) {
+                    self.bld.push_str(&n);
+                } else {
+                    self.ty(k);
+                }
+                self.bld.push(']');
+            }
+            (_, Some(n)) => self.bld.push_str(&n),
+            (k, None) => self.ty(k),
+        }
+        self.bld.push_str(" => ");
+        self.ty(&e.value_type);
+    }
+
+    fn callable(&mut self, c: &CallableType) {
+        match (&c.return_type, &c.params) {
+            (None, params) => self.array("Callable", params.is_none(), |f| f.callable_params(c)),
+            (Some(ret), None) => {
+                self.bld.push_str("Callable[[], ");
+                self.ty(ret);
+                self.bld.push(']');
+            }
+            (Some(ret), Some(_)) => {
+                self.bld.push_str("Callable[[");
+                self.callable_params(c);
+                self.bld.push_str("], ");
+                self.ty(ret);
+                self.bld.push(']');
+            }
+        }
+    }
+
+    fn callable_params(&mut self, c: &CallableType) {
+        let (types, size): (&[Type], Option<&Size>) = match c.params.as_deref() {
+            Some(Type::Tuple { types, size }) => (types, size.as_ref()),
+            _ => (&[], None),
+        };
+        for t in types.iter().filter(|t| **t != Type::Unit) {
+            self.ty(t);
+            self.sep();
+        }
+        if types.is_empty() {
+            self.bld.push_str("0, 0, ");
+        } else if let Some(s) = size {
+            self.size(Some(s));
+            self.sep();
+        }
+        if let Some(block) = &c.block {
+            self.ty(block);
+            self.sep();
+        }
+        self.chomp_list();
+    }
+
+    fn value(&mut self, v: &Value) {
+        if self.depth > MAX_DEPTH {
+            self.bld.push_str("...");
+            return;
+        }
+        self.depth += 1;
+        self.value_inner(v);
+        self.depth -= 1;
+    }
+
+    fn value_inner(&mut self, v: &Value) {
+        match v {
+            Value::Undef => self.bld.push_str("undef"),
+            Value::Default => self.bld.push_str("default"),
+            Value::Boolean(b) => self.bld.push_str(if *b { "true" } else { "false" }),
+            Value::Integer(i) => {
+                let _ = write!(self.bld, "{i}");
+            }
+            Value::Float(f) => self.bld.push_str(&float_to_s(*f)),
+            Value::String(s) => self.bld.push_str(&puppet_quote(s)),
+            Value::Regexp(r) => self.bld.push_str(&regexp_with_delimiters(r.source())),
+            Value::Array(items) => {
+                self.bld.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.sep();
+                    }
+                    self.value(item);
+                }
+                self.bld.push(']');
+            }
+            Value::Hash(h) => {
+                self.bld.push('{');
+                for (i, (k, v)) in h.iter().enumerate() {
+                    if i > 0 {
+                        self.sep();
+                    }
+                    self.value(k);
+                    self.bld.push_str(" => ");
+                    self.value(v);
+                }
+                self.bld.push('}');
+            }
+            Value::Type(t) => self.ty(t),
+            Value::Timespan(t) => {
+                let _ = write!(self.bld, "'{t}'");
+            }
+            Value::Timestamp(t) => {
+                let _ = write!(self.bld, "'{t}'");
+            }
+            Value::SemVer(s) => {
+                let _ = write!(self.bld, "'{s}'");
+            }
+            Value::SemVerRange(s) => {
+                let _ = write!(self.bld, "'{s}'");
+            }
+            Value::Binary(b) => {
+                let _ = write!(self.bld, "{b}");
+            }
+            Value::Uri(u) => {
+                self.bld.push_str("URI(");
+                self.bld.push_str(&puppet_quote(&u.to_string()));
+                self.bld.push(')');
+            }
+            Value::Sensitive(_) => self.bld.push_str("Sensitive [value redacted]"),
+            Value::Deferred(d) => {
+                self.bld.push_str("Deferred({'name' => ");
+                self.bld.push_str(&puppet_quote(&d.name));
+                self.bld.push_str(", 'arguments' => [");
+                for (i, a) in d.arguments.iter().enumerate() {
+                    if i > 0 {
+                        self.sep();
+                    }
+                    self.value(a);
+                }
+                self.bld.push_str("]})");
+            }
+            Value::Iterator(_) => {
+                let t = crate::infer::infer(v);
+                let _ = write!(self.bld, "{t}-Value");
+            }
+            Value::Callable(c) => self.ty(&c.signature()),
+        }
+    }
+}
+
+/// The name of a struct key type: the string of a `String` type with a value, or of an
+/// `Enum` of one value, possibly wrapped in `Optional` or `NotUndef`.
+pub fn struct_key_name(t: &Type) -> Option<&str> {
+    match t {
+        Type::String(Some(StringParam::Value(s))) => Some(s),
+        Type::Enum { values, .. } if values.len() == 1 => values.first().map(|s| &**s),
+        Type::Optional(Some(t)) | Type::NotUndef(Some(t)) => struct_key_name(t),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ruby_floats() {
+        let cases = [
+            (1e15, "1.0e+15"),
+            (1e14, "100000000000000.0"),
+            (123456789012345.0, "123456789012345.0"),
+            (1234567890123456.0, "1.234567890123456e+15"),
+            (0.0001, "0.0001"),
+            (0.00001, "1.0e-05"),
+            (0.00012345, "0.00012345"),
+            (1.5e300, "1.5e+300"),
+            (-0.0, "-0.0"),
+            (123456789.123456789, "123456789.12345679"),
+            (100.0, "100.0"),
+            (1.0e-320, "1.0e-320"),
+        ];
+        for (f, s) in cases {
+            assert_eq!(float_to_s(f), s, "{f:e}");
+        }
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(puppet_quote("a\\nb"), "'a\\nb'");
+        assert_eq!(puppet_quote("c'd"), "'c\\'d'");
+        assert_eq!(puppet_quote("a\\"), "'a\\'"); // Puppet's own quirk
+        assert_eq!(puppet_quote("a\nb$"), "\"a\\nb\\$\"");
+        assert_eq!(regexp_with_delimiters("a/b\\/c"), "/a\\/b\\/c/");
+    }
 }
