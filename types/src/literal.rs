@@ -1,3 +1,268 @@
-//! The literal reader: data literals, type expressions and constructor calls
-//! (`Timestamp('2020-01-01T00:00:00.000 UTC')`, `SemVer('1.2.3')`, `Binary('YWJj')`) read from
-//! Puppet source into values.
+//! The literal reader: data literals, type expressions and constructor calls read from Puppet
+//! source into values, as Puppet's evaluator would compute them, without an evaluator:
+//!
+//! ```
+//! use puppet_types::{literal, display};
+//! let v = literal::read("[1, 'a', {b => undef}, Integer[1, 2], SemVer('1.2.3')]").unwrap();
+//! assert_eq!(display::value_to_string(&v), "[1, 'a', {'b' => undef}, Integer[1, 2], '1.2.3']");
+//! ```
+//!
+//! Accepted: numbers (with unary minus), strings without interpolation, heredocs, `true`,
+//! `false`, `undef`, `default`, regexps, bare words (strings), arrays, hashes, type names
+//! (`Integer`, aliases given to the [`Reader`]) and their parameters (`Struct[{a => Integer}]`),
+//! resource and class references (`File['x']`, `Class['a']`), and conversions: `T(args)`,
+//! `T.new(args)`, `new(T, args)`. Anything else (variables, operators, other calls) is an
+//! error saying it is not a literal.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use puppet_syntax::ast::{CallKind, Expr, ExprKind};
+
+use crate::error::{Error, Result};
+use crate::regexp::Regexp;
+use crate::ty::{Type, TypeAlias};
+use crate::value::{Hash, Value};
+
+/// Reads one literal with Puppet's built-in types only.
+pub fn read(src: &str) -> Result<Value> {
+    Reader::default().read(src)
+}
+
+/// The resource types Puppet 7.23 ships (`puppet/type/*.rb`): their names are resource type
+/// references (`File` is `Resource['file']`).
+pub const RESOURCE_TYPES: &[&str] =
+    &["component", "exec", "file", "filebucket", "group", "notify", "package", "resources", "schedule", "service", "stage", "tidy", "user", "whit"];
+
+/// A literal reader, with the type aliases it knows besides Puppet's own.
+#[derive(Default)]
+pub struct Reader {
+    aliases: HashMap<String, Type>,
+}
+
+impl Reader {
+    /// Makes `name` (a capitalised type name) stand for `t`.
+    pub fn define_alias(&mut self, name: &str, t: Type) {
+        self.aliases.insert(name.to_lowercase(), Type::Alias(TypeAlias::with_type(name, t)));
+    }
+
+    /// Parses `src` and reads its one expression.
+    pub fn read(&self, src: &str) -> Result<Value> {
+        let program = puppet_syntax::parse(src).map_err(|diags| {
+            Error::new(diags.first().map(|d| d.message.clone()).unwrap_or_else(|| "Syntax error".into()))
+        })?;
+        match program.body {
+            Some(e) => self.eval(&e),
+            None => Err(Error::new("No value: the source has no expression")),
+        }
+    }
+
+    /// The type a type name stands for: Puppet's built-in types, its built-in aliases
+    /// (`Data`, `RichData`, ...), this reader's aliases, the shipped resource types.
+    pub fn type_named(&self, name: &str) -> Option<Type> {
+        let lower = name.to_lowercase();
+        if let Some(t) = builtin_type(&lower) {
+            return Some(t);
+        }
+        if let Some(t) = self.aliases.get(&lower) {
+            return Some(t.clone());
+        }
+        RESOURCE_TYPES
+            .contains(&lower.as_str())
+            .then(|| Type::Resource { type_name: Some(crate::display::capitalize_segments(name).into()), title: None })
+    }
+
+    /// Evaluates a literal expression.
+    pub fn eval(&self, e: &Expr) -> Result<Value> {
+        self.eval_at(e, 0)
+    }
+
+    fn eval_at(&self, e: &Expr, depth: usize) -> Result<Value> {
+        if depth > 200 {
+            return Err(Error::new("The literal is nested too deeply"));
+        }
+        let eval = |e: &Expr| self.eval_at(e, depth + 1);
+        match &e.kind {
+            ExprKind::Integer { value, .. } => i64::try_from(value).map(Value::Integer).map_err(|_| {
+                Error::new(format!(
+                    "A Literal Integer resulted in a value outside of Puppet Integer max range, got '{}0x{:x}'",
+                    if value.sign() == num_bigint::Sign::Minus { '-' } else { '+' },
+                    value.magnitude()
+                ))
+            }),
+            ExprKind::Float(f) => Ok(Value::Float(*f)),
+            ExprKind::String(s) => Ok(Value::from(s.as_str())),
+            ExprKind::QualifiedName(s) => Ok(Value::from(s.as_str())),
+            ExprKind::Boolean(b) => Ok(Value::Boolean(*b)),
+            ExprKind::Undef => Ok(Value::Undef),
+            ExprKind::Default => Ok(Value::Default),
+            ExprKind::Regex(src) => Ok(Value::Regexp(Rc::new(Regexp::new(src.as_str())))),
+            ExprKind::Concat(parts) => {
+                let mut s = String::new();
+                for p in parts {
+                    match &p.kind {
+                        ExprKind::String(t) => s.push_str(t),
+                        _ => return Err(not_literal("an interpolated string")),
+                    }
+                }
+                Ok(Value::from(s.as_str()))
+            }
+            ExprKind::Heredoc { text, .. } => eval(text),
+            ExprKind::Paren(inner) => eval(inner),
+            ExprKind::Block(stmts) if stmts.len() == 1 => eval(&stmts[0]),
+            ExprKind::Array(items) => Ok(Value::array(items.iter().map(eval).collect::<Result<_>>()?)),
+            ExprKind::Hash(entries) => {
+                let mut h = Hash::default();
+                for entry in entries {
+                    if let ExprKind::KeyedEntry { key, value } = &entry.kind {
+                        h.insert(eval(key)?, eval(value)?);
+                    }
+                }
+                Ok(Value::hash(h))
+            }
+            ExprKind::Negate(inner) => match eval(inner)? {
+                Value::Integer(n) => n
+                    .checked_neg()
+                    .map(Value::Integer)
+                    .ok_or_else(|| Error::new("Integer overflow in unary minus")),
+                Value::Float(f) => Ok(Value::Float(-f)),
+                _ => Err(not_literal("a unary minus of something not a number")),
+            },
+            ExprKind::QualifiedReference(name) => match self.type_named(name) {
+                Some(t) => Ok(Value::ty(t)),
+                None => Err(Error::new(format!("Resource type not found: {}", crate::display::capitalize_segments(name)))),
+            },
+            ExprKind::Access { left, keys } => {
+                let base = eval(left)?;
+                let keys: Vec<Value> = keys.iter().map(eval).collect::<Result<_>>()?;
+                match &base {
+                    Value::Type(t) => crate::params::parameterize(t, &keys),
+                    _ => Err(not_literal("an access to something not a type")),
+                }
+            }
+            ExprKind::Call { kind, functor, arguments, lambda: None, .. } => {
+                let args: Vec<Value> = arguments.iter().map(eval).collect::<Result<_>>()?;
+                let (target, args, what) = match (kind, &functor.kind) {
+                    (CallKind::Function, ExprKind::QualifiedReference(_)) => (eval(functor)?, &args[..], "Function Call"),
+                    (CallKind::Function, ExprKind::QualifiedName(n)) if n == "new" => match args.split_first() {
+                        Some((t, rest)) => (t.clone(), rest, "Function Call"),
+                        None => return Err(not_literal("new() without a type")),
+                    },
+                    (CallKind::Method, ExprKind::NamedAccess { left, right })
+                        if matches!(&right.kind, ExprKind::QualifiedName(n) if n == "new") =>
+                    {
+                        (eval(left)?, &args[..], "Method call")
+                    }
+                    _ => return Err(not_literal("a call of a function other than new")),
+                };
+                let Value::Type(t) = target else {
+                    return Err(not_literal("new() of something not a type"));
+                };
+                crate::new::new_value(&t, args)
+                    .map_err(|e| Error::new(format!("Error while evaluating a {what}, {}", e.message)))
+            }
+            _ => Err(not_literal("this expression")),
+        }
+    }
+}
+
+fn not_literal(what: &str) -> Error {
+    Error::new(format!("Not a literal: {what} needs the evaluator"))
+}
+
+/// Puppet's built-in types by lower-case name (`TypeParser.type_map` and the static
+/// loader's aliases `Data`, `RichData`, `RichDataKey`), unparameterised.
+pub fn builtin_type(lower: &str) -> Option<Type> {
+    Some(match lower {
+        "any" => Type::Any,
+        "undef" => Type::Undef,
+        "default" => Type::Default,
+        "scalar" => Type::Scalar,
+        "scalardata" => Type::ScalarData,
+        "numeric" => Type::Numeric,
+        "integer" => Type::INTEGER,
+        "float" => Type::FLOAT,
+        "string" => Type::STRING,
+        "enum" => Type::Enum { values: Rc::from([]), case_insensitive: false },
+        "pattern" => Type::Pattern(Rc::from([])),
+        "regexp" => Type::Regexp(None),
+        "boolean" => Type::Boolean(None),
+        "semver" => Type::SemVer(Rc::from([])),
+        "semverrange" => Type::SemVerRange,
+        "timespan" => Type::Timespan { from: None, to: None },
+        "timestamp" => Type::Timestamp { from: None, to: None },
+        "binary" => Type::Binary,
+        "uri" => Type::Uri(None),
+        "collection" => Type::Collection(None),
+        "array" => Type::ARRAY,
+        "hash" => Type::HASH,
+        "tuple" => Type::Tuple { types: Rc::from([]), size: None },
+        "struct" => Type::Struct(Rc::from([])),
+        "variant" => Type::Variant(Rc::from([])),
+        "optional" => Type::Optional(None),
+        "notundef" => Type::NotUndef(None),
+        "iterable" => Type::Iterable(None),
+        "iterator" => Type::Iterator(None),
+        "catalogentry" => Type::CatalogEntry,
+        "resource" => Type::Resource { type_name: None, title: None },
+        "class" => Type::Class(None),
+        "type" => Type::Type(None),
+        "callable" => Type::Callable(Rc::new(crate::ty::CallableType { params: None, block: None, return_type: None })),
+        "sensitive" => Type::Sensitive(None),
+        "deferred" => Type::Deferred,
+        "runtime" => Type::Runtime { runtime: None, name: None },
+        "init" => Type::Init { ty: None, args: Rc::from([]) },
+        "object" => Type::Object(Rc::new(crate::ty::ObjectType { name: None, parent: None, attributes: Vec::new() })),
+        "typeset" => Type::TypeSet,
+        "data" => Type::Alias(builtin_aliases().data.clone()),
+        "richdata" => Type::Alias(builtin_aliases().rich_data.clone()),
+        "richdatakey" => Type::Alias(builtin_aliases().rich_data_key.clone()),
+        _ => return None,
+    })
+}
+
+struct BuiltinAliases {
+    data: Rc<TypeAlias>,
+    rich_data: Rc<TypeAlias>,
+    rich_data_key: Rc<TypeAlias>,
+}
+
+thread_local! {
+    static BUILTIN_ALIASES: &'static BuiltinAliases = Box::leak(Box::new(make_builtin_aliases()));
+}
+
+fn builtin_aliases() -> &'static BuiltinAliases {
+    BUILTIN_ALIASES.with(|a| *a)
+}
+
+/// The static loader's aliases:
+/// `Data = Variant[ScalarData, Undef, Hash[String, Data], Array[Data]]`,
+/// `RichDataKey = Variant[String, Numeric]`,
+/// `RichData = Variant[Scalar, SemVerRange, Binary, Sensitive, Type, TypeSet, URI, Object,
+/// Undef, Default, Hash[RichDataKey, RichData], Array[RichData]]`.
+fn make_builtin_aliases() -> BuiltinAliases {
+    let data = TypeAlias::new("Data");
+    data.resolve_to(Type::variant(vec![
+        Type::ScalarData,
+        Type::Undef,
+        Type::hash_of(Type::STRING, Type::Alias(data.clone())),
+        Type::array_of(Type::Alias(data.clone())),
+    ]));
+    let rich_data_key = TypeAlias::with_type("RichDataKey", Type::variant(vec![Type::STRING, Type::Numeric]));
+    let rich_data = TypeAlias::new("RichData");
+    rich_data.resolve_to(Type::variant(vec![
+        Type::Scalar,
+        Type::SemVerRange,
+        Type::Binary,
+        Type::Sensitive(None),
+        Type::Type(None),
+        Type::TypeSet,
+        Type::Uri(None),
+        Type::Object(Rc::new(crate::ty::ObjectType { name: None, parent: None, attributes: Vec::new() })),
+        Type::Undef,
+        Type::Default,
+        Type::hash_of(Type::Alias(rich_data_key.clone()), Type::Alias(rich_data.clone())),
+        Type::array_of(Type::Alias(rich_data.clone())),
+    ]));
+    BuiltinAliases { data, rich_data, rich_data_key }
+}

