@@ -158,7 +158,7 @@ fn type_access(base: &Type, keys: &[Value]) -> Result<Type> {
             None => Err(slice_type("Init-Type", &Value::Undef)),
         },
         Type::Runtime { .. } => {
-            assert_keys(base, keys, 2, Some(2), &[Allowed::String])?;
+            assert_keys(base, keys, 2, Some(2), &[Allowed::String, Allowed::String])?;
             let runtime = keys[0].as_str().map(Rc::from);
             let name = keys[1].as_str().map(|s| RuntimeName::Name(s.into()));
             Ok(Type::Runtime { runtime, name })
@@ -169,6 +169,7 @@ fn type_access(base: &Type, keys: &[Value]) -> Result<Type> {
             _ => Err(slice_arity("Collection-Type", 1, Some(2), keys.len())),
         },
         Type::Array { .. } => array(keys),
+        Type::Deferred => Err(in_access("The Deferred-Type cannot be parameterized using []")),
         Type::Reference(name) => Err(Error::new(format!("Resource type not found: {name}"))),
         Type::Alias(a) => Err(not_applicable(&Type::Alias(a.clone()))),
         other => Err(not_applicable(other)),
@@ -532,16 +533,34 @@ fn struct_key(t: &Rc<Type>) -> Result<Type> {
     }
 }
 
+/// `URI[param]`: a non-empty URI string (kept as the hash of its parts), or a hash of parts
+/// matching `TYPE_URI_PARAM_HASH_TYPE` (strings, regexps, or Pattern/Enum/NotUndef/Undef
+/// types for the string parts, an integer or such a type for `port`).
 fn uri(param: &Value) -> Result<Type> {
     match param {
-        Value::String(_) => match crate::uri::new_uri(std::slice::from_ref(param)) {
+        Value::String(s) if !s.is_empty() => match crate::uri::new_uri(std::slice::from_ref(param)) {
             Ok(Value::Uri(u)) => Ok(Type::Uri(Some(Rc::new(uri_parts(&u))))),
             Ok(_) => Ok(Type::Uri(None)),
             Err(e) => Err(in_access(e.message)),
         },
-        Value::Uri(u) => Ok(Type::Uri(Some(Rc::new(uri_parts(u))))),
-        Value::Hash(_) => Ok(Type::Uri(Some(Rc::new(param.clone())))),
+        Value::Hash(h) if h.iter().all(|(k, v)| uri_param_entry(k, v)) => Ok(Type::Uri(Some(Rc::new(param.clone())))),
         other => Err(Error::new(format!("URI-Type[] arguments must be types. Got {}", ruby_class(other)))),
+    }
+}
+
+fn uri_param_entry(key: &Value, value: &Value) -> bool {
+    let matcher_type = |v: &Value| {
+        matches!(v.as_type(), Some(Type::Type(Some(t))) if matches!(**t, Type::Pattern(_) | Type::Enum { .. } | Type::NotUndef(_) | Type::Undef))
+            || matches!(v.as_type(), Some(Type::Pattern(_) | Type::Enum { .. } | Type::NotUndef(_) | Type::Undef))
+    };
+    match key.as_str() {
+        Some("port") => matches!(value, Value::Undef) || matches!(value, Value::Integer(n) if *n >= 0) || matcher_type(value),
+        Some("scheme" | "userinfo" | "host" | "path" | "query" | "fragment" | "opaque") => match value {
+            Value::Undef | Value::Regexp(_) => true,
+            Value::String(s) => !s.is_empty(),
+            v => matcher_type(v),
+        },
+        _ => false,
     }
 }
 
@@ -571,7 +590,13 @@ fn hash(keys: &[Value]) -> Result<Type> {
     }
     let size = match keys.len() {
         2 => None,
-        3 => Some(collection_size(&keys[2..3])?),
+        // Puppet makes `Integer[k]` of a third key that is not an Integer type.
+        3 => Some(match &keys[2] {
+            Value::Type(t) if matches!(**t, Type::Integer { .. }) => collection_size(&keys[2..3])?,
+            Value::Integer(n) => Size { from: (*n).max(0), to: None },
+            Value::Default => Size::ANY,
+            other => return Err(in_access(format!("comparison of {} with Infinity failed", ruby_class(other)))),
+        }),
         4 => Some(collection_size(&keys[2..4])?),
         n => return Err(slice_arity("Hash-Type", 2, Some(4), n)),
     };
@@ -610,7 +635,7 @@ fn empty_collection(t: Type) -> Type {
 
 fn resource(base: &Type, type_name: Option<&str>, title: Option<&str>, keys: &[Value]) -> Result<Value> {
     if keys.is_empty() {
-        return Err(slice_arity(&base.to_string(), 1, None, 0));
+        return Err(slice_arity(&base.to_string(), 1, UNBOUNDED, 0));
     }
     let mut keys: Vec<Value> = keys.to_vec();
     let name: String = match type_name {
@@ -645,8 +670,9 @@ fn resource(base: &Type, type_name: Option<&str>, title: Option<&str>, keys: &[V
     let as_array = keys.len() > 1 || matches!(keys.first(), Some(Value::Array(_)));
     let orig = keys.len();
     let mut titles: Vec<Value> = flatten(&keys).into_iter().filter(|k| !k.is_undef()).collect();
+    // EMPTY_RESOURCE_SPECIALIZATION is a warning: the result is nothing.
     if titles.is_empty() && orig > 0 {
-        return Err(Error::new("Arguments to Resource[] are all empty/undefined"));
+        return Ok(if as_array { Value::array(Vec::new()) } else { Value::Undef });
     }
     if titles.is_empty() {
         titles.push(Value::Default);
@@ -689,15 +715,16 @@ fn is_name(name: &str) -> bool {
 
 fn class(base: &Type, class_name: Option<&str>, keys: &[Value]) -> Result<Value> {
     if keys.is_empty() {
-        return Err(slice_arity(&base.to_string(), 1, None, 0));
+        return Err(slice_arity(&base.to_string(), 1, UNBOUNDED, 0));
     }
     if let Some(name) = class_name {
         return Err(Error::new(format!("Resource not found: Class['{name}']")));
     }
     let as_array = keys.len() > 1 || matches!(keys.first(), Some(Value::Array(_)));
     let names: Vec<Value> = flatten(keys).into_iter().filter(|k| !k.is_undef()).collect();
+    // EMPTY_RESOURCE_SPECIALIZATION is a warning: the result is nothing.
     if names.is_empty() {
-        return Err(Error::new("Arguments to Resource[] are all empty/undefined"));
+        return Ok(if as_array { Value::array(Vec::new()) } else { Value::Undef });
     }
     let mut result = Vec::with_capacity(names.len());
     for c in names {
@@ -760,9 +787,10 @@ impl Allowed {
     }
 }
 
+/// `assert_keys`: `max` is `None` for no upper bound.
 fn assert_keys(base: &Type, keys: &[Value], min: usize, max: Option<usize>, allowed: &[Allowed]) -> Result<()> {
     if keys.len() < min || max.is_some_and(|m| keys.len() > m) {
-        return Err(slice_arity(&label_a_an_uc(base), 1, max, keys.len()));
+        return Err(slice_arity(&label_a_an_uc(base), 1, max.or(UNBOUNDED), keys.len()));
     }
     for k in keys {
         if !allowed.iter().any(|a| a.accepts(k)) {
@@ -784,12 +812,16 @@ fn specialization(base: &Type, actual: &Value, allowed: &[Allowed]) -> Error {
     ))
 }
 
-/// `BAD_TYPE_SLICE_ARITY`.
+/// No upper bound on the number of arguments (Puppet's `-1` / `Float::INFINITY`).
+const UNBOUNDED: Option<usize> = Some(usize::MAX);
+
+/// `BAD_TYPE_SLICE_ARITY`: `max` is `None` when Puppet passes none (the message then says
+/// "accepts {min} argument(s)"), [`UNBOUNDED`] for "or more".
 fn slice_arity(base_label: &str, min: usize, max: Option<usize>, actual: usize) -> Error {
     let text = match max {
-        None => format!("{base_label}[] accepts {min} or more arguments. Got {actual}"),
+        UNBOUNDED => format!("{base_label}[] accepts {min} or more arguments. Got {actual}"),
         Some(max) if max != min => format!("{base_label}[] accepts {min} to {max} arguments. Got {actual}"),
-        Some(_) => format!(
+        _ => format!(
             "{base_label}[] accepts {min} {}. Got {actual}",
             if min == 1 { "argument" } else { "arguments" }
         ),
