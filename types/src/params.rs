@@ -110,7 +110,7 @@ fn type_access(base: &Type, keys: &[Value]) -> Result<Type> {
         }
         Type::Timespan { .. } | Type::Timestamp { .. } => time_range(base, keys),
         Type::Tuple { .. } => {
-            let (types, size) = trailing_size(keys);
+            let (types, size) = trailing_size(keys)?;
             assert_keys(base, types, 1, None, &[Allowed::Type])?;
             Ok(Type::Tuple { types: types.iter().filter_map(|k| k.as_type().cloned()).collect(), size })
         }
@@ -273,7 +273,7 @@ fn collection_size(keys: &[Value]) -> Result<Size> {
             other => {
                 return Err(Error::new(format!(
                     "A Type's size constraint arguments must be a single Integer type, or 1-2 integers (or default). Got {}",
-                    a_an(&ruby_class_label(other))
+                    a_an(&class_label(other))
                 )))
             }
         };
@@ -296,16 +296,18 @@ fn range_bound(v: &Value) -> Option<i64> {
 }
 
 /// Splits trailing size arguments (`Tuple[T, 1, 2]`, `Callable[T, 1]`) off the types.
-fn trailing_size(keys: &[Value]) -> (&[Value], Option<Size>) {
+fn trailing_size(keys: &[Value]) -> Result<(&[Value], Option<Size>)> {
     let n = keys.len();
     if n >= 2 && is_range_param(keys.get(n - 2)) && is_range_param(keys.get(n - 1)) {
-        let from = range_bound(&keys[n - 2]).unwrap_or(0).max(0);
-        (&keys[..n - 2], Some(Size { from, to: range_bound(&keys[n - 1]) }))
+        let from = range_bound(&keys[n - 2]);
+        let to = range_bound(&keys[n - 1]);
+        int_range(from, to)?;
+        Ok((&keys[..n - 2], Some(Size { from: from.unwrap_or(0).max(0), to })))
     } else if is_range_param(keys.last()) {
         let from = keys.last().and_then(range_bound).unwrap_or(0).max(0);
-        (&keys[..n - 1], Some(Size { from, to: None }))
+        Ok((&keys[..n - 1], Some(Size { from, to: None })))
     } else {
-        (keys, None)
+        Ok((keys, None))
     }
 }
 
@@ -364,12 +366,14 @@ fn pattern(keys: &[Value]) -> Result<Type> {
 /// A regexp compile error in the shape of Ruby's (`end pattern with unmatched parenthesis:
 /// /(/`); the reason is the compiler's own where Ruby's wording is not known.
 fn ruby_regexp_error(message: &str, source: &str) -> String {
-    let reason = if message.contains("unclosed group") || message.contains("Unclosed") {
+    let reason = if message.contains("Opening parenthesis without closing") || message.contains("unclosed group") {
         "end pattern with unmatched parenthesis"
-    } else if message.contains("unopened group") || message.contains("unmatched") {
+    } else if message.contains("Closing parenthesis without") || message.contains("unopened group") {
         "unmatched close parenthesis"
-    } else if message.contains("unclosed character class") {
+    } else if message.contains("Invalid character class") || message.contains("unclosed character class") {
         "premature end of char-class"
+    } else if message.contains("Target of repeat operator is invalid") || message.contains("repetition operator missing expression") {
+        "target of repeat operator is not specified"
     } else {
         message.lines().last().unwrap_or(message).trim()
     };
@@ -444,7 +448,7 @@ fn callable(base: &Type, keys: &[Value]) -> Result<Type> {
         }
         _ => None,
     };
-    let (types, size) = trailing_size(&params);
+    let (types, size) = trailing_size(&params)?;
     let mut types: Vec<Type> = types.iter().map(type_of).collect();
     if types.is_empty() && size.is_some_and(|s| s.to.is_none_or(|to| to > 0)) {
         types.push(Type::Unit);
@@ -466,12 +470,12 @@ fn is_kind_of_callable(t: &Type) -> bool {
 }
 
 /// `TypeFactory.type_of`: a type is itself, a string is a Ruby runtime type, anything else
-/// its inferred type.
+/// its generalized inferred type (`infer_generic`).
 fn type_of(v: &Value) -> Type {
     match v {
         Value::Type(t) => (**t).clone(),
         Value::String(s) => Type::Runtime { runtime: Some("ruby".into()), name: Some(RuntimeName::Name(s.clone())) },
-        other => crate::infer::infer(other),
+        other => crate::infer::infer_generalized(other),
     }
 }
 
@@ -731,7 +735,7 @@ fn class(base: &Type, class_name: Option<&str>, keys: &[Value]) -> Result<Value>
         let Value::String(s) = &c else {
             return Err(Error::new(format!(
                 "Illegal Class name in class reference. {} cannot be used where a String is expected",
-                a_an_uc(&ruby_class_label(&c))
+                a_an_uc(&value_label(&c))
             )));
         };
         let lower = s.to_lowercase();
@@ -907,12 +911,22 @@ pub fn ruby_class(v: &Value) -> String {
     }
 }
 
-/// The label Puppet's label provider gives a value's class (`a_an` of it in messages).
-fn ruby_class_label(v: &Value) -> String {
+/// The label Puppet's label provider gives a value's Ruby class: the class name, or
+/// `Integer-Type` for a type's class.
+fn class_label(v: &Value) -> String {
+    match v {
+        Value::Type(t) => format!("{}-Type", type_class(t).trim_start_matches('P').trim_end_matches("Type")),
+        other => ruby_class(other),
+    }
+}
+
+/// The label Puppet's label provider gives a value: `Boolean`, `Undef Value`, the type's
+/// string form with `-Type`, or the class name.
+fn value_label(v: &Value) -> String {
     match v {
         Value::Boolean(_) => "Boolean".into(),
         Value::Undef => "Undef Value".into(),
-        Value::Type(t) => format!("{}-Type", type_class(t).trim_start_matches('P').trim_end_matches("Type")),
+        Value::Type(t) => label(t),
         other => ruby_class(other),
     }
 }
