@@ -1,10 +1,781 @@
-//! Instance-of: whether a value belongs to a type (Puppet's `=~` with a type, `instance?`).
+//! Instance-of: whether a value belongs to a type (Puppet's `=~` with a type on the right,
+//! each type class's `instance?` in `pops/types/types.rb` and the `p_*_type.rb` files).
+//!
+//! Aliases and variants answer through Puppet's `really_instance?` (-1 no, 0 recursion
+//! detected, 1 yes): a self-recursive alias (`type Tree = Array[Variant[Integer, Tree]]`)
+//! marks itself and the value in a [`RecursionGuard`], so checking a value against it ends.
 
-use crate::ty::Type;
-use crate::value::Value;
+use std::rc::Rc;
+
+use crate::assignable::{
+    alias_id, array_element, assignable, assignable_opt, enum_includes, hash_key_value, is_self_recursive, struct_element_name,
+    struct_key_optional, with_guard, RecursionGuard,
+};
+use crate::normalize::maybe_create_variant;
+use crate::ty::{Size, StringParam, Type};
+use crate::value::{self, Value};
 
 /// Whether `v` is an instance of `t`.
 pub fn is_instance(t: &Type, v: &Value) -> bool {
-    let _ = (t, v);
-    false
+    instance_of(t, v, None)
+}
+
+/// `t.instance?(v, guard)`.
+pub(crate) fn instance_of(t: &Type, v: &Value, mut guard: Option<&mut RecursionGuard>) -> bool {
+    match t {
+        Type::Any | Type::Unit => true,
+        Type::Undef => v.is_undef(),
+        Type::Default => matches!(v, Value::Default),
+        Type::Scalar => is_scalar_value(v),
+        Type::ScalarData => matches!(v, Value::String(_) | Value::Integer(_) | Value::Float(_) | Value::Boolean(_)),
+        Type::Numeric => matches!(v, Value::Integer(_) | Value::Float(_)),
+        Type::Integer { from, to } => match v {
+            Value::Integer(i) => from.is_none_or(|f| *i >= f) && to.is_none_or(|t| *i <= t),
+            _ => false,
+        },
+        Type::Float { from, to } => match v {
+            Value::Float(f) => f >= from && f <= to,
+            _ => false,
+        },
+        Type::String(param) => match v {
+            Value::String(s) => string_instance(param.as_ref(), s),
+            _ => false,
+        },
+        Type::Enum { values, case_insensitive } => match v {
+            Value::String(s) => enum_includes(values, *case_insensitive, s),
+            _ => false,
+        },
+        Type::Pattern(patterns) => match v {
+            Value::String(s) => patterns.is_empty() || patterns.iter().any(|p| p.is_match(s)),
+            _ => false,
+        },
+        Type::Regexp(r) => match v {
+            Value::Regexp(rv) => r.as_ref().is_none_or(|r| r.source() == rv.source()),
+            _ => false,
+        },
+        Type::Boolean(b) => match v {
+            Value::Boolean(x) => b.is_none_or(|b| b == *x),
+            _ => false,
+        },
+        Type::SemVer(ranges) => match v {
+            Value::SemVer(ver) => ranges.is_empty() || ranges.iter().any(|r| r.includes(ver)),
+            _ => false,
+        },
+        Type::SemVerRange => matches!(v, Value::SemVerRange(_)),
+        Type::Timespan { from, to } => match v {
+            Value::Timespan(ts) => in_time_range(*from, *to, ts.nsecs),
+            _ => false,
+        },
+        Type::Timestamp { from, to } => match v {
+            Value::Timestamp(ts) => in_time_range(*from, *to, ts.nsecs),
+            _ => false,
+        },
+        Type::Binary => matches!(v, Value::Binary(_)),
+        // TODO: `URI[parameters]` matches each URI part against the parameter's; uri.rs
+        // keeps only the text for now, so only equal texts match.
+        Type::Uri(params) => match v {
+            Value::Uri(u) => match params.as_deref() {
+                None => true,
+                Some(Value::String(s)) => **s == *u.text,
+                Some(_) => false,
+            },
+            _ => false,
+        },
+        Type::Collection(size) => match v {
+            Value::Array(a) => size_contains(size.as_ref(), a.len()),
+            Value::Hash(h) => size_contains(size.as_ref(), h.len()),
+            _ => false,
+        },
+        Type::Array { element, size } => match v {
+            Value::Array(items) => {
+                let e = array_element(element, size);
+                items.iter().all(|item| instance_of(&e, item, guard.as_deref_mut())) && size_contains(size.as_ref(), items.len())
+            }
+            _ => false,
+        },
+        Type::Hash { key, value, size } => match v {
+            Value::Hash(h) => {
+                let (k, vt) = hash_key_value(key, value, size);
+                h.keys().all(|key| instance_of(&k, key, guard.as_deref_mut()))
+                    && h.values().all(|val| instance_of(&vt, val, guard.as_deref_mut()))
+                    && size_contains(size.as_ref(), h.len())
+            }
+            _ => false,
+        },
+        Type::Tuple { types, size } => match v {
+            Value::Array(items) => tuple_instance(types, size.as_ref(), items, guard),
+            _ => false,
+        },
+        Type::Struct(elements) => match v {
+            Value::Hash(h) => struct_instance(elements, h, guard),
+            _ => false,
+        },
+        Type::Variant(types) => types.iter().any(|t| instance_of(t, v, guard.as_deref_mut())),
+        Type::Optional(inner) => v.is_undef() || inner.as_deref().is_some_and(|t| instance_of(t, v, guard)),
+        Type::NotUndef(inner) => !v.is_undef() && inner.as_deref().is_none_or(|t| instance_of(t, v, guard)),
+        Type::Iterable(inner) => iterable_instance(t, inner.as_deref(), v, guard),
+        Type::Iterator(inner) => match v {
+            Value::Iterator(it) => match inner.as_deref() {
+                None => true,
+                Some(i) => match iterator_element_type(it) {
+                    Some(e) => assignable(i, &e, guard),
+                    None => false,
+                },
+            },
+            _ => false,
+        },
+        // `assignable?(infer(o))`: no value infers to a catalog entry type (references are
+        // `Type[Resource[...]]`), nor to a Runtime or TypeSet.
+        Type::CatalogEntry | Type::Class(_) | Type::Resource { .. } | Type::Runtime { .. } | Type::TypeSet => false,
+        Type::Type(inner) => match v {
+            Value::Type(o) => inner.as_deref().is_none_or(|i| assignable(i, o, guard)),
+            _ => false,
+        },
+        Type::Callable(_) => match v {
+            Value::Callable(c) => assignable(t, &c.signature(), guard),
+            _ => false,
+        },
+        Type::Sensitive(inner) => match v {
+            Value::Sensitive(x) => inner.as_deref().is_none_or(|i| instance_of(i, x, guard)),
+            _ => false,
+        },
+        Type::Deferred => matches!(v, Value::Deferred(_)),
+        Type::Object(_) => matches!(v, Value::Deferred(_)) && assignable(t, &Type::Deferred, guard),
+        Type::Init { .. } => really_instance(t, v, guard) == 1,
+        Type::Reference(_) => false,
+        Type::Alias(_) => really_instance(t, v, guard) == 1,
+    }
+}
+
+/// Puppet's `really_instance?`: 1 when `v` is an instance through something other than an
+/// alias or variant, 0 when recursion was detected, -1 when it is not an instance.
+fn really_instance(t: &Type, v: &Value, mut guard: Option<&mut RecursionGuard>) -> i8 {
+    match t {
+        Type::Variant(types) => {
+            let mut memo = -1;
+            for member in types.iter() {
+                let ri = really_instance(member, v, guard.as_deref_mut());
+                if ri > 0 {
+                    return ri;
+                }
+                memo = memo.max(ri);
+            }
+            memo
+        }
+        Type::Alias(a) => {
+            if is_self_recursive(a) {
+                with_guard(guard, |g| {
+                    g.with_that(value_id(v), |g, _| {
+                        g.with_this(alias_id(a), |g, state| {
+                            if state == RecursionGuard::SELF_RECURSION_IN_BOTH {
+                                0
+                            } else {
+                                really_instance(&a.resolved_type(), v, Some(g))
+                            }
+                        })
+                    })
+                })
+            } else {
+                really_instance(&a.resolved_type(), v, guard)
+            }
+        }
+        Type::Init { ty, args } => init_really_instance(ty.as_deref(), args, v, guard),
+        _ => {
+            if instance_of(t, v, guard) {
+                1
+            } else {
+                -1
+            }
+        }
+    }
+}
+
+/// The identity of a value for the recursion guard: the object for values behind an `Rc`,
+/// the value itself for immediates (as Ruby's object ids of small integers, `nil`, `true`).
+fn value_id(v: &Value) -> usize {
+    fn ptr<T: ?Sized>(r: &Rc<T>) -> usize {
+        Rc::as_ptr(r) as *const u8 as usize
+    }
+    match v {
+        Value::Undef => 1,
+        Value::Default => 3,
+        Value::Boolean(b) => 5 + usize::from(*b) * 2,
+        Value::Integer(i) => (*i as usize).wrapping_mul(2).wrapping_add(1) ^ 0x5555,
+        Value::Float(f) => (f.to_bits() as usize) | 1,
+        Value::String(s) => ptr(s),
+        Value::Regexp(r) => ptr(r),
+        Value::Array(a) => ptr(a),
+        Value::Hash(h) => ptr(h),
+        Value::Type(t) => ptr(t),
+        Value::Timespan(t) => ptr(t),
+        Value::Timestamp(t) => ptr(t),
+        Value::SemVer(s) => ptr(s),
+        Value::SemVerRange(s) => ptr(s),
+        Value::Binary(b) => ptr(b),
+        Value::Uri(u) => ptr(u),
+        Value::Sensitive(s) => ptr(s),
+        Value::Deferred(d) => ptr(d),
+        Value::Iterator(i) => ptr(i),
+        Value::Callable(c) => ptr(c),
+    }
+}
+
+/// `PScalarType#instance?`: strings, numbers, booleans, regexps, and what infers to a scalar
+/// type (time values, versions and version ranges).
+fn is_scalar_value(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::String(_)
+            | Value::Integer(_)
+            | Value::Float(_)
+            | Value::Boolean(_)
+            | Value::Regexp(_)
+            | Value::Timespan(_)
+            | Value::Timestamp(_)
+            | Value::SemVer(_)
+            | Value::SemVerRange(_)
+    )
+}
+
+/// Whether nanoseconds `n` are within a Timespan/Timestamp range.
+fn in_time_range(from: Option<i128>, to: Option<i128>, n: i128) -> bool {
+    from.is_none_or(|f| n >= f) && to.is_none_or(|t| n <= t)
+}
+
+/// Whether a collection of `n` elements satisfies an optional size constraint.
+fn size_contains(size: Option<&Size>, n: usize) -> bool {
+    size.is_none_or(|s| i64::try_from(n).is_ok_and(|n| s.contains(n)))
+}
+
+/// `PStringType#instance?`: the size in characters, or the one value.
+fn string_instance(param: Option<&StringParam>, s: &str) -> bool {
+    match param {
+        None => true,
+        Some(StringParam::Size(size)) => size_contains(Some(size), s.chars().count()),
+        Some(StringParam::Value(v)) => **v == *s,
+    }
+}
+
+/// `PTupleType#instance?`: the size (the number of types when unconstrained), then each
+/// element against its type (the last type repeats).
+fn tuple_instance(types: &[Type], size: Option<&Size>, items: &[Value], mut guard: Option<&mut RecursionGuard>) -> bool {
+    match size {
+        Some(s) => {
+            if !size_contains(Some(s), items.len()) {
+                return false;
+            }
+        }
+        None => {
+            if !types.is_empty() && types.len() != items.len() {
+                return false;
+            }
+        }
+    }
+    types.is_empty()
+        || items.iter().enumerate().all(|(i, item)| {
+            types.get(i).or(types.last()).is_some_and(|t| instance_of(t, item, guard.as_deref_mut()))
+        })
+}
+
+/// `PStructType#instance?`: each member present and matching, or missing and optional; no
+/// other keys.
+fn struct_instance(elements: &[crate::ty::StructElement], h: &value::Hash, mut guard: Option<&mut RecursionGuard>) -> bool {
+    let mut matched = 0usize;
+    let all = elements.iter().all(|e| {
+        let key = struct_element_name(e).map(Value::string).unwrap_or(Value::Undef);
+        match h.get(&key) {
+            None => struct_key_optional(e, guard.as_deref_mut()),
+            Some(found) => {
+                matched += 1;
+                instance_of(&e.value_type, found, guard.as_deref_mut())
+            }
+        }
+    });
+    all && matched == h.len()
+}
+
+/// `PIterableType#instance?`.
+fn iterable_instance(t: &Type, inner: Option<&Type>, v: &Value, guard: Option<&mut RecursionGuard>) -> bool {
+    let mut guard = guard;
+    let unconstrained = inner.is_none_or(|i| assignable(i, &Type::Any, guard.as_deref_mut()));
+    if unconstrained {
+        iterable_value(v, 0)
+    } else {
+        assignable(t, &crate::infer::infer(v), guard)
+    }
+}
+
+/// Whether a value can be iterated: iterators, strings, collections, non-negative integers,
+/// `Type[Enum]` and finite `Type[Integer[a, b]]`.
+fn iterable_value(v: &Value, depth: usize) -> bool {
+    match v {
+        Value::Iterator(_) | Value::String(_) | Value::Hash(_) | Value::Array(_) => true,
+        Value::Integer(i) => *i >= 0,
+        Value::Type(t) => match &**t {
+            Type::Enum { .. } => true,
+            Type::Integer { from, to } => from.is_some() && to.is_some(),
+            Type::Alias(a) if depth < 64 => iterable_value(&Value::ty(a.resolved_type()), depth + 1),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The element type of an iterator (`Iterable.on(source).element_type`): `String[1, 1]`
+/// for strings, the variant of the elements' detailed types for arrays, key/value tuples for
+/// hashes, the range for integers; `None` when the source is not iterable.
+pub fn iterator_element_type(it: &value::Iterator) -> Option<Type> {
+    iterable_source_element_type(&it.source, 0)
+}
+
+fn iterable_source_element_type(v: &Value, depth: usize) -> Option<Type> {
+    let key_pair = |k: Type, v: Type| Type::Tuple { types: vec![k, v].into(), size: Some(Size::exact(2)) };
+    match v {
+        Value::Iterator(it) if depth < 64 => iterable_source_element_type(&it.source, depth + 1),
+        Value::String(_) => Some(Type::String(Some(StringParam::Size(Size::exact(1))))),
+        Value::Array(a) if a.is_empty() => Some(Type::Unit),
+        Value::Array(a) => Some(maybe_create_variant(a.iter().map(crate::infer::infer_set).collect())),
+        Value::Hash(h) if h.is_empty() => Some(key_pair(Type::Unit, Type::Unit)),
+        Value::Hash(h) => Some(key_pair(
+            maybe_create_variant(h.keys().map(crate::infer::infer_set).collect()),
+            maybe_create_variant(h.values().map(crate::infer::infer_set).collect()),
+        )),
+        Value::Integer(0) => Some(Type::Unit),
+        Value::Integer(n) if *n > 0 => Some(Type::integer(Some(0), Some(n - 1))),
+        Value::Type(t) => match &**t {
+            Type::Integer { from: Some(_), to: Some(_) } | Type::Enum { .. } => Some((**t).clone()),
+            Type::Alias(a) if depth < 64 => iterable_source_element_type(&Value::ty(a.resolved_type()), depth + 1),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Init
+// ---------------------------------------------------------------------------------------
+
+/// `PInitType#really_instance?`: `Init` alone is `RichData`; `Init[T]` accepts instances of
+/// `T` and what `T.new` accepts as its one argument (or as all its arguments, in an array).
+fn init_really_instance(ty: Option<&Type>, args: &[Value], v: &Value, mut guard: Option<&mut RecursionGuard>) -> i8 {
+    let Some(ty) = ty else {
+        return really_instance(&crate::common::rich_data(), v, guard);
+    };
+    let mut r = really_instance(ty, v, guard.as_deref_mut());
+    if r < 1 {
+        let sig = init_signatures(ty, args);
+        if let Some(single) = &sig.single {
+            r = r.max(really_instance(single, v, guard.as_deref_mut()));
+        }
+        if r < 1 {
+            if let Some(other) = &sig.other {
+                let mut s = really_instance(other, v, guard.as_deref_mut());
+                if s < 0 && sig.has_optional_single {
+                    s = really_instance(other, &Value::array(vec![v.clone()]), guard);
+                }
+                r = r.max(s);
+            }
+        }
+    }
+    r
+}
+
+/// `PInitType#_assignable?`.
+pub(crate) fn init_assignable(ty: Option<&Type>, args: &[Value], o: &Type, mut guard: Option<&mut RecursionGuard>) -> bool {
+    if let Type::Init { ty: oty, .. } = o {
+        return match (ty, oty) {
+            (None, _) => true,
+            (Some(t), Some(ot)) => assignable(t, ot, guard),
+            (Some(t), None) => assignable_opt(t, None, guard),
+        };
+    }
+    let Some(ty) = ty else {
+        return assignable(&crate::common::rich_data(), o, guard);
+    };
+    if assignable(ty, o, guard.as_deref_mut()) {
+        return true;
+    }
+    let sig = init_signatures(ty, args);
+    if sig.single.as_ref().is_some_and(|s| assignable(s, o, guard.as_deref_mut())) {
+        return true;
+    }
+    match &sig.other {
+        Some(other) => {
+            assignable(other, o, guard.as_deref_mut())
+                || (sig.has_optional_single
+                    && assignable(other, &Type::Tuple { types: vec![o.clone()].into(), size: None }, guard))
+        }
+        None => false,
+    }
+}
+
+
+/// What `Init[T, args...]` accepts besides instances of `T` (`PInitType#assert_initialized`):
+/// `single`, the types of `T.new`'s one-argument signatures; `other`, the parameter tuples
+/// of its other signatures (a value matches them as an array of arguments, or, when one of
+/// them takes a single argument, as that argument).
+#[derive(Debug, Default)]
+struct InitSignatures {
+    single: Option<Type>,
+    other: Option<Type>,
+    has_optional_single: bool,
+    /// With extra arguments: whether any signature takes them.
+    args_fit: bool,
+}
+
+/// The signatures of `T.new` (`T`'s `new_function` dispatches) for `Init`; `None` when `T`
+/// has no `new` (Puppet: "Creation of new instance of type 'T' is not supported").
+fn init_signatures(ty: &Type, args: &[Value]) -> InitSignatures {
+    let Some(tuples) = new_signatures(ty) else { return InitSignatures::default() };
+    let range = |t: &Type| match t {
+        Type::Tuple { types, size } => crate::assignable::tuple_size_range(types, size.as_ref()),
+        _ => (Some(0), None),
+    };
+    let first = |t: &Type| match t {
+        Type::Tuple { types, .. } => types.first().cloned(),
+        _ => None,
+    };
+    let mut single = vec![ty.clone()];
+    if args.is_empty() {
+        let (ones, others): (Vec<Type>, Vec<Type>) =
+            tuples.into_iter().partition(|t| range(t) == (Some(1), Some(1)));
+        single.extend(ones.iter().filter_map(first));
+        let has_optional_single = others.iter().any(|t| range(t).0 == Some(1));
+        let other = if others.is_empty() { None } else { Some(maybe_create_variant(others)) };
+        InitSignatures { single: Some(maybe_create_variant(single)), other, has_optional_single, args_fit: true }
+    } else {
+        let count = i64::try_from(args.len() + 1).unwrap_or(i64::MAX);
+        let arg_types: Vec<Type> = args.iter().map(crate::infer::infer_set).collect();
+        for t in tuples {
+            let (min, max) = range(&t);
+            let fits = min.is_none_or(|m| count >= m) && max.is_none_or(|m| count <= m);
+            if let (true, Some(f)) = (fits, first(&t)) {
+                let mut types = vec![f.clone()];
+                types.extend(arg_types.iter().cloned());
+                if crate::assignable::is_assignable(&t, &Type::Tuple { types: types.into(), size: None }) {
+                    single.push(f);
+                }
+            }
+        }
+        let args_fit = single.len() > 1;
+        InitSignatures { single: Some(maybe_create_variant(single)), other: None, has_optional_single: false, args_fit }
+    }
+}
+
+/// Checks the `Init` types within `t` as Puppet does when it first uses them: `T` must have
+/// a `new`, and the extra arguments must fit one of its signatures.
+pub fn validate_init(t: &Type) -> crate::Result<()> {
+    validate_init_depth(t, 0)
+}
+
+fn validate_init_depth(t: &Type, depth: usize) -> crate::Result<()> {
+    if depth > 100 {
+        return Ok(());
+    }
+    if let Type::Init { ty: Some(ty), args } = t {
+        if new_signatures(ty).is_none() {
+            return Err(crate::Error::new(format!("Creation of new instance of type '{ty}' is not supported")));
+        }
+        if !args.is_empty() && !init_signatures(ty, args).args_fit {
+            return Err(crate::Error::new(format!(
+                "The type '{t}' does not represent a valid set of parameters for {}.new()",
+                crate::infer::generalize(ty).name()
+            )));
+        }
+    }
+    let mut result = Ok(());
+    crate::assignable::for_each_child(t, &mut |c| {
+        if result.is_ok() {
+            result = validate_init_depth(c, depth + 1);
+        }
+    });
+    result
+}
+
+/// Whether `v` is an instance of `t`, with the errors Puppet raises for an `Init` type
+/// whose type has no `new` or whose arguments fit none of its signatures.
+pub fn try_is_instance(t: &Type, v: &Value) -> crate::Result<bool> {
+    validate_init(t)?;
+    Ok(is_instance(t, v))
+}
+
+// --- `new` signatures, as Puppet's `new_function`s dispatch ----------------------------
+
+fn rx(src: &str) -> Type {
+    Type::Pattern(vec![Rc::new(crate::regexp::Regexp::new(src))].into())
+}
+
+fn tuple(types: Vec<Type>, size: Option<(i64, Option<i64>)>) -> Type {
+    Type::Tuple { types: types.into(), size: size.map(|(from, to)| Size { from, to }) }
+}
+
+fn one(t: Type) -> Type {
+    tuple(vec![t], None)
+}
+
+fn key(name: &str) -> Type {
+    Type::String(Some(StringParam::Value(name.into())))
+}
+
+/// `Struct[{...}]` from (name, optional, type) members.
+fn strukt(members: Vec<(&str, bool, Type)>) -> Type {
+    Type::Struct(
+        members
+            .into_iter()
+            .map(|(n, optional, value_type)| crate::ty::StructElement {
+                key_type: if optional { Type::optional(key(n)) } else { key(n) },
+                value_type,
+            })
+            .collect(),
+    )
+}
+
+fn int_range(from: i64, to: Option<i64>) -> Type {
+    Type::integer(Some(from), to)
+}
+
+fn enum_of(values: &[&str], case_insensitive: bool) -> Type {
+    crate::normalize::make_enum(values.iter().map(|s| Rc::from(*s)).collect(), case_insensitive)
+}
+
+fn v(types: Vec<Type>) -> Type {
+    Type::variant(types)
+}
+
+const INTEGER_PATTERN_LENIENT: &str = r"\A[+-]?\s*(?:(?:\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\z";
+const FLOAT_PATTERN: &str =
+    r"\A[+-]?\s*(?:(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]-?\d+)?)|(?:0[xX][0-9A-Fa-f]+)|(?:0[0-7]+)|(?:0[bB][01]+))\z";
+const FORMAT_PATTERN: &str = r"^%([\s\[+#0{<(|-]*)([1-9][0-9]*)?(?:\.([0-9]+))?([a-zA-Z])$";
+const SEMVER_PATTERN: &str = r"\A(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?\Z";
+const SEMVER_QUALIFIER: &str = r"\A[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*\Z";
+const DEFERRED_NAME: &str = r"\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z";
+
+/// The parameter tuples of `T.new`'s dispatches, in order; `None` when `T` has no `new`.
+fn new_signatures(t: &Type) -> Option<Vec<Type>> {
+    let time_formats = || v(vec![Type::String(Some(StringParam::Size(Size { from: 2, to: None }))), Type::Array {
+        element: Some(Rc::new(Type::String(Some(StringParam::Size(Size { from: 2, to: None }))))),
+        size: Some(Size { from: 1, to: None }),
+    }]);
+    let s1 = || Type::String(Some(StringParam::Size(Size { from: 1, to: None })));
+    Some(match t {
+        Type::Integer { .. } => {
+            let conv = v(vec![Type::Numeric, Type::Boolean(None), rx(INTEGER_PATTERN_LENIENT), Type::Timespan { from: None, to: None }, Type::Timestamp { from: None, to: None }]);
+            let radix = v(vec![Type::Default, int_range(2, Some(2)), int_range(8, Some(8)), int_range(10, Some(10)), int_range(16, Some(16))]);
+            vec![
+                tuple(vec![conv.clone(), radix.clone(), Type::Boolean(None)], Some((1, Some(3)))),
+                one(strukt(vec![("from", false, conv), ("radix", true, radix), ("abs", true, Type::Boolean(None))])),
+            ]
+        }
+        Type::Float { .. } | Type::Numeric => {
+            let first = if matches!(t, Type::Numeric) { vec![Type::INTEGER, Type::FLOAT] } else { vec![Type::Numeric] };
+            let mut c = first;
+            c.extend([Type::Boolean(None), rx(FLOAT_PATTERN), Type::Timespan { from: None, to: None }, Type::Timestamp { from: None, to: None }]);
+            let conv = v(c);
+            vec![
+                tuple(vec![conv.clone(), Type::Boolean(None)], Some((1, Some(2)))),
+                one(strukt(vec![("from", false, conv), ("abs", true, Type::Boolean(None))])),
+            ]
+        }
+        Type::String(_) | Type::Enum { .. } | Type::Pattern(_) if !matches!(t, Type::String(_)) => return None,
+        Type::String(_) => {
+            let format = rx(FORMAT_PATTERN);
+            let container = strukt(vec![
+                ("format", true, format.clone()),
+                ("separator", true, Type::STRING),
+                ("separator2", true, Type::STRING),
+                ("string_formats", true, Type::hash_of(Type::Type(None), format.clone())),
+            ]);
+            let formats = v(vec![Type::Default, s1(), Type::hash_of(Type::Type(None), v(vec![format, container]))]);
+            vec![tuple(vec![Type::Any, formats], Some((1, Some(2))))]
+        }
+        Type::Boolean(_) => vec![one(v(vec![
+            Type::INTEGER,
+            Type::FLOAT,
+            Type::Boolean(None),
+            enum_of(&["false", "true", "yes", "no", "y", "n"], true),
+        ]))],
+        Type::Array { .. } | Type::Tuple { .. } => vec![
+            tuple(
+                vec![v(vec![Type::ARRAY, Type::HASH, Type::Binary, Type::Iterable(None)]), Type::Boolean(Some(false))],
+                Some((1, Some(2))),
+            ),
+            tuple(vec![Type::Any, Type::Boolean(Some(true))], None),
+        ],
+        Type::Hash { .. } | Type::Struct(_) => {
+            let pair = |k: Type| Type::Array {
+                element: Some(Rc::new(tuple(vec![k, Type::Any], None))),
+                size: Some(Size { from: 1, to: None }),
+            };
+            vec![
+                tuple(vec![pair(Type::ARRAY), enum_of(&["hash_tree", "tree"], false)], Some((1, Some(2)))),
+                one(pair(Type::Any)),
+                one(Type::Any),
+            ]
+        }
+        Type::Timespan { .. } => {
+            let ints = vec![Type::INTEGER; 7];
+            vec![
+                one(v(vec![Type::INTEGER, Type::FLOAT])),
+                tuple(vec![s1(), time_formats()], Some((1, Some(2)))),
+                tuple(ints, Some((4, Some(7)))),
+                one(strukt(vec![("string", false, s1()), ("format", true, time_formats())])),
+                one(strukt(vec![
+                    ("negative", true, Type::Boolean(None)),
+                    ("days", true, Type::INTEGER),
+                    ("hours", true, Type::INTEGER),
+                    ("minutes", true, Type::INTEGER),
+                    ("seconds", true, Type::INTEGER),
+                    ("milliseconds", true, Type::INTEGER),
+                    ("microseconds", true, Type::INTEGER),
+                    ("nanoseconds", true, Type::INTEGER),
+                ])),
+            ]
+        }
+        Type::Timestamp { .. } => vec![
+            tuple(vec![], None),
+            one(v(vec![Type::INTEGER, Type::FLOAT])),
+            tuple(vec![s1(), time_formats(), s1()], Some((1, Some(3)))),
+            one(strukt(vec![("string", false, s1()), ("format", true, time_formats()), ("timezone", true, s1())])),
+        ],
+        Type::SemVer(_) => {
+            let pos = || int_range(0, None);
+            let q = || rx(SEMVER_QUALIFIER);
+            vec![
+                one(rx(SEMVER_PATTERN)),
+                tuple(vec![pos(), pos(), pos(), q(), q()], Some((3, Some(5)))),
+                one(strukt(vec![
+                    ("major", false, pos()),
+                    ("minor", false, pos()),
+                    ("patch", false, pos()),
+                    ("prerelease", true, q()),
+                    ("build", true, q()),
+                ])),
+            ]
+        }
+        Type::SemVerRange => {
+            let bound = || v(vec![Type::Default, Type::SemVer(Rc::from(Vec::new()))]);
+            vec![
+                one(s1()),
+                tuple(vec![bound(), bound(), Type::Boolean(None)], Some((2, Some(3)))),
+                one(strukt(vec![("min", false, bound()), ("max", true, bound()), ("exclude_max", true, Type::Boolean(None))])),
+            ]
+        }
+        Type::Binary => {
+            let base64 = enum_of(&["%B", "%b", "%r", "%s", "%u"], false);
+            let bytes = Type::array_of(int_range(0, Some(255)));
+            vec![
+                tuple(vec![Type::STRING, base64.clone()], Some((1, Some(2)))),
+                one(bytes.clone()),
+                one(v(vec![
+                    strukt(vec![("value", false, Type::STRING), ("format", false, Type::optional(base64))]),
+                    strukt(vec![("value", false, bytes)]),
+                ])),
+            ]
+        }
+        Type::Regexp(_) => vec![tuple(vec![Type::STRING, Type::Boolean(None)], Some((1, Some(2))))],
+        Type::Sensitive(_) => vec![one(Type::Sensitive(None)), one(Type::Any)],
+        Type::Uri(_) => {
+            let port = int_range(0, None);
+            vec![
+                one(s1()),
+                one(strukt(vec![
+                    ("scheme", true, s1()),
+                    ("userinfo", true, s1()),
+                    ("host", true, s1()),
+                    ("port", true, port),
+                    ("path", true, s1()),
+                    ("query", true, s1()),
+                    ("fragment", true, s1()),
+                    ("opaque", true, s1()),
+                ])),
+            ]
+        }
+        Type::Type(_) => vec![one(s1())],
+        Type::Deferred => vec![
+            tuple(
+                vec![strukt(vec![("name", false, rx(DEFERRED_NAME)), ("arguments", false, Type::optional(Type::ARRAY))])],
+                Some((1, Some(1))),
+            ),
+            tuple(vec![rx(DEFERRED_NAME), Type::optional(Type::ARRAY)], Some((1, Some(2)))),
+        ],
+        Type::Alias(_) => return new_signatures(&t.resolved()),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ty::{StructElement, TypeAlias};
+
+    fn alias(name: &str, f: impl FnOnce(Type) -> Type) -> Type {
+        let a = TypeAlias::new(name);
+        let t = Type::Alias(a.clone());
+        a.resolve_to(f(t.clone()));
+        t
+    }
+
+    fn arr(v: Vec<Value>) -> Value {
+        Value::array(v)
+    }
+
+    #[test]
+    fn scalars() {
+        assert!(is_instance(&Type::integer(Some(1), Some(10)), &Value::Integer(5)));
+        assert!(!is_instance(&Type::integer(Some(1), Some(10)), &Value::Integer(11)));
+        assert!(!is_instance(&Type::INTEGER, &Value::Float(1.0)));
+        assert!(is_instance(&Type::Numeric, &Value::Float(1.0)));
+        let e = Type::Enum { values: vec![Rc::from("a")].into(), case_insensitive: true };
+        assert!(is_instance(&e, &Value::from("A")));
+    }
+
+    #[test]
+    fn structs() {
+        let s = Type::Struct(
+            vec![
+                StructElement { key_type: Type::String(Some(StringParam::Value("a".into()))), value_type: Type::INTEGER },
+                StructElement {
+                    key_type: Type::optional(Type::String(Some(StringParam::Value("b".into())))),
+                    value_type: Type::STRING,
+                },
+            ]
+            .into(),
+        );
+        let mut h = value::Hash::new();
+        h.insert(Value::from("a"), Value::Integer(1));
+        assert!(is_instance(&s, &Value::hash(h.clone())));
+        h.insert(Value::from("b"), Value::Integer(1));
+        assert!(!is_instance(&s, &Value::hash(h.clone())));
+        h.insert(Value::from("b"), Value::from("x"));
+        assert!(is_instance(&s, &Value::hash(h.clone())));
+        h.insert(Value::from("c"), Value::from("x"));
+        assert!(!is_instance(&s, &Value::hash(h)));
+    }
+
+    #[test]
+    fn recursive_alias_terminates() {
+        // type Tree = Array[Variant[Integer, Tree]]
+        let tree = alias("Tree", |t| Type::array_of(Type::variant(vec![Type::INTEGER, t])));
+        let v = arr(vec![Value::Integer(1), arr(vec![Value::Integer(2), arr(vec![])])]);
+        assert!(is_instance(&tree, &v));
+        assert!(!is_instance(&tree, &arr(vec![Value::from("x")])));
+        assert!(!is_instance(&tree, &Value::Integer(1)));
+        // type A = Optional[A]: recursion without consuming the value ends with "no"
+        let a = alias("A", |t| Type::optional(t));
+        assert!(!is_instance(&a, &Value::Integer(1)));
+        assert!(is_instance(&a, &Value::Undef));
+    }
+
+    #[test]
+    fn deep_values() {
+        let mut v = Value::Integer(1);
+        let mut t = Type::INTEGER;
+        for _ in 0..300 {
+            v = arr(vec![v]);
+            t = Type::array_of(t);
+        }
+        assert!(is_instance(&t, &v));
+        let tree = alias("Tree", |t| Type::variant(vec![Type::INTEGER, Type::array_of(t)]));
+        assert!(is_instance(&tree, &v));
+    }
 }

@@ -143,7 +143,9 @@ impl Reader {
             ExprKind::Call { kind, functor, arguments, lambda: None, .. } => {
                 let args: Vec<Value> = arguments.iter().map(eval).collect::<Result<_>>()?;
                 let (target, args, what) = match (kind, &functor.kind) {
-                    (CallKind::Function, ExprKind::QualifiedReference(_)) => (eval(functor)?, &args[..], "Function Call"),
+                    (CallKind::Function, ExprKind::QualifiedReference(_) | ExprKind::Access { .. }) => {
+                        (eval(functor)?, &args[..], "Function Call")
+                    }
                     (CallKind::Function, ExprKind::QualifiedName(n)) if n == "new" => match args.split_first() {
                         Some((t, rest)) => (t.clone(), rest, "Function Call"),
                         None => return Err(not_literal("new() without a type")),

@@ -1,4 +1,31 @@
-//! `Timespan` and `Timestamp`.
+//! `Timespan` and `Timestamp`, as Puppet 7.23 has them (`pops/time/timespan.rb`,
+//! `pops/time/timestamp.rb`, the `new` functions of `p_timespan_type.rb` and
+//! `p_timestamp_type.rb`, and `functions/strftime.rb`).
+//!
+//! - [`timespan`]: durations; their directives ([`span_format`]) are Puppet's own
+//!   (`%D %H %M %S %L %N`, flags `- _ 0`, widths);
+//! - [`timestamp`]: points in time, parsed with Ruby's `DateTime._strptime` ([`strptime`])
+//!   and `Time.utc` and formatted with Ruby's `Time#strftime` ([`strftime`]) on a
+//!   proleptic Gregorian calendar without year limit ([`civil`]);
+//! - [`zone`]: the time zones Puppet accepts, which are Ruby's date library's (abbreviations,
+//!   Windows names, numeric offsets), not the tz database;
+//! - [`new`]: `Timespan.new` and `Timestamp.new`.
+
+pub mod civil;
+pub mod dec;
+mod new;
+pub mod span_format;
+pub mod strftime;
+pub mod strptime;
+pub mod timespan;
+pub mod timestamp;
+pub mod zone;
+
+pub use new::{new_timespan, new_timestamp};
+pub use timespan::SpanFormats;
+pub use timestamp::StampFormats;
+
+use crate::error::Result;
 
 /// A duration in nanoseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -12,29 +39,50 @@ pub struct Timestamp {
     pub nsecs: i128,
 }
 
-use crate::error::{Error, Result};
-use crate::value::Value;
-
-/// `Timespan.new(args...)`.
-pub fn new_timespan(args: &[Value]) -> Result<Value> {
-    let _ = args;
-    Err(Error::new("Timespan.new is not implemented yet"))
+/// `strftime(timespan, format)`: the timespan in Puppet's timespan directives
+/// (`Timespan('1-02:03:04.5').strftime('%D %H:%M')` is `1 02:03`), or
+/// `Bad format specifier '...' in '...', at position n`.
+pub fn strftime_timespan(t: &Timespan, format: &str) -> Result<String> {
+    t.format(format)
 }
 
-/// `Timestamp.new(args...)`.
-pub fn new_timestamp(args: &[Value]) -> Result<Value> {
-    let _ = args;
-    Err(Error::new("Timestamp.new is not implemented yet"))
+/// `strftime(timestamp, format, timezone)`: Ruby's `Time#strftime` of the timestamp in UTC,
+/// or at the offset of `timezone` (`'EST'`, `'+01:00'`, `'current'`, ...; an empty one is
+/// UTC). Errors: `Illegal timezone 'x'`, `utc_offset out of range`, `invalid format: f`.
+pub fn strftime_timestamp(t: &Timestamp, format: &str, timezone: Option<&str>) -> Result<String> {
+    t.format(format, timezone)
 }
 
 impl std::fmt::Display for Timespan {
+    /// `to_s`: `%D-%H:%M:%S.%-N`, e.g. `0-00:00:01.0`, `-1-02:03:04.5`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.nsecs)
+        f.write_str(&self.to_s())
     }
 }
 
 impl std::fmt::Display for Timestamp {
+    /// `to_s`: `%FT%T.%N %Z` in UTC, e.g. `2020-01-01T00:00:00.000000000 UTC`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.nsecs)
+        f.write_str(&self.to_s())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display() {
+        assert_eq!(Timespan { nsecs: 1_000_000_000 }.to_string(), "0-00:00:01.0");
+        assert_eq!(Timestamp { nsecs: 1_577_836_800_000_000_000 }.to_string(), "2020-01-01T00:00:00.000000000 UTC");
+    }
+
+    #[test]
+    fn strftime_functions() {
+        let ts = Timestamp::parse("2020-02-29T13:05:09.123456789 UTC", &StampFormats::Default, None).unwrap();
+        assert_eq!(strftime_timestamp(&ts, "%Y-%m-%d %-I:%M %p", None).unwrap(), "2020-02-29 1:05 PM");
+        assert_eq!(strftime_timestamp(&ts, "%H:%M %Z", Some("Europe/Stockholm")).unwrap_err().message, "Illegal timezone 'Europe/Stockholm'");
+        let span = Timespan::parse("1-02:03:04.5", &SpanFormats::Default).unwrap();
+        assert_eq!(strftime_timespan(&span, "%D %H:%M").unwrap(), "1 02:03");
     }
 }

@@ -1,0 +1,95 @@
+//! `Deferred.new` (the `Deferred` Pcore object type's constructor, the function named
+//! `new_Deferred`).
+//!
+//! ```puppet
+//! dispatch from_hash(Struct[{'name' => Pattern[/\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z/], 'arguments' => Optional[Array]}] hash)
+//! dispatch create(Pattern[/\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z/] name, Optional[Array] arguments?)
+//! ```
+//!
+//! `Deferred('x', [1])` is `Deferred({'name' => 'x', 'arguments' => [1]})`; the name is a
+//! function name, or a variable name with a leading `$`.
+//!
+//! Puppet keeps "no arguments" (`Deferred('x')`, printed without `'arguments'`) apart from
+//! "empty arguments" (`Deferred('x', [])`); the shared `Deferred` value holds a plain
+//! `Vec`, so both are an empty list here.
+
+use std::rc::Rc;
+
+use crate::error::Result;
+use crate::ty::Type;
+use crate::value::{Deferred, Value};
+
+use super::dispatch::{entry, pattern, struct_of, Dispatch, Function, ParamTuple, Selected};
+use super::hash_get;
+
+/// The names a Deferred may call.
+pub const NAME_PATTERN: &str = r"\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z";
+
+const HASH_TEXT: &str = r"Struct[{'name' => Pattern[/\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z/], 'arguments' => Optional[Array]}] hash";
+const CREATE_TEXT: &str = r"Pattern[/\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z/] name, Array arguments?";
+
+#[derive(Clone, Copy)]
+enum Method {
+    FromHash,
+    Create,
+}
+
+fn build() -> Function<Method> {
+    let name = pattern(NAME_PATTERN);
+    let arguments = Type::optional(Type::ARRAY);
+    Function {
+        name: "new_Deferred",
+        dispatches: vec![
+            Dispatch::new(Method::FromHash, HASH_TEXT)
+                .req("hash", struct_of(vec![entry("name", false, name.clone()), entry("arguments", true, arguments.clone())])),
+            Dispatch::new(Method::Create, CREATE_TEXT).req("name", name).opt("arguments", arguments),
+        ],
+    }
+}
+
+thread_local! {
+    static FUNCTION: Function<Method> = build();
+}
+
+/// `Deferred.new(args...)`, before `new`'s assertion of the result.
+pub fn new_deferred(args: &[Value]) -> Result<Value> {
+    FUNCTION.with(|f| match f.select(args)? {
+        Selected::Call(Method::FromHash) => match args.first() {
+            Some(Value::Hash(h)) => {
+                Ok(create(hash_get(h, "name").unwrap_or(&Value::Undef), hash_get(h, "arguments")))
+            }
+            _ => Ok(create(&Value::Undef, None)),
+        },
+        Selected::Call(Method::Create) | Selected::Mismatch(_) => {
+            Ok(create(args.first().unwrap_or(&Value::Undef), args.get(1)))
+        }
+    })
+}
+
+/// The parameter tuples of the signatures (for `Init[Deferred]`).
+pub(crate) fn param_tuples() -> Vec<ParamTuple> {
+    FUNCTION.with(|f| f.param_tuples())
+}
+
+/// The Deferred value of a name and optional arguments.
+fn create(name: &Value, arguments: Option<&Value>) -> Value {
+    let name: Rc<str> = name.as_str().unwrap_or("").into();
+    let arguments = match arguments {
+        Some(Value::Array(a)) => a.to_vec(),
+        _ => Vec::new(),
+    };
+    Value::Deferred(Rc::new(Deferred { name, arguments }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values() {
+        let d = create(&Value::from("x"), Some(&Value::array(vec![Value::Integer(1)])));
+        assert!(matches!(d, Value::Deferred(d) if &*d.name == "x" && d.arguments == vec![Value::Integer(1)]));
+        let e = new_deferred(&[]).err().map(|e| e.message);
+        assert_eq!(e.as_deref(), Some("'new_Deferred' expects between 1 and 2 arguments, got none"));
+    }
+}
