@@ -61,6 +61,12 @@ fn write_s(out: &mut String, v: &Value) {
             out.push('}');
         }
         Value::Sensitive(_) => out.push_str("Sensitive [value redacted]"),
+        // Pcore's meta types print expanded at the top of a notice only.
+        Value::Type(t) if matches!(**t, Type::Deferred) => out.push_str(DEFERRED),
+        Value::Type(t) if matches!(**t, Type::TypeSet) => out.push_str(TYPE_SET),
+        Value::Type(t) if matches!(&**t, Type::Object(o) if o.name.is_none() && o.attributes.is_empty()) => {
+            out.push_str(OBJECT)
+        }
         Value::Iterator(_) => {
             let _ = write!(out, "{}-Value", crate::infer::infer(v));
         }
@@ -210,11 +216,11 @@ fn capitalize(s: &str) -> String {
     }
 }
 
-/// The printed form of Puppet's `Object` type (the Pcore object model's root).
+/// The notice form of Puppet's `Object` type (the Pcore object model's root).
 const OBJECT: &str = "Object[{}]";
-/// The printed form of the `TypeSet` type.
+/// The notice form of the `TypeSet` type.
 const TYPE_SET: &str = "TypeSet[{pcore_uri => 'http://puppet.com/2016.1/pcore', pcore_version => '1.0.0', name_authority => 'http://puppet.com/2016.1/runtime', name => 'DefaultTypeSet', version => '0.0.0'}]";
-/// The printed form of the `Deferred` type (an Object type defined in Pcore).
+/// The notice form of the `Deferred` type (an Object type defined in Pcore).
 const DEFERRED: &str = "Object[{name => 'Deferred', attributes => {'name' => Pattern[/\\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\\z/], 'arguments' => {type => Optional[Array], value => undef}}}]";
 
 const COMMA_SEP: &str = ", ";
@@ -298,10 +304,9 @@ impl Formatter {
             | Type::Binary
             | Type::SemVerRange
             | Type::CatalogEntry => self.bld.push_str(t.name()),
-            Type::Object(o) if o.name.is_none() && o.attributes.is_empty() => self.bld.push_str(OBJECT),
             Type::Object(o) => self.bld.push_str(o.name.as_deref().unwrap_or("Object")),
-            Type::TypeSet => self.bld.push_str(TYPE_SET),
-            Type::Deferred => self.bld.push_str(DEFERRED),
+            Type::TypeSet => self.bld.push_str("TypeSet"),
+            Type::Deferred => self.bld.push_str("Deferred"),
             Type::Boolean(b) => self.array("Boolean", b.is_none(), |f| {
                 f.bld.push_str(if b == &Some(true) { "true" } else { "false" })
             }),
