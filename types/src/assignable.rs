@@ -197,11 +197,48 @@ pub(crate) fn for_each_child(t: &Type, f: &mut dyn FnMut(&Type)) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Depth limit
+// ---------------------------------------------------------------------------------------
+
+/// How deeply types and values may nest before the questions give up (answering "no")
+/// rather than overflow a 2 MiB thread stack: values built at run time can nest deeper than
+/// source (which the parser limits to 250 levels). Unoptimised frames are larger.
+pub(crate) const MAX_NESTING: usize = if cfg!(debug_assertions) { 500 } else { 1200 };
+
+thread_local! {
+    static NESTING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// One level of nesting, released when dropped.
+pub(crate) struct Nesting(());
+
+impl Nesting {
+    /// Enters one more level, or `None` past [`MAX_NESTING`].
+    pub(crate) fn enter() -> Option<Nesting> {
+        NESTING.with(|n| {
+            if n.get() >= MAX_NESTING {
+                None
+            } else {
+                n.set(n.get() + 1);
+                Some(Nesting(()))
+            }
+        })
+    }
+}
+
+impl Drop for Nesting {
+    fn drop(&mut self) {
+        NESTING.with(|n| n.set(n.get().saturating_sub(1)));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // The two dispatch stages
 // ---------------------------------------------------------------------------------------
 
 /// `t.assignable?(o, guard)`, dispatched on the receiver's overrides.
 pub(crate) fn assignable(t: &Type, o: &Type, guard: Option<&mut RecursionGuard>) -> bool {
+    let Some(_level) = Nesting::enter() else { return false };
     match t {
         Type::Unit => true,
         Type::Alias(a) => alias_assignable(a, t, o, guard),
@@ -342,8 +379,7 @@ fn specific_assignable(t: &Type, o: &Type, guard: Option<&mut RecursionGuard>) -
         },
         Type::Binary => matches!(o, Type::Binary),
         Type::Uri(params) => match o {
-            // TODO: Puppet matches each URI part of `o` against `t`'s; equal parts for now.
-            Type::Uri(p2) => params.is_none() || params == p2,
+            Type::Uri(p2) => uri_assignable(params.as_deref(), p2.as_deref()),
             _ => false,
         },
         Type::Collection(size) => collection_assignable(size.as_ref(), o),
@@ -385,7 +421,7 @@ fn specific_assignable(t: &Type, o: &Type, guard: Option<&mut RecursionGuard>) -
             }
             _ => false,
         },
-        Type::Deferred => matches!(o, Type::Deferred),
+        Type::Deferred => matches!(o, Type::Deferred) || is_deferred_object(o),
         Type::Object(obj) => object_assignable(obj, o, guard),
         Type::TypeSet => matches!(o, Type::TypeSet),
         Type::Runtime { runtime, name } => match o {
@@ -840,6 +876,25 @@ fn callable_assignable(c: &CallableType, o: &CallableType, mut guard: Option<&mu
     assignable(that_block, this_block, guard)
 }
 
+/// `PURIType#_assignable?`: every part `t` constrains is given by `o` and matches (or, both
+/// being types, is accepted).
+fn uri_assignable(params: Option<&Value>, other: Option<&Value>) -> bool {
+    let Some(mine) = crate::instance::uri_type_parameters(params) else { return true };
+    let theirs = crate::instance::uri_type_parameters(other).unwrap_or_default();
+    mine.iter().all(|(name, b)| match theirs.get(name) {
+        None => false,
+        Some(a) => {
+            crate::compare::match_value(a, b)
+                || matches!((a, b), (Value::Type(a), Value::Type(b)) if is_assignable(b, a))
+        }
+    })
+}
+
+/// Whether `o` is the Object type named `Deferred` (how `Deferred` may also be modelled).
+fn is_deferred_object(o: &Type) -> bool {
+    matches!(o, Type::Object(obj) if obj.name.as_deref() == Some("Deferred") && obj.parent.is_none())
+}
+
 /// Whether an Object type is the unparameterised `Object`.
 fn is_default_object(o: &ObjectType) -> bool {
     o.name.is_none() && o.parent.is_none() && o.attributes.is_empty()
@@ -1007,10 +1062,19 @@ mod tests {
     }
 
     #[test]
+    fn too_deep_is_no() {
+        let mut t = Type::INTEGER;
+        for _ in 0..3000 {
+            t = Type::array_of(t);
+        }
+        assert!(!is_assignable(&t, &t.clone()));
+    }
+
+    #[test]
     fn deep_nesting() {
         let mut t = Type::INTEGER;
         let mut u = int(1, 2);
-        for _ in 0..500 {
+        for _ in 0..240 {
             t = Type::array_of(t);
             u = Type::array_of(u);
         }

@@ -33,6 +33,7 @@ use crate::ty::{Size, StringParam, Type, TypeAlias};
 
 /// The most specific type that both `a` and `b` are assignable to.
 pub fn common_type(a: &Type, b: &Type) -> Type {
+    let Some(_level) = crate::assignable::Nesting::enter() else { return Type::Any };
     if matches!(a, Type::Undef) {
         return b.clone();
     }

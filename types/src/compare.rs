@@ -38,6 +38,7 @@ pub fn equals(a: &Value, b: &Value) -> bool {
 /// arrays and hashes element-wise, `undef` only to `undef`, everything else by `eql?`
 /// (types structurally).
 pub fn values_equal(a: &Value, b: &Value) -> bool {
+    let Some(_level) = crate::assignable::Nesting::enter() else { return false };
     match a {
         Value::String(x) => matches!(b, Value::String(y) if casecmp(x, y) == Ordering::Equal),
         Value::Integer(_) | Value::Float(_) | Value::Timespan(_) | Value::Timestamp(_) => numeric_equal(a, b),
@@ -189,6 +190,33 @@ pub fn compare(a: &Value, b: &Value) -> Result<Ordering> {
     }
 }
 
+/// `CompareOperator#match(value, pattern)`, what `case`, selectors and `URI[...]` parameters
+/// use: a regexp matches strings, a type its instances, a SemVer equal versions (or strings
+/// that parse as one), a SemVerRange the versions it includes, an array or a hash matches
+/// element-wise, `default` matches anything; anything else by [`values_equal`].
+pub fn match_value(value: &Value, pattern: &Value) -> bool {
+    match pattern {
+        Value::Regexp(r) => matches!(value, Value::String(s) if r.is_match(s)),
+        Value::Type(t) => crate::instance::is_instance(t, value),
+        Value::SemVer(v) => match value {
+            Value::SemVer(x) => x == v,
+            Value::String(s) => crate::semver::SemVer::parse(s).is_ok_and(|x| &x == &**v),
+            _ => false,
+        },
+        Value::SemVerRange(r) => crate::semver::range_includes_value(r, value),
+        Value::Array(p) => match value {
+            Value::Array(a) => a.len() == p.len() && a.iter().zip(p.iter()).all(|(x, y)| match_value(x, y)),
+            _ => false,
+        },
+        Value::Hash(p) => match value {
+            Value::Hash(h) => p.iter().all(|(k, y)| match_value(h.get(k).unwrap_or(&Value::Undef), y)),
+            _ => false,
+        },
+        Value::Default => true,
+        _ => values_equal(value, pattern),
+    }
+}
+
 /// How Puppet names a value in comparison errors (`ModelLabelProvider#label`).
 pub fn label(v: &Value) -> String {
     match v {
@@ -308,6 +336,7 @@ fn numeric_equal(a: &Value, b: &Value) -> bool {
 /// Puppet's `eql?` on types: structural, except that the members of a `Variant` and the
 /// patterns of a `Pattern` compare as sets.
 pub fn type_eql(a: &Type, b: &Type) -> bool {
+    let Some(_level) = crate::assignable::Nesting::enter() else { return false };
     use Type as T;
     let opt = |x: &Option<std::rc::Rc<Type>>, y: &Option<std::rc::Rc<Type>>| match (x, y) {
         (None, None) => true,

@@ -61,6 +61,22 @@ fn write_s(out: &mut String, v: &Value) {
             out.push('}');
         }
         Value::Sensitive(_) => out.push_str("Sensitive [value redacted]"),
+        // Values with a Ruby `to_s` of their own print bare.
+        Value::Timespan(t) => {
+            let _ = write!(out, "{t}");
+        }
+        Value::Timestamp(t) => {
+            let _ = write!(out, "{t}");
+        }
+        Value::SemVer(v) => {
+            let _ = write!(out, "{v}");
+        }
+        Value::SemVerRange(r) => {
+            let _ = write!(out, "{r}");
+        }
+        Value::Uri(u) => {
+            let _ = write!(out, "{u}");
+        }
         // Pcore's meta types print expanded at the top of a notice only.
         Value::Type(t) if matches!(**t, Type::Deferred) => out.push_str(DEFERRED),
         Value::Type(t) if matches!(**t, Type::TypeSet) => out.push_str(TYPE_SET),
@@ -652,14 +668,17 @@ impl Formatter {
             Value::Deferred(d) => {
                 self.bld.push_str("Deferred({'name' => ");
                 self.bld.push_str(&puppet_quote(&d.name));
-                self.bld.push_str(", 'arguments' => [");
-                for (i, a) in d.arguments.iter().enumerate() {
-                    if i > 0 {
-                        self.sep();
+                if let Some(arguments) = &d.arguments {
+                    self.bld.push_str(", 'arguments' => [");
+                    for (i, a) in arguments.iter().enumerate() {
+                        if i > 0 {
+                            self.sep();
+                        }
+                        self.value(a);
                     }
-                    self.value(a);
+                    self.bld.push(']');
                 }
-                self.bld.push_str("]})");
+                self.bld.push_str("})");
             }
             Value::Iterator(_) => {
                 let t = crate::infer::infer(v);

@@ -446,7 +446,7 @@ fn split_uri(text: &str) -> UriParts<'_> {
         Some((r, q)) => (r, Some(q)),
         None => (rest, None),
     };
-    let (scheme, rest) = match rest.find(|c: char| matches!(c, ':' | '/')) {
+    let (scheme, rest) = match rest.find([':', '/']) {
         Some(i) if rest.as_bytes().get(i) == Some(&b':') && i > 0 => (Some(&rest[..i]), &rest[i + 1..]),
         _ => (None, rest),
     };
@@ -675,7 +675,7 @@ mod tests {
     #[test]
     fn type_function_dispatch() {
         let one = Value::Integer(1);
-        assert_eq!(type_function(&[one.clone()], None), Ok(int(1, 1)));
+        assert_eq!(type_function(std::slice::from_ref(&one), None), Ok(int(1, 1)));
         assert_eq!(type_function(&[one.clone(), Value::from("generalized")], None), Ok(Type::INTEGER));
         let e = type_function(&[one.clone(), Value::from("foo")], None).map_err(|e| e.message);
         assert_eq!(

@@ -22,6 +22,7 @@ pub fn is_instance(t: &Type, v: &Value) -> bool {
 
 /// `t.instance?(v, guard)`.
 pub(crate) fn instance_of(t: &Type, v: &Value, mut guard: Option<&mut RecursionGuard>) -> bool {
+    let Some(_level) = crate::assignable::Nesting::enter() else { return false };
     match t {
         Type::Any | Type::Unit => true,
         Type::Undef => v.is_undef(),
@@ -71,14 +72,8 @@ pub(crate) fn instance_of(t: &Type, v: &Value, mut guard: Option<&mut RecursionG
             _ => false,
         },
         Type::Binary => matches!(v, Value::Binary(_)),
-        // TODO: `URI[parameters]` matches each URI part against the parameter's; uri.rs
-        // keeps only the text for now, so only equal texts match.
         Type::Uri(params) => match v {
-            Value::Uri(u) => match params.as_deref() {
-                None => true,
-                Some(Value::String(s)) => **s == *u.text,
-                Some(_) => false,
-            },
+            Value::Uri(u) => uri_instance(params.as_deref(), u),
             _ => false,
         },
         Type::Collection(size) => match v {
@@ -235,6 +230,28 @@ fn is_scalar_value(v: &Value) -> bool {
             | Value::SemVer(_)
             | Value::SemVerRange(_)
     )
+}
+
+/// The parameters of a `URI[...]` type as a hash of part names to patterns (a URI string
+/// given as the parameter stands for its parts).
+pub(crate) fn uri_type_parameters(params: Option<&Value>) -> Option<value::Hash> {
+    match params? {
+        Value::Hash(h) => Some((**h).clone()),
+        Value::String(s) => crate::infer::uri_parameters(s),
+        _ => None,
+    }
+}
+
+/// `PURIType#instance?`: each part named in the parameters matches its pattern (Ruby's
+/// `URI` accessors: the port is an Integer, the default port when none is given).
+fn uri_instance(params: Option<&Value>, u: &crate::uri::Uri) -> bool {
+    match uri_type_parameters(params) {
+        None => true,
+        Some(h) => h.iter().all(|(name, pattern)| {
+            let part = name.as_str().and_then(|n| u.part(n)).unwrap_or(Value::Undef);
+            crate::compare::match_value(&part, pattern)
+        }),
+    }
 }
 
 /// Whether nanoseconds `n` are within a Timespan/Timestamp range.
@@ -767,10 +784,24 @@ mod tests {
     }
 
     #[test]
+    fn too_deep_is_no() {
+        let mut v = Value::Integer(1);
+        let mut t = Type::INTEGER;
+        for _ in 0..3000 {
+            v = arr(vec![v]);
+            t = Type::array_of(t);
+        }
+        assert!(!is_instance(&t, &v));
+        assert!(!is_instance(&crate::common::data(), &v));
+        // the counter is released
+        assert!(is_instance(&Type::INTEGER, &Value::Integer(1)));
+    }
+
+    #[test]
     fn deep_values() {
         let mut v = Value::Integer(1);
         let mut t = Type::INTEGER;
-        for _ in 0..300 {
+        for _ in 0..240 {
             v = arr(vec![v]);
             t = Type::array_of(t);
         }

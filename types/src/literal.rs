@@ -42,8 +42,32 @@ pub struct Reader {
 
 impl Reader {
     /// Makes `name` (a capitalised type name) stand for `t`.
-    pub fn define_alias(&mut self, name: &str, t: Type) {
+    pub fn alias_type(&mut self, name: &str, t: Type) {
         self.aliases.insert(name.to_lowercase(), Type::Alias(TypeAlias::with_type(name, t)));
+    }
+
+    /// `type NAME = SRC`: the alias is known while `src` is read, so it may refer to itself
+    /// (`type Tree = Array[Variant[Integer, Tree]]`).
+    pub fn define_alias(&mut self, name: &str, src: &str) -> Result<Type> {
+        let alias = TypeAlias::new(name);
+        let key = name.to_lowercase();
+        let previous = self.aliases.insert(key.clone(), Type::Alias(alias.clone()));
+        match self.read(src) {
+            Ok(Value::Type(t)) => {
+                alias.resolve_to((*t).clone());
+                Ok(Type::Alias(alias))
+            }
+            other => {
+                match previous {
+                    Some(p) => self.aliases.insert(key, p),
+                    None => self.aliases.remove(&key),
+                };
+                Err(match other {
+                    Err(e) => e,
+                    Ok(v) => Error::new(format!("The type alias {name} is not a type: {}", crate::display::value_to_string(&v))),
+                })
+            }
+        }
     }
 
     /// Parses `src` and reads its one expression.

@@ -623,11 +623,11 @@ fn map_contained(t: &Type, f: &mut dyn FnMut(&Type) -> Type) -> Type {
     match t {
         Type::Array { element, size } => Type::Array { element: opt(element, f), size: *size },
         Type::Hash { key, value, size } => Type::Hash { key: opt(key, f), value: opt(value, f), size: *size },
-        Type::Tuple { types, size } => Type::Tuple { types: types.iter().map(|x| f(x)).collect(), size: *size },
+        Type::Tuple { types, size } => Type::Tuple { types: types.iter().map(&mut *f).collect(), size: *size },
         Type::Struct(elements) => Type::Struct(
             elements.iter().map(|e| StructElement { key_type: e.key_type.clone(), value_type: f(&e.value_type) }).collect(),
         ),
-        Type::Variant(types) => Type::Variant(types.iter().map(|x| f(x)).collect()),
+        Type::Variant(types) => Type::Variant(types.iter().map(&mut *f).collect()),
         Type::Optional(x) => Type::Optional(opt(x, f)),
         Type::NotUndef(x) => Type::NotUndef(opt(x, f)),
         Type::Iterable(x) => Type::Iterable(opt(x, f)),
@@ -693,10 +693,24 @@ fn find_unresolved(t: &Type, seen: &mut Vec<Rc<str>>, depth: usize) -> Option<St
     }
 }
 
+thread_local! {
+    /// Nesting of `internal_describe`: aliases that stand for themselves
+    /// (`type A = Variant[A, A]`) recurse without making the path longer.
+    static DESCRIBE_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 fn internal_describe(expected: &Type, original: &Type, actual: &Type, path: &[PathElement]) -> Vec<Mismatch> {
-    if path.len() > MAX_PATH {
+    let depth = DESCRIBE_DEPTH.with(|d| d.get());
+    if path.len() > MAX_PATH || depth > MAX_PATH {
         return vec![Mismatch::type_mismatch(path, original, actual)];
     }
+    DESCRIBE_DEPTH.with(|d| d.set(depth + 1));
+    let result = internal_describe_at(expected, original, actual, path);
+    DESCRIBE_DEPTH.with(|d| d.set(depth));
+    result
+}
+
+fn internal_describe_at(expected: &Type, original: &Type, actual: &Type, path: &[PathElement]) -> Vec<Mismatch> {
     match expected {
         Type::Variant(types) => describe_variant(types, original, actual, path),
         Type::Struct(elements) => describe_struct(elements, original, actual, path),
@@ -1592,8 +1606,8 @@ mod tests {
     #[test]
     fn signatures_list() {
         let mut reader = Reader::default();
-        reader.define_alias("Base64Format", ty("Enum['%b', '%u', '%B', '%s', '%r']"));
-        reader.define_alias("ByteInteger", ty("Integer[0, 255]"));
+        reader.alias_type("Base64Format", ty("Enum['%b', '%u', '%B', '%s', '%r']"));
+        reader.alias_type("ByteInteger", ty("Integer[0, 255]"));
         let rty = |s: &str| match reader.read(s) {
             Ok(Value::Type(t)) => (*t).clone(),
             other => panic!("{s}: {other:?}"),

@@ -31,6 +31,7 @@ pub fn normalize(t: &Type) -> Type {
 
 /// The normalised form of `t`, or `None` when it is `t` itself (Puppet returns `self`).
 fn normalized(t: &Type) -> Option<Type> {
+    let _level = crate::assignable::Nesting::enter()?;
     match t {
         Type::Variant(types) => normalize_variant(types),
         Type::Optional(inner) => normalize_optional(inner.as_deref()),

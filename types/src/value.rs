@@ -55,11 +55,12 @@ pub enum Value {
 
 const _: () = assert!(std::mem::size_of::<Value>() <= 24);
 
-/// A call to resolve later: `Deferred('name', [args])`.
+/// A call to resolve later: `Deferred('name', [args])`. Puppet keeps "no arguments"
+/// (`Deferred('x')`, printed without `'arguments'`) apart from `Deferred('x', [])`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Deferred {
     pub name: Rc<str>,
-    pub arguments: Vec<Value>,
+    pub arguments: Option<Vec<Value>>,
 }
 
 /// A lazy iterator over an iterable value.

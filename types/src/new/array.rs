@@ -36,13 +36,13 @@ fn build() -> Function<Method> {
     Function {
         name: "new_array",
         dispatches: vec![
-            Dispatch::new(Method::ToArray, "Variant[Array, Hash, Binary, Iterable] from, Boolean[false] wrap?")
+            Dispatch::new(Method::ToArray)
                 .req("from", from)
                 .opt("wrap", Type::Boolean(Some(false))),
-            Dispatch::new(Method::Wrapped, "Any from, Boolean[true] wrap")
+            Dispatch::new(Method::Wrapped)
                 .req("from", Type::Any)
                 .req("wrap", Type::Boolean(Some(true))),
-            Dispatch::new(Method::OnError, "Any from, Boolean wrap?")
+            Dispatch::new(Method::OnError)
                 .req("from", Type::Any)
                 .opt("wrap", Type::Boolean(None))
                 .mismatch(),

@@ -24,7 +24,6 @@ use crate::value::Value;
 use super::cannot_convert;
 use super::dispatch::{Dispatch, Function, ParamTuple, Selected};
 
-const FROM_ARGS_TEXT: &str = "Variant[Integer, Float, Boolean, Enum['false', 'n', 'no', 'true', 'y', 'yes', true]] from";
 
 #[derive(Clone, Copy)]
 enum Method {
@@ -46,8 +45,8 @@ fn build() -> Function<Method> {
     Function {
         name: "new_boolean",
         dispatches: vec![
-            Dispatch::new(Method::FromArgs, FROM_ARGS_TEXT).req("from", convertible),
-            Dispatch::new(Method::OnError, "Any from").req("from", Type::Any).mismatch(),
+            Dispatch::new(Method::FromArgs).req("from", convertible),
+            Dispatch::new(Method::OnError).req("from", Type::Any).mismatch(),
         ],
     }
 }

@@ -10,8 +10,7 @@
 //! function name, or a variable name with a leading `$`.
 //!
 //! Puppet keeps "no arguments" (`Deferred('x')`, printed without `'arguments'`) apart from
-//! "empty arguments" (`Deferred('x', [])`); the shared `Deferred` value holds a plain
-//! `Vec`, so both are an empty list here.
+//! "empty arguments" (`Deferred('x', [])`), and so does the value (`arguments: None`).
 
 use std::rc::Rc;
 
@@ -25,8 +24,6 @@ use super::hash_get;
 /// The names a Deferred may call.
 pub const NAME_PATTERN: &str = r"\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z";
 
-const HASH_TEXT: &str = r"Struct[{'name' => Pattern[/\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z/], 'arguments' => Optional[Array]}] hash";
-const CREATE_TEXT: &str = r"Pattern[/\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z/] name, Array arguments?";
 
 #[derive(Clone, Copy)]
 enum Method {
@@ -40,9 +37,9 @@ fn build() -> Function<Method> {
     Function {
         name: "new_Deferred",
         dispatches: vec![
-            Dispatch::new(Method::FromHash, HASH_TEXT)
+            Dispatch::new(Method::FromHash)
                 .req("hash", struct_of(vec![entry("name", false, name.clone()), entry("arguments", true, arguments.clone())])),
-            Dispatch::new(Method::Create, CREATE_TEXT).req("name", name).opt("arguments", arguments),
+            Dispatch::new(Method::Create).req("name", name).opt("arguments", arguments),
         ],
     }
 }
@@ -75,8 +72,8 @@ pub(crate) fn param_tuples() -> Vec<ParamTuple> {
 fn create(name: &Value, arguments: Option<&Value>) -> Value {
     let name: Rc<str> = name.as_str().unwrap_or("").into();
     let arguments = match arguments {
-        Some(Value::Array(a)) => a.to_vec(),
-        _ => Vec::new(),
+        Some(Value::Array(a)) => Some(a.to_vec()),
+        _ => None,
     };
     Value::Deferred(Rc::new(Deferred { name, arguments }))
 }
@@ -88,7 +85,7 @@ mod tests {
     #[test]
     fn values() {
         let d = create(&Value::from("x"), Some(&Value::array(vec![Value::Integer(1)])));
-        assert!(matches!(d, Value::Deferred(d) if &*d.name == "x" && d.arguments == vec![Value::Integer(1)]));
+        assert!(matches!(d, Value::Deferred(d) if &*d.name == "x" && d.arguments == Some(vec![Value::Integer(1)])));
         let e = new_deferred(&[]).err().map(|e| e.message);
         assert_eq!(e.as_deref(), Some("'new_Deferred' expects between 1 and 2 arguments, got none"));
     }

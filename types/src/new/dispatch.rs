@@ -15,17 +15,14 @@
 //!     rejected: expects 1 argument, got 2
 //! ```
 //!
-//! [`describe_signatures`] is this module's own port of the parts of Puppet's describer that
-//! the `new` functions reach (argument counts, one mismatching parameter per signature, the
-//! merging of equal mismatches); the mismatch of one parameter is worded by
-//! [`crate::mismatch::describe_value`]. When `crate::mismatch` offers `describe_signatures`,
-//! it should take over here.
+//! The description is [`crate::mismatch::describe_signatures`], given the dispatches as
+//! [`crate::mismatch::Signature`]s.
 
 use std::rc::Rc;
 
 use crate::error::{Error, Result};
 use crate::instance::is_instance;
-use crate::mismatch::describe_value;
+use crate::mismatch::{describe_signatures, Signature};
 use crate::ty::{Size, StringParam, StructElement, Type, TypeAlias};
 use crate::value::Value;
 
@@ -44,13 +41,11 @@ pub(crate) struct Dispatch<K> {
     pub required: usize,
     /// An `argument_mismatch` dispatch: it only words the error.
     pub mismatch_handler: bool,
-    /// The signature as Puppet prints it in "It expects one of:" (aliases expanded).
-    pub text: &'static str,
 }
 
 impl<K> Dispatch<K> {
-    pub fn new(method: K, text: &'static str) -> Dispatch<K> {
-        Dispatch { method, params: Vec::new(), required: 0, mismatch_handler: false, text }
+    pub fn new(method: K) -> Dispatch<K> {
+        Dispatch { method, params: Vec::new(), required: 0, mismatch_handler: false }
     }
 
     /// A required parameter (`param`).
@@ -78,6 +73,12 @@ impl<K> Dispatch<K> {
         args.len() >= self.required
             && args.len() <= self.params.len()
             && self.params.iter().zip(args).all(|(p, a)| is_instance(&p.ty, a))
+    }
+
+    /// The dispatch as the describer of signatures takes it.
+    pub fn signature(&self) -> Signature {
+        let names: Vec<&str> = self.params.iter().map(|p| p.name).collect();
+        Signature::new(&names, self.param_tuple().to_type())
     }
 
     /// The parameter types as a `Tuple[types..., required, count]` (what `Init` compares
@@ -128,13 +129,10 @@ impl<K: Copy> Function<K> {
         match self.dispatches.iter().find(|d| d.accepts(args)) {
             Some(d) if d.mismatch_handler => Ok(Selected::Mismatch(d.method)),
             Some(d) => Ok(Selected::Call(d.method)),
-            None => Err(Error::new(if std::env::var("NEW_OWN").is_ok() { describe_signatures(self.name, &self.signatures(), args) } else {
-                let sigs: Vec<crate::mismatch::Signature> = self.signatures().iter().map(|d| {
-                    let names: Vec<&str> = d.params.iter().map(|p| p.name).collect();
-                    crate::mismatch::Signature::new(&names, d.param_tuple().to_type())
-                }).collect();
-                crate::mismatch::describe_signatures(self.name, &sigs, args, false)
-            })),
+            None => {
+                let signatures: Vec<Signature> = self.signatures().iter().map(|d| d.signature()).collect();
+                Err(Error::new(describe_signatures(self.name, &signatures, args, false)))
+            }
         }
     }
 
@@ -151,128 +149,6 @@ impl<K: Copy> Function<K> {
     /// The error an `argument_mismatch` method's message becomes: `'name' message`.
     pub fn mismatch_error(&self, message: &str) -> Error {
         Error::new(format!("'{}' {message}", self.name))
-    }
-}
-
-/// Why one signature rejects the arguments.
-enum Problem<'a> {
-    /// The argument count is outside `min..=max`.
-    Count { min: usize, max: usize },
-    /// The argument for the named parameter is not an instance of its type.
-    Param { name: &'static str, ty: &'a Type, arg: &'a Value },
-}
-
-fn problem<'a, K>(d: &'a Dispatch<K>, args: &'a [Value]) -> Option<Problem<'a>> {
-    if args.len() < d.required || args.len() > d.params.len() {
-        return Some(Problem::Count { min: d.required, max: d.params.len() });
-    }
-    d.params
-        .iter()
-        .zip(args)
-        .find(|(p, a)| !is_instance(&p.ty, a))
-        .map(|(p, a)| Problem::Param { name: p.name, ty: &p.ty, arg: a })
-}
-
-/// `TypeMismatchDescriber#describe_signatures` for a function named `name` called with
-/// `args` that none of `signatures` accepts.
-pub(crate) fn describe_signatures<K>(name: &str, signatures: &[&Dispatch<K>], args: &[Value]) -> String {
-    let label = format!("'{name}'");
-    let problems: Vec<Problem> = signatures.iter().filter_map(|d| problem(d, args)).collect();
-    if problems.is_empty() || problems.len() != signatures.len() {
-        return format!("{label} expects other arguments");
-    }
-    if let Some(merged) = merge_counts(&problems, args.len()) {
-        return format!("{label} {merged}");
-    }
-    if let Some(merged) = merge_params(&problems) {
-        return format!("{label} {merged}");
-    }
-    if let [only] = problems.as_slice() {
-        let lines = problem_lines(only, args.len());
-        if let [line] = lines.as_slice() {
-            return format!("{label} {line}");
-        }
-        let mut out = format!("{label} expects ({})", signatures[0].text);
-        for line in lines {
-            out.push_str(&format!("\n  rejected: {line}"));
-        }
-        return out;
-    }
-    let mut out =
-        format!("The function {label} was called with arguments it does not accept. It expects one of:");
-    for (sig, p) in signatures.iter().zip(&problems) {
-        out.push_str(&format!("\n  ({})", sig.text));
-        for line in problem_lines(p, args.len()) {
-            out.push_str(&format!("\n    rejected: {line}"));
-        }
-    }
-    out
-}
-
-/// All signatures reject the count: one message with the widest range.
-fn merge_counts(problems: &[Problem], actual: usize) -> Option<String> {
-    let mut range: Option<(usize, usize)> = None;
-    for p in problems {
-        let Problem::Count { min, max } = p else { return None };
-        range = Some(match range {
-            None => (*min, *max),
-            Some((a, b)) => (a.min(*min), b.max(*max)),
-        });
-    }
-    range.map(|(min, max)| count_message(min, max, actual))
-}
-
-/// All signatures reject the same parameter: one message expecting any of their types.
-fn merge_params(problems: &[Problem]) -> Option<String> {
-    let mut types: Vec<Type> = Vec::new();
-    let mut first: Option<(&str, &Value)> = None;
-    for p in problems {
-        let Problem::Param { name, ty, arg } = p else { return None };
-        match first {
-            None => first = Some((name, arg)),
-            Some((n, _)) if n != *name => return None,
-            Some(_) => {}
-        }
-        if !types.contains(ty) {
-            types.push((*ty).clone());
-        }
-    }
-    if problems.len() < 2 {
-        return None;
-    }
-    let (name, arg) = first?;
-    let ty = if types.len() == 1 { types.remove(0) } else { Type::Variant(types.into()) };
-    Some(first_line_trimmed(&describe_value(&format!("parameter '{name}'"), &ty, arg)))
-}
-
-/// The lines of one problem (a parameter mismatch may have several).
-fn problem_lines(p: &Problem, actual: usize) -> Vec<String> {
-    match p {
-        Problem::Count { min, max } => vec![count_message(*min, *max, actual)],
-        Problem::Param { name, ty, arg } => describe_value(&format!("parameter '{name}'"), ty, arg)
-            .split('\n')
-            .map(|l| l.trim_start().to_owned())
-            .collect(),
-    }
-}
-
-fn first_line_trimmed(s: &str) -> String {
-    s.trim_start().to_owned()
-}
-
-/// `CountMismatch#message`: `expects between 1 and 3 arguments, got 4`.
-pub(crate) fn count_message(min: usize, max: usize, actual: usize) -> String {
-    let suffix = if (min == 1 && max == 1) || (min == 0 && max == 1) { "" } else { "s" };
-    format!("expects {} argument{suffix}, got {}", range_to_s(min, max, "no"), range_to_s(actual, actual, "none"))
-}
-
-fn range_to_s(min: usize, max: usize, zero: &str) -> String {
-    if min == max {
-        if min == 0 { zero.to_owned() } else { min.to_string() }
-    } else if min == 0 {
-        format!("at most {max}")
-    } else {
-        format!("between {min} and {max}")
     }
 }
 
@@ -333,22 +209,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn count_messages() {
-        assert_eq!(count_message(1, 3, 4), "expects between 1 and 3 arguments, got 4");
-        assert_eq!(count_message(1, 3, 0), "expects between 1 and 3 arguments, got none");
-        assert_eq!(count_message(1, 1, 2), "expects 1 argument, got 2");
-        assert_eq!(count_message(1, 1, 0), "expects 1 argument, got none");
-        assert_eq!(count_message(2, 2, 1), "expects 2 arguments, got 1");
-        assert_eq!(count_message(0, 1, 2), "expects at most 1 argument, got 2");
-    }
-
-    #[test]
     fn merged_counts() {
         let f: Function<u8> = Function {
             name: "new",
             dispatches: vec![
-                Dispatch::new(0, "Any a, Any b?").req("a", Type::Any).opt("b", Type::Any),
-                Dispatch::new(1, "Any h").req("h", Type::Any),
+                Dispatch::new(0).req("a", Type::Any).opt("b", Type::Any),
+                Dispatch::new(1).req("h", Type::Any),
             ],
         };
         let args = [Value::Integer(1), Value::Integer(2), Value::Integer(3)];

@@ -29,8 +29,6 @@ use super::{cannot_convert, hash_get, ruby};
 /// Puppet's `FLOAT_PATTERN`: the strings Float.new and Numeric.new accept.
 pub const FLOAT_PATTERN: &str = r"\A[+-]?\s*(?:(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]-?\d+)?)|(?:0[xX][0-9A-Fa-f]+)|(?:0[0-7]+)|(?:0[bB][01]+))\z";
 
-const FROM_ARGS_TEXT: &str = r"Convertible = Variant[Numeric, Boolean, Pattern[/\A[+-]?\s*(?:(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]-?\d+)?)|(?:0[xX][0-9A-Fa-f]+)|(?:0[0-7]+)|(?:0[bB][01]+))\z/], Timespan, Timestamp] from, Boolean abs?";
-const FROM_HASH_TEXT: &str = r"NamedArgs = Struct[{'from' => Convertible = Variant[Numeric, Boolean, Pattern[/\A[+-]?\s*(?:(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]-?\d+)?)|(?:0[xX][0-9A-Fa-f]+)|(?:0[0-7]+)|(?:0[bB][01]+))\z/], Timespan, Timestamp], Optional['abs'] => Boolean}] hash_args";
 
 #[derive(Clone, Copy)]
 enum Method {
@@ -60,9 +58,9 @@ fn build() -> Function<Method> {
     Function {
         name: "new_float",
         dispatches: vec![
-            Dispatch::new(Method::FromArgs, FROM_ARGS_TEXT).req("from", convertible).opt("abs", Type::Boolean(None)),
-            Dispatch::new(Method::FromHash, FROM_HASH_TEXT).req("hash_args", named_args),
-            Dispatch::new(Method::OnError, "Any from, Boolean abs?")
+            Dispatch::new(Method::FromArgs).req("from", convertible).opt("abs", Type::Boolean(None)),
+            Dispatch::new(Method::FromHash).req("hash_args", named_args),
+            Dispatch::new(Method::OnError)
                 .req("from", Type::Any)
                 .opt("abs", Type::Boolean(None))
                 .mismatch(),

@@ -36,9 +36,9 @@ use super::{iterate, ruby};
 
 #[derive(Clone, Copy)]
 enum Method {
-    FromTree,
-    FromTuples,
-    FromArray,
+    Tree,
+    Tuples,
+    Flat,
 }
 
 fn build() -> Function<Method> {
@@ -48,15 +48,12 @@ fn build() -> Function<Method> {
     Function {
         name: "new_hash",
         dispatches: vec![
-            Dispatch::new(
-                Method::FromTree,
-                "TreeArray = Array[Tuple[Array, Any], 1] from, NewHashOption = Enum['hash_tree', 'tree'] build_option?",
-            )
+            Dispatch::new(Method::Tree)
             .req("from", tree_array)
             .opt("build_option", option),
-            Dispatch::new(Method::FromTuples, "KeyValueArray = Array[Tuple[Any, Any], 1] from")
+            Dispatch::new(Method::Tuples)
                 .req("from", key_value_array),
-            Dispatch::new(Method::FromArray, "Any from").req("from", Type::Any),
+            Dispatch::new(Method::Flat).req("from", Type::Any),
         ],
     }
 }
@@ -69,12 +66,12 @@ thread_local! {
 pub fn new_hash(args: &[Value]) -> Result<Value> {
     let from = args.first().unwrap_or(&Value::Undef);
     FUNCTION.with(|f| match f.select(args)? {
-        Selected::Call(Method::FromTree) => match args.get(1) {
+        Selected::Call(Method::Tree) => match args.get(1) {
             Some(Value::String(option)) => from_tree(from, option.as_ref() == "hash_tree"),
             _ => from_tuples(from),
         },
-        Selected::Call(Method::FromTuples) => from_tuples(from),
-        Selected::Call(Method::FromArray) | Selected::Mismatch(_) => from_array(from),
+        Selected::Call(Method::Tuples) => from_tuples(from),
+        Selected::Call(Method::Flat) | Selected::Mismatch(_) => from_array(from),
     })
 }
 
@@ -117,7 +114,7 @@ fn from_array(from: &Value) -> Result<Value> {
 
 /// `Hash[*items]`: keys and values alternating.
 fn flat(items: &[Value]) -> Result<Value> {
-    if items.len() % 2 != 0 {
+    if !items.len().is_multiple_of(2) {
         return Err(Error::new("odd number of arguments for Hash"));
     }
     let mut h = Hash::default();

@@ -58,7 +58,7 @@ pub(crate) fn new_init(
             if spread(&init, &value) {
                 n.new_instance(target, items, depth + 1)
             } else {
-                n.new_instance(target, &[value.clone()], depth + 1)
+                n.new_instance(target, std::slice::from_ref(&value), depth + 1)
             }
         }
         Selected::Call(Method::Create) | Selected::Mismatch(_) => {
@@ -74,9 +74,9 @@ pub(crate) fn new_init(
 fn function(no_init_args: bool) -> Function<Method> {
     let mut dispatches = Vec::new();
     if no_init_args {
-        dispatches.push(Dispatch::new(Method::FromArray, "Array value").req("value", Type::ARRAY));
+        dispatches.push(Dispatch::new(Method::FromArray).req("value", Type::ARRAY));
     }
-    dispatches.push(Dispatch::new(Method::Create, "Any value").req("value", Type::Any));
+    dispatches.push(Dispatch::new(Method::Create).req("value", Type::Any));
     Function { name: "new_Init", dispatches }
 }
 

@@ -33,10 +33,6 @@ use super::{cannot_convert, hash_get, integer_value, ruby};
 /// Puppet's `INTEGER_PATTERN_LENIENT`: the strings Integer.new accepts.
 pub const INTEGER_PATTERN_LENIENT: &str = r"\A[+-]?\s*(?:(?:\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\z";
 
-/// The signatures as Puppet prints them.
-const FROM_ARGS_TEXT: &str = r"Convertible = Variant[Numeric, Boolean, Pattern[/\A[+-]?\s*(?:(?:\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\z/], Timespan, Timestamp] from, Radix = Variant[Default, Integer[2, 2], Integer[8, 8], Integer[10, 10], Integer[16, 16]] radix?, Boolean abs?";
-const FROM_HASH_TEXT: &str = r"NamedArgs = Struct[{'from' => Convertible = Variant[Numeric, Boolean, Pattern[/\A[+-]?\s*(?:(?:\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\z/], Timespan, Timestamp], Optional['radix'] => Radix = Variant[Default, Integer[2, 2], Integer[8, 8], Integer[10, 10], Integer[16, 16]], Optional['abs'] => Boolean}] hash_args";
-
 #[derive(Clone, Copy)]
 enum Method {
     FromArgs,
@@ -87,13 +83,13 @@ fn build() -> (Function<Method>, Types) {
     let f = Function {
         name: "new",
         dispatches: vec![
-            Dispatch::new(Method::FromArgs, FROM_ARGS_TEXT)
+            Dispatch::new(Method::FromArgs)
                 .req("from", types.convertible.clone())
                 .opt("radix", radix)
                 .opt("abs", Type::Boolean(None)),
-            Dispatch::new(Method::FromHash, FROM_HASH_TEXT).req("hash_args", types.named_args.clone()),
-            Dispatch::new(Method::OnErrorHash, "Hash hash_args").req("hash_args", Type::HASH).mismatch(),
-            Dispatch::new(Method::OnError, "Any from, Integer radix?, Boolean abs?")
+            Dispatch::new(Method::FromHash).req("hash_args", types.named_args.clone()),
+            Dispatch::new(Method::OnErrorHash).req("hash_args", Type::HASH).mismatch(),
+            Dispatch::new(Method::OnError)
                 .req("from", Type::Any)
                 .opt("radix", Type::INTEGER)
                 .opt("abs", Type::Boolean(None))

@@ -20,7 +20,7 @@ use crate::ty::Type;
 use crate::value::{IteratorKind, Value};
 
 /// The most elements an iteration may produce.
-pub(crate) const MAX_ELEMENTS: i128 = 1 << 24;
+pub(crate) const MAX_ELEMENTS: i128 = 1 << 22;
 
 /// The elements of `v`, `None` when it is not iterable.
 pub(crate) fn elements(v: &Value) -> Option<Result<Vec<Value>>> {

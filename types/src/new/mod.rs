@@ -190,6 +190,13 @@ pub(crate) fn param_tuples(t: &Type, depth: usize) -> Result<Vec<ParamTuple>> {
     })
 }
 
+/// The parameter types of the signatures of `t`'s new function, each as a
+/// `Tuple[types..., required, count]` in dispatch order (`argument_mismatch` dispatches
+/// left out), or the error of a type without one (what `Init[t]` matches arguments with).
+pub fn new_signatures(t: &Type) -> Result<Vec<Type>> {
+    Ok(param_tuples(t, 0)?.iter().map(ParamTuple::to_type).collect())
+}
+
 /// `The string 'x' cannot be converted to T` or `Value of type X cannot be converted to T`
 /// (the `on_error` methods of the numeric and Boolean new functions).
 pub(crate) fn cannot_convert(from: &Value, target: &str) -> String {
@@ -244,6 +251,22 @@ mod tests {
     fn optional_without_type() {
         let e = new_value(&Type::Optional(None), &[Value::Integer(1), Value::Integer(2)]).err().map(|e| e.message);
         assert_eq!(e.as_deref(), Some("undefined method `new_function' for nil:NilClass"));
+    }
+
+    #[test]
+    fn self_recursive_alias() {
+        let alias = crate::ty::TypeAlias::new("A");
+        alias.resolve_to(Type::optional(Type::Alias(alias.clone())));
+        let e = new_value(&Type::Alias(alias.clone()), &[Value::Integer(1), Value::Integer(2)]).err();
+        assert_eq!(e.map(|e| e.message).as_deref(), Some("stack level too deep"));
+        assert!(new_signatures(&Type::Alias(alias)).is_err());
+    }
+
+    #[test]
+    fn signatures() {
+        assert_eq!(new_signatures(&Type::INTEGER).map(|s| s.len()).ok(), Some(2));
+        assert_eq!(new_signatures(&Type::Boolean(None)).map(|s| s.len()).ok(), Some(1));
+        assert!(new_signatures(&Type::Scalar).is_err());
     }
 
     #[test]

@@ -42,7 +42,7 @@ enum Method {
 fn build() -> Function<Method> {
     Function {
         name: "new_float",
-        dispatches: vec![Dispatch::new(Method::FromString, "String pattern, Boolean escape?")
+        dispatches: vec![Dispatch::new(Method::FromString)
             .req("pattern", Type::STRING)
             .opt("escape", Type::Boolean(None))],
     }

@@ -27,8 +27,8 @@ fn build() -> Function<Method> {
     Function {
         name: "new_Sensitive",
         dispatches: vec![
-            Dispatch::new(Method::FromSensitive, "Sensitive value").req("value", Type::Sensitive(None)),
-            Dispatch::new(Method::FromAny, "Any value").req("value", Type::Any),
+            Dispatch::new(Method::FromSensitive).req("value", Type::Sensitive(None)),
+            Dispatch::new(Method::FromAny).req("value", Type::Any),
         ],
     }
 }

@@ -27,7 +27,7 @@ enum Method {
 fn build() -> Function<Method> {
     Function {
         name: "new_type",
-        dispatches: vec![Dispatch::new(Method::FromString, "String[1] type_string").req("type_string", string_sized(1, None))],
+        dispatches: vec![Dispatch::new(Method::FromString).req("type_string", string_sized(1, None))],
     }
 }
 

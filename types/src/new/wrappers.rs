@@ -20,7 +20,7 @@ enum Method {
 fn build() -> Function<Method> {
     Function {
         name: "new_unit",
-        dispatches: vec![Dispatch::new(Method::FromArgs, "Any from").req("from", Type::Any)],
+        dispatches: vec![Dispatch::new(Method::FromArgs).req("from", Type::Any)],
     }
 }
 

@@ -14,13 +14,10 @@ pub mod range;
 pub(crate) mod signature;
 pub mod version;
 
-pub use range::VersionRange;
+pub use range::SemVerRange;
 pub use version::{Ident, Num, SemVer};
 
-use std::cell::RefCell;
 use std::cmp::Ordering;
-use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use crate::error::{Error, Result};
@@ -28,120 +25,6 @@ use crate::ty::Type;
 use crate::value::Value;
 
 use signature::{alias, entry, get, hash_with_keys, pattern, select, string_min, Param, Signature};
-
-// ---- the SemVerRange value ------------------------------------------------------------
-
-/// A `SemVerRange` value: a [`VersionRange`] as it travels in `Value` and `Type`.
-///
-/// TRANSITIONAL SHAPE: `infer.rs` builds ranges with the struct literal
-/// `SemVerRange { text }`, so this struct keeps that single field until it uses
-/// [`SemVerRange::from_bounds`] (or [`SemVerRange::parse`]); then `SemVerRange` becomes
-/// [`VersionRange`] itself. Meanwhile `text` is the range's string, parsed again when the
-/// range is used; a range whose string does not parse back to it (the ranges of two
-/// versions, which SemanticPuppet prints with the versions swapped) carries a reference to
-/// its [`VersionRange`] after a NUL, which [`fmt::Display`] leaves out.
-#[derive(Clone, Debug)]
-pub struct SemVerRange {
-    pub text: String,
-}
-
-thread_local! {
-    /// The ranges whose string does not parse back to them.
-    static UNPARSABLE: RefCell<Vec<VersionRange>> = const { RefCell::new(Vec::new()) };
-}
-
-impl SemVerRange {
-    /// `VersionRange.parse` (see [`range`]).
-    pub fn parse(s: &str) -> std::result::Result<SemVerRange, String> {
-        VersionRange::parse(s).map(SemVerRange::from_range)
-    }
-
-    /// `VersionRange.new(min, max, exclude_end)` (see [`VersionRange::from_bounds`]); the
-    /// range `infer` makes of a version `v` is `from_bounds(v, v, false)`.
-    pub fn from_bounds(min: &SemVer, max: &SemVer, exclude_end: bool) -> std::result::Result<SemVerRange, String> {
-        VersionRange::from_bounds(min, max, exclude_end).map(SemVerRange::from_range)
-    }
-
-    /// The value of a range.
-    pub fn from_range(r: VersionRange) -> SemVerRange {
-        let text = r.to_string();
-        if VersionRange::parse(&text).is_ok_and(|p| p == r) {
-            return SemVerRange { text };
-        }
-        let index = UNPARSABLE.with(|u| {
-            let mut u = u.borrow_mut();
-            u.push(r);
-            u.len() - 1
-        });
-        SemVerRange { text: format!("{text}\0{index}") }
-    }
-
-    /// The range itself.
-    pub fn range(&self) -> VersionRange {
-        if let Some((_, index)) = self.text.split_once('\0') {
-            let found = index.parse::<usize>().ok().and_then(|i| UNPARSABLE.with(|u| u.borrow().get(i).cloned()));
-            return found.unwrap_or_else(VersionRange::empty);
-        }
-        VersionRange::parse(&self.text).unwrap_or_else(|_| VersionRange::empty())
-    }
-
-    /// [`VersionRange::includes`].
-    pub fn includes(&self, v: &SemVer) -> bool {
-        self.range().includes(v)
-    }
-
-    pub fn begin(&self) -> Option<SemVer> {
-        self.range().begin()
-    }
-
-    pub fn end(&self) -> Option<SemVer> {
-        self.range().end()
-    }
-
-    pub fn exclude_begin(&self) -> Option<bool> {
-        self.range().exclude_begin()
-    }
-
-    pub fn exclude_end(&self) -> Option<bool> {
-        self.range().exclude_end()
-    }
-
-    /// [`VersionRange::intersection`].
-    pub fn intersection(&self, other: &SemVerRange) -> std::result::Result<SemVerRange, String> {
-        self.range().intersection(&other.range()).map(SemVerRange::from_range)
-    }
-
-    /// [`VersionRange::canonical`].
-    pub fn canonical(&self) -> String {
-        self.range().canonical()
-    }
-
-    fn includes_opt(&self, v: Option<&SemVer>) -> std::result::Result<bool, String> {
-        self.range().includes_opt(v)
-    }
-}
-
-impl PartialEq for SemVerRange {
-    /// Ruby's `eql?`: the same matchers.
-    fn eq(&self, other: &SemVerRange) -> bool {
-        self.range() == other.range()
-    }
-}
-
-impl Eq for SemVerRange {}
-
-impl Hash for SemVerRange {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.range().hash(state)
-    }
-}
-
-impl fmt::Display for SemVerRange {
-    /// `to_s`: the string the range was parsed from (`~1.2`, `>= 1.0 || 3.x`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.text.split('\0').next().unwrap_or_default())
-    }
-}
 
 // ---- SemVer.new ------------------------------------------------------------------------
 

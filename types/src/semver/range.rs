@@ -1,4 +1,4 @@
-//! `SemVerRange` values: `SemanticPuppet::VersionRange` (semantic_puppet 1.0.4,
+//! `SemVerRange` values: `SemanticPuppet::SemVerRange` (semantic_puppet 1.0.4,
 //! `version_range.rb`), Puppet's (npm-like) range grammar:
 //!
 //! | form                   | matches                                           |
@@ -29,7 +29,7 @@ use super::version::{is_parts, numeric, parse_build, parse_prerelease, Num, SemV
 /// A version range. Equality is Ruby's `eql?`: the matchers, not the string
 /// (`SemVerRange('1.x') == SemVerRange('>=1.0.0 <2.0.0')`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct VersionRange {
+pub struct SemVerRange {
     /// The matchers, one per `||` alternative left after merging (never empty).
     pub ranges: Vec<Bound>,
     text: Text,
@@ -52,11 +52,11 @@ impl Hash for Text {
     fn hash<H: Hasher>(&self, _: &mut H) {}
 }
 
-impl VersionRange {
-    /// `VersionRange.new(ranges, string)`: merges the ranges that overlap or touch (the
+impl SemVerRange {
+    /// `SemVerRange.new(ranges, string)`: merges the ranges that overlap or touch (the
     /// `None`s, empty intersections, are dropped); no range left is `<0.0.0`. The string is
     /// `string`, or the ranges joined with ` || `.
-    pub fn from_ranges(ranges: Vec<Option<Bound>>, string: Option<String>) -> Result<VersionRange, String> {
+    pub fn from_ranges(ranges: Vec<Option<Bound>>, string: Option<String>) -> Result<SemVerRange, String> {
         let mut ranges: Vec<Bound> = ranges.into_iter().flatten().collect();
         let mut merge_happened = true;
         while ranges.len() > 1 && merge_happened {
@@ -84,38 +84,38 @@ impl VersionRange {
             ranges.push(Bound::match_nothing());
         }
         let text = string.unwrap_or_else(|| join(&ranges));
-        Ok(VersionRange { ranges, text: Text(text) })
+        Ok(SemVerRange { ranges, text: Text(text) })
     }
 
-    /// `VersionRange.new(min, max, exclude_end)`: `>=min <max` or `>=min <=max`. The string
+    /// `SemVerRange.new(min, max, exclude_end)`: `>=min <max` or `>=min <=max`. The string
     /// is SemanticPuppet's, which has the two versions the wrong way round:
     /// `>=max <min` and `max - min`.
-    pub fn from_bounds(min: &SemVer, max: &SemVer, exclude_end: bool) -> Result<VersionRange, String> {
+    pub fn from_bounds(min: &SemVer, max: &SemVer, exclude_end: bool) -> Result<SemVerRange, String> {
         let lower = Bound::GtEq(min.clone());
         let (upper, text) = if exclude_end {
             (Bound::Lt(max.clone()), format!(">={max} <{min}"))
         } else {
             (Bound::LtEq(max.clone()), format!("{max} - {min}"))
         };
-        VersionRange::from_ranges(vec![Bound::create(vec![lower, upper])?], Some(text))
+        SemVerRange::from_ranges(vec![Bound::create(vec![lower, upper])?], Some(text))
     }
 
-    /// `VersionRange::EMPTY_RANGE`.
-    pub fn empty() -> VersionRange {
-        VersionRange { ranges: vec![Bound::match_nothing()], text: Text("<0.0.0".to_owned()) }
+    /// `SemVerRange::EMPTY_RANGE`.
+    pub fn empty() -> SemVerRange {
+        SemVerRange { ranges: vec![Bound::match_nothing()], text: Text("<0.0.0".to_owned()) }
     }
 
-    /// `VersionRange::ALL_RANGE`.
-    pub fn all() -> VersionRange {
-        VersionRange { ranges: vec![Bound::All], text: Text("*".to_owned()) }
+    /// `SemVerRange::ALL_RANGE`.
+    pub fn all() -> SemVerRange {
+        SemVerRange { ranges: vec![Bound::All], text: Text("*".to_owned()) }
     }
 
-    /// `VersionRange.parse`; the error is SemanticPuppet's (`Unparsable version range: "x"`).
-    pub fn parse(range_string: &str) -> Result<VersionRange, String> {
+    /// `SemVerRange.parse`; the error is SemanticPuppet's (`Unparsable version range: "x"`).
+    pub fn parse(range_string: &str) -> Result<SemVerRange, String> {
         let range_set = drop_space_after_operators(range_string);
         let alternatives = split_logical_or(&range_set);
         if alternatives.is_empty() {
-            return Ok(VersionRange::all());
+            return Ok(SemVerRange::all());
         }
         let mut ranges: Vec<Option<Bound>> = Vec::new();
         for alt in alternatives {
@@ -124,7 +124,7 @@ impl VersionRange {
                 ranges.push(r);
             }
         }
-        VersionRange::from_ranges(ranges, Some(range_string.to_owned()))
+        SemVerRange::from_ranges(ranges, Some(range_string.to_owned()))
     }
 
     /// `include?`: some range matches `v`, and `v` is a release or that range allows
@@ -148,7 +148,7 @@ impl VersionRange {
     }
 
     /// `intersection` (`&`): the versions in both, `<0.0.0` when there are none.
-    pub fn intersection(&self, other: &VersionRange) -> Result<VersionRange, String> {
+    pub fn intersection(&self, other: &SemVerRange) -> Result<SemVerRange, String> {
         let mut result: Vec<Option<Bound>> = Vec::new();
         for r in &self.ranges {
             for o in &other.ranges {
@@ -159,9 +159,9 @@ impl VersionRange {
             }
         }
         if result.is_empty() {
-            return Ok(VersionRange::empty());
+            return Ok(SemVerRange::empty());
         }
-        VersionRange::from_ranges(result, None)
+        SemVerRange::from_ranges(result, None)
     }
 
     /// The lowest version of the range; `None` (Ruby's `nil`) when it has several parts.
@@ -197,7 +197,7 @@ impl VersionRange {
     }
 }
 
-impl fmt::Display for VersionRange {
+impl fmt::Display for SemVerRange {
     /// `to_s`: the string the range was parsed from (`~1.2`, `>= 1.0 || 3.x`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text.0)
@@ -300,7 +300,7 @@ fn parse_simple(op: &str, p: &Partial) -> Result<Bound, String> {
 
 /// The `NoMethodError` of SemanticPuppet's `AllRange.SINGLETON` (a method call where the
 /// constant `AllRange::SINGLETON` was meant), reached by `^x` and `<=x`.
-const ALL_RANGE_BUG: &str = "undefined method `SINGLETON' for SemanticPuppet::VersionRange::AllRange:Class";
+const ALL_RANGE_BUG: &str = "undefined method `SINGLETON' for SemanticPuppet::SemVerRange::AllRange:Class";
 
 /// A partial version: `PARTIAL_EXPR`'s captures, `None` for a missing part or `x`/`X`/`*`.
 #[derive(Debug, Default)]
@@ -477,8 +477,8 @@ mod tests {
         SemVer::parse(s).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    fn r(s: &str) -> VersionRange {
-        VersionRange::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+    fn r(s: &str) -> SemVerRange {
+        SemVerRange::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
     }
 
     #[test]
@@ -516,11 +516,11 @@ mod tests {
 
     #[test]
     fn errors() {
-        assert_eq!(VersionRange::parse("foo"), Err("Unparsable version range: \"foo\"".to_owned()));
-        assert_eq!(VersionRange::parse(" 1.x"), Err("Unparsable version range: \" 1.x\"".to_owned()));
-        assert_eq!(VersionRange::parse(">= v1.2"), Err("Unparsable version range: \">= v1.2\"".to_owned()));
-        assert_eq!(VersionRange::parse("^x"), Err(ALL_RANGE_BUG.to_owned()));
-        assert!(VersionRange::parse(">=1.0.0 <=2.0.0 || >=1.5.0 <=2.0.0").is_err());
+        assert_eq!(SemVerRange::parse("foo"), Err("Unparsable version range: \"foo\"".to_owned()));
+        assert_eq!(SemVerRange::parse(" 1.x"), Err("Unparsable version range: \" 1.x\"".to_owned()));
+        assert_eq!(SemVerRange::parse(">= v1.2"), Err("Unparsable version range: \">= v1.2\"".to_owned()));
+        assert_eq!(SemVerRange::parse("^x"), Err(ALL_RANGE_BUG.to_owned()));
+        assert!(SemVerRange::parse(">=1.0.0 <=2.0.0 || >=1.5.0 <=2.0.0").is_err());
     }
 
     #[test]
@@ -537,11 +537,11 @@ mod tests {
 
     #[test]
     fn bounds() {
-        let b = VersionRange::from_bounds(&v("1.0.0"), &v("2.0.0"), true).unwrap_or_else(|e| panic!("{e}"));
+        let b = SemVerRange::from_bounds(&v("1.0.0"), &v("2.0.0"), true).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(b.to_string(), ">=2.0.0 <1.0.0");
         assert_eq!(b.canonical(), ">=1.0.0 <2.0.0");
         assert!(b.includes(&v("1.5.0")));
-        let all = VersionRange::from_bounds(&SemVer::min(), &SemVer::max(), false).unwrap_or_else(|e| panic!("{e}"));
+        let all = SemVerRange::from_bounds(&SemVer::min(), &SemVer::max(), false).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(all.to_string(), "Infinity.0.0 - 0.0.0-");
         assert_eq!(r("1.x").begin(), Some(v("1.0.0")));
         assert_eq!(r("1.x").exclude_end(), Some(true));

@@ -158,7 +158,10 @@ mod tests {
     #[test]
     fn tm_of_negative_times() {
         let tm = Tm::new(-1_500_000_000, 0, true);
-        assert_eq!((tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec, tm.nsec), (1969, 12, 31, 23, 59, 58, 500_000_000));
+        assert_eq!(
+            (tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec, tm.nsec),
+            (1969, 12, 31, 23, 59, 58, 500_000_000)
+        );
         assert_eq!(tm.epoch_secs, -2);
     }
 }

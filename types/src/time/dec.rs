@@ -43,16 +43,8 @@ impl Dec {
         self.checked_add(Dec { num: o.num.checked_neg()?, scale: o.scale })
     }
 
-    pub fn checked_mul_int(self, n: i128) -> Option<Dec> {
-        Some(Dec { num: self.num.checked_mul(n)?, scale: self.scale })
-    }
-
     pub fn is_negative(self) -> bool {
         self.num < 0
-    }
-
-    pub fn is_integer(self) -> bool {
-        self.scale == 0 || self.num % 10i128.pow(self.scale.min(38)) == 0
     }
 
     /// `floor(self * 10^shift)`.
@@ -69,18 +61,6 @@ impl Dec {
         let den = 10i128.checked_pow(self.scale)?.checked_mul(d)?;
         Some(self.num.div_euclid(den))
     }
-
-    /// The value rounded half away from zero, as Ruby's `Rational#round`.
-    pub fn round(self) -> Option<i128> {
-        if self.scale == 0 {
-            return Some(self.num);
-        }
-        let den = 10i128.checked_pow(self.scale)?;
-        let q = self.num.abs() / den;
-        let r = self.num.abs() % den;
-        let q = if r.checked_mul(2)? >= den { q + 1 } else { q };
-        Some(if self.num < 0 { -q } else { q })
-    }
 }
 
 #[cfg(test)]
@@ -95,9 +75,6 @@ mod tests {
         assert_eq!(b.floor_shifted(9), Some(-500_000_000));
         assert_eq!(Dec { num: -36, scale: 0 }.floor_div_int(60), Some(-1));
         assert_eq!(Dec { num: 54000, scale: 1 }.floor_div_int(60), Some(90));
-        assert!(Dec { num: 54000, scale: 1 }.is_integer());
-        assert_eq!(Dec { num: -25, scale: 1 }.round(), Some(-3));
-        assert_eq!(Dec { num: 24, scale: 1 }.round(), Some(2));
     }
 
     #[test]

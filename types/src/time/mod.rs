@@ -81,8 +81,61 @@ mod tests {
     fn strftime_functions() {
         let ts = Timestamp::parse("2020-02-29T13:05:09.123456789 UTC", &StampFormats::Default, None).unwrap();
         assert_eq!(strftime_timestamp(&ts, "%Y-%m-%d %-I:%M %p", None).unwrap(), "2020-02-29 1:05 PM");
-        assert_eq!(strftime_timestamp(&ts, "%H:%M %Z", Some("Europe/Stockholm")).unwrap_err().message, "Illegal timezone 'Europe/Stockholm'");
+        assert_eq!(
+            strftime_timestamp(&ts, "%H:%M %Z", Some("Europe/Stockholm")).unwrap_err().message,
+            "Illegal timezone 'Europe/Stockholm'"
+        );
         let span = Timespan::parse("1-02:03:04.5", &SpanFormats::Default).unwrap();
         assert_eq!(strftime_timespan(&span, "%D %H:%M").unwrap(), "1 02:03");
+    }
+}
+
+#[cfg(test)]
+mod fuzz {
+    //! Random formats and strings: every entry point answers without panicking.
+    use super::*;
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn text(&mut self, alphabet: &[&str], max: u64) -> String {
+            let n = self.next() % max;
+            (0..n).map(|_| alphabet[(self.next() % alphabet.len() as u64) as usize]).collect()
+        }
+    }
+
+    const FORMAT: &[&str] = &[
+        "%", "%", "%", "-", "_", "0", "^", "#", ":", "1", "9", "E", "O", "z", "Z", "Y", "m", "d", "H", "M", "S", "L",
+        "N", "s", "a", "b", "p", "j", "c", "x", "G", "V", "U", "D", "e", "+", "Q", " ", "T", "é", "\0", "99999999",
+    ];
+    const STRING: &[&str] = &[
+        "0", "1", "2", "9", "-", "+", ":", ".", ",", " ", "T", "Z", "EST", "utc", "gmt", "am", "P.M.", "Wed", "Jan",
+        "%", "é", "\0", "standard time", " dst", "99999999999999999999", "24", "60",
+    ];
+
+    #[test]
+    fn no_panics() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let stamps = [0i128, -1, i128::MAX / 2, i128::MIN / 2, 1_582_981_509_123_456_789];
+        for i in 0..20_000 {
+            let f = rng.text(FORMAT, 10);
+            let s = rng.text(STRING, 10);
+            let tz = rng.text(STRING, 4);
+            let _ = Timestamp::parse(&s, &StampFormats::One(&f), None);
+            let _ = Timestamp::parse(&s, &StampFormats::Default, Some(&tz));
+            let _ = Timespan::parse(&s, &SpanFormats::One(&f));
+            let t = Timestamp { nsecs: stamps[i % stamps.len()] };
+            let _ = strftime_timestamp(&t, &f, Some(&tz));
+            let _ = strftime_timestamp(&t, &f, None);
+            let _ = strftime_timespan(&Timespan { nsecs: stamps[i % stamps.len()] }, &f);
+        }
     }
 }

@@ -270,41 +270,39 @@ fn problem<'a>(sig: &'a Signature, args: &'a [Value]) -> Problem<'a> {
     if args.len() < sig.required || args.len() > sig.params.len() {
         return Problem::Count { min: sig.required, max: sig.params.len() };
     }
-    sig.params
-        .iter()
-        .zip(args)
-        .find(|((name, ty), a)| !accepts(name, ty, a))
-        .map_or(Problem::Count { min: sig.required, max: sig.params.len() }, |((name, ty), a)| Problem::Param {
-            name,
-            ty,
-            arg: a,
-        })
+    sig.params.iter().zip(args).find(|((name, ty), a)| !accepts(name, ty, a)).map_or(
+        Problem::Count { min: sig.required, max: sig.params.len() },
+        |((name, ty), a)| Problem::Param { name, ty, arg: a },
+    )
 }
 
 /// `CountMismatch#message`: `expects between 1 and 7 arguments, got 3`.
 fn count_message(min: usize, max: usize, actual: usize) -> String {
     let range = |min: usize, max: usize, zero: &str| {
         if min == max {
-            if min == 0 { zero.to_owned() } else { min.to_string() }
+            if min == 0 {
+                zero.to_owned()
+            } else {
+                min.to_string()
+            }
         } else if min == 0 {
             format!("at most {max}")
         } else {
             format!("between {min} and {max}")
         }
     };
-    let suffix = if (min == 1 && max == 1) || (min == 0 && max == 1) { "" } else { "s" };
+    // `min == 1 && max == 1 || min == 0 && max == 1` (no signature here is unbounded)
+    let suffix = if max == 1 && min <= 1 { "" } else { "s" };
     format!("expects {} argument{suffix}, got {}", range(min, max, "no"), range(actual, actual, "none"))
 }
 
 fn problem_lines(p: &Problem, actual: usize) -> Vec<String> {
     match p {
         Problem::Count { min, max } => vec![count_message(*min, *max, actual)],
-        Problem::Param { name, ty, arg } => {
-            crate::mismatch::describe_value(&format!("parameter '{name}'"), ty, arg)
-                .split('\n')
-                .map(|l| l.trim_start().to_owned())
-                .collect()
-        }
+        Problem::Param { name, ty, arg } => crate::mismatch::describe_value(&format!("parameter '{name}'"), ty, arg)
+            .split('\n')
+            .map(|l| l.trim_start().to_owned())
+            .collect(),
     }
 }
 
@@ -385,10 +383,19 @@ mod tests {
     #[test]
     fn timestamps() {
         assert_eq!(show(new_timestamp(&[Value::Integer(1_473_150_899)])), "2016-09-06T08:34:59.000000000 UTC");
-        assert_eq!(show(new_timestamp(&[hash(vec![("string", s("2015")), ("format", s("%Y"))])])), "2015-01-01T00:00:00.000000000 UTC");
+        assert_eq!(
+            show(new_timestamp(&[hash(vec![("string", s("2015")), ("format", s("%Y"))])])),
+            "2015-01-01T00:00:00.000000000 UTC"
+        );
         assert_eq!(show(new_timestamp(&[s("Wed Aug 24 12:13:14 2016"), s("%c")])), "2016-08-24T12:13:14.000000000 UTC");
-        assert_eq!(show(new_timestamp(&[s("Wed Aug 24 12:13:14 2016 PDT"), s("%c %Z")])), "2016-08-24T19:13:14.000000000 UTC");
-        assert_eq!(show(new_timestamp(&[s("2020-01-01 10:00"), s("%F %R"), s("EST")])), "2020-01-01T15:00:00.000000000 UTC");
+        assert_eq!(
+            show(new_timestamp(&[s("Wed Aug 24 12:13:14 2016 PDT"), s("%c %Z")])),
+            "2016-08-24T19:13:14.000000000 UTC"
+        );
+        assert_eq!(
+            show(new_timestamp(&[s("2020-01-01 10:00"), s("%F %R"), s("EST")])),
+            "2020-01-01T15:00:00.000000000 UTC"
+        );
         assert!(matches!(new_timestamp(&[]), Ok(Value::Timestamp(_))));
     }
 

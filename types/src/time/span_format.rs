@@ -352,9 +352,7 @@ fn segment_nanos(unit: Unit, width: Option<usize>, use_total: bool, group: &str)
 }
 
 fn parse_digits(s: &str) -> Result<i128> {
-    s.bytes()
-        .try_fold(0i128, |v, d| v.checked_mul(10)?.checked_add(i128::from(d - b'0')))
-        .ok_or_else(out_of_range)
+    s.bytes().try_fold(0i128, |v, d| v.checked_mul(10)?.checked_add(i128::from(d - b'0'))).ok_or_else(out_of_range)
 }
 
 #[cfg(test)]
@@ -382,8 +380,14 @@ mod tests {
     #[test]
     fn parses() {
         assert_eq!(parse("13:20", "%H:%M").unwrap(), 13 * NSECS_PER_HOUR + 20 * NSECS_PER_MIN);
-        assert_eq!(parse("10:03.5", "%M:%S.%L").unwrap(), 10 * NSECS_PER_MIN + 3 * NSECS_PER_SEC + 500 * NSECS_PER_MSEC);
-        assert_eq!(parse("10:03.5", "%M:%S.%N").unwrap(), 10 * NSECS_PER_MIN + 3 * NSECS_PER_SEC + 500 * NSECS_PER_MSEC);
+        assert_eq!(
+            parse("10:03.5", "%M:%S.%L").unwrap(),
+            10 * NSECS_PER_MIN + 3 * NSECS_PER_SEC + 500 * NSECS_PER_MSEC
+        );
+        assert_eq!(
+            parse("10:03.5", "%M:%S.%N").unwrap(),
+            10 * NSECS_PER_MIN + 3 * NSECS_PER_SEC + 500 * NSECS_PER_MSEC
+        );
         assert_eq!(parse("-1", "%S").unwrap(), -NSECS_PER_SEC);
         assert_eq!(parse("x", "%S").unwrap_err().message, "Unable to parse 'x' using format '%S'");
         assert!(parse("5", "%L").unwrap_err().message.starts_with("Format specifiers %L and %N"));

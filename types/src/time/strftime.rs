@@ -52,7 +52,17 @@ use crate::error::{Error, Result};
 
 const DAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const MONTHS: [&str; 12] = [
-    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
     "December",
 ];
 
@@ -110,7 +120,13 @@ fn fmt_num(out: &mut Vec<u8>, f: &Flags, def_pad: u8, def_prec: i64, val: i128) 
     if !(-FIXNUM_MAX - 1..=FIXNUM_MAX).contains(&val) {
         return fmt_big(out, f, def_pad, def_prec, val);
     }
-    let width = if f.left { 1 } else if f.precision <= 0 { def_prec } else { f.precision };
+    let width = if f.left {
+        1
+    } else if f.precision <= 0 {
+        def_prec
+    } else {
+        f.precision
+    };
     let digits = val.unsigned_abs().to_string();
     let len = digits.len() as i64 + i64::from(val < 0);
     let zero = f.padding == b'0' || (f.padding == 0 && def_pad == b'0');
@@ -129,7 +145,13 @@ fn fmt_num(out: &mut Vec<u8>, f: &Flags, def_pad: u8, def_prec: i64, val: i128) 
 
 /// `FMTV` of a Bignum: the digits (with their sign) padded in front.
 fn fmt_big(out: &mut Vec<u8>, f: &Flags, def_pad: u8, def_prec: i64, val: i128) -> Result<()> {
-    let width = if f.left { 1 } else if f.precision <= 0 { def_prec } else { f.precision };
+    let width = if f.left {
+        1
+    } else if f.precision <= 0 {
+        def_prec
+    } else {
+        f.precision
+    };
     let pad = if f.padding == 0 { def_pad } else { f.padding };
     let s = val.to_string();
     if !f.left {
@@ -281,7 +303,13 @@ fn conversion(out: &mut Vec<u8>, tm: &Tm, f: &mut Flags, c: u8) -> Result<bool> 
             f.upper = true;
         }
     };
-    let hour12 = if tm.hour == 0 { 12 } else if tm.hour > 12 { tm.hour - 12 } else { tm.hour };
+    let hour12 = if tm.hour == 0 {
+        12
+    } else if tm.hour > 12 {
+        tm.hour - 12
+    } else {
+        tm.hour
+    };
     match c {
         b'%' | b'n' | b't' => {
             if !f.left && f.precision > 1 {
@@ -395,12 +423,48 @@ fn zone_offset(out: &mut Vec<u8>, tm: &Tm, f: &Flags) -> Result<()> {
     }
     let p = f.precision;
     let precision = match f.colons {
-        0 => if p <= 5 { 2 } else { p - 3 },
-        1 => if p <= 6 { 2 } else { p - 4 },
-        2 => if p <= 9 { 2 } else { p - 7 },
-        _ if off % 3600 == 0 => if p <= 3 { 2 } else { p - 1 },
-        _ if off % 60 == 0 => if p <= 6 { 2 } else { p - 4 },
-        _ => if p <= 9 { 2 } else { p - 7 },
+        0 => {
+            if p <= 5 {
+                2
+            } else {
+                p - 3
+            }
+        }
+        1 => {
+            if p <= 6 {
+                2
+            } else {
+                p - 4
+            }
+        }
+        2 => {
+            if p <= 9 {
+                2
+            } else {
+                p - 7
+            }
+        }
+        _ if off % 3600 == 0 => {
+            if p <= 3 {
+                2
+            } else {
+                p - 1
+            }
+        }
+        _ if off % 60 == 0 => {
+            if p <= 6 {
+                2
+            } else {
+                p - 4
+            }
+        }
+        _ => {
+            if p <= 9 {
+                2
+            } else {
+                p - 7
+            }
+        }
     };
     if precision > MAX_WIDTH {
         return Err(Error::new("width too big"));
@@ -501,14 +565,20 @@ mod tests {
         assert_eq!(s(&t, "%Y-%m-%d %H:%M:%S.%L %N"), "2020-02-29 13:05:09.123 123456789");
         assert_eq!(s(&t, "%-d %_H %^a %#p %-I %l %k %e"), "29 13 SAT pm 1  1 13 29");
         assert_eq!(s(&t, "%j %U %W %V %G %g %u %w %C %y"), "060 08 08 09 2020 20 6 6 20 20");
-        assert_eq!(s(&t, "%c|%D|%F|%v|%x|%X|%r|%R|%T"), "Sat Feb 29 13:05:09 2020|02/29/20|2020-02-29|29-FEB-2020|02/29/20|13:05:09|01:05:09 PM|13:05|13:05:09");
+        assert_eq!(
+            s(&t, "%c|%D|%F|%v|%x|%X|%r|%R|%T"),
+            "Sat Feb 29 13:05:09 2020|02/29/20|2020-02-29|29-FEB-2020|02/29/20|13:05:09|01:05:09 PM|13:05|13:05:09"
+        );
         assert_eq!(s(&t, "%s %3N %12N %-N %Z %z %%"), "1582981509 123 123456789000 123456789 UTC +0000 %");
     }
 
     #[test]
     fn widths_and_flags() {
         let t = tm();
-        assert_eq!(s(&t, "%5-d|%-5d|%_5d|%05e|%^B|%#B|%10p|%-10p|%010A"), "%5-d|29|   29|00029|FEBRUARY|FEBRUARY|        PM|PM|00Saturday");
+        assert_eq!(
+            s(&t, "%5-d|%-5d|%_5d|%05e|%^B|%#B|%10p|%-10p|%010A"),
+            "%5-d|29|   29|00029|FEBRUARY|FEBRUARY|        PM|PM|00Saturday"
+        );
         assert_eq!(s(&t, "%10D|%^c"), "  02/29/20|SAT FEB 29 13:05:09 2020");
         assert_eq!(s(&t, "%E|%Ey|%Od|%O|%:|%:x|%Q|%+"), "%E|20|29|%O|%:|%:x|%Q|%+");
         assert_eq!(s(&t, "%1000000000000d"), "%1000000000000d");
@@ -520,7 +590,10 @@ mod tests {
     fn offsets() {
         let nine = at(9 * 3600);
         assert_eq!(s(&nine, "%z %:z %::z %:::z [%Z]"), "+0900 +09:00 +09:00:00 +09 []");
-        assert_eq!(s(&nine, "%_z|%6z|%_6z|%10z|%_10z|%10:z|%_10:z|%12::z|%_12::z"), " +900|+00900|  +900|+000000900|      +900|+000009:00|     +9:00|+00009:00:00|    +9:00:00");
+        assert_eq!(
+            s(&nine, "%_z|%6z|%_6z|%10z|%_10z|%10:z|%_10:z|%12::z|%_12::z"),
+            " +900|+00900|  +900|+000000900|      +900|+000009:00|     +9:00|+00009:00:00|    +9:00:00"
+        );
         assert_eq!(s(&at(-1800), "%z|%_z|%:::z"), "-0030| -030|-00:30");
         assert_eq!(s(&at(-(3 * 3600 + 1815)), "%::z|%:::z"), "-03:30:15|-03:30:15");
         assert_eq!(s(&at(0), "%-z %Z"), "+0000 ");

@@ -20,14 +20,17 @@ impl Timespan {
         Timespan { nsecs }
     }
 
-    /// `Timespan.from_fields`:
-    /// `(((((days * 24 + hours) * 60 + minutes) * 60 + seconds) * 1000 + milliseconds) * 1000
-    /// + microseconds) * 1000 + nanoseconds`, negated when `negative`. Fields may overflow
-    /// and be negative.
+    /// `Timespan.from_fields`, negated when `negative` (fields may overflow and be negative):
+    ///
+    /// ```text
+    /// (((((days * 24 + hours) * 60 + minutes) * 60 + seconds) * 1000 + milliseconds) * 1000
+    ///   + microseconds) * 1000 + nanoseconds
+    /// ```
     pub fn from_fields(negative: bool, fields: [i64; 7]) -> Timespan {
         let [days, hours, minutes, seconds, millis, micros, nanos] = fields.map(i128::from);
         // |days| < 2^63, so the sum stays far below 2^127
-        let ns = (((((days * 24 + hours) * 60 + minutes) * 60 + seconds) * 1000 + millis) * 1000 + micros) * 1000 + nanos;
+        let ns =
+            (((((days * 24 + hours) * 60 + minutes) * 60 + seconds) * 1000 + millis) * 1000 + micros) * 1000 + nanos;
         Timespan { nsecs: if negative { -ns } else { ns } }
     }
 

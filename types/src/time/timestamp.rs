@@ -15,9 +15,8 @@ use crate::error::{Error, Result};
 pub const DEFAULT_FORMATS_WO_TZ: [&str; 5] = ["%FT%T.%N", "%FT%T", "%F %T.%N", "%F %T", "%F"];
 
 /// `DEFAULT_FORMATS`: tried when no timezone is given; the first also prints timestamps.
-pub const DEFAULT_FORMATS: [&str; 10] = [
-    "%FT%T.%N %Z", "%FT%T %Z", "%F %T.%N %Z", "%F %T %Z", "%F %Z", "%FT%T.%N", "%FT%T", "%F %T.%N", "%F %T", "%F",
-];
+pub const DEFAULT_FORMATS: [&str; 10] =
+    ["%FT%T.%N %Z", "%FT%T %Z", "%F %T.%N %Z", "%F %T %Z", "%F %Z", "%FT%T.%N", "%FT%T", "%F %T.%N", "%F %T", "%F"];
 
 /// The largest year a timestamp reaches here (Ruby has no limit; `i128` nanoseconds end
 /// near year 5.4e21).
@@ -197,7 +196,10 @@ mod tests {
         assert_eq!(ts("2020-01-01 24:00:00").unwrap(), "2020-01-02T00:00:00.000000000 UTC");
         assert_eq!(ts("2020-01-01 23:59:60").unwrap(), "2020-01-02T00:00:00.000000000 UTC");
         assert_eq!(ts("99999-01-01").unwrap(), "99999-01-01T00:00:00.000000000 UTC");
-        assert!(ts("2020-13-01").unwrap_err().message.starts_with("Unable to parse '2020-13-01' using any of the formats %FT%T.%N %Z, "));
+        assert!(ts("2020-13-01")
+            .unwrap_err()
+            .message
+            .starts_with("Unable to parse '2020-13-01' using any of the formats %FT%T.%N %Z, "));
     }
 
     #[test]
@@ -228,9 +230,15 @@ mod tests {
         assert_eq!(t.format("%F %T %Z %z", Some("UTC")).unwrap(), "2020-01-01 00:00:00  +0000");
         assert_eq!(t.format("%F %T %Z %z", Some("")).unwrap(), "2020-01-01 00:00:00 UTC +0000");
         assert_eq!(t.format("%F %T %z", Some("+2500")).unwrap_err().message, "utc_offset out of range");
-        assert_eq!(t.format("%F %T %z", Some("Europe/Stockholm")).unwrap_err().message, "Illegal timezone 'Europe/Stockholm'");
+        assert_eq!(
+            t.format("%F %T %z", Some("Europe/Stockholm")).unwrap_err().message,
+            "Illegal timezone 'Europe/Stockholm'"
+        );
         assert_eq!(t.format("abc%", None).unwrap_err().message, "invalid format: abc%");
         assert_eq!(Timestamp::from_seconds_f64(-1.5).unwrap().to_s(), "1969-12-31T23:59:58.500000000 UTC");
-        assert_eq!(Timestamp::from_seconds_f64(1e25).unwrap().to_s(), "316887385068116298-12-07T13:50:14.477275136 UTC");
+        assert_eq!(
+            Timestamp::from_seconds_f64(1e25).unwrap().to_s(),
+            "316887385068116298-12-07T13:50:14.477275136 UTC"
+        );
     }
 }
