@@ -232,6 +232,33 @@ fn capitalize(s: &str) -> String {
     }
 }
 
+/// The label Puppet's messages give a value (`ModelLabelProvider#label`): `Integer`,
+/// `Undef Value`, `Boolean`, `Semver`, `Integer[1, 2]-Type`, `Object` for others.
+pub fn label(v: &Value) -> String {
+    match v {
+        Value::Undef => "Undef Value".into(),
+        Value::Boolean(_) => "Boolean".into(),
+        Value::Integer(_) => "Integer".into(),
+        Value::Float(_) => "Float".into(),
+        Value::String(_) => "String".into(),
+        Value::Regexp(_) => "Regexp".into(),
+        Value::Array(_) => "Array".into(),
+        Value::Hash(_) => "Hash".into(),
+        Value::Type(t) => match &**t {
+            Type::Resource { title: Some(_), .. } => format!("{t} Resource-Reference"),
+            t => format!("{t}-Type"),
+        },
+        Value::Binary(_) => "Binary".into(),
+        Value::Sensitive(_) => "Sensitive".into(),
+        Value::Timestamp(_) => "Timestamp".into(),
+        Value::Timespan(_) => "Timespan".into(),
+        Value::SemVer(_) => "Semver".into(),
+        Value::SemVerRange(_) => "SemverRange".into(),
+        Value::Default => "Symbol".into(),
+        _ => "Object".into(),
+    }
+}
+
 /// The notice form of Puppet's `Object` type (the Pcore object model's root).
 const OBJECT: &str = "Object[{}]";
 /// The notice form of the `TypeSet` type.

@@ -487,4 +487,75 @@ mod tests {
         assert_eq!(normalize(&a), Type::array_of(int(1, 3)));
         assert_eq!(normalize(&Type::Collection(Some(Size::exact(1)))), Type::Collection(None));
     }
+
+    /// Puppet 7.23's `TypeParser.parse(src).normalize.to_s` for each source.
+    #[test]
+    fn as_puppet_normalizes() {
+        let cases = [
+            (r"Variant[Integer]", r"Integer"),
+            (r"Variant[Integer, String]", r"Variant[Integer, String]"),
+            (r"Variant[Integer, Undef]", r"Optional[Integer]"),
+            (r"Variant[Undef, Integer, String]", r"Optional[Variant[Integer, String]]"),
+            (r"Variant[Optional[Integer], String]", r"Optional[Variant[Integer, String]]"),
+            (r"Variant[Optional[Integer], Undef]", r"Optional[Integer]"),
+            (r"Variant[Integer, Variant[String, Float]]", r"Variant[Integer, String, Float]"),
+            (r"Variant[Integer[1, 2], Variant[String, Float]]", r"Variant[Integer[1, 2], String, Float]"),
+            (r"Variant[Integer[1, 3], Integer[4, 6]]", r"Integer[1, 6]"),
+            (r"Variant[Integer[1, 3], Integer[5, 6]]", r"Variant[Integer[1, 3], Integer[5, 6]]"),
+            (r"Variant[Integer[1, 3], String, Integer[5, 6], Integer[4, 4]]", r"Variant[Integer[1, 6], String]"),
+            (r"Variant[Integer[1, 10], Integer[2, 3]]", r"Integer[1, 10]"),
+            (r"Variant[Integer, Integer[1, 2]]", r"Integer"),
+            (r"Variant[Float[1.0, 2.0], Float[1.5, 3.0]]", r"Float[1.0, 3.0]"),
+            (r"Variant[Float[1.0, 2.0], Float[2.5, 3.0]]", r"Variant[Float[1.0, 2.0], Float[2.5, 3.0]]"),
+            (r"Variant[Enum['a'], Enum['b']]", r"Enum['a', 'b']"),
+            (r"Variant[Enum['b', 'c'], Enum['a']]", r"Enum['a', 'b', 'c']"),
+            (r"Variant[Enum['a'], Enum['B', true], Enum['c', true]]", r"Variant[Enum['a'], Enum['b', 'c', true]]"),
+            (r"Variant[Enum['a'], String, Enum['b']]", r"Variant[String, Enum['a', 'b']]"),
+            (r"Variant[Pattern[/a/], Pattern[/b/]]", r"Pattern[/a/, /b/]"),
+            (r"Variant[Pattern[/a/], String, Pattern[/a/, /c/]]", r"Variant[String, Pattern[/a/, /c/]]"),
+            (r"Variant[NotUndef[Integer], NotUndef[String]]", r"Variant[Integer, String]"),
+            (r"Variant[NotUndef[Integer], Float, NotUndef[String]]", r"Variant[Integer, Float, String]"),
+            (r"Variant[Timespan[1, 2], Timespan[2, 3]]", r"Timespan['0-00:00:01.0', '0-00:00:03.0']"),
+            (r"Variant[SemVer['1.x'], SemVer['2.x']]", r"SemVer['>=3.0.0 <1.0.0']"),
+            (r"Variant[SemVer['1.x'], SemVer['3.x']]", r"SemVer['1.x', '3.x']"),
+            (r"Optional[Integer]", r"Optional[Integer]"),
+            (r"Optional[NotUndef[Integer]]", r"Optional[Integer]"),
+            (r"Optional[Optional[Integer]]", r"Optional[Integer]"),
+            (r"Optional[Variant[Integer, Undef]]", r"Optional[Integer]"),
+            (r"Optional[Any]", r"Any"),
+            (r"Optional[Data]", r"Data"),
+            (r"Optional[Variant[Integer, Integer[1, 2]]]", r"Optional[Integer]"),
+            (r"NotUndef[Integer]", r"Integer"),
+            (r"NotUndef[Optional[Integer]]", r"Integer"),
+            (r"NotUndef[Variant[Integer, Undef]]", r"Integer"),
+            (r"NotUndef[Any]", r"NotUndef"),
+            (r"NotUndef[Data]", r"NotUndef[Data]"),
+            (r"NotUndef", r"NotUndef"),
+            (r"Collection[1, 2]", r"Collection"),
+            (r"Array[Any, 1, 2]", r"Array"),
+            (r"Array[Variant[Integer[1, 2], Integer[2, 3]]]", r"Array[Integer[1, 3]]"),
+            (r"Array[Integer, 1, 2]", r"Array[Integer, 1, 2]"),
+            (r"Array[Variant[Integer[1, 2], Integer[2, 3]], 1, 2]", r"Array[Integer[1, 3], 1, 2]"),
+            (r"Hash[String, Variant[Integer, Undef]]", r"Hash[String, Optional[Integer]]"),
+            (r"Hash[String, Integer, 1, 2]", r"Hash[String, Integer, 1, 2]"),
+            (r"Hash[String, Variant[Integer[1, 2], Integer[3, 4]], 1, 2]", r"Hash[String, Integer[1, 4], 1, 2]"),
+            (r"Tuple[Variant[Integer], String]", r"Tuple[Integer, String]"),
+            (r"Tuple[Variant[Integer], String, 1, 3]", r"Tuple[Integer, String, 1, 3]"),
+            (r"Struct[{a => Variant[Integer, Undef], b => Variant[String]}]", r"Struct[{'a' => Optional[Integer], 'b' => String}]"),
+            (r"Callable[Variant[Integer], Variant[String, Undef]]", r"Callable[Integer, Optional[String]]"),
+            (r"Callable[[Variant[Integer]], Variant[String, Undef]]", r"Callable[[Integer], Optional[String]]"),
+            (r"Type[Variant[Integer, Undef]]", r"Type[Optional[Integer]]"),
+            (r"Iterable[Variant[Integer]]", r"Iterable[Integer]"),
+            (r"Sensitive[Variant[Integer]]", r"Sensitive[Integer]"),
+            (r"Variant[Array[Variant[Integer]], Hash[String, Optional[Optional[Integer]]]]", r"Variant[Array[Integer], Hash[String, Optional[Integer]]]"),
+            (r"Variant[Data, Undef]", r"Data"),
+            (r"Variant[Data, Integer]", r"Variant[Data, Integer]"),
+            (r"Variant[Integer, Any]", r"Variant[Integer, Any]"),
+        ];
+        for (src, expected) in cases {
+            let t = crate::literal::read(src).ok().and_then(|v| v.as_type().cloned());
+            let got = t.map(|t| normalize(&t).to_string());
+            assert_eq!(got.as_deref(), Some(expected), "{src}");
+        }
+    }
 }

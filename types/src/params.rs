@@ -568,18 +568,9 @@ fn uri_param_entry(key: &Value, value: &Value) -> bool {
     }
 }
 
-/// The hash of a URI's present parts, in Ruby's component order, as `URI['http://x']`
-/// keeps them.
+/// `uri_to_hash`: the URI's parts as `URI['...']` keeps them.
 fn uri_parts(u: &crate::uri::Uri) -> Value {
-    let mut h = crate::value::Hash::default();
-    for name in ["scheme", "userinfo", "host", "port", "path", "query", "fragment", "opaque"] {
-        if let Some(v) = u.part(name) {
-            if !(name == "path" && v.as_str() == Some("")) {
-                h.insert(Value::from(name), v);
-            }
-        }
-    }
-    Value::hash(h)
+    Value::hash(u.type_parameters().unwrap_or_default())
 }
 
 fn hash(keys: &[Value]) -> Result<Type> {
@@ -920,15 +911,9 @@ fn class_label(v: &Value) -> String {
     }
 }
 
-/// The label Puppet's label provider gives a value: `Boolean`, `Undef Value`, the type's
-/// string form with `-Type`, or the class name.
+/// The label Puppet's label provider gives a value.
 fn value_label(v: &Value) -> String {
-    match v {
-        Value::Boolean(_) => "Boolean".into(),
-        Value::Undef => "Undef Value".into(),
-        Value::Type(t) => label(t),
-        other => ruby_class(other),
-    }
+    crate::display::label(v)
 }
 
 /// The Ruby class implementing a type (`PIntegerType`).

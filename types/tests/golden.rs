@@ -78,13 +78,25 @@ fn binary(op: BinaryOp, a: &Value, b: &Value) -> Result<bool, Error> {
             _ => {}
         }
     }
+    // The evaluator's wrapping of an impossible comparison.
+    let ordering = || {
+        compare::compare(a, b).map_err(|e| {
+            Error::new(format!(
+                "Comparison of: {} {} {}, is not possible. Caused by '{}'.",
+                display::label(a),
+                op.symbol(),
+                display::label(b),
+                e.message
+            ))
+        })
+    };
     match op {
         BinaryOp::Equal => Ok(compare::equals(a, b)),
         BinaryOp::NotEqual => Ok(!compare::equals(a, b)),
-        BinaryOp::Less => Ok(compare::compare(a, b)?.is_lt()),
-        BinaryOp::LessEqual => Ok(compare::compare(a, b)?.is_le()),
-        BinaryOp::Greater => Ok(compare::compare(a, b)?.is_gt()),
-        BinaryOp::GreaterEqual => Ok(compare::compare(a, b)?.is_ge()),
+        BinaryOp::Less => Ok(ordering()?.is_lt()),
+        BinaryOp::LessEqual => Ok(ordering()?.is_le()),
+        BinaryOp::Greater => Ok(ordering()?.is_gt()),
+        BinaryOp::GreaterEqual => Ok(ordering()?.is_ge()),
         BinaryOp::Match => matches(a, b),
         BinaryOp::NotMatch => matches(a, b).map(|m| !m),
         other => Err(Error::new(format!("the golden runner has no operator {}", other.symbol()))),

@@ -1,4 +1,4 @@
-//! `SemVerRange` values: `SemanticPuppet::SemVerRange` (semantic_puppet 1.0.4,
+//! `SemVerRange` values: `SemanticPuppet::VersionRange` (semantic_puppet 1.0.4,
 //! `version_range.rb`), Puppet's (npm-like) range grammar:
 //!
 //! | form                   | matches                                           |
@@ -53,7 +53,7 @@ impl Hash for Text {
 }
 
 impl SemVerRange {
-    /// `SemVerRange.new(ranges, string)`: merges the ranges that overlap or touch (the
+    /// `VersionRange.new(ranges, string)`: merges the ranges that overlap or touch (the
     /// `None`s, empty intersections, are dropped); no range left is `<0.0.0`. The string is
     /// `string`, or the ranges joined with ` || `.
     pub fn from_ranges(ranges: Vec<Option<Bound>>, string: Option<String>) -> Result<SemVerRange, String> {
@@ -87,7 +87,7 @@ impl SemVerRange {
         Ok(SemVerRange { ranges, text: Text(text) })
     }
 
-    /// `SemVerRange.new(min, max, exclude_end)`: `>=min <max` or `>=min <=max`. The string
+    /// `VersionRange.new(min, max, exclude_end)`: `>=min <max` or `>=min <=max`. The string
     /// is SemanticPuppet's, which has the two versions the wrong way round:
     /// `>=max <min` and `max - min`.
     pub fn from_bounds(min: &SemVer, max: &SemVer, exclude_end: bool) -> Result<SemVerRange, String> {
@@ -100,17 +100,17 @@ impl SemVerRange {
         SemVerRange::from_ranges(vec![Bound::create(vec![lower, upper])?], Some(text))
     }
 
-    /// `SemVerRange::EMPTY_RANGE`.
+    /// `VersionRange::EMPTY_RANGE`.
     pub fn empty() -> SemVerRange {
         SemVerRange { ranges: vec![Bound::match_nothing()], text: Text("<0.0.0".to_owned()) }
     }
 
-    /// `SemVerRange::ALL_RANGE`.
+    /// `VersionRange::ALL_RANGE`.
     pub fn all() -> SemVerRange {
         SemVerRange { ranges: vec![Bound::All], text: Text("*".to_owned()) }
     }
 
-    /// `SemVerRange.parse`; the error is SemanticPuppet's (`Unparsable version range: "x"`).
+    /// `VersionRange.parse`; the error is SemanticPuppet's (`Unparsable version range: "x"`).
     pub fn parse(range_string: &str) -> Result<SemVerRange, String> {
         let range_set = drop_space_after_operators(range_string);
         let alternatives = split_logical_or(&range_set);
@@ -300,7 +300,7 @@ fn parse_simple(op: &str, p: &Partial) -> Result<Bound, String> {
 
 /// The `NoMethodError` of SemanticPuppet's `AllRange.SINGLETON` (a method call where the
 /// constant `AllRange::SINGLETON` was meant), reached by `^x` and `<=x`.
-const ALL_RANGE_BUG: &str = "undefined method `SINGLETON' for SemanticPuppet::SemVerRange::AllRange:Class";
+const ALL_RANGE_BUG: &str = "undefined method `SINGLETON' for SemanticPuppet::VersionRange::AllRange:Class";
 
 /// A partial version: `PARTIAL_EXPR`'s captures, `None` for a missing part or `x`/`X`/`*`.
 #[derive(Debug, Default)]
