@@ -254,7 +254,6 @@ pub fn label(v: &Value) -> String {
         Value::Timespan(_) => "Timespan".into(),
         Value::SemVer(_) => "Semver".into(),
         Value::SemVerRange(_) => "SemverRange".into(),
-        Value::Default => "Symbol".into(),
         _ => "Object".into(),
     }
 }

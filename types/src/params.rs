@@ -553,9 +553,17 @@ fn uri(param: &Value) -> Result<Type> {
 }
 
 fn uri_param_entry(key: &Value, value: &Value) -> bool {
-    let matcher_type = |v: &Value| {
-        matches!(v.as_type(), Some(Type::Type(Some(t))) if matches!(**t, Type::Pattern(_) | Type::Enum { .. } | Type::NotUndef(_) | Type::Undef))
-            || matches!(v.as_type(), Some(Type::Pattern(_) | Type::Enum { .. } | Type::NotUndef(_) | Type::Undef))
+    // An instance of Type[Pattern], Type[Enum], Type[NotUndef] or Type[Undef].
+    let matcher_type = |v: &Value| match v {
+        Value::Type(t) => [
+            Type::Pattern(Rc::from([])),
+            Type::Enum { values: Rc::from([]), case_insensitive: false },
+            Type::NotUndef(None),
+            Type::Undef,
+        ]
+        .iter()
+        .any(|m| crate::assignable::is_assignable(m, t)),
+        _ => false,
     };
     match key.as_str() {
         Some("port") => matches!(value, Value::Undef) || matches!(value, Value::Integer(n) if *n >= 0) || matcher_type(value),

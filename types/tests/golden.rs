@@ -68,13 +68,15 @@ fn eval(reader: &Reader, e: &Expr) -> Result<Value, Error> {
 
 fn binary(op: BinaryOp, a: &Value, b: &Value) -> Result<bool, Error> {
     use puppet_types::{assignable::is_assignable, compare};
-    if let (Value::Type(x), Value::Type(y)) = (a, b) {
+    // A type on the left compares by assignability; nothing but a type is assignable.
+    if let Value::Type(x) = a {
         let eq = || compare::equals(a, b);
+        let y = b.as_type();
         match op {
-            BinaryOp::Less => return Ok(is_assignable(y, x) && !eq()),
-            BinaryOp::LessEqual => return Ok(is_assignable(y, x)),
-            BinaryOp::Greater => return Ok(is_assignable(x, y) && !eq()),
-            BinaryOp::GreaterEqual => return Ok(is_assignable(x, y)),
+            BinaryOp::Less => return Ok(y.is_some_and(|y| is_assignable(y, x)) && !eq()),
+            BinaryOp::LessEqual => return Ok(y.is_some_and(|y| is_assignable(y, x))),
+            BinaryOp::Greater => return Ok(y.is_some_and(|y| is_assignable(x, y)) && !eq()),
+            BinaryOp::GreaterEqual => return Ok(y.is_some_and(|y| is_assignable(x, y))),
             _ => {}
         }
     }
