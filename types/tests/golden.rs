@@ -109,6 +109,15 @@ fn binary(op: BinaryOp, a: &Value, b: &Value) -> Result<bool, Error> {
 fn matches(a: &Value, b: &Value) -> Result<bool, Error> {
     match b {
         Value::Type(t) => Ok(puppet_types::instance::is_instance(t, a)),
+        // `PSemVerRangeType.include?`: a version, or a string that reads as one.
+        Value::SemVerRange(r) => Ok(match a {
+            Value::SemVer(v) => r.includes(v),
+            Value::String(_) => match puppet_types::semver::new_semver(std::slice::from_ref(a)) {
+                Ok(Value::SemVer(v)) => r.includes(&v),
+                _ => false,
+            },
+            _ => false,
+        }),
         Value::Regexp(r) => match a {
             Value::String(s) => Ok(r.is_match(s)),
             _ => Err(Error::new("the golden runner matches only strings against regexps")),
