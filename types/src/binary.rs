@@ -102,8 +102,7 @@ pub fn decode64(s: &str) -> Vec<u8> {
         }
         None
     };
-    loop {
-        let Some(a) = next(false) else { break };
+    while let Some(a) = next(false) {
         let Some(x) = next(false) else { break };
         let Some(c) = next(true) else {
             out.push(((a << 2) | (x >> 4)) as u8);
@@ -171,7 +170,7 @@ pub fn urlsafe_decode64(s: &str) -> Result<Vec<u8>> {
         c => c,
     }).collect();
     let len = s.chars().count();
-    if !s.ends_with('=') && len % 4 != 0 {
+    if !s.ends_with('=') && !len.is_multiple_of(4) {
         t.extend(std::iter::repeat_n('=', 4 - len % 4));
     }
     strict_decode64(&t)

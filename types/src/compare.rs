@@ -127,9 +127,9 @@ pub fn compare_op(op: ComparisonOp, a: &Value, b: &Value) -> Result<bool> {
         _ => compare(a, b).map_err(|e| {
             Error::new(format!(
                 "Comparison of: {} {} {}, is not possible. Caused by '{}'.",
-                label(a),
+                crate::display::label(a),
                 op.as_str(),
-                label(b),
+                crate::display::label(b),
                 e.message
             ))
         })?,
@@ -214,33 +214,6 @@ pub fn match_value(value: &Value, pattern: &Value) -> bool {
         },
         Value::Default => true,
         _ => values_equal(value, pattern),
-    }
-}
-
-/// How Puppet names a value in comparison errors (`ModelLabelProvider#label`).
-pub fn label(v: &Value) -> String {
-    match v {
-        Value::Undef => "Undef Value".into(),
-        Value::Boolean(_) => "Boolean".into(),
-        Value::Integer(_) => "Integer".into(),
-        Value::Float(_) => "Float".into(),
-        Value::String(_) => "String".into(),
-        Value::Regexp(_) => "Regexp".into(),
-        Value::Array(_) => "Array".into(),
-        Value::Hash(_) => "Hash".into(),
-        Value::Type(t) => match &**t {
-            Type::Resource { title: Some(_), .. } => format!("{t} Resource-Reference"),
-            _ => format!("{t}-Type"),
-        },
-        Value::Timespan(_) => "Timespan".into(),
-        Value::Timestamp(_) => "Timestamp".into(),
-        Value::SemVer(_) => "Semver".into(),
-        Value::SemVerRange(_) => "SemverRange".into(),
-        Value::Binary(_) => "Binary".into(),
-        Value::Sensitive(_) => "Sensitive".into(),
-        Value::Default | Value::Uri(_) | Value::Deferred(_) | Value::Iterator(_) | Value::Callable(_) => {
-            "Object".into()
-        }
     }
 }
 

@@ -38,7 +38,6 @@
 
 use std::rc::Rc;
 
-use indexmap::IndexMap;
 
 use crate::semver::SemVerRange;
 use crate::ty::{Size, StringParam, StructElement, Type};
@@ -159,7 +158,7 @@ fn infer_at(v: &Value, depth: usize) -> Type {
         Value::SemVer(_) => Type::SemVer(Rc::from(Vec::new())),
         Value::SemVerRange(_) => Type::SemVerRange,
         Value::Binary(_) => Type::Binary,
-        Value::Uri(u) => Type::Uri(uri_parameters(&u.text).map(|h| Rc::new(Value::hash(h)))),
+        Value::Uri(u) => Type::Uri(u.type_parameters().map(|h| Rc::new(Value::hash(h)))),
         // `PSensitiveType.new(infer(unwrapped))`, and the constructor generalizes.
         Value::Sensitive(inner) => Type::Sensitive(Some(Rc::new(generalize(&infer_at(inner, depth + 1))))),
         // The Pcore `Deferred` Object type.
@@ -353,128 +352,6 @@ fn step_state(s: IterState, n: i64) -> IterState {
 
 fn clamp_i64(v: i128) -> i64 {
     i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX })
-}
-
-// ---------------------------------------------------------------------------------------
-// URI parameters (`PURIType#uri_to_hash` over Ruby's `URI.parse`)
-// ---------------------------------------------------------------------------------------
-
-/// The default port of the URI schemes Ruby knows (`URI.scheme_list`); Puppet omits the port
-/// only for `http` on 80 and `https` on 443, so `ftp://x` infers with `'port' => '21'`.
-const DEFAULT_PORTS: &[(&str, u16)] =
-    &[("ftp", 21), ("http", 80), ("https", 443), ("ldap", 389), ("ldaps", 636), ("ws", 80), ("wss", 443)];
-
-/// `uri_to_hash(URI.parse(text))`: the URI's parts as `URI[{...}]` holds them, in the order
-/// scheme, userinfo, host, port, path, query, fragment, opaque (`None` when there are none).
-pub(crate) fn uri_parameters(text: &str) -> Option<Hash> {
-    let parts = split_uri(text);
-    let mut h: Hash = IndexMap::new();
-    let mut put = |k: &str, v: String| {
-        h.insert(Value::from(k), Value::string(v));
-    };
-    let scheme = parts.scheme.map(str::to_ascii_lowercase);
-    if let Some(s) = &scheme {
-        put("scheme", s.clone());
-    }
-    let (userinfo, host, port) = match parts.authority {
-        Some(a) => split_authority(a),
-        None => (None, None, None),
-    };
-    if let Some(u) = userinfo.filter(|u| !u.is_empty()) {
-        put("userinfo", u.to_owned());
-    }
-    if let Some(hst) = host.filter(|h| !h.is_empty()) {
-        put("host", hst.to_ascii_lowercase());
-    }
-    let default_port = scheme
-        .as_deref()
-        .and_then(|s| DEFAULT_PORTS.iter().find(|(n, _)| *n == s).map(|(_, p)| p.to_string()));
-    let port = port.filter(|p| !p.is_empty()).map(|p| p.trim_start_matches('0').to_owned());
-    let port = port.map(|p| if p.is_empty() { "0".to_owned() } else { p }).or(default_port);
-    if let Some(p) = port {
-        let implicit = (p == "80" && scheme.as_deref() == Some("http")) || (p == "443" && scheme.as_deref() == Some("https"));
-        if !implicit {
-            put("port", p);
-        }
-    }
-    let opaque = scheme.is_some() && parts.authority.is_none() && !parts.path.starts_with('/') && !parts.path.is_empty();
-    if opaque {
-        let mut o = parts.path.to_owned();
-        if let Some(q) = parts.query {
-            o.push('?');
-            o.push_str(q);
-        }
-        if let Some(f) = parts.fragment {
-            put("fragment", f.to_owned());
-        }
-        put("opaque", o);
-    } else {
-        let path = if scheme.as_deref() == Some("ftp") { parts.path.trim_start_matches('/') } else { parts.path };
-        let path = if scheme.as_deref() == Some("ftp") { path.split(';').next().unwrap_or_default() } else { path };
-        if !path.is_empty() {
-            put("path", path.to_owned());
-        }
-        if let Some(q) = parts.query {
-            put("query", q.to_owned());
-        }
-        if let Some(f) = parts.fragment {
-            put("fragment", f.to_owned());
-        }
-    }
-    if h.is_empty() {
-        None
-    } else {
-        Some(h)
-    }
-}
-
-struct UriParts<'a> {
-    scheme: Option<&'a str>,
-    authority: Option<&'a str>,
-    path: &'a str,
-    query: Option<&'a str>,
-    fragment: Option<&'a str>,
-}
-
-/// RFC 3986, appendix B: `^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?`.
-fn split_uri(text: &str) -> UriParts<'_> {
-    let (rest, fragment) = match text.split_once('#') {
-        Some((r, f)) => (r, Some(f)),
-        None => (text, None),
-    };
-    let (rest, query) = match rest.split_once('?') {
-        Some((r, q)) => (r, Some(q)),
-        None => (rest, None),
-    };
-    let (scheme, rest) = match rest.find([':', '/']) {
-        Some(i) if rest.as_bytes().get(i) == Some(&b':') && i > 0 => (Some(&rest[..i]), &rest[i + 1..]),
-        _ => (None, rest),
-    };
-    let (authority, path) = match rest.strip_prefix("//") {
-        Some(after) => {
-            let end = after.find('/').unwrap_or(after.len());
-            (Some(&after[..end]), &after[end..])
-        }
-        None => (None, rest),
-    };
-    UriParts { scheme, authority, path, query, fragment }
-}
-
-/// `userinfo@host:port`; an IPv6 host keeps its brackets.
-fn split_authority(a: &str) -> (Option<&str>, Option<&str>, Option<&str>) {
-    let (userinfo, hostport) = match a.rsplit_once('@') {
-        Some((u, h)) => (Some(u), h),
-        None => (None, a),
-    };
-    let port_sep = if hostport.starts_with('[') {
-        hostport.find(']').and_then(|i| hostport[i..].find(':').map(|j| i + j))
-    } else {
-        hostport.rfind(':')
-    };
-    match port_sep {
-        Some(i) => (userinfo, Some(&hostport[..i]), Some(&hostport[i + 1..])),
-        None => (userinfo, Some(hostport), None),
-    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -732,6 +609,7 @@ mod tests {
 
     #[test]
     fn uri_parts() {
+        let uri_parameters = |s: &str| crate::uri::Uri::parse(s).ok().and_then(|u| u.type_parameters());
         let h = uri_parameters("https://u:p@X.com:8443/a/b?q=1#f").unwrap_or_default();
         let keys: Vec<String> = h.keys().filter_map(|k| k.as_str().map(str::to_owned)).collect();
         assert_eq!(keys, ["scheme", "userinfo", "host", "port", "path", "query", "fragment"]);

@@ -237,7 +237,7 @@ fn is_scalar_value(v: &Value) -> bool {
 pub(crate) fn uri_type_parameters(params: Option<&Value>) -> Option<value::Hash> {
     match params? {
         Value::Hash(h) => Some((**h).clone()),
-        Value::String(s) => crate::infer::uri_parameters(s),
+        Value::String(s) => crate::uri::Uri::parse(s).ok().and_then(|u| u.type_parameters()),
         _ => None,
     }
 }

@@ -281,10 +281,8 @@ fn after_init(u: &mut Uri, arg_check: bool) -> std::result::Result<(), String> {
                 u.typecode = Some(typecode);
             }
         }
-        Class::Ldap | Class::Ldaps => {
-            if u.fragment.is_some() || u.path.is_none() {
-                return Err("bad LDAP URL".to_owned());
-            }
+        Class::Ldap | Class::Ldaps if u.fragment.is_some() || u.path.is_none() => {
+            return Err("bad LDAP URL".to_owned());
         }
         Class::MailTo => mailto_init(u)?,
         _ => {}
