@@ -95,17 +95,7 @@ fn type_access(base: &Type, keys: &[Value]) -> Result<Type> {
         }
         Type::SemVer(_) => {
             assert_keys(base, keys, 1, None, &[Allowed::String, Allowed::SemVerRange])?;
-            let mut ranges = Vec::with_capacity(keys.len());
-            for k in keys {
-                match k {
-                    Value::SemVerRange(r) => ranges.push((**r).clone()),
-                    other => match crate::semver::new_semver_range(std::slice::from_ref(other)) {
-                        Ok(Value::SemVerRange(r)) => ranges.push((*r).clone()),
-                        Ok(_) => {}
-                        Err(e) => return Err(in_access(e.message)),
-                    },
-                }
-            }
+            let ranges = crate::semver::semver_type_ranges(keys).map_err(|e| in_access(e.message))?;
             Ok(Type::SemVer(ranges.into()))
         }
         Type::Timespan { .. } | Type::Timestamp { .. } => time_range(base, keys),
