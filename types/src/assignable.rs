@@ -41,6 +41,10 @@ pub(crate) struct RecursionGuard {
     state: u8,
     this_map: HashSet<usize>,
     that_map: HashSet<usize>,
+    /// The questions being answered (alias, other type, and how far the guard is): asking
+    /// one again while answering it makes no progress (an alias made only of itself, which
+    /// Puppet refuses to define).
+    asking: HashSet<(usize, u64, u8, usize, usize)>,
 }
 
 impl RecursionGuard {
@@ -189,7 +193,7 @@ pub(crate) fn for_each_child(t: &Type, f: &mut dyn FnMut(&Type)) {
             c.return_type.iter().for_each(|t| f(t));
         }
         Type::Object(o) => {
-            o.parent.iter().for_each(|t| f(t));
+            o.parent.iter().for_each(&mut *f);
             o.attributes.iter().for_each(|(_, t)| f(t));
         }
         _ => {}
@@ -253,12 +257,29 @@ fn alias_assignable(a: &Rc<TypeAlias>, t: &Type, o: &Type, guard: Option<&mut Re
     if is_self_recursive(a) {
         with_guard(guard, |g| {
             g.with_this(alias_id(a), |g, state| {
-                state == RecursionGuard::SELF_RECURSION_IN_BOTH || any_assignable(t, o, Some(g))
+                if state == RecursionGuard::SELF_RECURSION_IN_BOTH {
+                    return true;
+                }
+                let question = (alias_id(a), type_hash(o), state, g.this_map.len(), g.that_map.len());
+                if !g.asking.insert(question) {
+                    return false;
+                }
+                let answer = any_assignable(t, o, Some(&mut *g));
+                g.asking.remove(&question);
+                answer
             })
         })
     } else {
         any_assignable(t, o, guard)
     }
+}
+
+/// A hash of a type's structure, to recognise a question asked again.
+fn type_hash(t: &Type) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    t.hash(&mut h);
+    h.finish()
 }
 
 /// `PVariantType#assignable?`.
@@ -364,7 +385,9 @@ fn specific_assignable(t: &Type, o: &Type, guard: Option<&mut RecursionGuard>) -
             Type::SemVer(others) => {
                 ranges.is_empty()
                     || (!others.is_empty()
-                        && others.iter().all(|o| ranges.iter().any(|r| crate::semver::covered_by(o, r).unwrap_or(false))))
+                        && others
+                            .iter()
+                            .all(|o| ranges.iter().any(|r| crate::semver::covered_by(o, r).unwrap_or(false))))
             }
             _ => false,
         },
@@ -439,7 +462,10 @@ fn specific_assignable(t: &Type, o: &Type, guard: Option<&mut RecursionGuard>) -
 /// The classes under `PScalarType` (what `o.is_a?(PScalarType)` accepts).
 fn is_scalar_class(o: &Type) -> bool {
     is_scalar_data_class(o)
-        || matches!(o, Type::Scalar | Type::Regexp(_) | Type::SemVer(_) | Type::Timespan { .. } | Type::Timestamp { .. })
+        || matches!(
+            o,
+            Type::Scalar | Type::Regexp(_) | Type::SemVer(_) | Type::Timespan { .. } | Type::Timestamp { .. }
+        )
 }
 
 /// The classes under `PScalarDataType`.
@@ -799,7 +825,13 @@ fn generalize_key(t: &Type) -> Type {
 }
 
 /// `PTupleType#_assignable?`.
-fn tuple_assignable(t: &Type, types: &[Type], size: Option<&Size>, o: &Type, mut guard: Option<&mut RecursionGuard>) -> bool {
+fn tuple_assignable(
+    t: &Type,
+    types: &[Type],
+    size: Option<&Size>,
+    o: &Type,
+    mut guard: Option<&mut RecursionGuard>,
+) -> bool {
     if type_eql(t, o) {
         return true;
     }
@@ -1068,6 +1100,16 @@ mod tests {
             t = Type::array_of(t);
         }
         assert!(!is_assignable(&t, &t.clone()));
+    }
+
+    #[test]
+    fn aliases_of_only_themselves_end() {
+        // type Selfish = Variant[Selfish, Selfish] (Puppet refuses it; it must still end)
+        let selfish = alias("Selfish", |t| Type::variant(vec![t.clone(), t]));
+        assert!(!is_assignable(&selfish, &Type::INTEGER));
+        assert!(is_assignable(&Type::Any, &selfish));
+        let _ = is_assignable(&selfish, &selfish);
+        let _ = crate::instance::is_instance(&selfish, &crate::value::Value::Integer(1));
     }
 
     #[test]
@@ -1364,6 +1406,86 @@ mod tests {
                 let got = if crate::compare::type_equals(&types[i], &types[j]) { '1' } else { '0' };
                 assert!(expected == '-' || got == expected, "{} == {}", MATRIX_TYPES[i], MATRIX_TYPES[j]);
             }
+        }
+    }
+
+    /// User-defined recursive aliases, with Puppet 7.23's answers (the oracle, with these
+    /// `type` definitions; Puppet itself overflows its stack on `LoopA >= Integer` and
+    /// `Tnode >= Tnode`, which are left out).
+    #[test]
+    fn user_aliases_as_puppet() {
+        let mut reader = crate::literal::Reader::default();
+        let aliases = [
+            ("Tree", "Array[Variant[Integer, Tree]]"),
+            ("Tree2", "Array[Variant[Integer, Tree2]]"),
+            ("A", "Variant[Integer, Array[A]]"),
+            ("B", "Variant[Integer, Array[B], Hash[String, B]]"),
+            ("LoopA", "Optional[LoopA]"),
+            ("J", "Variant[String, Integer, Array[J], Hash[String, J]]"),
+            ("Tnode", "Struct[{value => Integer, Optional[children] => Array[Tnode]}]"),
+            ("Plain", "Array[Integer]"),
+        ];
+        for (name, src) in aliases {
+            assert!(reader.define_alias(name, src).is_ok(), "{name}");
+        }
+        let cases = [
+            (r"[1, [2, [3, []]]] =~ Tree", true),
+            (r"[1, [2, ['x']]] =~ Tree", false),
+            (r"1 =~ Tree", false),
+            (r"[] =~ Tree", true),
+            (r"Tree >= Tree2", true),
+            (r"Tree2 >= Tree", true),
+            (r"Tree >= Array[Integer]", true),
+            (r"Tree >= Array[String]", false),
+            (r"Array[Any] >= Tree", true),
+            (r"Array[Integer] >= Tree", false),
+            (r"A >= B", true),
+            (r"B >= A", true),
+            (r"A >= Integer", true),
+            (r"A >= Array[Array[Integer]]", true),
+            (r"B >= Hash[String, Integer]", true),
+            (r"A >= Hash[String, Integer]", false),
+            (r"Data >= J", true),
+            (r"J >= Data", false),
+            (r"RichData >= J", true),
+            (r"J >= Tree", true),
+            (r"Tree >= J", false),
+            (r"B >= Tree", true),
+            (r"Tree >= B", false),
+            (r"1 =~ LoopA", false),
+            (r"undef =~ LoopA", true),
+            (r"LoopA >= Undef", true),
+            (r"{value => 1, children => [{value => 2}, {value => 3, children => []}]} =~ Tnode", true),
+            (r"{value => 1, children => [{value => 'x'}]} =~ Tnode", false),
+            (r"Tnode >= Struct[{value => Integer}]", true),
+            (r"Struct[{value => Integer, Optional[children] => Array[Any]}] >= Tnode", true),
+            (r"Data >= Tnode", true),
+            (r"Plain >= Array[Integer[1,2]]", true),
+            (r"Array[Integer[1,2]] >= Plain", false),
+            (r"Plain == Array[Integer]", true),
+            (r"Tree == Tree2", true),
+            (r"A == B", true),
+            (r"[{a => [1, 'x']}] =~ J", true),
+            (r"[{a => [1, 1.5]}] =~ J", false),
+            (r"Iterable >= Tree", true),
+            (r"Iterable[Integer] >= Tree", false),
+            (r"J >= J", true),
+            (r"Tree >= Tree", true),
+        ];
+        for (case, expected) in cases {
+            let (op, (left, right)) = [" =~ ", " >= ", " == "]
+                .iter()
+                .find_map(|op| case.split_once(op).map(|parts| (*op, parts)))
+                .unwrap_or((" == ", (case, case)));
+            let a = reader.read(left).ok();
+            let b = reader.read(right).ok();
+            let got = match (op, a, b) {
+                (" =~ ", Some(v), Some(Value::Type(t))) => crate::instance::is_instance(&t, &v),
+                (" >= ", Some(Value::Type(x)), Some(Value::Type(y))) => is_assignable(&x, &y),
+                (" == ", Some(a), Some(b)) => crate::compare::equals(&a, &b),
+                _ => !expected,
+            };
+            assert_eq!(got, expected, "{case}");
         }
     }
 }

@@ -120,11 +120,9 @@ fn same_kind_common(a: &Type, b: &Type) -> Option<Type> {
             maybe_create_variant(all)
         }
         (Type::Regexp(_), Type::Regexp(_)) => Type::Regexp(None),
-        (Type::Callable(_), Type::Callable(_)) => Type::Callable(Rc::new(crate::ty::CallableType {
-            params: None,
-            block: None,
-            return_type: None,
-        })),
+        (Type::Callable(_), Type::Callable(_)) => {
+            Type::Callable(Rc::new(crate::ty::CallableType { params: None, block: None, return_type: None }))
+        }
         _ => return None,
     })
 }

@@ -6,8 +6,8 @@
 //! |-------------------------|----------------------------------------|---------------------------------------|
 //! | a type                  | equal types (mutually assignable)      | assignability (`A < B`: B accepts A, not equal) |
 //! | String                  | String, ASCII case-insensitively       | String (`casecmp`)                    |
-//! | Integer, Float          | numbers (`1 == 1.0`), time values      | numbers; Timespan, Timestamp as Float seconds |
-//! | Timespan, Timestamp     | numbers (whole seconds), same kind     | same kind, Integer, Float (seconds)   |
+//! | Integer, Float          | numbers (`1 == 1.0`); a time value by its whole (Integer) or fractional (Float) seconds | numbers; Timespan, Timestamp as Float seconds |
+//! | Timespan, Timestamp     | the same kind; Integer by whole seconds, Float by fractional seconds | the same kind, Integer, Float (seconds) |
 //! | SemVer                  | equal versions                         | SemVer                                |
 //! | `default`               | `default`                              | `default`                             |
 //! | Array, Hash             | element-wise `==`                      | error                                 |
@@ -56,6 +56,8 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
         Value::Type(x) => matches!(b, Value::Type(y) if type_eql(x, y)),
         // Puppet's Sensitive compares the hashes of the wrapped values.
         Value::Sensitive(x) => matches!(b, Value::Sensitive(y) if **x == **y),
+        // Ruby's `URI#==`: the normalised components.
+        Value::Uri(x) => matches!(b, Value::Uri(y) if x.equals(y)),
         _ => a == b,
     }
 }
@@ -157,7 +159,9 @@ fn compare_types(op: ComparisonOp, a: &Type, b: Option<&Type>) -> bool {
 }
 
 /// `CompareOperator#compare`: the order of two comparable values, or the reason they are
-/// not comparable (the detail of Puppet's "Comparison of: ... is not possible" error).
+/// not comparable (the detail of Puppet's "Comparison of: ... is not possible" error,
+/// which [`compare_op`] makes). A type on the left is not compared here: the comparison
+/// operators ask assignability of types ([`compare_op`]).
 pub fn compare(a: &Value, b: &Value) -> Result<Ordering> {
     match a {
         Value::String(x) => match b {
@@ -200,7 +204,7 @@ pub fn match_value(value: &Value, pattern: &Value) -> bool {
         Value::Type(t) => crate::instance::is_instance(t, value),
         Value::SemVer(v) => match value {
             Value::SemVer(x) => x == v,
-            Value::String(s) => crate::semver::SemVer::parse(s).is_ok_and(|x| &x == &**v),
+            Value::String(s) => crate::semver::SemVer::parse(s).is_ok_and(|x| x == **v),
             _ => false,
         },
         Value::SemVerRange(r) => crate::semver::range_includes_value(r, value),
@@ -318,9 +322,7 @@ pub fn type_eql(a: &Type, b: &Type) -> bool {
     };
     let list = |x: &[Type], y: &[Type]| x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| type_eql(p, q));
     match (a, b) {
-        (T::Variant(x), T::Variant(y)) => {
-            x.len() == y.len() && x.iter().all(|p| y.iter().any(|q| type_eql(p, q)))
-        }
+        (T::Variant(x), T::Variant(y)) => x.len() == y.len() && x.iter().all(|p| y.iter().any(|q| type_eql(p, q))),
         (T::Pattern(x), T::Pattern(y)) => {
             x.len() == y.len() && x.iter().all(|p| y.iter().any(|q| p.source() == q.source()))
         }
@@ -335,7 +337,9 @@ pub fn type_eql(a: &Type, b: &Type) -> bool {
         (T::Tuple { types: x, size: s1 }, T::Tuple { types: y, size: s2 }) => s1 == s2 && list(x, y),
         (T::Struct(x), T::Struct(y)) => {
             x.len() == y.len()
-                && x.iter().zip(y.iter()).all(|(p, q)| type_eql(&p.key_type, &q.key_type) && type_eql(&p.value_type, &q.value_type))
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(p, q)| type_eql(&p.key_type, &q.key_type) && type_eql(&p.value_type, &q.value_type))
         }
         (T::Optional(x), T::Optional(y))
         | (T::NotUndef(x), T::NotUndef(y))

@@ -8,8 +8,8 @@
 use std::rc::Rc;
 
 use crate::assignable::{
-    alias_id, array_element, assignable, assignable_opt, enum_includes, hash_key_value, is_self_recursive, struct_element_name,
-    struct_key_optional, with_guard, RecursionGuard,
+    alias_id, array_element, assignable, assignable_opt, enum_includes, hash_key_value, is_self_recursive,
+    struct_element_name, struct_key_optional, with_guard, RecursionGuard,
 };
 use crate::normalize::maybe_create_variant;
 use crate::ty::{Size, StringParam, Type};
@@ -84,7 +84,8 @@ pub(crate) fn instance_of(t: &Type, v: &Value, mut guard: Option<&mut RecursionG
         Type::Array { element, size } => match v {
             Value::Array(items) => {
                 let e = array_element(element, size);
-                items.iter().all(|item| instance_of(&e, item, guard.as_deref_mut())) && size_contains(size.as_ref(), items.len())
+                items.iter().all(|item| instance_of(&e, item, guard.as_deref_mut()))
+                    && size_contains(size.as_ref(), items.len())
             }
             _ => false,
         },
@@ -185,18 +186,19 @@ fn really_instance(t: &Type, v: &Value, mut guard: Option<&mut RecursionGuard>) 
     }
 }
 
-/// The identity of a value for the recursion guard: the object for values behind an `Rc`,
-/// the value itself for immediates (as Ruby's object ids of small integers, `nil`, `true`).
+/// The identity of a value for the recursion guard: the object for values behind an `Rc`
+/// (8-aligned addresses), the value itself for immediates (as Ruby's object ids of small
+/// integers, `nil`, `true`), tagged in the low bits so that they never equal an address.
 fn value_id(v: &Value) -> usize {
     fn ptr<T: ?Sized>(r: &Rc<T>) -> usize {
         Rc::as_ptr(r) as *const u8 as usize
     }
     match v {
-        Value::Undef => 1,
-        Value::Default => 3,
-        Value::Boolean(b) => 5 + usize::from(*b) * 2,
-        Value::Integer(i) => (*i as usize).wrapping_mul(2).wrapping_add(1) ^ 0x5555,
-        Value::Float(f) => (f.to_bits() as usize) | 1,
+        Value::Undef => 3,
+        Value::Default => 11,
+        Value::Boolean(b) => 19 + usize::from(*b) * 8,
+        Value::Integer(i) => ((*i as usize) << 3) | 1,
+        Value::Float(f) => ((f.to_bits() as usize) << 3) | 2,
         Value::String(s) => ptr(s),
         Value::Regexp(r) => ptr(r),
         Value::Array(a) => ptr(a),
@@ -275,7 +277,12 @@ fn string_instance(param: Option<&StringParam>, s: &str) -> bool {
 
 /// `PTupleType#instance?`: the size (the number of types when unconstrained), then each
 /// element against its type (the last type repeats).
-fn tuple_instance(types: &[Type], size: Option<&Size>, items: &[Value], mut guard: Option<&mut RecursionGuard>) -> bool {
+fn tuple_instance(
+    types: &[Type],
+    size: Option<&Size>,
+    items: &[Value],
+    mut guard: Option<&mut RecursionGuard>,
+) -> bool {
     match size {
         Some(s) => {
             if !size_contains(Some(s), items.len()) {
@@ -289,14 +296,19 @@ fn tuple_instance(types: &[Type], size: Option<&Size>, items: &[Value], mut guar
         }
     }
     types.is_empty()
-        || items.iter().enumerate().all(|(i, item)| {
-            types.get(i).or(types.last()).is_some_and(|t| instance_of(t, item, guard.as_deref_mut()))
-        })
+        || items
+            .iter()
+            .enumerate()
+            .all(|(i, item)| types.get(i).or(types.last()).is_some_and(|t| instance_of(t, item, guard.as_deref_mut())))
 }
 
 /// `PStructType#instance?`: each member present and matching, or missing and optional; no
 /// other keys.
-fn struct_instance(elements: &[crate::ty::StructElement], h: &value::Hash, mut guard: Option<&mut RecursionGuard>) -> bool {
+fn struct_instance(
+    elements: &[crate::ty::StructElement],
+    h: &value::Hash,
+    mut guard: Option<&mut RecursionGuard>,
+) -> bool {
     let mut matched = 0usize;
     let all = elements.iter().all(|e| {
         let key = struct_element_name(e).map(Value::string).unwrap_or(Value::Undef);
@@ -398,7 +410,12 @@ fn init_really_instance(ty: Option<&Type>, args: &[Value], v: &Value, mut guard:
 }
 
 /// `PInitType#_assignable?`.
-pub(crate) fn init_assignable(ty: Option<&Type>, args: &[Value], o: &Type, mut guard: Option<&mut RecursionGuard>) -> bool {
+pub(crate) fn init_assignable(
+    ty: Option<&Type>,
+    args: &[Value],
+    o: &Type,
+    mut guard: Option<&mut RecursionGuard>,
+) -> bool {
     if let Type::Init { ty: oty, .. } = o {
         return match (ty, oty) {
             (None, _) => true,
@@ -425,7 +442,6 @@ pub(crate) fn init_assignable(ty: Option<&Type>, args: &[Value], o: &Type, mut g
         None => false,
     }
 }
-
 
 /// What `Init[T, args...]` accepts besides instances of `T` (`PInitType#assert_initialized`):
 /// `single`, the types of `T.new`'s one-argument signatures; `other`, the parameter tuples
@@ -454,8 +470,7 @@ fn init_signatures(ty: &Type, args: &[Value]) -> InitSignatures {
     };
     let mut single = vec![ty.clone()];
     if args.is_empty() {
-        let (ones, others): (Vec<Type>, Vec<Type>) =
-            tuples.into_iter().partition(|t| range(t) == (Some(1), Some(1)));
+        let (ones, others): (Vec<Type>, Vec<Type>) = tuples.into_iter().partition(|t| range(t) == (Some(1), Some(1)));
         single.extend(ones.iter().filter_map(first));
         let has_optional_single = others.iter().any(|t| range(t).0 == Some(1));
         let other = if others.is_empty() { None } else { Some(maybe_create_variant(others)) };
@@ -569,15 +584,32 @@ const DEFERRED_NAME: &str = r"\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z";
 
 /// The parameter tuples of `T.new`'s dispatches, in order; `None` when `T` has no `new`.
 fn new_signatures(t: &Type) -> Option<Vec<Type>> {
-    let time_formats = || v(vec![Type::String(Some(StringParam::Size(Size { from: 2, to: None }))), Type::Array {
-        element: Some(Rc::new(Type::String(Some(StringParam::Size(Size { from: 2, to: None }))))),
-        size: Some(Size { from: 1, to: None }),
-    }]);
+    let time_formats = || {
+        v(vec![
+            Type::String(Some(StringParam::Size(Size { from: 2, to: None }))),
+            Type::Array {
+                element: Some(Rc::new(Type::String(Some(StringParam::Size(Size { from: 2, to: None }))))),
+                size: Some(Size { from: 1, to: None }),
+            },
+        ])
+    };
     let s1 = || Type::String(Some(StringParam::Size(Size { from: 1, to: None })));
     Some(match t {
         Type::Integer { .. } => {
-            let conv = v(vec![Type::Numeric, Type::Boolean(None), rx(INTEGER_PATTERN_LENIENT), Type::Timespan { from: None, to: None }, Type::Timestamp { from: None, to: None }]);
-            let radix = v(vec![Type::Default, int_range(2, Some(2)), int_range(8, Some(8)), int_range(10, Some(10)), int_range(16, Some(16))]);
+            let conv = v(vec![
+                Type::Numeric,
+                Type::Boolean(None),
+                rx(INTEGER_PATTERN_LENIENT),
+                Type::Timespan { from: None, to: None },
+                Type::Timestamp { from: None, to: None },
+            ]);
+            let radix = v(vec![
+                Type::Default,
+                int_range(2, Some(2)),
+                int_range(8, Some(8)),
+                int_range(10, Some(10)),
+                int_range(16, Some(16)),
+            ]);
             vec![
                 tuple(vec![conv.clone(), radix.clone(), Type::Boolean(None)], Some((1, Some(3)))),
                 one(strukt(vec![("from", false, conv), ("radix", true, radix), ("abs", true, Type::Boolean(None))])),
@@ -586,7 +618,12 @@ fn new_signatures(t: &Type) -> Option<Vec<Type>> {
         Type::Float { .. } | Type::Numeric => {
             let first = if matches!(t, Type::Numeric) { vec![Type::INTEGER, Type::FLOAT] } else { vec![Type::Numeric] };
             let mut c = first;
-            c.extend([Type::Boolean(None), rx(FLOAT_PATTERN), Type::Timespan { from: None, to: None }, Type::Timestamp { from: None, to: None }]);
+            c.extend([
+                Type::Boolean(None),
+                rx(FLOAT_PATTERN),
+                Type::Timespan { from: None, to: None },
+                Type::Timestamp { from: None, to: None },
+            ]);
             let conv = v(c);
             vec![
                 tuple(vec![conv.clone(), Type::Boolean(None)], Some((1, Some(2)))),
@@ -674,7 +711,11 @@ fn new_signatures(t: &Type) -> Option<Vec<Type>> {
             vec![
                 one(s1()),
                 tuple(vec![bound(), bound(), Type::Boolean(None)], Some((2, Some(3)))),
-                one(strukt(vec![("min", false, bound()), ("max", true, bound()), ("exclude_max", true, Type::Boolean(None))])),
+                one(strukt(vec![
+                    ("min", false, bound()),
+                    ("max", true, bound()),
+                    ("exclude_max", true, Type::Boolean(None)),
+                ])),
             ]
         }
         Type::Binary => {
@@ -710,7 +751,10 @@ fn new_signatures(t: &Type) -> Option<Vec<Type>> {
         Type::Type(_) => vec![one(s1())],
         Type::Deferred => vec![
             tuple(
-                vec![strukt(vec![("name", false, rx(DEFERRED_NAME)), ("arguments", false, Type::optional(Type::ARRAY))])],
+                vec![strukt(vec![
+                    ("name", false, rx(DEFERRED_NAME)),
+                    ("arguments", false, Type::optional(Type::ARRAY)),
+                ])],
                 Some((1, Some(1))),
             ),
             tuple(vec![rx(DEFERRED_NAME), Type::optional(Type::ARRAY)], Some((1, Some(2)))),
@@ -750,7 +794,10 @@ mod tests {
     fn structs() {
         let s = Type::Struct(
             vec![
-                StructElement { key_type: Type::String(Some(StringParam::Value("a".into()))), value_type: Type::INTEGER },
+                StructElement {
+                    key_type: Type::String(Some(StringParam::Value("a".into()))),
+                    value_type: Type::INTEGER,
+                },
                 StructElement {
                     key_type: Type::optional(Type::String(Some(StringParam::Value("b".into())))),
                     value_type: Type::STRING,
@@ -778,9 +825,29 @@ mod tests {
         assert!(!is_instance(&tree, &arr(vec![Value::from("x")])));
         assert!(!is_instance(&tree, &Value::Integer(1)));
         // type A = Optional[A]: recursion without consuming the value ends with "no"
-        let a = alias("A", |t| Type::optional(t));
+        let a = alias("A", Type::optional);
         assert!(!is_instance(&a, &Value::Integer(1)));
         assert!(is_instance(&a, &Value::Undef));
+    }
+
+    #[test]
+    fn init_errors() {
+        let check = |src: &str| {
+            let t = crate::literal::read(src).ok().and_then(|v| v.as_type().cloned()).unwrap_or(Type::Unit);
+            try_is_instance(&t, &Value::Integer(1)).map_err(|e| e.message)
+        };
+        assert_eq!(check("Init[Integer]"), Ok(true));
+        assert_eq!(
+            check("Init[Enum['a']]"),
+            Err("Creation of new instance of type 'Enum['a']' is not supported".to_string())
+        );
+        assert_eq!(
+            check("Init[Integer, 'x']"),
+            Err("The type 'Init[Integer, 'x']' does not represent a valid set of parameters for Integer.new()"
+                .to_string())
+        );
+        assert_eq!(check("Init[Integer, 16]"), Ok(true));
+        assert_eq!(check("Init[Data]"), Err("Creation of new instance of type 'Data' is not supported".to_string()));
     }
 
     #[test]

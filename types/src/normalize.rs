@@ -119,11 +119,7 @@ fn normalize_hash(key: &Option<Rc<Type>>, value: &Option<Rc<Type>>, size: &Optio
     if size.is_none() && nk.is_none() && nv.is_none() {
         return None;
     }
-    Some(Type::Hash {
-        key: Some(Rc::new(nk.unwrap_or(k))),
-        value: Some(Rc::new(nv.unwrap_or(v))),
-        size: *size,
-    })
+    Some(Type::Hash { key: Some(Rc::new(nk.unwrap_or(k))), value: Some(Rc::new(nv.unwrap_or(v))), size: *size })
 }
 
 /// `PStructType#normalize`: the value types normalised.
@@ -290,9 +286,10 @@ fn merge_enums(types: Vec<Type>) -> Vec<Type> {
         }
     }
     if types.len() > 1 {
-        let (enums, mut others) = partition(types.clone(), |t| {
-            matches!(t, Type::Enum { values, case_insensitive: true } if !values.is_empty())
-        });
+        let (enums, mut others) = partition(
+            types.clone(),
+            |t| matches!(t, Type::Enum { values, case_insensitive: true } if !values.is_empty()),
+        );
         if enums.len() > 1 {
             let mut values = Vec::new();
             for e in enums {
@@ -452,16 +449,10 @@ mod tests {
     #[test]
     fn variants() {
         assert_eq!(normalize(&Type::variant(vec![Type::INTEGER])), Type::INTEGER);
-        assert_eq!(
-            normalize(&Type::variant(vec![Type::INTEGER, Type::Undef])),
-            Type::optional(Type::INTEGER)
-        );
+        assert_eq!(normalize(&Type::variant(vec![Type::INTEGER, Type::Undef])), Type::optional(Type::INTEGER));
         assert_eq!(normalize(&Type::variant(vec![int(1, 3), int(4, 6)])), int(1, 6));
         // nothing merged: the variant itself
-        assert_eq!(
-            normalize(&Type::variant(vec![int(1, 3), int(5, 6)])),
-            Type::variant(vec![int(1, 3), int(5, 6)])
-        );
+        assert_eq!(normalize(&Type::variant(vec![int(1, 3), int(5, 6)])), Type::variant(vec![int(1, 3), int(5, 6)]));
         // merged ranges come first
         assert_eq!(
             normalize(&Type::variant(vec![int(1, 3), Type::STRING, int(5, 6), int(4, 4)])),
@@ -541,13 +532,19 @@ mod tests {
             (r"Hash[String, Variant[Integer[1, 2], Integer[3, 4]], 1, 2]", r"Hash[String, Integer[1, 4], 1, 2]"),
             (r"Tuple[Variant[Integer], String]", r"Tuple[Integer, String]"),
             (r"Tuple[Variant[Integer], String, 1, 3]", r"Tuple[Integer, String, 1, 3]"),
-            (r"Struct[{a => Variant[Integer, Undef], b => Variant[String]}]", r"Struct[{'a' => Optional[Integer], 'b' => String}]"),
+            (
+                r"Struct[{a => Variant[Integer, Undef], b => Variant[String]}]",
+                r"Struct[{'a' => Optional[Integer], 'b' => String}]",
+            ),
             (r"Callable[Variant[Integer], Variant[String, Undef]]", r"Callable[Integer, Optional[String]]"),
             (r"Callable[[Variant[Integer]], Variant[String, Undef]]", r"Callable[[Integer], Optional[String]]"),
             (r"Type[Variant[Integer, Undef]]", r"Type[Optional[Integer]]"),
             (r"Iterable[Variant[Integer]]", r"Iterable[Integer]"),
             (r"Sensitive[Variant[Integer]]", r"Sensitive[Integer]"),
-            (r"Variant[Array[Variant[Integer]], Hash[String, Optional[Optional[Integer]]]]", r"Variant[Array[Integer], Hash[String, Optional[Integer]]]"),
+            (
+                r"Variant[Array[Variant[Integer]], Hash[String, Optional[Optional[Integer]]]]",
+                r"Variant[Array[Integer], Hash[String, Optional[Integer]]]",
+            ),
             (r"Variant[Data, Undef]", r"Data"),
             (r"Variant[Data, Integer]", r"Variant[Data, Integer]"),
             (r"Variant[Integer, Any]", r"Variant[Integer, Any]"),

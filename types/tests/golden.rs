@@ -67,48 +67,22 @@ fn eval(reader: &Reader, e: &Expr) -> Result<Value, Error> {
 }
 
 fn binary(op: BinaryOp, a: &Value, b: &Value) -> Result<bool, Error> {
-    use puppet_types::{assignable::is_assignable, compare};
-    // A type on the left compares by assignability; nothing but a type is assignable.
-    if let Value::Type(x) = a {
-        let eq = || compare::equals(a, b);
-        let y = b.as_type();
-        match op {
-            BinaryOp::Less => return Ok(y.is_some_and(|y| is_assignable(y, x)) && !eq()),
-            BinaryOp::LessEqual => return Ok(y.is_some_and(|y| is_assignable(y, x))),
-            BinaryOp::Greater => return Ok(y.is_some_and(|y| is_assignable(x, y)) && !eq()),
-            BinaryOp::GreaterEqual => return Ok(y.is_some_and(|y| is_assignable(x, y))),
-            _ => {}
-        }
-    }
-    // The evaluator's wrapping of an impossible comparison.
-    let ordering = || {
-        compare::compare(a, b).map_err(|e| {
-            Error::new(format!(
-                "Comparison of: {} {} {}, is not possible. Caused by '{}'.",
-                display::label(a),
-                op.symbol(),
-                display::label(b),
-                e.message
-            ))
-        })
-    };
+    use puppet_types::compare::{compare_op, ComparisonOp};
     match op {
-        BinaryOp::Equal => Ok(compare::equals(a, b)),
-        BinaryOp::NotEqual => Ok(!compare::equals(a, b)),
-        BinaryOp::Less => Ok(ordering()?.is_lt()),
-        BinaryOp::LessEqual => Ok(ordering()?.is_le()),
-        BinaryOp::Greater => Ok(ordering()?.is_gt()),
-        BinaryOp::GreaterEqual => Ok(ordering()?.is_ge()),
         BinaryOp::Match => matches(a, b),
         BinaryOp::NotMatch => matches(a, b).map(|m| !m),
-        other => Err(Error::new(format!("the golden runner has no operator {}", other.symbol()))),
+        other => match ComparisonOp::parse(other.symbol()) {
+            Some(op) => compare_op(op, a, b),
+            None => Err(Error::new(format!("the golden runner has no operator {}", other.symbol()))),
+        },
     }
 }
 
 /// `a =~ b` for a type, a regexp or a string pattern on the right.
 fn matches(a: &Value, b: &Value) -> Result<bool, Error> {
     match b {
-        Value::Type(t) => Ok(puppet_types::instance::is_instance(t, a)),
+        Value::Type(t) => puppet_types::instance::try_is_instance(t, a)
+            .map_err(|e| Error::new(format!("Error while evaluating a '=~' expression, {}", e.message))),
         // `PSemVerRangeType.include?`: a version, or a string that reads as one.
         Value::SemVerRange(r) => Ok(match a {
             Value::SemVer(v) => r.includes(v),
