@@ -39,6 +39,7 @@
 use std::rc::Rc;
 
 
+use crate::normalize::maybe_create_variant;
 use crate::semver::SemVerRange;
 use crate::ty::{Size, StringParam, StructElement, Type};
 use crate::value::{Hash, IteratorKind, Value};
@@ -133,8 +134,8 @@ fn infer_set_hash(h: &Hash, depth: usize) -> Type {
             .collect();
         return Type::Struct(elements.into());
     }
-    let keys = variant_maybe_create(h.keys().map(|k| infer_set_at(k, depth + 1)).collect());
-    let values = variant_maybe_create(h.values().map(|v| infer_set_at(v, depth + 1)).collect());
+    let keys = maybe_create_variant(h.keys().map(|k| infer_set_at(k, depth + 1)).collect());
+    let values = maybe_create_variant(h.values().map(|v| infer_set_at(v, depth + 1)).collect());
     sized_hash(keys, values, h.len())
 }
 
@@ -216,29 +217,6 @@ fn string_value_type(s: &str) -> Type {
     Type::String(Some(StringParam::Value(Rc::from(s))))
 }
 
-/// `PVariantType.maybe_create`: nested variants flattened, duplicates removed, and the one
-/// type itself when only one remains.
-pub(crate) fn variant_maybe_create(types: Vec<Type>) -> Type {
-    let mut flat: Vec<Type> = Vec::with_capacity(types.len());
-    for t in types {
-        match t {
-            Type::Variant(inner) => flat.extend(inner.iter().cloned()),
-            other => flat.push(other),
-        }
-    }
-    let mut unique: Vec<Type> = Vec::with_capacity(flat.len());
-    for t in flat {
-        if !unique.contains(&t) {
-            unique.push(t);
-        }
-    }
-    if unique.len() == 1 {
-        unique.pop().unwrap_or(Type::Any)
-    } else {
-        Type::Variant(unique.into())
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 // Iterators (`Iterable.on` and the iterator classes of iterable.rb)
 // ---------------------------------------------------------------------------------------
@@ -281,7 +259,7 @@ fn iter_state(v: &Value, depth: usize) -> Option<IterState> {
         // `Iterator.new(PStringType.new(PIntegerType.new(1, 1)), o.each_char)`
         Value::String(_) => Some(IterState::Elements(Type::String(Some(StringParam::Size(Size::exact(1)))))),
         Value::Array(items) if items.is_empty() => Some(IterState::Elements(Type::Unit)),
-        Value::Array(items) => Some(IterState::Elements(variant_maybe_create(
+        Value::Array(items) => Some(IterState::Elements(maybe_create_variant(
             items.iter().map(|x| infer_set_at(x, depth + 1)).collect(),
         ))),
         Value::Hash(h) => Some(IterState::Elements(hash_pair_type(h, depth))),
@@ -299,8 +277,8 @@ fn hash_pair_type(h: &Hash, depth: usize) -> Type {
         (Type::Unit, Type::Unit)
     } else {
         (
-            variant_maybe_create(h.keys().map(|k| infer_set_at(k, depth + 1)).collect()),
-            variant_maybe_create(h.values().map(|v| infer_set_at(v, depth + 1)).collect()),
+            maybe_create_variant(h.keys().map(|k| infer_set_at(k, depth + 1)).collect()),
+            maybe_create_variant(h.values().map(|v| infer_set_at(v, depth + 1)).collect()),
         )
     };
     Type::Tuple { types: Rc::from(vec![k, v]), size: Some(Size::exact(2)) }
@@ -450,7 +428,7 @@ fn generalize_variant(t: &Type, types: &[Type]) -> Type {
     if generalized.as_slice() == types {
         t.clone()
     } else {
-        variant_maybe_create(generalized)
+        maybe_create_variant(generalized)
     }
 }
 

@@ -240,55 +240,9 @@ pub fn builtin_type(lower: &str) -> Option<Type> {
         "init" => Type::Init { ty: None, args: Rc::from([]) },
         "object" => Type::Object(Rc::new(crate::ty::ObjectType { name: None, parent: None, attributes: Vec::new() })),
         "typeset" => Type::TypeSet,
-        "data" => Type::Alias(builtin_aliases().data.clone()),
-        "richdata" => Type::Alias(builtin_aliases().rich_data.clone()),
-        "richdatakey" => Type::Alias(builtin_aliases().rich_data_key.clone()),
+        "data" => crate::common::data(),
+        "richdata" => crate::common::rich_data(),
+        "richdatakey" => crate::common::rich_data_key(),
         _ => return None,
     })
-}
-
-struct BuiltinAliases {
-    data: Rc<TypeAlias>,
-    rich_data: Rc<TypeAlias>,
-    rich_data_key: Rc<TypeAlias>,
-}
-
-thread_local! {
-    static BUILTIN_ALIASES: &'static BuiltinAliases = Box::leak(Box::new(make_builtin_aliases()));
-}
-
-fn builtin_aliases() -> &'static BuiltinAliases {
-    BUILTIN_ALIASES.with(|a| *a)
-}
-
-/// The static loader's aliases:
-/// `Data = Variant[ScalarData, Undef, Hash[String, Data], Array[Data]]`,
-/// `RichDataKey = Variant[String, Numeric]`,
-/// `RichData = Variant[Scalar, SemVerRange, Binary, Sensitive, Type, TypeSet, URI, Object,
-/// Undef, Default, Hash[RichDataKey, RichData], Array[RichData]]`.
-fn make_builtin_aliases() -> BuiltinAliases {
-    let data = TypeAlias::new("Data");
-    data.resolve_to(Type::variant(vec![
-        Type::ScalarData,
-        Type::Undef,
-        Type::hash_of(Type::STRING, Type::Alias(data.clone())),
-        Type::array_of(Type::Alias(data.clone())),
-    ]));
-    let rich_data_key = TypeAlias::with_type("RichDataKey", Type::variant(vec![Type::STRING, Type::Numeric]));
-    let rich_data = TypeAlias::new("RichData");
-    rich_data.resolve_to(Type::variant(vec![
-        Type::Scalar,
-        Type::SemVerRange,
-        Type::Binary,
-        Type::Sensitive(None),
-        Type::Type(None),
-        Type::TypeSet,
-        Type::Uri(None),
-        Type::Object(Rc::new(crate::ty::ObjectType { name: None, parent: None, attributes: Vec::new() })),
-        Type::Undef,
-        Type::Default,
-        Type::hash_of(Type::Alias(rich_data_key.clone()), Type::Alias(rich_data.clone())),
-        Type::array_of(Type::Alias(rich_data.clone())),
-    ]));
-    BuiltinAliases { data, rich_data, rich_data_key }
 }

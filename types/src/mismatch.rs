@@ -34,7 +34,8 @@ use std::rc::Rc;
 use indexmap::IndexMap;
 
 use crate::assignable::is_assignable;
-use crate::infer::{generalize, infer_set, variant_maybe_create};
+use crate::infer::{generalize, infer_set};
+use crate::normalize::maybe_create_variant;
 use crate::normalize::normalize;
 use crate::ty::{CallableType, Size, StructElement, Type, TypeAlias};
 use crate::value::Value;
@@ -285,7 +286,7 @@ impl Mismatch {
                 if oe != expected {
                     both.push(oe.clone());
                 }
-                Kind::Type { expected: normalize(&variant_maybe_create(both)), actual: actual.clone(), pattern: *pattern }
+                Kind::Type { expected: normalize(&maybe_create_variant(both)), actual: actual.clone(), pattern: *pattern }
             }
             (Kind::Size { expected, actual, count }, Kind::Size { expected: oe, .. }) => {
                 let to = match (expected.to, oe.to) {

@@ -75,7 +75,7 @@ fn type_access(base: &Type, keys: &[Value]) -> Result<Type> {
         }
         Type::Variant(_) => {
             assert_keys(base, keys, 1, None, &[Allowed::Type])?;
-            Ok(variant(keys.iter().filter_map(|k| k.as_type().cloned()).collect()))
+            Ok(crate::normalize::maybe_create_variant(keys.iter().filter_map(|k| k.as_type().cloned()).collect()))
         }
         Type::Pattern(_) => {
             assert_keys(base, keys, 1, None, &[Allowed::String, Allowed::Regexp, Allowed::PatternType, Allowed::RegexpType])?;
@@ -298,29 +298,6 @@ fn trailing_size(keys: &[Value]) -> Result<(&[Value], Option<Size>)> {
         Ok((&keys[..n - 1], Some(Size { from, to: None })))
     } else {
         Ok((keys, None))
-    }
-}
-
-/// `TypeFactory.variant`: nested variants flattened, duplicates dropped, one type alone is
-/// itself.
-pub fn variant(types: Vec<Type>) -> Type {
-    let mut flat: Vec<Type> = Vec::with_capacity(types.len());
-    for t in types {
-        match t {
-            Type::Variant(inner) => flat.extend(inner.iter().cloned()),
-            t => flat.push(t),
-        }
-    }
-    let mut unique: Vec<Type> = Vec::with_capacity(flat.len());
-    for t in flat {
-        if !unique.contains(&t) {
-            unique.push(t);
-        }
-    }
-    if unique.len() == 1 {
-        unique.pop().unwrap_or(Type::Any)
-    } else {
-        Type::Variant(unique.into())
     }
 }
 

@@ -77,10 +77,16 @@ pub enum RuntimeName {
 /// A named type alias (`type MyType = ...`, also Puppet's built-in `Data`, `RichData`,
 /// `RichDataKey`). The resolved type may refer back to the alias itself (recursive
 /// aliases), which is why it is filled in after the alias exists.
-#[derive(Debug)]
 pub struct TypeAlias {
     pub name: Rc<str>,
     resolved: RefCell<Option<Type>>,
+}
+
+/// An alias shows as its name: what it stands for may contain the alias itself.
+impl std::fmt::Debug for TypeAlias {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TypeAlias({})", self.name)
+    }
 }
 
 impl TypeAlias {
