@@ -288,7 +288,7 @@ mod tests {
 
     fn b64(r: Result<Value>) -> String {
         match r {
-            Ok(Value::Binary(b)) => b.to_string(),
+            Ok(Value::Binary(ref b)) => b.to_string(),
             Ok(other) => format!("{other:?}"),
             Err(e) => format!("!! {}", e.message.lines().next().unwrap_or_default()),
         }

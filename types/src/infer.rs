@@ -84,7 +84,8 @@ pub fn type_signatures() -> Vec<crate::mismatch::Signature> {
 /// evaluator adds `Error while evaluating a Function Call, `.
 pub fn type_function(args: &[Value], block: Option<&Value>) -> crate::Result<Type> {
     let index = crate::mismatch::select_signature("type", &type_signatures(), args, block)?;
-    let v = args.first().unwrap_or(&Value::Undef);
+    let undef = Value::Undef;
+    let v = args.first().unwrap_or(&undef);
     Ok(match index {
         0 => infer_set(v),
         1 => infer(v),
@@ -609,13 +610,7 @@ mod tests {
         }
         let _ = infer_set(&v);
         let _ = infer(&v);
-        // drop iteratively-ish: unwrap layers to avoid a deep recursive drop in the test
-        let mut cur = v;
-        while let Value::Array(a) = cur {
-            cur = match Rc::try_unwrap(a) {
-                Ok(mut items) => items.pop().unwrap_or(Value::Undef),
-                Err(_) => Value::Undef,
-            };
-        }
+        // Value's Drop frees the nesting iteratively.
+        drop(v);
     }
 }

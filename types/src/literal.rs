@@ -53,8 +53,8 @@ impl Reader {
         let key = name.to_lowercase();
         let previous = self.aliases.insert(key.clone(), Type::Alias(alias.clone()));
         match self.read(src) {
-            Ok(Value::Type(t)) => {
-                alias.resolve_to((*t).clone());
+            Ok(Value::Type(ref t)) => {
+                alias.resolve_to((**t).clone());
                 Ok(Type::Alias(alias))
             }
             other => {
@@ -181,7 +181,7 @@ impl Reader {
                     }
                     _ => return Err(not_literal("a call of a function other than new")),
                 };
-                let Value::Type(t) = target else {
+                let Value::Type(ref t) = target else {
                     return Err(not_literal("new() of something not a type"));
                 };
                 crate::new::new_value(&t, args)

@@ -1187,7 +1187,7 @@ fn parse_type_string(src: &str) -> crate::Result<Type> {
         return Err(invalid());
     }
     match crate::literal::read(src) {
-        Ok(Value::Type(t)) => Ok((*t).clone()),
+        Ok(Value::Type(ref t)) => Ok((**t).clone()),
         Ok(_) => Err(invalid()),
         Err(e) => match e.message.strip_prefix("Resource type not found: ") {
             Some(name) => Ok(Type::Reference(Rc::from(name))),
@@ -1427,7 +1427,7 @@ mod tests {
 
     fn ty(src: &str) -> Type {
         match literal::read(src) {
-            Ok(Value::Type(t)) => (*t).clone(),
+            Ok(Value::Type(ref t)) => (**t).clone(),
             other => panic!("{src}: {other:?}"),
         }
     }
@@ -1610,7 +1610,7 @@ mod tests {
         reader.alias_type("Base64Format", ty("Enum['%b', '%u', '%B', '%s', '%r']"));
         reader.alias_type("ByteInteger", ty("Integer[0, 255]"));
         let rty = |s: &str| match reader.read(s) {
-            Ok(Value::Type(t)) => (*t).clone(),
+            Ok(Value::Type(ref t)) => (**t).clone(),
             other => panic!("{s}: {other:?}"),
         };
         let tuple = |ts: Vec<Type>, from, to| Type::Tuple { types: ts.into(), size: Some(Size { from, to: Some(to) }) };
@@ -1709,7 +1709,7 @@ mod tests {
     fn parameters() {
         let p = ty("Struct[{x => Integer, Optional[y] => String}]");
         let h = |src: &str| match val(src) {
-            Value::Hash(h) => (*h).clone(),
+            Value::Hash(ref h) => (*h).clone(),
             other => panic!("{other:?}"),
         };
         let e = validate_parameters("Class[Foo]", &p, &h("{x => 'a'}"), false).map_err(|e| e.message);

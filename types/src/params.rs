@@ -367,8 +367,8 @@ fn time_range(base: &Type, keys: &[Value]) -> Result<Type> {
                     crate::time::new_timestamp(std::slice::from_ref(k))
                 };
                 match made {
-                    Ok(Value::Timespan(t)) => Some(t.nsecs),
-                    Ok(Value::Timestamp(t)) => Some(t.nsecs),
+                    Ok(Value::Timespan(ref t)) => Some(t.nsecs),
+                    Ok(Value::Timestamp(ref t)) => Some(t.nsecs),
                     Ok(_) => None,
                     Err(e) => return Err(in_access(e.message)),
                 }
@@ -510,7 +510,7 @@ fn struct_key(t: &Rc<Type>) -> Result<Type> {
 fn uri(param: &Value) -> Result<Type> {
     match param {
         Value::String(s) if !s.is_empty() => match crate::uri::new_uri(std::slice::from_ref(param)) {
-            Ok(Value::Uri(u)) => Ok(Type::Uri(Some(Rc::new(uri_parts(&u))))),
+            Ok(Value::Uri(ref u)) => Ok(Type::Uri(Some(Rc::new(uri_parts(&u))))),
             Ok(_) => Ok(Type::Uri(None)),
             Err(e) => Err(in_access(e.message)),
         },
@@ -611,8 +611,8 @@ fn resource(base: &Type, type_name: Option<&str>, title: Option<&str>, keys: &[V
     let name: String = match type_name {
         Some(n) => n.to_owned(),
         None => match keys.remove(0) {
-            Value::String(s) => capitalize_segments(&s),
-            Value::Type(t) => match &*t {
+            Value::String(ref s) => capitalize_segments(&s),
+            Value::Type(ref t) => match &**t {
                 Type::Resource { type_name: Some(n), .. } => n.to_string(),
                 other => {
                     return Err(Error::new(format!(
@@ -650,7 +650,7 @@ fn resource(base: &Type, type_name: Option<&str>, title: Option<&str>, keys: &[V
     let mut result = Vec::with_capacity(titles.len());
     for t in titles {
         let title = match t {
-            Value::String(s) => Some(s),
+            Value::String(ref s) => Some(s),
             Value::Default if orig == 0 => None,
             other => {
                 return Err(Error::new(format!(
@@ -660,7 +660,7 @@ fn resource(base: &Type, type_name: Option<&str>, title: Option<&str>, keys: &[V
                 )))
             }
         };
-        result.push(Value::ty(Type::Resource { type_name: Some(name.as_str().into()), title }));
+        result.push(Value::ty(Type::Resource { type_name: Some(name.as_str().into()), title: title.cloned() }));
     }
     Ok(if as_array { Value::array(result) } else { result.pop().unwrap_or(Value::Undef) })
 }

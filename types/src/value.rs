@@ -248,3 +248,40 @@ impl From<Type> for Value {
         Value::Type(Rc::new(t))
     }
 }
+
+/// Dropping a value frees nested containers iteratively: values built at run time can nest
+/// far deeper than the stack allows recursion (`reduce` wrapping an array in itself).
+impl Drop for Value {
+    fn drop(&mut self) {
+        let mut stack: Vec<Value> = Vec::new();
+        take_children(self, &mut stack);
+        while let Some(mut v) = stack.pop() {
+            take_children(&mut v, &mut stack);
+        }
+    }
+}
+
+/// Moves the children of a container this is the last owner of onto `stack`.
+fn take_children(v: &mut Value, stack: &mut Vec<Value>) {
+    match v {
+        Value::Array(a) => {
+            if let Some(items) = Rc::get_mut(a) {
+                stack.append(items);
+            }
+        }
+        Value::Hash(h) => {
+            if let Some(map) = Rc::get_mut(h) {
+                for (k, v) in map.drain(..) {
+                    stack.push(k);
+                    stack.push(v);
+                }
+            }
+        }
+        Value::Sensitive(s) => {
+            if let Some(inner) = Rc::get_mut(s) {
+                stack.push(std::mem::replace(inner, Value::Undef));
+            }
+        }
+        _ => {}
+    }
+}

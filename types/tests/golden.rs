@@ -87,7 +87,7 @@ fn matches(a: &Value, b: &Value) -> Result<bool, Error> {
         Value::SemVerRange(r) => Ok(match a {
             Value::SemVer(v) => r.includes(v),
             Value::String(_) => match puppet_types::semver::new_semver(std::slice::from_ref(a)) {
-                Ok(Value::SemVer(v)) => r.includes(&v),
+                Ok(Value::SemVer(ref v)) => r.includes(v),
                 _ => false,
             },
             _ => false,

@@ -56,7 +56,8 @@ thread_local! {
 
 /// `Array.new(args...)` (also Tuple's), before `new`'s assertion of the result.
 pub fn new_array(args: &[Value]) -> Result<Value> {
-    let from = args.first().unwrap_or(&Value::Undef);
+    let undef = Value::Undef;
+    let from = args.first().unwrap_or(&undef);
     FUNCTION.with(|f| match f.select(args)? {
         Selected::Call(Method::ToArray) => to_array(from),
         Selected::Call(Method::Wrapped) => Ok(wrapped(from)),

@@ -57,7 +57,8 @@ thread_local! {
 
 /// `Boolean.new(args...)`, before `new`'s assertion of the result.
 pub fn new_boolean(args: &[Value]) -> Result<Value> {
-    let from = args.first().unwrap_or(&Value::Undef);
+    let undef = Value::Undef;
+    let from = args.first().unwrap_or(&undef);
     FUNCTION.with(|f| match f.select(args)? {
         Selected::Call(Method::FromArgs) => Ok(Value::Boolean(from_args(from))),
         Selected::Call(Method::OnError) | Selected::Mismatch(_) => Err(f.mismatch_error(&cannot_convert(from, "Boolean"))),

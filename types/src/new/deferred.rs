@@ -85,7 +85,7 @@ mod tests {
     #[test]
     fn values() {
         let d = create(&Value::from("x"), Some(&Value::array(vec![Value::Integer(1)])));
-        assert!(matches!(d, Value::Deferred(d) if &*d.name == "x" && d.arguments == Some(vec![Value::Integer(1)])));
+        assert!(matches!(d, Value::Deferred(ref d) if &*d.name == "x" && d.arguments == Some(vec![Value::Integer(1)])));
         let e = new_deferred(&[]).err().map(|e| e.message);
         assert_eq!(e.as_deref(), Some("'new_Deferred' expects between 1 and 2 arguments, got none"));
     }

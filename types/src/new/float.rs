@@ -74,7 +74,8 @@ thread_local! {
 
 /// `Float.new(args...)`, before `new`'s assertion of the result.
 pub fn new_float(args: &[Value]) -> Result<Value> {
-    let from = args.first().unwrap_or(&Value::Undef);
+    let undef = Value::Undef;
+    let from = args.first().unwrap_or(&undef);
     FUNCTION.with(|f| match f.select(args)? {
         Selected::Call(Method::FromArgs) => from_args(from, matches!(args.get(1), Some(Value::Boolean(true)))),
         Selected::Call(Method::FromHash) => match from {

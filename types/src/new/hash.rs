@@ -64,7 +64,8 @@ thread_local! {
 
 /// `Hash.new(args...)` (also Struct's), before `new`'s assertion of the result.
 pub fn new_hash(args: &[Value]) -> Result<Value> {
-    let from = args.first().unwrap_or(&Value::Undef);
+    let undef = Value::Undef;
+    let from = args.first().unwrap_or(&undef);
     FUNCTION.with(|f| match f.select(args)? {
         Selected::Call(Method::Tree) => match args.get(1) {
             Some(Value::String(option)) => from_tree(from, option.as_ref() == "hash_tree"),

@@ -107,7 +107,8 @@ thread_local! {
 pub fn new_integer(args: &[Value]) -> Result<Value> {
     FUNCTION.with(|(f, types)| match f.select(args)? {
         Selected::Call(Method::FromArgs) => {
-            let from = args.first().unwrap_or(&Value::Undef);
+            let undef = Value::Undef;
+            let from = args.first().unwrap_or(&undef);
             let radix = args.get(1).and_then(radix_of);
             let abs = matches!(args.get(2), Some(Value::Boolean(true)));
             from_args(from, radix, abs)
@@ -149,7 +150,8 @@ fn from_args(from: &Value, radix: Option<u32>, abs: bool) -> Result<Value> {
 
 /// `from_hash(args_hash)`: `from`, `radix` (default when missing), `abs` (false when missing).
 fn from_hash(h: &Hash) -> Result<Value> {
-    let from = hash_get(h, "from").unwrap_or(&Value::Undef);
+    let undef = Value::Undef;
+    let from = hash_get(h, "from").unwrap_or(&undef);
     let radix = hash_get(h, "radix").and_then(radix_of);
     let abs = matches!(hash_get(h, "abs"), Some(Value::Boolean(true)));
     from_args(from, radix, abs)

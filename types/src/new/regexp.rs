@@ -419,6 +419,6 @@ mod tests {
     #[test]
     fn escaping() {
         let v = from_string("a b#c-d", true).ok();
-        assert_eq!(v.and_then(|v| if let Value::Regexp(r) = v { Some(r.source().to_owned()) } else { None }).as_deref(), Some("a\\ b\\#c\\-d"));
+        assert_eq!(v.and_then(|v| if let Value::Regexp(ref r) = v { Some(r.source().to_owned()) } else { None }).as_deref(), Some("a\\ b\\#c\\-d"));
     }
 }

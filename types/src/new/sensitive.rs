@@ -39,7 +39,8 @@ thread_local! {
 
 /// `Sensitive.new(args...)`, before `new`'s assertion of the result.
 pub fn new_sensitive(args: &[Value]) -> Result<Value> {
-    let value = args.first().unwrap_or(&Value::Undef);
+    let undef = Value::Undef;
+    let value = args.first().unwrap_or(&undef);
     FUNCTION.with(|f| match f.select(args)? {
         Selected::Call(Method::FromSensitive) => Ok(value.clone()),
         Selected::Call(Method::FromAny) | Selected::Mismatch(_) => Ok(wrap(value)),
@@ -68,7 +69,7 @@ mod tests {
     fn wrapping() {
         let s = wrap(&Value::Integer(1));
         assert!(matches!(&s, Value::Sensitive(inner) if **inner == Value::Integer(1)));
-        assert!(matches!(wrap(&s), Value::Sensitive(inner) if *inner == Value::Integer(1)));
+        assert!(matches!(wrap(&s), Value::Sensitive(ref inner) if **inner == Value::Integer(1)));
         let e = new_sensitive(&[]).err().map(|e| e.message);
         assert_eq!(e.as_deref(), Some("'new_Sensitive' expects 1 argument, got none"));
     }

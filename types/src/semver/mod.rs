@@ -132,7 +132,8 @@ pub fn new_semver(args: &[Value]) -> Result<Value> {
         (0, [Value::String(s)]) => SemVer::parse(s).map_err(Error::new)?,
         (1, [major, minor, patch, rest @ ..]) => from_parts(major, minor, patch, rest.first(), rest.get(1)),
         (_, [Value::Hash(h)]) => {
-            let part = |k| get(h, k).unwrap_or(&Value::Undef);
+            let undef = Value::Undef;
+            let part = |k| get(h, k).unwrap_or(&undef);
             from_parts(part("major"), part("minor"), part("patch"), get(h, "prerelease"), get(h, "build"))
         }
         _ => return Err(signature::mismatch("new_Version", &SEMVER_SIGNATURES, args)),
@@ -238,8 +239,9 @@ pub fn new_semver_range(args: &[Value]) -> Result<Value> {
         (0, [Value::String(s)]) => SemVerRange::parse(s).map_err(Error::new)?,
         (1, [min, max, rest @ ..]) => from_versions(min, max, rest.first())?,
         (_, [Value::Hash(h)]) => {
-            let min = get(h, "min").unwrap_or(&Value::Default);
-            from_versions(min, get(h, "max").unwrap_or(&Value::Default), get(h, "exclude_max"))?
+            let default = Value::Default;
+            let min = get(h, "min").unwrap_or(&default);
+            from_versions(min, get(h, "max").unwrap_or(&default), get(h, "exclude_max"))?
         }
         _ => return Err(signature::mismatch("new_VersionRange", &RANGE_SIGNATURES, args)),
     };
@@ -400,8 +402,8 @@ mod tests {
 
     fn shown(r: Result<Value>) -> String {
         match r {
-            Ok(Value::SemVer(v)) => v.to_string(),
-            Ok(Value::SemVerRange(r)) => r.to_string(),
+            Ok(Value::SemVer(ref v)) => v.to_string(),
+            Ok(Value::SemVerRange(ref r)) => r.to_string(),
             Ok(other) => format!("{other:?}"),
             Err(e) => format!("!! {}", e.message.lines().next().unwrap_or_default()),
         }

@@ -343,8 +343,8 @@ mod tests {
 
     fn show(r: Result<Value>) -> String {
         match r {
-            Ok(Value::Timespan(t)) => t.to_s(),
-            Ok(Value::Timestamp(t)) => t.to_s(),
+            Ok(Value::Timespan(ref t)) => t.to_s(),
+            Ok(Value::Timestamp(ref t)) => t.to_s(),
             Ok(_) => "?".to_owned(),
             Err(e) => format!("!! {}", e.message),
         }
