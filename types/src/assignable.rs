@@ -903,8 +903,10 @@ fn callable_assignable(c: &CallableType, o: &CallableType, mut guard: Option<&mu
     if !assignable(other_params, params, guard.as_deref_mut()) {
         return false;
     }
-    let this_block = c.block.as_deref().unwrap_or(&Type::Undef);
-    let that_block = o.block.as_deref().unwrap_or(&Type::Undef);
+    let this_block_default = Type::Undef;
+    let this_block = c.block.as_deref().unwrap_or(&this_block_default);
+    let that_block_default = Type::Undef;
+    let that_block = o.block.as_deref().unwrap_or(&that_block_default);
     assignable(that_block, this_block, guard)
 }
 

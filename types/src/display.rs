@@ -34,32 +34,56 @@ pub fn value_to_s(v: &Value) -> String {
     out
 }
 
+/// What is left to print: values, and the punctuation between them.
+enum Piece<'a> {
+    Value(&'a Value),
+    Text(&'static str),
+}
+
+/// The notice form, iterative so that values nested deeper than the stack print too.
 fn write_s(out: &mut String, v: &Value) {
+    let mut todo: Vec<Piece> = vec![Piece::Value(v)];
+    while let Some(piece) = todo.pop() {
+        let v = match piece {
+            Piece::Text(t) => {
+                out.push_str(t);
+                continue;
+            }
+            Piece::Value(v) => v,
+        };
+        match v {
+            Value::Array(items) => {
+                out.push('[');
+                todo.push(Piece::Text("]"));
+                for (i, item) in items.iter().enumerate().rev() {
+                    todo.push(Piece::Value(item));
+                    if i > 0 {
+                        todo.push(Piece::Text(", "));
+                    }
+                }
+            }
+            Value::Hash(h) => {
+                out.push('{');
+                todo.push(Piece::Text("}"));
+                for (i, (k, v)) in h.iter().enumerate().rev() {
+                    todo.push(Piece::Value(v));
+                    todo.push(Piece::Text(" => "));
+                    todo.push(Piece::Value(k));
+                    if i > 0 {
+                        todo.push(Piece::Text(", "));
+                    }
+                }
+            }
+            leaf => write_leaf_s(out, leaf),
+        }
+    }
+}
+
+/// The notice form of a value that is not an Array or a Hash.
+fn write_leaf_s(out: &mut String, v: &Value) {
     match v {
         Value::Undef => {}
         Value::String(s) => out.push_str(s),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_s(out, item);
-            }
-            out.push(']');
-        }
-        Value::Hash(h) => {
-            out.push('{');
-            for (i, (k, v)) in h.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_s(out, k);
-                out.push_str(" => ");
-                write_s(out, v);
-            }
-            out.push('}');
-        }
         Value::Sensitive(_) => out.push_str("Sensitive [value redacted]"),
         // Values with a Ruby `to_s` of their own print bare.
         Value::Timespan(t) => {

@@ -491,7 +491,7 @@ mod tests {
     fn hashes() {
         let h = hash(vec![(Value::from("a"), Value::Integer(1))]);
         match infer_set(&h) {
-            Type::Struct(e) => {
+            Type::Struct(ref e) => {
                 assert_eq!(e.len(), 1);
                 assert_eq!(e[0].value_type, int(1, 1));
             }

@@ -814,7 +814,7 @@ fn element_name(e: &StructElement) -> String {
 fn accepts_undef(t: &Type) -> bool {
     match t.resolved() {
         Type::Optional(_) | Type::Undef | Type::Any => true,
-        Type::Variant(ts) => ts.iter().any(accepts_undef),
+        Type::Variant(ref ts) => ts.iter().any(accepts_undef),
         _ => false,
     }
 }
@@ -899,8 +899,10 @@ fn describe_hash(
     actual: &Type,
     path: &[PathElement],
 ) -> Vec<Mismatch> {
-    let key_type = key.unwrap_or(&Type::Any);
-    let value_type = value.unwrap_or(&Type::Any);
+    let key_type_default = Type::Any;
+    let key_type = key.unwrap_or(&key_type_default);
+    let value_type_default = Type::Any;
+    let value_type = value.unwrap_or(&value_type_default);
     match actual {
         Type::Struct(elements) => {
             let expected_size = size.unwrap_or(Size::ANY);
@@ -936,7 +938,8 @@ fn describe_hash(
 /// `describe_PArrayType`: against a Tuple, its size and each element; against an Array, its
 /// size or the whole type.
 fn describe_array(element: Option<&Type>, size: Option<Size>, original: &Type, actual: &Type, path: &[PathElement]) -> Vec<Mismatch> {
-    let element_type = element.unwrap_or(&Type::Any);
+    let element_type_default = Type::Any;
+    let element_type = element.unwrap_or(&element_type_default);
     match actual {
         Type::Tuple { types, size: asize } => {
             let expected_size = size.unwrap_or(Size::ANY);
@@ -1000,7 +1003,8 @@ fn describe_tuple(expected: &Type, original: &Type, actual: &Type, path: &[PathE
             descriptions
         }
         Type::Array { element, size: asize } => {
-            let element = element.as_deref().unwrap_or(&Type::Any);
+            let element_default = Type::Any;
+            let element = element.as_deref().unwrap_or(&element_default);
             let actual_size = asize.unwrap_or(Size::ANY);
             if !size_contains(expected_size, actual_size) {
                 return vec![Mismatch::size_mismatch(path, expected_size, actual_size, count)];
@@ -1035,13 +1039,17 @@ fn describe_callable(c: &CallableType, original: &Type, actual: &Type, path: &[P
     if !param_errors.is_empty() {
         return param_errors;
     }
-    let this_return = c.return_type.as_deref().unwrap_or(&Type::Any);
-    let that_return = ac.return_type.as_deref().unwrap_or(&Type::Any);
+    let this_return_default = Type::Any;
+    let this_return = c.return_type.as_deref().unwrap_or(&this_return_default);
+    let that_return_default = Type::Any;
+    let that_return = ac.return_type.as_deref().unwrap_or(&that_return_default);
     if !is_assignable(this_return, that_return) {
         return vec![Mismatch::type_mismatch(&with(path, PathElement::Return), this_return, that_return)];
     }
-    let this_block = c.block.as_deref().unwrap_or(&Type::Undef);
-    let that_block = ac.block.as_deref().unwrap_or(&Type::Undef);
+    let this_block_default = Type::Undef;
+    let this_block = c.block.as_deref().unwrap_or(&this_block_default);
+    let that_block_default = Type::Undef;
+    let that_block = ac.block.as_deref().unwrap_or(&that_block_default);
     if is_assignable(that_block, this_block) {
         Vec::new()
     } else {

@@ -170,7 +170,7 @@ fn flatten_variants(types: Vec<Type>) -> Vec<Type> {
     let mut out = Vec::with_capacity(types.len());
     for t in types {
         match t {
-            Type::Variant(members) => out.extend(members.iter().cloned()),
+            Type::Variant(ref members) => out.extend(members.iter().cloned()),
             other => out.push(other),
         }
     }
@@ -204,7 +204,7 @@ fn normalize_variant(members: &[Type]) -> Option<Type> {
             .into_iter()
             .filter(|t| !matches!(t, Type::Undef))
             .map(|t| match t {
-                Type::Optional(inner) => inner.as_deref().cloned().unwrap_or(Type::Any),
+                Type::Optional(ref inner) => inner.as_deref().cloned().unwrap_or(Type::Any),
                 other => other,
             })
             .collect();
@@ -246,7 +246,7 @@ fn swap_not_undefs(types: Vec<Type>) -> Vec<Type> {
     let inner: Vec<Type> = not_undefs
         .into_iter()
         .map(|t| match t {
-            Type::NotUndef(inner) => inner.as_deref().cloned().unwrap_or(Type::Any),
+            Type::NotUndef(ref inner) => inner.as_deref().cloned().unwrap_or(Type::Any),
             other => other,
         })
         .collect();
@@ -276,8 +276,8 @@ fn merge_enums(types: Vec<Type>) -> Vec<Type> {
             let mut values = Vec::new();
             for e in enums {
                 match e {
-                    Type::Enum { values: v, .. } => values.extend(v.iter().cloned()),
-                    Type::String(Some(StringParam::Value(v))) => values.push(v),
+                    Type::Enum { values: ref v, .. } => values.extend(v.iter().cloned()),
+                    Type::String(Some(StringParam::Value(ref v))) => values.push(v.clone()),
                     _ => {}
                 }
             }
@@ -293,7 +293,7 @@ fn merge_enums(types: Vec<Type>) -> Vec<Type> {
         if enums.len() > 1 {
             let mut values = Vec::new();
             for e in enums {
-                if let Type::Enum { values: v, .. } = e {
+                if let Type::Enum { values: ref v, .. } = e {
                     values.extend(v.iter().map(|s| Rc::from(s.to_lowercase())));
                 }
             }
@@ -315,7 +315,7 @@ fn merge_patterns(types: Vec<Type>) -> Vec<Type> {
     }
     let mut all: Vec<Rc<crate::regexp::Regexp>> = Vec::new();
     for p in patterns {
-        if let Type::Pattern(rs) = p {
+        if let Type::Pattern(ref rs) = p {
             for r in rs.iter() {
                 if !all.iter().any(|x| x.source() == r.source()) {
                     all.push(r.clone());
@@ -339,7 +339,7 @@ fn merge_version_ranges(types: Vec<Type>) -> Vec<Type> {
     }
     let mut ranges = Vec::new();
     for v in versions {
-        if let Type::SemVer(rs) = v {
+        if let Type::SemVer(ref rs) = v {
             ranges.extend(rs.iter().cloned());
         }
     }

@@ -278,7 +278,7 @@ impl Type {
         let mut t = self.clone();
         for _ in 0..64 {
             match t {
-                Type::Alias(a) => t = a.resolved_type(),
+                Type::Alias(ref a) => t = a.resolved_type(),
                 other => return other,
             }
         }
@@ -377,5 +377,49 @@ impl Hash for Type {
             Type::Alias(a) => a.name.hash(state),
             _ => {}
         }
+    }
+}
+
+/// Dropping a type frees nested types iteratively, as `Value` does for values: types built
+/// at run time (`Array[$t]` in a loop) can nest deeper than the stack allows recursion.
+impl Drop for Type {
+    fn drop(&mut self) {
+        let mut stack: Vec<Rc<Type>> = Vec::new();
+        take_type_children(self, &mut stack);
+        while let Some(rc) = stack.pop() {
+            if let Ok(mut t) = Rc::try_unwrap(rc) {
+                take_type_children(&mut t, &mut stack);
+            }
+        }
+    }
+}
+
+/// Moves the nested types that `t` holds the last reference to onto `stack`.
+fn take_type_children(t: &mut Type, stack: &mut Vec<Rc<Type>>) {
+    let mut take = |slot: &mut Option<Rc<Type>>| {
+        if let Some(rc) = slot.take() {
+            stack.push(rc);
+        }
+    };
+    match t {
+        Type::Array { element: a, .. }
+        | Type::Optional(a)
+        | Type::NotUndef(a)
+        | Type::Iterable(a)
+        | Type::Iterator(a)
+        | Type::Type(a)
+        | Type::Sensitive(a) => take(a),
+        Type::Hash { key, value, .. } => {
+            take(key);
+            take(value);
+        }
+        Type::Tuple { types, .. } | Type::Variant(types) => {
+            if let Some(members) = Rc::get_mut(types) {
+                for m in members.iter_mut() {
+                    stack.push(Rc::new(std::mem::replace(m, Type::Any)));
+                }
+            }
+        }
+        _ => {}
     }
 }
