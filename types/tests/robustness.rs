@@ -145,3 +145,41 @@ fn extreme_parameters() {
         }
     }
 }
+
+/// Golden lines edited at random (a byte replaced, inserted or removed, a piece repeated)
+/// go through the reader and every question.
+#[test]
+fn mutated_table_lines() {
+    let mut lines: Vec<String> = Vec::new();
+    for path in support::golden::files() {
+        lines.extend(support::golden::read(&path).cases.into_iter().map(|c| c.code));
+    }
+    let alphabet: &[u8] = b"[]{}()',\"=>0123456789-.%aZ $/\\#:|*";
+    let mut rng = fastrand::Rng::with_seed(0x5eed);
+    let reader = Reader::default();
+    for _ in 0..200_000 {
+        let mut bytes = lines[rng.usize(..lines.len())].clone().into_bytes();
+        for _ in 0..rng.usize(1..4) {
+            let at = rng.usize(..=bytes.len());
+            match rng.u8(..4) {
+                0 if at < bytes.len() => bytes[at] = alphabet[rng.usize(..alphabet.len())],
+                1 => bytes.insert(at, alphabet[rng.usize(..alphabet.len())]),
+                2 if at < bytes.len() => {
+                    bytes.remove(at);
+                }
+                _ => {
+                    let end = (at + rng.usize(..8)).min(bytes.len());
+                    let piece = bytes[at..end].to_vec();
+                    bytes.splice(at..at, piece);
+                }
+            }
+        }
+        let src = String::from_utf8_lossy(&bytes);
+        if let Ok(v) = reader.read(&src) {
+            let _ = infer::infer_set(&v);
+            let _ = infer::infer_generalized(&v);
+            ask_everything(&v, &v);
+            ask_everything(&Value::ty(infer::infer(&v)), &v);
+        }
+    }
+}
