@@ -1234,7 +1234,7 @@ fn parse_number(text: &str) -> Result<ExprKind, String> {
         if !text.chars().all(|c| ('0'..='7').contains(&c)) {
             return Err(format!("Not a valid octal number {text}"));
         }
-        return num_bigint::BigInt::parse_bytes(&text[1..].as_bytes(), 8)
+        return num_bigint::BigInt::parse_bytes(&text.as_bytes()[1..], 8)
             .ok_or(())
             .map(|value| ExprKind::Integer { value, radix: 8 })
             .map_err(|_| format!("Not a valid octal number {text}"));

@@ -1482,8 +1482,8 @@ mod tests {
             let a = reader.read(left).ok();
             let b = reader.read(right).ok();
             let got = match (op, a, b) {
-                (" =~ ", Some(v), Some(Value::Type(ref t))) => crate::instance::is_instance(&t, &v),
-                (" >= ", Some(Value::Type(ref x)), Some(Value::Type(ref y))) => is_assignable(&x, &y),
+                (" =~ ", Some(v), Some(Value::Type(ref t))) => crate::instance::is_instance(t, &v),
+                (" >= ", Some(Value::Type(ref x)), Some(Value::Type(ref y))) => is_assignable(x, y),
                 (" == ", Some(a), Some(b)) => crate::compare::equals(&a, &b),
                 _ => !expected,
             };

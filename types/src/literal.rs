@@ -184,7 +184,7 @@ impl Reader {
                 let Value::Type(ref t) = target else {
                     return Err(not_literal("new() of something not a type"));
                 };
-                crate::new::new_value(&t, args)
+                crate::new::new_value(t, args)
                     .map_err(|e| Error::new(format!("Error while evaluating a {what}, {}", e.message)))
             }
             _ => Err(not_literal("this expression")),

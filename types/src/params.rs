@@ -496,11 +496,11 @@ fn struct_key(t: &Rc<Type>) -> Result<Type> {
             )))
         }
     };
+    // Puppet means to say this, but crashes building the message (`TypeCalculator#string`
+    // does not exist): the message it intends is given instead.
     match literal {
         Some(Type::String(Some(StringParam::Value(_)))) => Ok(key),
-        _ => Err(in_access(format!(
-            "undefined method `string' for #<Puppet::Pops::Types::TypeCalculator>"
-        ))),
+        _ => Err(in_access(format!("Unable to extract a non-empty literal string from Struct member key type {}", t))),
     }
 }
 
@@ -510,7 +510,7 @@ fn struct_key(t: &Rc<Type>) -> Result<Type> {
 fn uri(param: &Value) -> Result<Type> {
     match param {
         Value::String(s) if !s.is_empty() => match crate::uri::new_uri(std::slice::from_ref(param)) {
-            Ok(Value::Uri(ref u)) => Ok(Type::Uri(Some(Rc::new(uri_parts(&u))))),
+            Ok(Value::Uri(ref u)) => Ok(Type::Uri(Some(Rc::new(uri_parts(u))))),
             Ok(_) => Ok(Type::Uri(None)),
             Err(e) => Err(in_access(e.message)),
         },
@@ -611,7 +611,7 @@ fn resource(base: &Type, type_name: Option<&str>, title: Option<&str>, keys: &[V
     let name: String = match type_name {
         Some(n) => n.to_owned(),
         None => match keys.remove(0) {
-            Value::String(ref s) => capitalize_segments(&s),
+            Value::String(ref s) => capitalize_segments(s),
             Value::Type(ref t) => match &**t {
                 Type::Resource { type_name: Some(n), .. } => n.to_string(),
                 other => {

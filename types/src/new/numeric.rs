@@ -200,8 +200,8 @@ mod tests {
         assert_eq!(conv("0b101"), Some(Value::Integer(5)));
         assert_eq!(conv("010"), Some(Value::Integer(8)));
         assert_eq!(conv("-010"), Some(Value::Integer(-8)));
-        assert_eq!(conv("3.14"), Some(Value::Float(3.14)));
-        assert_eq!(conv("- 3.14"), Some(Value::Float(-3.14)));
+        assert_eq!(conv("3.25"), Some(Value::Float(3.25)));
+        assert_eq!(conv("- 3.25"), Some(Value::Float(-3.25)));
         assert_eq!(conv("1e3"), Some(Value::Float(1000.0)));
         assert_eq!(conv("0.0"), Some(Value::Float(0.0)));
         assert_eq!(conv("0.5e1"), Some(Value::Float(5.0)));
