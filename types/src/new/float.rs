@@ -30,33 +30,36 @@ use super::{cannot_convert, hash_get, ruby};
 pub const FLOAT_PATTERN: &str = r"\A[+-]?\s*(?:(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]-?\d+)?)|(?:0[xX][0-9A-Fa-f]+)|(?:0[0-7]+)|(?:0[bB][01]+))\z";
 
 
+/// The methods of the `from`/`abs` signature that Float.new and Numeric.new share.
 #[derive(Clone, Copy)]
-enum Method {
+pub(super) enum Method {
     FromArgs,
     FromHash,
     OnError,
 }
 
-fn build() -> Function<Method> {
-    let convertible = alias(
-        "Convertible",
-        Type::Variant(
-            vec![
-                Type::Numeric,
-                Type::Boolean(None),
-                pattern(FLOAT_PATTERN),
-                Type::Timespan { from: None, to: None },
-                Type::Timestamp { from: None, to: None },
-            ]
-            .into(),
-        ),
-    );
+/// The function of Float.new and Numeric.new: they differ only in their name and in the
+/// numeric members of `Convertible`.
+///
+/// ```puppet
+/// type Convertible = Variant[NUMBERS, Boolean, Pattern[/#{FLOAT_PATTERN}/], Timespan, Timestamp]
+/// type NamedArgs   = Struct[{from => Convertible, Optional[abs] => Boolean}]
+/// ```
+pub(super) fn from_abs_function(name: &'static str, numbers: &[Type]) -> Function<Method> {
+    let mut members = numbers.to_vec();
+    members.extend([
+        Type::Boolean(None),
+        pattern(FLOAT_PATTERN),
+        Type::Timespan { from: None, to: None },
+        Type::Timestamp { from: None, to: None },
+    ]);
+    let convertible = alias("Convertible", Type::Variant(members.into()));
     let named_args = alias(
         "NamedArgs",
         struct_of(vec![entry("from", false, convertible.clone()), entry("abs", true, Type::Boolean(None))]),
     );
     Function {
-        name: "new_float",
+        name,
         dispatches: vec![
             Dispatch::new(Method::FromArgs).req("from", convertible).opt("abs", Type::Boolean(None)),
             Dispatch::new(Method::FromHash).req("hash_args", named_args),
@@ -68,25 +71,38 @@ fn build() -> Function<Method> {
     }
 }
 
+/// Calls a `from`/`abs` function: positional or named arguments go to `from_args`; others
+/// are "cannot be converted to TYPE_NAME".
+pub(super) fn call_from_abs(
+    f: &Function<Method>,
+    args: &[Value],
+    type_name: &str,
+    from_args: fn(&Value, bool) -> Result<Value>,
+) -> Result<Value> {
+    let undef = Value::Undef;
+    let from = args.first().unwrap_or(&undef);
+    match f.select(args)? {
+        Selected::Call(Method::FromArgs) => from_args(from, matches!(args.get(1), Some(Value::Boolean(true)))),
+        Selected::Call(Method::FromHash) => match from {
+            Value::Hash(h) => from_args(
+                hash_get(h, "from").unwrap_or(&undef),
+                matches!(hash_get(h, "abs"), Some(Value::Boolean(true))),
+            ),
+            _ => Err(Error::new(format!("{type_name}.new expects a hash"))),
+        },
+        Selected::Call(Method::OnError) | Selected::Mismatch(_) => {
+            Err(f.mismatch_error(&cannot_convert(from, type_name)))
+        }
+    }
+}
+
 thread_local! {
-    static FUNCTION: Function<Method> = build();
+    static FUNCTION: Function<Method> = from_abs_function("new_float", &[Type::Numeric]);
 }
 
 /// `Float.new(args...)`, before `new`'s assertion of the result.
 pub fn new_float(args: &[Value]) -> Result<Value> {
-    let undef = Value::Undef;
-    let from = args.first().unwrap_or(&undef);
-    FUNCTION.with(|f| match f.select(args)? {
-        Selected::Call(Method::FromArgs) => from_args(from, matches!(args.get(1), Some(Value::Boolean(true)))),
-        Selected::Call(Method::FromHash) => match from {
-            Value::Hash(h) => from_args(
-                hash_get(h, "from").unwrap_or(&Value::Undef),
-                matches!(hash_get(h, "abs"), Some(Value::Boolean(true))),
-            ),
-            _ => Err(Error::new("Float.new expects a hash")),
-        },
-        Selected::Call(Method::OnError) | Selected::Mismatch(_) => Err(f.mismatch_error(&cannot_convert(from, "Float"))),
-    })
+    FUNCTION.with(|f| call_from_abs(f, args, "Float", from_args))
 }
 
 /// The parameter tuples of the signatures (for `Init[Float]`).

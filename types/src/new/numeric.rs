@@ -23,72 +23,19 @@ use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::Value;
 
-use super::dispatch::{alias, entry, pattern, struct_of, Dispatch, Function, ParamTuple, Selected};
-use super::float::{seconds_f, FLOAT_PATTERN};
-use super::{cannot_convert, hash_get, integer_value, ruby};
+use super::dispatch::{Function, ParamTuple};
+use super::float::{call_from_abs, from_abs_function, seconds_f, Method};
+use super::{cannot_convert, integer_value, ruby};
 
-
-#[derive(Clone, Copy)]
-enum Method {
-    FromArgs,
-    FromHash,
-    OnError,
-}
-
-fn build() -> Function<Method> {
-    let convertible = alias(
-        "Convertible",
-        Type::Variant(
-            vec![
-                Type::INTEGER,
-                Type::FLOAT,
-                Type::Boolean(None),
-                pattern(FLOAT_PATTERN),
-                Type::Timespan { from: None, to: None },
-                Type::Timestamp { from: None, to: None },
-            ]
-            .into(),
-        ),
-    );
-    let named_args = alias(
-        "NamedArgs",
-        struct_of(vec![entry("from", false, convertible.clone()), entry("abs", true, Type::Boolean(None))]),
-    );
-    Function {
-        name: "new_numeric",
-        dispatches: vec![
-            Dispatch::new(Method::FromArgs).req("from", convertible).opt("abs", Type::Boolean(None)),
-            Dispatch::new(Method::FromHash).req("hash_args", named_args),
-            Dispatch::new(Method::OnError)
-                .req("from", Type::Any)
-                .opt("abs", Type::Boolean(None))
-                .mismatch(),
-        ],
-    }
-}
 
 thread_local! {
-    static FUNCTION: Function<Method> = build();
+    static FUNCTION: Function<Method> = from_abs_function("new_numeric", &[Type::INTEGER, Type::FLOAT]);
 }
 
 /// `Numeric.new(args...)`, before `new`'s assertion of the result (which is `undef` for
 /// the strings `to_n` cannot read).
 pub fn new_numeric(args: &[Value]) -> Result<Value> {
-    let undef = Value::Undef;
-    let from = args.first().unwrap_or(&undef);
-    FUNCTION.with(|f| match f.select(args)? {
-        Selected::Call(Method::FromArgs) => from_args(from, matches!(args.get(1), Some(Value::Boolean(true)))),
-        Selected::Call(Method::FromHash) => match from {
-            Value::Hash(h) => from_args(
-                hash_get(h, "from").unwrap_or(&Value::Undef),
-                matches!(hash_get(h, "abs"), Some(Value::Boolean(true))),
-            ),
-            _ => Err(Error::new("Numeric.new expects a hash")),
-        },
-        Selected::Call(Method::OnError) | Selected::Mismatch(_) => {
-            Err(f.mismatch_error(&cannot_convert(from, "Numeric")))
-        }
-    })
+    FUNCTION.with(|f| call_from_abs(f, args, "Numeric", from_args))
 }
 
 /// The parameter tuples of the signatures (for `Init[Numeric]`).
