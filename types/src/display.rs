@@ -219,23 +219,27 @@ pub fn puppet_double_quote(s: &str) -> String {
     out
 }
 
-/// A regexp between slashes, as Ruby's `Regexp#inspect` shows it: unescaped `/` escaped.
+/// A regexp between slashes (`PRegexpType.regexp_to_s_with_delimiters`): Ruby's
+/// `Regexp#inspect`, unescaped `/` escaped; a non-ASCII regexp carries Ruby's fixed-encoding
+/// option, and so prints as `/#{regexp.to_s}/`, i.e. `/(?-mix:é)/`.
 pub fn regexp_with_delimiters(source: &str) -> String {
-    let mut out = String::with_capacity(source.len() + 2);
-    out.push('/');
-    let mut escaped = false;
+    let mut escaped = String::with_capacity(source.len() + 2);
+    let mut after_backslash = false;
     for c in source.chars() {
-        if escaped {
-            escaped = false;
+        if after_backslash {
+            after_backslash = false;
         } else if c == '\\' {
-            escaped = true;
+            after_backslash = true;
         } else if c == '/' {
-            out.push('\\');
+            escaped.push('\\');
         }
-        out.push(c);
+        escaped.push(c);
     }
-    out.push('/');
-    out
+    if source.is_ascii() {
+        format!("/{escaped}/")
+    } else {
+        format!("/(?-mix:{escaped})/")
+    }
 }
 
 /// `Foo::Bar` from `foo::bar`: each segment capitalized, unless the name already starts
@@ -782,5 +786,6 @@ mod tests {
         assert_eq!(puppet_quote("a\\"), "'a\\'"); // Puppet's own quirk
         assert_eq!(puppet_quote("a\nb$"), "\"a\\nb\\$\"");
         assert_eq!(regexp_with_delimiters("a/b\\/c"), "/a\\/b\\/c/");
+        assert_eq!(regexp_with_delimiters("a/é"), "/(?-mix:a\\/é)/");
     }
 }
