@@ -3,12 +3,26 @@
 # our grammar, the public tree-sitter-puppet 1.3.0 grammar and `puppet parser validate`.
 #
 #   bash bench/run.sh [poppet-bench options]     # e.g. --runs 10, --parsers ours,theirs, --json
+#   bash bench/run.sh fmt [poppet-bench-fmt options]   # the String.new format benchmark (bench/fmt):
+#                                                      # pfmt against Puppet's own, e.g. --count 10000
 #
 # The corpus list defaults to $POPPET_CORPUS/pp-files.txt (POPPET_CORPUS=/tmp/puppet-corpus),
 # which ../shared/corpus/install.sh writes. Only reports; asserts nothing about the timings.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+
+if [ "${1:-}" = fmt ]; then
+  shift
+  cargo build --release -q -p poppet-bench-fmt
+  target=${CARGO_TARGET_DIR:-$root/target}
+  rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  if [ -n "$(git -C "$root" status --porcelain -- fmt types 2>/dev/null)" ]; then
+    rev="$rev + uncommitted changes in fmt/ or types/"
+  fi
+  echo "pfmt = fmt/ at $rev; $(nproc) cores; $(uname -m)" >&2
+  exec "$target/release/poppet-bench-fmt" "$@"
+fi
 
 CORPUS=${POPPET_CORPUS:-/tmp/puppet-corpus}
 if [ ! -s "$CORPUS/pp-files.txt" ]; then

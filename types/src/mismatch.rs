@@ -612,7 +612,9 @@ fn expand_aliases(t: &Type, expanding: &mut Vec<Rc<str>>, depth: usize) -> Type 
             expanding.push(a.name.clone());
             let inner = expand_aliases(&a.resolved_type(), expanding, depth + 1);
             expanding.pop();
-            Type::Alias(TypeAlias::new(format!("{} = {inner}", a.name)))
+            // Renamed for printing, still standing for what it stood for (a struct key's
+            // optionality asks whether the value type accepts undef).
+            Type::Alias(TypeAlias::with_type(format!("{} = {inner}", a.name), a.resolved_type()))
         }
         other => map_contained(other, &mut |c| expand_aliases(c, expanding, depth + 1)),
     }

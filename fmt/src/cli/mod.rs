@@ -1,0 +1,9 @@
+//! The pieces of the `pfmt` command line besides its arguments: reading the values of
+//! `--json` and `--yaml` from standard input.
+
+pub mod json;
+pub mod yaml;
+
+/// How deeply `--json` and `--yaml` documents may nest (serde_json's own limit, kept for YAML
+/// too): deeper input is an error, never a stack overflow here or in the engine.
+pub const MAX_DEPTH: usize = 128;
