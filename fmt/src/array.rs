@@ -14,18 +14,18 @@
 //! width is also set it is taken as the maximum allowed length of a sequence of elements (not
 //! including delimiters). If this max length is exceeded, each element will be indented.
 
-use puppet_types::infer::infer_set;
 use puppet_types::{Type, Value};
 
 use crate::convert::{convert_typed, is_a_or_h, is_container, Indentation};
 use crate::error::FormatError;
-use crate::map::{default_container_formats, FormatMap, DEFAULT_ARRAY_SEPARATOR};
+use crate::map::{default_container_formats, value_type, FormatMap, DEFAULT_ARRAY_SEPARATOR};
 
-/// The inferred type of the `i`th element, taken from the array's Tuple type when it has one.
-pub(crate) fn element_type(val_type: &Type, items: &[Value], i: usize) -> Type {
+/// The inferred type of the `i`th element, taken from the array's Tuple type when it has one
+/// (else as [`value_type`] finds it for `maps`).
+pub(crate) fn element_type(val_type: &Type, items: &[Value], i: usize, maps: &[&FormatMap]) -> Type {
     match val_type {
         Type::Tuple { types, .. } if types.len() == items.len() => types[i].clone(),
-        _ => infer_set(&items[i]),
+        _ => value_type(maps, &items[i]),
     }
 }
 
@@ -56,7 +56,7 @@ pub fn string_array(
     let mut mapped: Vec<String> = Vec::with_capacity(items.len());
     for (i, v) in items.iter().enumerate() {
         children = children.subsequent();
-        let t = element_type(val_type, items, i);
+        let t = element_type(val_type, items, i, &[map, &string_formats]);
         let m = if is_container(&t) { map } else { &string_formats };
         mapped.push(convert_typed(&t, v, m, children)?);
     }

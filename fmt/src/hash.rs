@@ -21,7 +21,7 @@ use puppet_types::{Type, Value};
 use crate::array::rstrip;
 use crate::convert::{convert_typed, is_container, Indentation};
 use crate::error::FormatError;
-use crate::map::{default_container_formats, FormatMap, DEFAULT_HASH_SEPARATOR, DEFAULT_HASH_SEPARATOR2};
+use crate::map::{default_container_formats, value_type, FormatMap, DEFAULT_HASH_SEPARATOR, DEFAULT_HASH_SEPARATOR2};
 
 /// `String(hash, format)`.
 pub fn string_hash(val_type: &Type, h: &Hash, map: &FormatMap, ind: Indentation) -> Result<String, FormatError> {
@@ -63,10 +63,10 @@ pub fn string_hash(val_type: &Type, h: &Hash, map: &FormatMap, ind: Indentation)
                 if i > 0 {
                     buf.push_str(&sep);
                 }
-                let key_type = infer_set(k);
+                let key_type = value_type(&[map, &string_formats], k);
                 let val_t = match &value_types {
                     Some(types) => types[i].clone(),
-                    None => infer_set(v),
+                    None => value_type(&[map, &string_formats], v),
                 };
                 let key_map = if is_container(&key_type) { map } else { &string_formats };
                 let val_map = if is_container(&val_t) { map } else { &string_formats };

@@ -91,7 +91,7 @@ pub fn convert_with(value: &Value, formats: &Value) -> Result<String, FormatErro
 
 /// Converts `value` with a format map (pure: the same value and map give the same string).
 pub fn convert(value: &Value, map: &FormatMap) -> Result<String, FormatError> {
-    convert_typed(&infer_set(value), value, map, Indentation::DEFAULT)
+    convert_typed(&map::value_type(&[map], value), value, map, Indentation::DEFAULT)
 }
 
 /// Puppet's default format map.

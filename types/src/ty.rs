@@ -380,46 +380,62 @@ impl Hash for Type {
     }
 }
 
-/// Dropping a type frees nested types iteratively, as `Value` does for values: types built
-/// at run time (`Array[$t]` in a loop) can nest deeper than the stack allows recursion.
-impl Drop for Type {
-    fn drop(&mut self) {
-        let mut stack: Vec<Rc<Type>> = Vec::new();
-        take_type_children(self, &mut stack);
-        while let Some(rc) = stack.pop() {
-            if let Ok(mut t) = Rc::try_unwrap(rc) {
-                take_type_children(&mut t, &mut stack);
-            }
-        }
-    }
+thread_local! {
+    static DROP_DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static DEFERRED_DROPS: RefCell<Vec<Type>> = const { RefCell::new(Vec::new()) };
+    static NO_TYPES: Rc<[Type]> = Rc::from([]);
 }
 
-/// Moves the nested types that `t` holds the last reference to onto `stack`.
-fn take_type_children(t: &mut Type, stack: &mut Vec<Rc<Type>>) {
-    let mut take = |slot: &mut Option<Rc<Type>>| {
-        if let Some(rc) = slot.take() {
-            stack.push(rc);
+/// How deep drops recurse before the rest is left to the outermost drop.
+const MAX_DROP_DEPTH: u32 = 256;
+
+/// Dropping a type, as `Value` does: nested types drop recursively up to a bound, deeper
+/// ones are set aside for the outermost drop (`Array[$t]` in a loop nests without limit).
+impl Drop for Type {
+    fn drop(&mut self) {
+        if !matches!(
+            self,
+            Type::Array { element: Some(_), .. }
+                | Type::Hash { .. }
+                | Type::Optional(Some(_))
+                | Type::NotUndef(Some(_))
+                | Type::Iterable(Some(_))
+                | Type::Iterator(Some(_))
+                | Type::Type(Some(_))
+                | Type::Sensitive(Some(_))
+                | Type::Tuple { .. }
+                | Type::Variant(_)
+        ) {
+            return;
         }
-    };
-    match t {
-        Type::Array { element: a, .. }
-        | Type::Optional(a)
-        | Type::NotUndef(a)
-        | Type::Iterable(a)
-        | Type::Iterator(a)
-        | Type::Type(a)
-        | Type::Sensitive(a) => take(a),
-        Type::Hash { key, value, .. } => {
-            take(key);
-            take(value);
+        // During thread teardown the thread-locals may be gone: drop the ordinary way then.
+        let Ok(depth) = DROP_DEPTH.try_with(|d| d.get()) else { return };
+        if depth >= MAX_DROP_DEPTH && DEFERRED_DROPS.try_with(|_| ()).is_ok() {
+            let t = std::mem::replace(self, Type::Any);
+            let _ = DEFERRED_DROPS.try_with(|d| d.borrow_mut().push(t));
+            return;
         }
-        Type::Tuple { types, .. } | Type::Variant(types) => {
-            if let Some(members) = Rc::get_mut(types) {
-                for m in members.iter_mut() {
-                    stack.push(Rc::new(std::mem::replace(m, Type::Any)));
-                }
+        DROP_DEPTH.with(|d| d.set(depth + 1));
+        match self {
+            Type::Array { element: a, .. }
+            | Type::Optional(a)
+            | Type::NotUndef(a)
+            | Type::Iterable(a)
+            | Type::Iterator(a)
+            | Type::Type(a)
+            | Type::Sensitive(a) => drop(a.take()),
+            Type::Hash { key, value, .. } => {
+                drop(key.take());
+                drop(value.take());
+            }
+            Type::Tuple { types, .. } | Type::Variant(types) => drop(std::mem::replace(types, NO_TYPES.try_with(Rc::clone).unwrap_or_else(|_| Rc::from([])))),
+            _ => {}
+        }
+        DROP_DEPTH.with(|d| d.set(depth));
+        if depth == 0 {
+            while let Some(t) = DEFERRED_DROPS.try_with(|d| d.borrow_mut().pop()).ok().flatten() {
+                drop(t);
             }
         }
-        _ => {}
     }
 }

@@ -249,39 +249,43 @@ impl From<Type> for Value {
     }
 }
 
-/// Dropping a value frees nested containers iteratively: values built at run time can nest
-/// far deeper than the stack allows recursion (`reduce` wrapping an array in itself).
-impl Drop for Value {
-    fn drop(&mut self) {
-        let mut stack: Vec<Value> = Vec::new();
-        take_children(self, &mut stack);
-        while let Some(mut v) = stack.pop() {
-            take_children(&mut v, &mut stack);
-        }
-    }
+thread_local! {
+    static DROP_DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static DEFERRED_DROPS: std::cell::RefCell<Vec<Value>> = const { std::cell::RefCell::new(Vec::new()) };
+    static NO_ITEMS: Rc<Vec<Value>> = Rc::new(Vec::new());
+    static NO_ENTRIES: Rc<Hash> = Rc::new(Hash::default());
 }
 
-/// Moves the children of a container this is the last owner of onto `stack`.
-fn take_children(v: &mut Value, stack: &mut Vec<Value>) {
-    match v {
-        Value::Array(a) => {
-            if let Some(items) = Rc::get_mut(a) {
-                stack.append(items);
+/// How deep drops recurse before the rest is left to the outermost drop.
+const MAX_DROP_DEPTH: u32 = 256;
+
+/// Dropping a value: containers drop their elements recursively up to a bound; deeper ones
+/// are set aside and dropped by the outermost drop, so values built at run time can nest far
+/// deeper than the stack allows recursion (`reduce` wrapping an array in itself).
+impl Drop for Value {
+    fn drop(&mut self) {
+        if !matches!(self, Value::Array(_) | Value::Hash(_) | Value::Sensitive(_)) {
+            return;
+        }
+        // During thread teardown the thread-locals may be gone: drop the ordinary way then.
+        let Ok(depth) = DROP_DEPTH.try_with(|d| d.get()) else { return };
+        if depth >= MAX_DROP_DEPTH && DEFERRED_DROPS.try_with(|_| ()).is_ok() {
+            let v = std::mem::replace(self, Value::Undef);
+            let _ = DEFERRED_DROPS.try_with(|d| d.borrow_mut().push(v));
+            return;
+        }
+        DROP_DEPTH.with(|d| d.set(depth + 1));
+        match self {
+            Value::Array(a) => drop(std::mem::replace(a, NO_ITEMS.try_with(Rc::clone).unwrap_or_default())),
+            Value::Hash(h) => drop(std::mem::replace(h, NO_ENTRIES.try_with(Rc::clone).unwrap_or_default())),
+            Value::Sensitive(s) => drop(std::mem::replace(s, Rc::new(Value::Undef))),
+            _ => {}
+        }
+        DROP_DEPTH.with(|d| d.set(depth));
+        if depth == 0 {
+            while let Some(v) = DEFERRED_DROPS.try_with(|d| d.borrow_mut().pop()).ok().flatten() {
+                drop(v);
             }
         }
-        Value::Hash(h) => {
-            if let Some(map) = Rc::get_mut(h) {
-                for (k, v) in map.drain(..) {
-                    stack.push(k);
-                    stack.push(v);
-                }
-            }
-        }
-        Value::Sensitive(s) => {
-            if let Some(inner) = Rc::get_mut(s) {
-                stack.push(std::mem::replace(inner, Value::Undef));
-            }
-        }
-        _ => {}
     }
 }
