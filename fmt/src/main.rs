@@ -184,7 +184,7 @@ fn report(message: &str) -> ExitCode {
 
 /// Formats every value of `source` and writes one result per line; stops at the first error.
 fn run(formats: &Formats, source: Source, raw: bool, out: &mut impl Write) -> Result<(), Failure> {
-    let reader = literal::Reader::default();
+    let reader = literal::Reader::with_string_new(pfmt::string_new_hook);
     let formats = match formats {
         Formats::Format(f) => Value::from(f.as_str()),
         Formats::Map(src) => reader.read(src).map_err(|e| Failure::Message(e.message))?,

@@ -68,6 +68,12 @@ const FORMATS: &[Case] = &[
     Case { args: &["%p", "SemVer('1.2.3')"], puppet: &["String(SemVer('1.2.3'), '%p')"], stdout: "1.2.3\n", ..OK },
     Case { args: &["%s", "Binary('aGk=')"], puppet: &["String(Binary('aGk='), '%s')"], stdout: "hi\n", ..OK },
     Case { args: &["%s", "Sensitive(1)"], puppet: &["String(Sensitive(1), '%s')"], stdout: "Sensitive [value redacted]\n", ..OK },
+    Case {
+        args: &["%p", "String(255, '%#x')", "Optional[String](1)"],
+        puppet: &["String(String(255, '%#x'), '%p')", "String(Optional[String](1), '%p')"],
+        stdout: "'0xff'\n'1'\n",
+        ..OK
+    },
 ];
 
 /// `pfmt -m MAP VALUE...`, `pfmt -m '{}' VALUE...`

@@ -34,13 +34,21 @@ pub fn read(src: &str) -> Result<Value> {
 pub const RESOURCE_TYPES: &[&str] =
     &["component", "exec", "file", "filebucket", "group", "notify", "package", "resources", "schedule", "service", "stage", "tidy", "user", "whit"];
 
-/// A literal reader, with the type aliases it knows besides Puppet's own.
+/// A literal reader, with the type aliases it knows besides Puppet's own, and the String
+/// conversion for `String(...)` in literals (the format engine's, given by its crate).
 #[derive(Default)]
 pub struct Reader {
     aliases: HashMap<String, Type>,
+    string_new: Option<fn(&[Value]) -> Result<Value>>,
 }
 
 impl Reader {
+    /// A reader whose conversions to String (`String(1, '%x')`, `Optional[String](1)`) use
+    /// `string_new`.
+    pub fn with_string_new(string_new: fn(&[Value]) -> Result<Value>) -> Reader {
+        Reader { string_new: Some(string_new), ..Reader::default() }
+    }
+
     /// Makes `name` (a capitalised type name) stand for `t`.
     pub fn alias_type(&mut self, name: &str, t: Type) {
         self.aliases.insert(name.to_lowercase(), Type::Alias(TypeAlias::with_type(name, t)));
@@ -184,8 +192,11 @@ impl Reader {
                 let Value::Type(ref t) = target else {
                     return Err(not_literal("new() of something not a type"));
                 };
-                crate::new::new_value(t, args)
-                    .map_err(|e| Error::new(format!("Error while evaluating a {what}, {}", e.message)))
+                let converted = match self.string_new {
+                    Some(string_new) => crate::new::new_value_with(t, args, &string_new),
+                    None => crate::new::new_value(t, args),
+                };
+                converted.map_err(|e| Error::new(format!("Error while evaluating a {what}, {}", e.message)))
             }
             _ => Err(not_literal("this expression")),
         }
