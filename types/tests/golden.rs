@@ -14,7 +14,7 @@ mod support;
 use puppet_syntax::ast::{BinaryOp, CallKind, Expr, ExprKind};
 use puppet_types::literal::Reader;
 use puppet_types::{display, Error, Value};
-use support::golden::{self, Expect};
+use support::golden;
 
 /// Computes one golden line: what `notice(CODE)` logs, or the error message.
 fn run(code: &str) -> Result<String, String> {
@@ -122,70 +122,5 @@ fn call(name: &str, args: &[Value]) -> Result<Value, Error> {
 
 #[test]
 fn golden_tables() {
-    let only = std::env::var("GOLDEN").ok();
-    let show: usize = std::env::var("GOLDEN_SHOW").ok().and_then(|s| s.parse().ok()).unwrap_or(10);
-    let todo_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/disagree.todo");
-    let todo_text = std::fs::read_to_string(&todo_path).unwrap_or_default();
-    let todo: std::collections::HashSet<&str> =
-        todo_text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).collect();
-    let mut disagree: Vec<String> = Vec::new();
-    let (mut total, mut failed, mut unrecorded, mut fixed) = (0, 0, 0, 0);
-    let mut summary = String::new();
-    for path in golden::files() {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if only.as_deref().is_some_and(|o| !name.contains(o)) {
-            continue;
-        }
-        let table = golden::read(&path);
-        let mut file_failed = 0;
-        for case in &table.cases {
-            total += 1;
-            let expected = match &case.expect {
-                Expect::Notice(n) => Ok(n.clone()),
-                Expect::Error(e) => Err(e.clone()),
-                Expect::Unrecorded => {
-                    unrecorded += 1;
-                    continue;
-                }
-            };
-            let code = case.code.clone();
-            let got = std::panic::catch_unwind(move || run(&code)).unwrap_or_else(|_| Err("PANIC".into()));
-            let key = format!("{name}: {}", case.code);
-            let known = todo.contains(key.as_str());
-            if got != expected {
-                disagree.push(key);
-                if known {
-                    continue;
-                }
-                file_failed += 1;
-                if file_failed <= show {
-                    eprintln!("{name}:{}: {}\n  expected {:?}\n  got      {:?}", case.line, case.code, expected, got);
-                }
-            } else if known {
-                fixed += 1;
-                eprintln!("{name}:{}: {} agrees with Puppet now: remove it from disagree.todo", case.line, case.code);
-            }
-        }
-        failed += file_failed;
-        summary.push_str(&format!("  {name}: {} cases, {file_failed} failed\n", table.cases.len()));
-    }
-    if only.is_none() && std::env::var("GOLDEN_TODO").as_deref() == Ok("write") {
-        let mut text = String::from(
-            "# Golden cases that disagree with Puppet 7.23: open work, fix and remove.\n\
-             # Rewritten by `GOLDEN_TODO=write cargo test -p puppet-types --test golden`.\n",
-        );
-        for d in &disagree {
-            text.push_str(d);
-            text.push('\n');
-        }
-        let _ = std::fs::write(&todo_path, text);
-        return;
-    }
-    eprintln!(
-        "golden tables:\n{summary}total {total}, failed {failed} (besides {} known in disagree.todo), \
-         unrecorded {unrecorded}, fixed {fixed}",
-        todo.len()
-    );
-    assert_eq!((failed, unrecorded, fixed), (0, 0, 0), "golden cases disagree with Puppet 7.23");
+    golden::check_tables("puppet-types", run);
 }
-
