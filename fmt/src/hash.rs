@@ -90,15 +90,8 @@ pub fn string_hash(val_type: &Type, h: &Hash, map: &FormatMap, ind: Indentation)
 
 #[cfg(test)]
 mod tests {
-    use puppet_types::{literal, Value};
-
     fn s(v: &str, fmt: &str) -> String {
-        let v = literal::read(v).unwrap_or_else(|e| panic!("{}", e.message));
-        let f = literal::read(fmt).unwrap_or(Value::from(fmt));
-        match crate::string_new(&v, Some(&f)) {
-            Ok(s) => s,
-            Err(e) => format!("!! {}", e.message),
-        }
+        crate::format_literal(v, fmt)
     }
 
     #[test]

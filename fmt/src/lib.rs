@@ -123,3 +123,16 @@ mod tests {
         assert_eq!(s("Deferred('x', [1])"), "Deferred({'name' => 'x', 'arguments' => [1]})");
     }
 }
+
+/// Test helper: `String(V, FMT)` with both read as literals (FMT as a string when it is not
+/// one), or `!! MESSAGE`.
+#[cfg(test)]
+pub(crate) fn format_literal(v: &str, fmt: &str) -> String {
+    use puppet_types::literal;
+    let v = literal::read(v).unwrap_or_else(|e| panic!("{}", e.message));
+    let f = literal::read(fmt).unwrap_or(Value::from(fmt));
+    match string_new(&v, Some(&f)) {
+        Ok(s) => s,
+        Err(e) => format!("!! {}", e.message),
+    }
+}
