@@ -99,6 +99,19 @@ fn default_map() -> FormatMap {
     FormatMap::defaults()
 }
 
+/// Test helper: `String(V, FMT)` with both read as literals (FMT as a string when it is not
+/// one), or `!! MESSAGE`.
+#[cfg(test)]
+pub(crate) fn format_literal(v: &str, fmt: &str) -> String {
+    use puppet_types::literal;
+    let v = literal::read(v).unwrap_or_else(|e| panic!("{}", e.message));
+    let f = literal::read(fmt).unwrap_or(Value::from(fmt));
+    match string_new(&v, Some(&f)) {
+        Ok(s) => s,
+        Err(e) => format!("!! {}", e.message),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,18 +134,5 @@ mod tests {
         assert_eq!(s("[Binary('YWJj')]"), "[Binary(\"YWJj\")]");
         assert_eq!(s("Sensitive(1)"), "Sensitive [value redacted]");
         assert_eq!(s("Deferred('x', [1])"), "Deferred({'name' => 'x', 'arguments' => [1]})");
-    }
-}
-
-/// Test helper: `String(V, FMT)` with both read as literals (FMT as a string when it is not
-/// one), or `!! MESSAGE`.
-#[cfg(test)]
-pub(crate) fn format_literal(v: &str, fmt: &str) -> String {
-    use puppet_types::literal;
-    let v = literal::read(v).unwrap_or_else(|e| panic!("{}", e.message));
-    let f = literal::read(fmt).unwrap_or(Value::from(fmt));
-    match string_new(&v, Some(&f)) {
-        Ok(s) => s,
-        Err(e) => format!("!! {}", e.message),
     }
 }

@@ -513,6 +513,41 @@ fn merge_sort<T: Copy>(v: &mut [T], cmp: &dyn Fn(&T, &T) -> Ordering) {
     v.copy_from_slice(&tmp);
 }
 
+/// An unparameterised type whose acceptance of a detailed inferred type depends only on the
+/// value's kind (an Array's Tuple type and `Array` alike, a Hash's Struct type and `Hash`).
+fn is_kind_level_type(t: &Type) -> bool {
+    match t {
+        Type::Any
+        | Type::Scalar
+        | Type::ScalarData
+        | Type::Numeric
+        | Type::Binary
+        | Type::Default
+        | Type::Undef
+        | Type::SemVerRange
+        | Type::CatalogEntry => true,
+        Type::Integer { from: None, to: None } | Type::String(None) | Type::Boolean(None) | Type::Regexp(None) => true,
+        Type::Float { from, to } => from.is_infinite() && to.is_infinite(),
+        Type::Array { element: None, size: None } | Type::Hash { key: None, value: None, size: None } => true,
+        Type::Collection(None) | Type::Iterable(None) | Type::Type(None) | Type::Uri(None) | Type::Sensitive(None) => true,
+        Type::Timespan { from: None, to: None } | Type::Timestamp { from: None, to: None } => true,
+        Type::SemVer(ranges) => ranges.is_empty(),
+        Type::Object(o) => o.name.is_none() && o.attributes.is_empty(),
+        _ => false,
+    }
+}
+
+/// The type a value's format is looked up with: its detailed inferred type, or for an Array
+/// or Hash under maps that decide by kind alone, just `Array` or `Hash` (inferring every
+/// nested element is most of the work of formatting a container).
+pub(crate) fn value_type(maps: &[&FormatMap], v: &Value) -> Type {
+    match v {
+        Value::Array(_) if maps.iter().all(|m| m.is_kind_level()) => Type::ARRAY,
+        Value::Hash(_) if maps.iter().all(|m| m.is_kind_level()) => Type::HASH,
+        other => puppet_types::infer::infer_set(other),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -568,40 +603,5 @@ mod tests {
         assert_eq!(&*f.orig_fmt, "%x");
         let names: Vec<String> = merged.entries.iter().map(|(t, _)| t.to_string()).collect();
         assert_eq!(names.last().map(String::as_str), Some("Any"));
-    }
-}
-
-/// An unparameterised type whose acceptance of a detailed inferred type depends only on the
-/// value's kind (an Array's Tuple type and `Array` alike, a Hash's Struct type and `Hash`).
-fn is_kind_level_type(t: &Type) -> bool {
-    match t {
-        Type::Any
-        | Type::Scalar
-        | Type::ScalarData
-        | Type::Numeric
-        | Type::Binary
-        | Type::Default
-        | Type::Undef
-        | Type::SemVerRange
-        | Type::CatalogEntry => true,
-        Type::Integer { from: None, to: None } | Type::String(None) | Type::Boolean(None) | Type::Regexp(None) => true,
-        Type::Float { from, to } => from.is_infinite() && to.is_infinite(),
-        Type::Array { element: None, size: None } | Type::Hash { key: None, value: None, size: None } => true,
-        Type::Collection(None) | Type::Iterable(None) | Type::Type(None) | Type::Uri(None) | Type::Sensitive(None) => true,
-        Type::Timespan { from: None, to: None } | Type::Timestamp { from: None, to: None } => true,
-        Type::SemVer(ranges) => ranges.is_empty(),
-        Type::Object(o) => o.name.is_none() && o.attributes.is_empty(),
-        _ => false,
-    }
-}
-
-/// The type a value's format is looked up with: its detailed inferred type, or for an Array
-/// or Hash under maps that decide by kind alone, just `Array` or `Hash` (inferring every
-/// nested element is most of the work of formatting a container).
-pub(crate) fn value_type(maps: &[&FormatMap], v: &Value) -> Type {
-    match v {
-        Value::Array(_) if maps.iter().all(|m| m.is_kind_level()) => Type::ARRAY,
-        Value::Hash(_) if maps.iter().all(|m| m.is_kind_level()) => Type::HASH,
-        other => puppet_types::infer::infer_set(other),
     }
 }

@@ -34,18 +34,21 @@ pub fn read(src: &str) -> Result<Value> {
 pub const RESOURCE_TYPES: &[&str] =
     &["component", "exec", "file", "filebucket", "group", "notify", "package", "resources", "schedule", "service", "stage", "tidy", "user", "whit"];
 
+/// The format engine's `String.new` (its crate gives it to [`Reader::with_string_new`]).
+pub type StringNewFn = fn(&[Value]) -> Result<Value>;
+
 /// A literal reader, with the type aliases it knows besides Puppet's own, and the String
 /// conversion for `String(...)` in literals (the format engine's, given by its crate).
 #[derive(Default)]
 pub struct Reader {
     aliases: HashMap<String, Type>,
-    string_new: Option<fn(&[Value]) -> Result<Value>>,
+    string_new: Option<StringNewFn>,
 }
 
 impl Reader {
     /// A reader whose conversions to String (`String(1, '%x')`, `Optional[String](1)`) use
     /// `string_new`.
-    pub fn with_string_new(string_new: fn(&[Value]) -> Result<Value>) -> Reader {
+    pub fn with_string_new(string_new: StringNewFn) -> Reader {
         Reader { string_new: Some(string_new), ..Reader::default() }
     }
 
