@@ -2,8 +2,9 @@
 //! everything without look-around or back-references to the linear-time `regex` crate).
 //!
 //! Ruby differences that are translated: `^`/`$` are always line anchors; the `m` flag is
-//! Rust's `s` (dot matches newline); `\h`/`\H` are hex digits; `\Z` is "end, or before a final
-//! newline"; `(?<name>…)` named groups are kept.
+//! Rust's `s` (dot matches newline); `\h`/`\H` are hex digits; `\d`, `\w`, `\s` (and their
+//! negations) are ASCII-only, as Ruby's are (`\b` and POSIX classes stay Unicode-aware, as
+//! in Ruby); `\Z` is "end, or before a final newline"; `(?<name>…)` named groups are kept.
 
 use std::cell::OnceCell;
 use std::fmt;
@@ -130,6 +131,15 @@ fn translate(src: &str) -> String {
                 Some('h') if in_class > 0 => out.push_str("0-9a-fA-F"),
                 Some('h') => out.push_str("[0-9a-fA-F]"),
                 Some('H') if in_class == 0 => out.push_str("[^0-9a-fA-F]"),
+                Some('d') if in_class > 0 => out.push_str("0-9"),
+                Some('d') => out.push_str("[0-9]"),
+                Some('D') if in_class == 0 => out.push_str("[^0-9]"),
+                Some('w') if in_class > 0 => out.push_str("a-zA-Z0-9_"),
+                Some('w') => out.push_str("[a-zA-Z0-9_]"),
+                Some('W') if in_class == 0 => out.push_str("[^a-zA-Z0-9_]"),
+                Some('s') if in_class > 0 => out.push_str("\\t\\n\\x0B\\f\\r "),
+                Some('s') => out.push_str("[\\t\\n\\x0B\\f\\r ]"),
+                Some('S') if in_class == 0 => out.push_str("[^\\t\\n\\x0B\\f\\r ]"),
                 Some('Z') if in_class == 0 => out.push_str("(?=\\n?\\z)"),
                 Some('/') => out.push('/'),
                 Some(n) => {
@@ -138,6 +148,19 @@ fn translate(src: &str) -> String {
                 }
                 None => out.push_str("\\\\"),
             },
+            '[' if in_class > 0 && chars.peek() == Some(&':') => {
+                // A POSIX bracket: Unicode-aware in Ruby, ASCII-only in the regex crate.
+                let rest: String = chars.clone().take_while(|c| *c != ']').collect();
+                match rest.strip_prefix(':').and_then(|r| r.strip_suffix(':')).and_then(posix_class) {
+                    Some(class) => {
+                        out.push_str(class);
+                        for _ in 0..=rest.chars().count() {
+                            chars.next();
+                        }
+                    }
+                    None => out.push_str("\\["),
+                }
+            }
             '[' => {
                 in_class += 1;
                 out.push('[');
@@ -173,6 +196,32 @@ fn translate(src: &str) -> String {
     out
 }
 
+/// The Unicode classes of Ruby's POSIX brackets (`[:alpha:]`, `[:^digit:]`).
+fn posix_class(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "alpha" => "\\p{Alphabetic}",
+        "^alpha" => "\\P{Alphabetic}",
+        "digit" => "\\p{Nd}",
+        "^digit" => "\\P{Nd}",
+        "alnum" => "\\p{Alphabetic}\\p{Nd}",
+        "upper" => "\\p{Uppercase}",
+        "^upper" => "\\P{Uppercase}",
+        "lower" => "\\p{Lowercase}",
+        "^lower" => "\\P{Lowercase}",
+        "space" => "\\p{White_Space}",
+        "^space" => "\\P{White_Space}",
+        "punct" => "\\p{P}",
+        "^punct" => "\\P{P}",
+        "word" => "\\w",
+        "^word" => "\\W",
+        "xdigit" => "0-9a-fA-F",
+        "cntrl" => "\\p{Cc}",
+        "^cntrl" => "\\P{Cc}",
+        "blank" => "\\p{Zs}\\t",
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,5 +236,16 @@ mod tests {
         assert!(Regexp::new("(?<x>a)\\k<x>").is_match("aa"));
         assert!(Regexp::new("[]a]").is_match("]"));
         assert!(Regexp::new("(").check().is_err());
+        // Ruby's \d, \w and \s are ASCII-only; \b is not.
+        assert!(!Regexp::new("\\d").is_match("\u{663}"));
+        assert!(!Regexp::new("^\\w$").is_match("é"));
+        assert!(Regexp::new("^\\W$").is_match("é"));
+        assert!(!Regexp::new("\\s").is_match("\u{a0}"));
+        assert!(Regexp::new("^[\\w.]+$").is_match("a_1.b"));
+        assert!(Regexp::new("^\\s\\S\\d\\D$").is_match(" x1y"));
+        assert!(!Regexp::new("a\\b").is_match("aé"));
+        assert!(Regexp::new("^[[:alpha:]]$").is_match("é"));
+        assert!(Regexp::new("^[x[:digit:]]+$").is_match("x٣1"));
+        assert!(!Regexp::new("^[[:^alpha:]]$").is_match("é"));
     }
 }
