@@ -17,6 +17,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use puppet_types::display::{float_to_s, value_to_s, value_to_string};
+pub use puppet_types::ruby_string::inspect as inspect_str;
 use puppet_types::Value;
 
 use crate::error::FormatError;
@@ -71,57 +72,6 @@ pub fn inspect<'a>(arg: &'a Arg<'_>) -> Result<Cow<'a, str>, FormatError> {
         Arg::Obj(v) => Cow::Owned(obj_inspect(v)),
         other => to_s(other)?,
     })
-}
-
-/// Ruby's `String#inspect` of a UTF-8 string.
-pub fn inspect_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '#' if matches!(chars.peek(), Some('$' | '@' | '{')) => out.push_str("\\#"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\x0c' => out.push_str("\\f"),
-            '\x0b' => out.push_str("\\v"),
-            '\x08' => out.push_str("\\b"),
-            '\x07' => out.push_str("\\a"),
-            '\x1b' => out.push_str("\\e"),
-            c if is_printable(c) => out.push(c),
-            c if (c as u32) < 0x10000 => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\u{{{:X}}}", c as u32);
-            }
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Whether Onigmo's UTF-8 `isprint` holds (graphic characters and spaces).
-fn is_printable(c: char) -> bool {
-    let u = c as u32;
-    if u < 0x20 || u == 0x7f {
-        return false;
-    }
-    if (0x80..0xa0).contains(&u) {
-        return false;
-    }
-    !matches!(u, 0x2028 | 0x2029 | 0xfeff)
-        && !(0xd800..0xe000).contains(&u)
-        && !(0xe000..0xf900).contains(&u)
-        && !is_unassigned_special(u)
-}
-
-fn is_unassigned_special(u: u32) -> bool {
-    // noncharacters and the private use planes
-    (u & 0xfffe) == 0xfffe || (0xf0000..=0x10ffff).contains(&u) || (0xfdd0..=0xfdef).contains(&u)
 }
 
 /// Ruby's `String#inspect` of an ASCII-8BIT string: bytes beyond ASCII as `\xHH`.

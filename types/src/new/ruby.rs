@@ -194,32 +194,8 @@ pub(crate) fn without_blanks_after_sign(s: &str) -> Option<String> {
     Some(format!("{sign}{trimmed}"))
 }
 
-/// Ruby's `String#inspect`: double quoted, with `\n`, `\t`, `\"`, `\\`, `\#{` and `\xNN`
-/// escapes.
-pub(crate) fn inspect_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\x0c' => out.push_str("\\f"),
-            '\x0b' => out.push_str("\\v"),
-            '\x07' => out.push_str("\\a"),
-            '\x08' => out.push_str("\\b"),
-            '\x1b' => out.push_str("\\e"),
-            '#' if matches!(chars.peek(), Some('{') | Some('$') | Some('@')) => out.push_str("\\#"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02X}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+/// Ruby's `String#inspect`.
+pub(crate) use crate::ruby_string::inspect as inspect_str;
 
 /// Ruby's `inspect` of a value (`1`, `"a"`, `nil`, `[1, "a"]`, `{"a"=>1}`, `:default`).
 pub(crate) fn inspect(v: &Value) -> String {

@@ -80,65 +80,12 @@ fn compile(pattern: &str) -> Regex {
     Regex::new(pattern).unwrap_or_else(|e| panic!("bad URI pattern: {e}"))
 }
 
-/// Ruby's `String#inspect` of an ASCII string: in double quotes, with `"`, `\`, `#{`, `#$`,
-/// `#@` and control characters escaped.
-pub(crate) fn ruby_inspect(s: &str) -> String {
-    let mut out = String::from("\"");
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\x0c' => out.push_str("\\f"),
-            '\x0b' => out.push_str("\\v"),
-            '\x08' => out.push_str("\\b"),
-            '\x07' => out.push_str("\\a"),
-            '\x1b' => out.push_str("\\e"),
-            '#' if matches!(chars.peek(), Some('{' | '$' | '@')) => out.push_str("\\#"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Ruby's `String#dump`: like `inspect`, with every non-ASCII character as `\uXXXX` (or
-/// `\u{XXXXX}`) and control characters as `\xXX`.
-pub(crate) fn ruby_dump(s: &str) -> String {
-    let mut out = String::from("\"");
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\x0c' => out.push_str("\\f"),
-            '\x0b' => out.push_str("\\v"),
-            '\x08' => out.push_str("\\b"),
-            '\x07' => out.push_str("\\a"),
-            '\x1b' => out.push_str("\\e"),
-            '#' if matches!(chars.peek(), Some('{' | '$' | '@')) => out.push_str("\\#"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02X}", c as u32)),
-            c if (c as u32) > 0xffff => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
-            c if !c.is_ascii() => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
 
 /// `RFC3986_Parser#split`: an absolute URI, else a relative reference. A `path-rootless`
 /// (`mailto:a@b`, `urn:x:y`) is the opaque part, with the query appended.
 pub fn split_rfc3986(uri: &str) -> Result<Split, String> {
     if !uri.is_ascii() {
-        return Err(format!("URI must be ascii only {}", ruby_dump(uri)));
+        return Err(format!("URI must be ascii only {}", crate::ruby_string::dump(uri)));
     }
     let (absolute, relative) = rfc3986();
     let get = |c: &regex::Captures, name: &str| c.name(name).map(|m| m.as_str().to_owned());
@@ -178,7 +125,7 @@ pub fn split_rfc3986(uri: &str) -> Result<Split, String> {
             ..Split::default()
         });
     }
-    Err(format!("bad URI(is not URI?): {}", ruby_inspect(uri)))
+    Err(format!("bad URI(is not URI?): {}", crate::ruby_string::inspect(uri)))
 }
 
 /// The patterns of `RFC2396_Parser` (`RFC2396_REGEXP::PATTERN` and `initialize_pattern`).
