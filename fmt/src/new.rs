@@ -68,15 +68,7 @@ thread_local! {
 }
 
 fn check_args(args: &[Value]) -> Result<(), FormatError> {
-    SIGNATURE.with(|sigs| select_signature("new_string", sigs, args, None)).map(|_| ()).map_err(|e| {
-        // puppet-types prints the expanded `Format` alias as if it accepted undef (its
-        // `expand_aliases` leaves the renamed alias unresolved), which drops the `Optional`
-        // of the key `format`; Puppet prints it.
-        FormatError::new(
-            e.message
-                .replace("ContainerFormat = Struct[{'format' => ", "ContainerFormat = Struct[{Optional['format'] => "),
-        )
-    })
+    SIGNATURE.with(|sigs| select_signature("new_string", sigs, args, None)).map(|_| ()).map_err(|e| FormatError::new(e.message))
 }
 
 /// Checks `String(value, formats)`'s arguments against `new_string`'s signature.
