@@ -102,7 +102,7 @@ impl TypeFormatter {
                 self.out.push(')');
             }
             Value::String(s) => self.out.push_str(&puppet_quote(s)),
-            Value::Regexp(r) => self.out.push_str(&crate::regexp::regexp_to_s_with_delimiters(r.source())),
+            Value::Regexp(r) => self.out.push_str(&puppet_types::regexp::to_s_with_delimiters(r.source())),
             Value::Binary(_) | Value::Sensitive(_) => {
                 self.out.push_str("Instance of ");
                 self.out.push_str(&puppet_types::infer::infer(v).to_string());

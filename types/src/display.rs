@@ -219,27 +219,10 @@ pub fn puppet_double_quote(s: &str) -> String {
     out
 }
 
-/// A regexp between slashes (`PRegexpType.regexp_to_s_with_delimiters`): Ruby's
-/// `Regexp#inspect`, unescaped `/` escaped; a non-ASCII regexp carries Ruby's fixed-encoding
-/// option, and so prints as `/#{regexp.to_s}/`, i.e. `/(?-mix:é)/`.
+/// A regexp between slashes (`PRegexpType.regexp_to_s_with_delimiters`): see
+/// [`crate::regexp::to_s_with_delimiters`].
 pub fn regexp_with_delimiters(source: &str) -> String {
-    let mut escaped = String::with_capacity(source.len() + 2);
-    let mut after_backslash = false;
-    for c in source.chars() {
-        if after_backslash {
-            after_backslash = false;
-        } else if c == '\\' {
-            after_backslash = true;
-        } else if c == '/' {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
-    if source.is_ascii() {
-        format!("/{escaped}/")
-    } else {
-        format!("/(?-mix:{escaped})/")
-    }
+    crate::regexp::to_s_with_delimiters(source)
 }
 
 /// `Foo::Bar` from `foo::bar`: each segment capitalized, unless the name already starts
