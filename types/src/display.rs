@@ -243,6 +243,32 @@ fn capitalize(s: &str) -> String {
     }
 }
 
+/// `LabelProvider#a_an`: the text with its indefinite article, `an` before a vowel (a, e,
+/// i, o, u, y, in either case; a leading quote is skipped).
+pub fn a_an(text: &str) -> String {
+    format!("{} {text}", article(text))
+}
+
+/// `LabelProvider#a_an_uc`: [`a_an`] with the article capitalised.
+pub fn a_an_uc(text: &str) -> String {
+    let a = article(text);
+    format!("{}{} {text}", &a[..1].to_uppercase(), &a[1..])
+}
+
+fn article(text: &str) -> &'static str {
+    let mut chars = text.chars();
+    let mut first = chars.next();
+    if matches!(first, Some('"' | '\'')) {
+        first = chars.next();
+    }
+    let vowel = first.is_some_and(|c| matches!(c.to_ascii_lowercase(), 'a' | 'e' | 'i' | 'o' | 'u' | 'y'));
+    if vowel {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 /// The label Puppet's messages give a value (`ModelLabelProvider#label`): `Integer`,
 /// `Undef Value`, `Boolean`, `Semver`, `Integer[1, 2]-Type`, `Object` for others.
 pub fn label(v: &Value) -> String {

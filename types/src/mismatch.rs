@@ -34,6 +34,7 @@ use std::rc::Rc;
 use indexmap::IndexMap;
 
 use crate::assignable::is_assignable;
+use crate::display::a_an;
 use crate::infer::{generalize, infer_set};
 use crate::normalize::maybe_create_variant;
 use crate::normalize::normalize;
@@ -458,17 +459,6 @@ fn pattern_mismatch_text(expected: &Type, actual: &Type) -> String {
         other => short_name(other),
     };
     format!("expects {prefix}a match for {}, got {got}", alias_expanded_s(&e))
-}
-
-/// `LabelProvider#a_an`: `an` before a vowel (a, e, i, o, u, y; a leading quote skipped).
-fn a_an(text: &str) -> String {
-    let mut chars = text.chars();
-    let mut first = chars.next();
-    if matches!(first, Some('"' | '\'')) {
-        first = chars.next();
-    }
-    let vowel = first.is_some_and(|c| matches!(c.to_ascii_lowercase(), 'a' | 'e' | 'i' | 'o' | 'u' | 'y'));
-    format!("{} {text}", if vowel { "an" } else { "a" })
 }
 
 /// `short_name`: the type's name; `Optional`, `NotUndef`, `Sensitive`, `Type` (and the other

@@ -9,7 +9,7 @@
 
 use std::rc::Rc;
 
-use crate::display::capitalize_segments;
+use crate::display::{a_an, a_an_uc, capitalize_segments};
 use crate::error::{Error, Result};
 use crate::regexp::Regexp;
 use crate::ty::{CallableType, RuntimeName, Size, StringParam, StructElement, Type};
@@ -824,29 +824,6 @@ fn label_a_an(t: &Type) -> String {
 
 fn label_a_an_uc(t: &Type) -> String {
     a_an_uc(&label(t))
-}
-
-/// `a_an`: the indefinite article for a label.
-pub fn a_an(text: &str) -> String {
-    format!("{} {text}", article(text))
-}
-
-/// `a_an_uc`: capitalised indefinite article.
-pub fn a_an_uc(text: &str) -> String {
-    let a = article(text);
-    format!("{}{} {text}", &a[..1].to_uppercase(), &a[1..])
-}
-
-fn article(text: &str) -> &'static str {
-    let mut chars = text.chars();
-    let first = match chars.next() {
-        Some('\'' | '"' | '(' | '[' | '{') => chars.next(),
-        c => c,
-    };
-    match first {
-        Some('a' | 'e' | 'i' | 'o' | 'u' | 'A' | 'E' | 'I' | 'O' | 'U') => "an",
-        _ => "a",
-    }
 }
 
 /// The Ruby class of a value as Puppet's messages name it (`Integer`, `NilClass`,
