@@ -28,6 +28,7 @@ pub mod array;
 pub mod binary;
 pub mod boolean;
 pub mod convert;
+pub mod data;
 pub mod default;
 pub mod dtoa;
 pub mod error;

@@ -7,11 +7,10 @@
 //! ```
 //!
 //! VALUE and MAP are Puppet literals (`puppet_types::literal`); `--json` and `--yaml` read the
-//! values from standard input instead ([`cli::json`], [`cli::yaml`]). One result per value, each
+//! values from standard input instead ([`pfmt::data::json`], [`pfmt::data::yaml`]). One result per value, each
 //! followed by a line feed. A failure prints `Error: MESSAGE` (Puppet's message) on standard
 //! error and exits 1 after the results before it; a usage error exits 2 (clap's).
 
-mod cli;
 
 use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
@@ -200,11 +199,11 @@ fn run(formats: &Formats, source: Source, raw: bool, out: &mut impl Write) -> Re
         })),
         Source::Json => {
             input = read_stdin()?;
-            Box::new(cli::json::documents(&input))
+            Box::new(pfmt::data::json::documents(&input))
         }
         Source::Yaml => {
             input = read_stdin()?;
-            Box::new(cli::yaml::documents(&input))
+            Box::new(pfmt::data::yaml::documents(&input))
         }
     };
     for value in values {

@@ -330,7 +330,7 @@ pub enum ExprKind {
         kind: CallKind,
         functor: Box<Expr>,
         arguments: Vec<Expr>,
-        lambda: Option<Box<Lambda>>,
+        lambda: Option<std::rc::Rc<Lambda>>,
         /// Whether the value is used: false for a call standing as a statement.
         rval_required: bool,
     },

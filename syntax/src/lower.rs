@@ -365,7 +365,7 @@ impl<'a> Lowerer<'a> {
                 kind: CallKind::Function,
                 functor: self.boxed_field(node, "function"),
                 arguments: self.arguments(self.field(node, "arguments")),
-                lambda: self.field(node, "lambda").map(|l| Box::new(self.lambda(l))),
+                lambda: self.field(node, "lambda").map(|l| std::rc::Rc::new(self.lambda(l))),
                 rval_required: true,
             },
             "statement_call" => {
@@ -420,7 +420,7 @@ impl<'a> Lowerer<'a> {
                     kind: CallKind::Method,
                     functor: Box::new(functor),
                     arguments: self.arguments(self.field(node, "arguments")),
-                    lambda: self.field(node, "lambda").map(|l| Box::new(self.lambda(l))),
+                    lambda: self.field(node, "lambda").map(|l| std::rc::Rc::new(self.lambda(l))),
                     rval_required: true,
                 }
             }

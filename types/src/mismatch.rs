@@ -1653,6 +1653,9 @@ mod tests {
         fn identity(&self) -> usize {
             0
         }
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
     }
 
     #[test]

@@ -91,6 +91,8 @@ pub trait Callable {
     fn name(&self) -> &str;
     /// Identity for `eql?`: two handles are the same callable when this is equal.
     fn identity(&self) -> usize;
+    /// The evaluator's own view of the callable.
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 impl fmt::Debug for dyn Callable {

@@ -1,5 +1,5 @@
-//! The pieces of the `pfmt` command line besides its arguments: reading the values of
-//! `--json` and `--yaml` from standard input.
+//! Values from data documents: JSON and YAML read into Puppet values (`pfmt --json`/`--yaml`,
+//! `poppet --facts`).
 
 pub mod json;
 pub mod yaml;

@@ -1,0 +1,72 @@
+//! What stops an evaluation: errors with Puppet's wording, and the non-local exits of
+//! `break()`, `next()` and `return()`, which unwind the evaluator's Rust stack as errors do.
+
+use puppet_syntax::Span;
+use puppet_types::Value;
+
+/// An evaluation error: Puppet's message, and where Puppet places it (`None` while it is
+/// still a function's error without a position: the call adds its own).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalError {
+    pub message: String,
+    pub at: Option<Span>,
+}
+
+impl EvalError {
+    pub fn new(message: impl Into<String>, at: Span) -> EvalError {
+        EvalError { message: message.into(), at: Some(at) }
+    }
+}
+
+/// Why evaluation left an expression early.
+#[derive(Clone, Debug)]
+pub enum Flow {
+    Error(EvalError),
+    /// `break()`: leaves the innermost iteration.
+    Break(Span),
+    /// `next(value)`: ends the current lambda call (or function body) with `value`.
+    Next(Value, Span),
+    /// `return(value)`: ends the current function call with `value`.
+    Return(Value, Span),
+}
+
+/// An evaluation step's result.
+pub type Eval<T> = Result<T, Flow>;
+
+impl From<EvalError> for Flow {
+    fn from(e: EvalError) -> Flow {
+        Flow::Error(e)
+    }
+}
+
+impl From<puppet_types::Error> for Flow {
+    /// A type-system error, without a position yet.
+    fn from(e: puppet_types::Error) -> Flow {
+        Flow::Error(EvalError { message: e.message, at: None })
+    }
+}
+
+impl From<pfmt::error::FormatError> for Flow {
+    fn from(e: pfmt::error::FormatError) -> Flow {
+        fail(e.message)
+    }
+}
+
+/// An error without a position: inside a built-in function, the call's position is added
+/// with Puppet's `Error while evaluating a Function Call, ` prefix.
+pub fn fail(message: impl Into<String>) -> Flow {
+    Flow::Error(EvalError { message: message.into(), at: None })
+}
+
+/// An error at `at`.
+pub fn fail_at(message: impl Into<String>, at: Span) -> Flow {
+    Flow::Error(EvalError::new(message, at))
+}
+
+/// Gives an error without a position the position `at`.
+pub fn place(flow: Flow, at: Span) -> Flow {
+    match flow {
+        Flow::Error(EvalError { message, at: None }) => Flow::Error(EvalError { message, at: Some(at) }),
+        other => other,
+    }
+}

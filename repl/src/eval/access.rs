@@ -1,0 +1,169 @@
+//! The access operator `x[k...]` (`pops/evaluator/access_operator.rb`): substrings, array
+//! elements and slices, hash lookups, type parameters, resource references.
+
+use puppet_syntax::ast::Expr;
+use puppet_syntax::Span;
+use puppet_types::display::{a_an, a_an_uc, label};
+use puppet_types::Value;
+
+use super::operators::to_number;
+use super::Evaluator;
+use crate::error::{fail_at, Eval};
+
+impl Evaluator {
+    pub(super) fn access(&mut self, left: &Expr, keys: &[Expr], e: &Expr) -> Eval<Value> {
+        let target = self.eval(left)?;
+        let values = self.eval_list(keys)?;
+        let key_at = |i: usize| keys.get(i).map_or(e.at, |k| k.at);
+        match &target {
+            Value::String(s) => self.access_string(s, flatten(values), left, &key_at),
+            Value::Array(a) => self.access_array(a, flatten(values), left, &key_at),
+            Value::Hash(h) => {
+                if values.is_empty() {
+                    return Err(fail_at(format!("Hash supports [] with one or more arguments. Got {}", 0), left.at));
+                }
+                let mut found: Vec<Value> = values.iter().map(|k| h.get(k).cloned().unwrap_or(Value::Undef)).collect();
+                if found.len() == 1 {
+                    return Ok(found.pop().unwrap_or(Value::Undef));
+                }
+                found.retain(|v| !v.is_undef());
+                Ok(Value::array(found))
+            }
+            Value::Type(t) => puppet_types::params::parameterize(t, &values).map_err(|err| fail_at(err.message, e.at)),
+            _ => Err(fail_at(format!("Operator '[]' is not applicable to {}.", a_an(&label(&target))), left.at)),
+        }
+    }
+
+    fn access_string(&mut self, s: &str, keys: Vec<Value>, left: &Expr, key_at: &dyn Fn(usize) -> Span) -> Eval<Value> {
+        let chars: Vec<char> = s.chars().collect();
+        let len = chars.len() as i64;
+        let index = |i: usize, v: &Value| -> Eval<i64> {
+            let n = match v {
+                Value::String(s) => to_number(s).unwrap_or_else(|| v.clone()),
+                other => other.clone(),
+            };
+            match n {
+                Value::Integer(i) => Ok(i),
+                other => Err(fail_at(
+                    format!(
+                        "A substring operation does not accept {} as a character index. Expected an Integer",
+                        a_an(&ruby_class_label(&other))
+                    ),
+                    key_at(i),
+                )),
+            }
+        };
+        let (from, count) = match keys.as_slice() {
+            [k] => {
+                let k1 = index(0, k)?;
+                let k1 = if k1 < 0 { len + k1 } else { k1 };
+                if k1 < 0 {
+                    return Ok(Value::from(""));
+                }
+                (k1, 1)
+            }
+            [a, b] => {
+                let mut k1 = index(0, a)?;
+                let mut k2 = index(1, b)?;
+                if k1 < 0 {
+                    k1 += len;
+                }
+                if k2 < 0 {
+                    k2 = len - k1 + k2 + 1;
+                }
+                if k1 < 0 {
+                    k2 += k1;
+                    k1 = 0;
+                }
+                (k1, k2)
+            }
+            _ => {
+                return Err(fail_at(format!("String supports [] with one or two arguments. Got {}", keys.len()), left.at));
+            }
+        };
+        if from > len || count < 0 {
+            return Ok(Value::from(""));
+        }
+        let end = (from + count).min(len);
+        Ok(Value::from(chars[from as usize..end as usize].iter().collect::<String>().as_str()))
+    }
+
+    fn access_array(&mut self, a: &[Value], keys: Vec<Value>, left: &Expr, key_at: &dyn Fn(usize) -> Span) -> Eval<Value> {
+        let len = a.len() as i64;
+        let index = |ev: &mut Evaluator, i: usize, v: &Value| -> Eval<i64> {
+            let n = match v {
+                Value::String(s) => match to_number(s) {
+                    Some(n) => {
+                        ev.coercion_warning(s, &n, key_at(i))?;
+                        n
+                    }
+                    None => {
+                        return Err(fail_at(format!("The value '{s}' cannot be converted to Numeric."), key_at(i)));
+                    }
+                },
+                Value::Integer(_) | Value::Float(_) => v.clone(),
+                other => {
+                    return Err(fail_at(
+                        format!("The value '{}' cannot be converted to Numeric.", puppet_types::display::value_to_s(other)),
+                        key_at(i),
+                    ))
+                }
+            };
+            match n {
+                Value::Integer(i) => Ok(i),
+                other => Err(fail_at(
+                    format!("{}[] cannot use {} where Integer is expected", a_an_uc("Array"), puppet_types::params::ruby_class(&other)),
+                    key_at(i),
+                )),
+            }
+        };
+        match keys.as_slice() {
+            [k] => {
+                let i = index(self, 0, k)?;
+                let i = if i < 0 { len + i } else { i };
+                Ok(if (0..len).contains(&i) { a[i as usize].clone() } else { Value::Undef })
+            }
+            [x, y] => {
+                let mut k1 = index(self, 0, x)?;
+                let mut k2 = index(self, 1, y)?;
+                if k1 < 0 {
+                    k1 += len;
+                }
+                if k2 < 0 {
+                    k2 = len - k1 + k2 + 1;
+                }
+                if k1 < 0 {
+                    k2 += k1;
+                    k1 = 0;
+                }
+                if k1 > len || k2 < 0 {
+                    return Ok(Value::array(Vec::new()));
+                }
+                let end = (k1 + k2).min(len);
+                Ok(Value::array(a[k1 as usize..end as usize].to_vec()))
+            }
+            _ => Err(fail_at(format!("Array supports [] with one or two arguments. Got {}", keys.len()), left.at)),
+        }
+    }
+}
+
+/// Keys of a string or array access: nested arrays are flattened (`$a[[1, 2]]` is `$a[1, 2]`).
+fn flatten(keys: Vec<Value>) -> Vec<Value> {
+    if !keys.iter().any(|k| matches!(k, Value::Array(_))) {
+        return keys;
+    }
+    let mut out = Vec::new();
+    fn push(out: &mut Vec<Value>, v: &Value) {
+        match v {
+            Value::Array(a) => a.iter().for_each(|x| push(out, x)),
+            other => out.push(other.clone()),
+        }
+    }
+    keys.iter().for_each(|k| push(&mut out, k));
+    out
+}
+
+/// The name of a key's Ruby class as the substring message shows it (`a String`).
+fn ruby_class_label(v: &Value) -> String {
+    puppet_types::params::ruby_class(v)
+}

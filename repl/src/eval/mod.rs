@@ -1,0 +1,680 @@
+//! The evaluator: one arm per AST node, Puppet 7.23's semantics (`pops/evaluator/
+//! evaluator_impl.rb`). Operators are in `operators`, the access operator in `access`, calls
+//! and lambdas in `call`.
+
+mod access;
+mod call;
+mod operators;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use puppet_syntax::ast::{AssignOp, Expr, ExprKind, Program};
+use puppet_syntax::Span;
+use puppet_types::display;
+use puppet_types::ty::TypeAlias;
+use puppet_types::value::Hash;
+use puppet_types::{Type, Value};
+
+pub use call::{Closure, FunctionDef};
+
+use crate::error::{fail_at, Eval, EvalError, Flow};
+use crate::functions::Registry;
+use crate::scope::Scope;
+
+/// Puppet's `strict` setting: what happens where Puppet 7 accepts questionable code (a
+/// string used as a number).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Strict {
+    Off,
+    #[default]
+    Warning,
+    Error,
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub strict: Strict,
+    /// `strict_variables`: an unknown variable is an error (else it is undef).
+    pub strict_variables: bool,
+    /// Deepest nesting of function and lambda calls before evaluation stops with an error.
+    pub max_depth: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { strict: Strict::Warning, strict_variables: true, max_depth: 1000 }
+    }
+}
+
+/// Puppet's log levels, most severe last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    Debug,
+    Info,
+    Notice,
+    Warning,
+    Err,
+    Alert,
+    Emerg,
+    Crit,
+}
+
+impl Level {
+    /// The name Puppet prints before the message (`Notice: ...`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Level::Debug => "Debug",
+            Level::Info => "Info",
+            Level::Notice => "Notice",
+            Level::Warning => "Warning",
+            Level::Err => "Error",
+            Level::Alert => "Alert",
+            Level::Emerg => "Emergency",
+            Level::Crit => "Critical",
+        }
+    }
+}
+
+/// One logged message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Log {
+    pub level: Level,
+    pub message: String,
+}
+
+/// Where log messages go as they are made.
+pub type LogSink = Box<dyn FnMut(&Log)>;
+
+pub struct Evaluator {
+    pub options: Options,
+    /// The top scope.
+    pub top: Rc<Scope>,
+    /// The current scope.
+    pub(crate) scope: Rc<Scope>,
+    /// Match data of `=~`, case and selector options: one frame per construct that scopes
+    /// them, innermost last; `None` where no match has been made in the frame.
+    matches: Vec<Option<Rc<[Value]>>>,
+    /// User functions by name.
+    pub functions: HashMap<String, Rc<FunctionDef>>,
+    /// Type aliases by lower-case name.
+    pub aliases: HashMap<String, Type>,
+    pub registry: Registry,
+    sink: LogSink,
+    depth: usize,
+    /// Set from another thread (Ctrl-C) to stop a running evaluation.
+    pub interrupt: Arc<AtomicBool>,
+    next_closure_id: usize,
+    regexps: HashMap<String, Rc<puppet_types::regexp::Regexp>>,
+}
+
+impl Evaluator {
+    pub fn new(options: Options, sink: LogSink) -> Evaluator {
+        let top = Scope::top();
+        Evaluator {
+            options,
+            scope: top.clone(),
+            top,
+            matches: vec![None],
+            functions: HashMap::new(),
+            aliases: HashMap::new(),
+            registry: Registry::default(),
+            sink,
+            depth: 0,
+            interrupt: Arc::new(AtomicBool::new(false)),
+            next_closure_id: 1,
+            regexps: HashMap::new(),
+        }
+    }
+
+    /// Replaces where log messages go.
+    pub fn set_sink(&mut self, sink: LogSink) {
+        self.sink = sink;
+    }
+
+    pub fn log(&mut self, level: Level, message: impl Into<String>) {
+        let log = Log { level, message: message.into() };
+        (self.sink)(&log);
+    }
+
+    /// A warning at a position, as Puppet logs it: `MESSAGE (line: N, column: M)`.
+    pub fn warn_at(&mut self, message: &str, at: Span) {
+        self.log(Level::Warning, format!("{message} (line: {}, column: {})", at.line, at.column));
+    }
+
+    /// Evaluates a program in the current scope: its definitions (functions, type aliases)
+    /// first, as Puppet's loaders know them before evaluation starts, then its statements.
+    pub fn run(&mut self, program: &Program) -> Eval<Value> {
+        self.interrupt.store(false, Ordering::Relaxed);
+        self.matches.truncate(1);
+        let Some(body) = &program.body else { return Ok(Value::Undef) };
+        self.define_all(body)?;
+        match self.eval(body) {
+            Err(Flow::Break(at)) => Err(illegal_context("break", at)),
+            Err(Flow::Next(_, at)) => Err(illegal_context("next", at)),
+            Err(Flow::Return(_, at)) => Err(illegal_context("return", at)),
+            other => other,
+        }
+    }
+
+    /// Makes the program's top-level functions and type aliases known.
+    fn define_all(&mut self, body: &Expr) -> Eval<()> {
+        let statements = match &body.kind {
+            ExprKind::Block(statements) => statements.as_slice(),
+            _ => std::slice::from_ref(body),
+        };
+        let mut aliases = Vec::new();
+        for statement in statements {
+            match &statement.kind {
+                ExprKind::Function { name, parameters, body, return_type } => {
+                    let def = FunctionDef::new(name, parameters, body.as_deref(), return_type.as_deref());
+                    self.functions.insert(name.to_lowercase(), Rc::new(def));
+                }
+                ExprKind::TypeAlias { name, type_expr } => {
+                    let alias = TypeAlias::new(name.as_str());
+                    self.aliases.insert(name.to_lowercase(), Type::Alias(alias.clone()));
+                    aliases.push((alias, type_expr));
+                }
+                _ => {}
+            }
+        }
+        for (alias, type_expr) in aliases {
+            let t = self.eval_type(type_expr)?;
+            alias.resolve_to(t);
+        }
+        Ok(())
+    }
+
+    /// Evaluates an expression that must give a type (a type alias's right side).
+    fn eval_type(&mut self, e: &Expr) -> Eval<Type> {
+        match &self.eval(e)? {
+            Value::Type(t) => Ok((**t).clone()),
+            v => Err(fail_at(
+                format!("The expression <{}> is not a valid type specification.", display::value_to_string(&v)),
+                e.at,
+            )),
+        }
+    }
+
+    /// Checks that the evaluation may go on (not interrupted).
+    pub(crate) fn check_interrupt(&self, at: Span) -> Eval<()> {
+        if self.interrupt.load(Ordering::Relaxed) {
+            return Err(fail_at("Evaluation interrupted", at));
+        }
+        Ok(())
+    }
+
+    pub fn eval(&mut self, e: &Expr) -> Eval<Value> {
+        use ExprKind as K;
+        match &e.kind {
+            K::Nop => Ok(Value::Undef),
+            K::Block(statements) => {
+                let mut last = Value::Undef;
+                for s in statements {
+                    last = self.eval(s)?;
+                }
+                Ok(last)
+            }
+            K::Integer { value, .. } => match i64::try_from(value) {
+                Ok(i) => Ok(Value::Integer(i)),
+                Err(_) => Err(fail_at(
+                    format!(
+                        "A Literal Integer resulted in a value outside of Puppet Integer max range, got '{}0x{:x}'",
+                        if value.sign() == num_bigint::Sign::Minus { '-' } else { '+' },
+                        value.magnitude()
+                    ),
+                    e.at,
+                )),
+            },
+            K::Float(f) => Ok(Value::Float(*f)),
+            K::String(s) | K::QualifiedName(s) => Ok(Value::from(s.as_str())),
+            K::Boolean(b) => Ok(Value::Boolean(*b)),
+            K::Undef => Ok(Value::Undef),
+            K::Default => Ok(Value::Default),
+            K::Regex(source) => Ok(Value::Regexp(self.regexp(source))),
+            K::Concat(parts) => {
+                let mut out = String::new();
+                for part in parts {
+                    match &part.kind {
+                        K::String(s) => out.push_str(s),
+                        _ => {
+                            let v = self.eval(part)?;
+                            out.push_str(&self.interpolate(&v));
+                        }
+                    }
+                }
+                Ok(Value::from(out.as_str()))
+            }
+            K::Text(inner) => {
+                let v = self.eval(inner)?;
+                Ok(Value::from(self.interpolate(&v).as_str()))
+            }
+            K::Heredoc { text, .. } => self.eval(text),
+            K::Array(items) => Ok(Value::array(self.eval_list(items)?)),
+            K::Hash(entries) => {
+                let mut hash = Hash::with_capacity(entries.len());
+                for entry in entries {
+                    if let K::KeyedEntry { key, value } = &entry.kind {
+                        let k = self.eval(key)?;
+                        let v = self.eval(value)?;
+                        hash.insert(k, v);
+                    }
+                }
+                Ok(Value::hash(hash))
+            }
+            K::KeyedEntry { .. } => Err(fail_at("A hash entry is not an expression", e.at)),
+            K::QualifiedReference(name) => self.type_reference(name, e.at).map(Value::ty),
+            K::Variable(name) => self.variable(name, e.at),
+            K::VariableOf(inner) => {
+                let v = self.eval(inner)?;
+                self.variable(&display::value_to_s(&v), e.at)
+            }
+            K::Reserved(word) => Err(fail_at(format!("Use of reserved word: {word}, must be quoted if intended to be a String value"), e.at)),
+            K::Binary { op, left, right } => self.binary(*op, left, right, e),
+            K::Not(inner) => Ok(Value::Boolean(!truthy(&self.eval(inner)?))),
+            K::Negate(inner) => self.negate(inner, e),
+            K::Unfold(inner) => {
+                let v = self.eval(inner)?;
+                Ok(unfold(v))
+            }
+            K::Paren(inner) => self.eval(inner),
+            K::Assignment { op, left, right } => self.assignment(*op, left, right, e),
+            K::Access { left, keys } => self.access(left, keys, e),
+            K::Selector { left, entries } => self.selector(left, entries, e),
+            K::Call { .. } => self.call(e),
+            K::NamedAccess { .. } => Err(fail_at("Method call syntax without a call", e.at)),
+            K::If { test, then, otherwise } => self.conditional(test, true, then.as_deref(), otherwise.as_deref()),
+            K::Unless { test, then, otherwise } => {
+                self.conditional(test, false, then.as_deref(), otherwise.as_deref())
+            }
+            K::Case { test, options } => self.case(test, options, e),
+            K::Function { .. } | K::TypeAlias { .. } => Ok(Value::Undef),
+            K::Relationship { .. } => Err(not_yet("Relationships between resources", e.at)),
+            K::Resource { .. } => Err(not_yet("Resource declarations", e.at)),
+            K::ResourceDefaults { .. } => Err(not_yet("Resource defaults", e.at)),
+            K::ResourceOverride { .. } => Err(not_yet("Resource overrides", e.at)),
+            K::Collect { .. } => Err(not_yet("Resource collectors", e.at)),
+            K::Class { .. } => Err(not_yet("Class definitions", e.at)),
+            K::Define { .. } => Err(not_yet("Defined resource types", e.at)),
+            K::Node { .. } => Err(not_yet("Node definitions", e.at)),
+            K::TypeMapping { .. } => Err(not_yet("Type mappings", e.at)),
+            K::TypeDefinition { .. } => Err(not_yet("Object type definitions", e.at)),
+        }
+    }
+
+    /// Evaluates a list of expressions (array elements, arguments), splicing unfolded arrays
+    /// (`*$x`).
+    pub(crate) fn eval_list(&mut self, items: &[Expr]) -> Eval<Vec<Value>> {
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            match &item.kind {
+                ExprKind::Unfold(inner) => match &unfold(self.eval(inner)?) {
+                    Value::Array(a) => out.extend(a.iter().cloned()),
+                    v => out.push(v.clone()),
+                },
+                _ => out.push(self.eval(item)?),
+            }
+        }
+        Ok(out)
+    }
+
+    /// A value as interpolation renders it.
+    pub fn interpolate(&self, v: &Value) -> String {
+        match v {
+            Value::String(s) => s.to_string(),
+            _ => display::value_to_s(v),
+        }
+    }
+
+    // ---- variables
+
+    fn variable(&mut self, name: &str, at: Span) -> Eval<Value> {
+        if let Some(n) = numeric_variable(name) {
+            return Ok(self.match_variable(n));
+        }
+        let found = match name.strip_prefix("::") {
+            Some(top) => self.top.get(top),
+            None if name.contains("::") => self.top.get(name),
+            None => self.scope.get(name),
+        };
+        match found {
+            Some(v) => Ok(v),
+            None if self.options.strict_variables => {
+                Err(fail_at(format!("Unknown variable: '{}'.", name.strip_prefix("::").unwrap_or(name)), at))
+            }
+            None => Ok(Value::Undef),
+        }
+    }
+
+    fn match_variable(&self, n: usize) -> Value {
+        for frame in self.matches.iter().rev() {
+            if let Some(groups) = frame {
+                return groups.get(n).cloned().unwrap_or(Value::Undef);
+            }
+        }
+        Value::Undef
+    }
+
+    /// Sets the match variables of the current frame (a successful `=~`, case or selector
+    /// option with a regexp).
+    pub(crate) fn set_match(&mut self, groups: Rc<[Value]>) {
+        if let Some(frame) = self.matches.last_mut() {
+            *frame = Some(groups);
+        }
+    }
+
+    /// Clears the current frame's match variables (a failed match): `$1` is then undef.
+    pub(crate) fn clear_match(&mut self) {
+        if let Some(frame) = self.matches.last_mut() {
+            *frame = Some(Rc::from([]));
+        }
+    }
+
+    /// Runs `f` in a new frame of match variables.
+    pub(crate) fn with_match_frame<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.matches.push(None);
+        let result = f(self);
+        self.matches.pop();
+        result
+    }
+
+    /// Sets a variable in the current scope, with Puppet's checks.
+    pub fn set_variable(&mut self, name: &str, value: Value, at: Span) -> Eval<()> {
+        if name.contains("::") {
+            return Err(fail_at(format!("Cannot assign to variables in other namespaces: '${name}'"), at));
+        }
+        if numeric_variable(name).is_some() {
+            return Err(fail_at(format!("Illegal attempt to assign to 'a Match Variable'. Not an assignable reference"), at));
+        }
+        if !self.scope.set(name, value) {
+            return Err(fail_at(format!("Cannot reassign variable '${name}'"), at));
+        }
+        Ok(())
+    }
+
+    fn assignment(&mut self, op: AssignOp, left: &Expr, right: &Expr, e: &Expr) -> Eval<Value> {
+        if op != AssignOp::Assign {
+            return Err(fail_at(format!("The operator '{}' is no longer supported. See http://links.puppet.com/remove-plus-equals", op.symbol()), e.at));
+        }
+        let value = self.eval(right)?;
+        match &left.kind {
+            ExprKind::Variable(name) => self.set_variable(name, value.clone(), e.at)?,
+            ExprKind::Array(targets) => self.assign_many(targets, &value, right, e)?,
+            _ => return Err(fail_at("Illegal attempt to assign to a non-variable", e.at)),
+        }
+        Ok(value)
+    }
+
+    /// `[$a, $b] = value`: from an array by position, from a hash by name.
+    fn assign_many(&mut self, targets: &[Expr], value: &Value, right: &Expr, e: &Expr) -> Eval<()> {
+        let names: Vec<&str> = targets
+            .iter()
+            .map(|t| match &t.kind {
+                ExprKind::Variable(n) => Ok(n.as_str()),
+                _ => Err(fail_at("Illegal attempt to assign to a non-variable", e.at)),
+            })
+            .collect::<Eval<_>>()?;
+        match value {
+            Value::Array(values) => {
+                if values.len() != names.len() {
+                    return Err(fail_at(
+                        format!("Mismatched number of variables and values. Expected {} values, got {}", names.len(), values.len()),
+                        e.at,
+                    ));
+                }
+                for (name, v) in names.iter().zip(values.iter()) {
+                    self.set_variable(name, v.clone(), e.at)?;
+                }
+            }
+            Value::Hash(h) => {
+                for name in names {
+                    let v = h.get(&Value::from(name)).cloned().ok_or_else(|| {
+                        fail_at(format!("No value for required variable '${name}' in hash"), e.at)
+                    })?;
+                    self.set_variable(name, v, e.at)?;
+                }
+            }
+            other => {
+                let _ = right;
+                return Err(fail_at(
+                    format!(
+                        "Multiple variables cannot be assigned from {}",
+                        display::a_an(&display::label(other))
+                    ),
+                    e.at,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    // ---- types
+
+    /// The type a capitalised name stands for: a built-in type, a type alias, a resource
+    /// type.
+    pub fn type_reference(&self, name: &str, at: Span) -> Eval<Type> {
+        let lower = name.to_lowercase();
+        if let Some(t) = puppet_types::literal::builtin_type(&lower) {
+            return Ok(t);
+        }
+        if let Some(t) = self.aliases.get(&lower) {
+            return Ok(t.clone());
+        }
+        if puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) {
+            return Ok(Type::Resource { type_name: Some(display::capitalize_segments(name).into()), title: None });
+        }
+        Err(fail_at(format!("Resource type not found: {}", display::capitalize_segments(name)), at))
+    }
+
+    // ---- conditionals
+
+    fn conditional(&mut self, test: &Expr, when: bool, then: Option<&Expr>, otherwise: Option<&Expr>) -> Eval<Value> {
+        self.with_match_frame(|ev| {
+            let t = truthy(&ev.eval(test)?);
+            let branch = if t == when { then } else { otherwise };
+            match branch {
+                Some(b) => ev.eval(b),
+                None => Ok(Value::Undef),
+            }
+        })
+    }
+
+    fn case(&mut self, test: &Expr, options: &[puppet_syntax::ast::CaseOption], _e: &Expr) -> Eval<Value> {
+        let value = self.eval(test)?;
+        let mut default = None;
+        for option in options {
+            for candidate in &option.values {
+                if matches!(candidate.kind, ExprKind::Default) {
+                    default = Some(option);
+                    continue;
+                }
+                let matched = self.with_match_frame(|ev| -> Eval<Option<Value>> {
+                    if ev.case_matches(&value, candidate)? {
+                        let body = match &option.body {
+                            Some(b) => ev.eval(b)?,
+                            None => Value::Undef,
+                        };
+                        return Ok(Some(body));
+                    }
+                    Ok(None)
+                })?;
+                if let Some(v) = matched {
+                    return Ok(v);
+                }
+            }
+        }
+        match default.and_then(|o| o.body.as_ref()) {
+            Some(b) => self.eval(b),
+            None => Ok(Value::Undef),
+        }
+    }
+
+    fn selector(&mut self, left: &Expr, entries: &[puppet_syntax::ast::SelectorEntry], e: &Expr) -> Eval<Value> {
+        let value = self.eval(left)?;
+        let mut default = None;
+        for entry in entries {
+            if matches!(entry.matching.kind, ExprKind::Default) {
+                default = Some(entry);
+                continue;
+            }
+            let matched = self.with_match_frame(|ev| -> Eval<Option<Value>> {
+                if ev.case_matches(&value, &entry.matching)? {
+                    return Ok(Some(ev.eval(&entry.value)?));
+                }
+                Ok(None)
+            })?;
+            if let Some(v) = matched {
+                return Ok(v);
+            }
+        }
+        match default {
+            Some(entry) => self.eval(&entry.value),
+            None => Err(fail_at(
+                format!("No matching entry for selector parameter with value '{}'", display::value_to_s(&value)),
+                e.at,
+            )),
+        }
+    }
+
+    /// Whether a case or selector option matches: regexps match strings (setting the match
+    /// variables), types match their instances, an unfolded array matches any of its
+    /// elements, anything else by `==` (arrays and hashes element-wise with the same rules).
+    fn case_matches(&mut self, value: &Value, option: &Expr) -> Eval<bool> {
+        if let ExprKind::Unfold(inner) = &option.kind {
+            let candidates = unfold(self.eval(inner)?);
+            let list = match &candidates {
+                Value::Array(a) => a.to_vec(),
+                v => vec![v.clone()],
+            };
+            for c in &list {
+                if self.option_match(value, c)? {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
+        let candidate = self.eval(option)?;
+        self.option_match(value, &candidate)
+    }
+
+    fn option_match(&mut self, value: &Value, candidate: &Value) -> Eval<bool> {
+        match candidate {
+            Value::Regexp(re) => match value {
+                Value::String(s) => match match_groups(re, s) {
+                    Some(groups) => {
+                        self.set_match(groups);
+                        Ok(true)
+                    }
+                    None => Ok(false),
+                },
+                _ => Ok(false),
+            },
+            Value::Type(t) => Ok(puppet_types::instance::is_instance(t, value)),
+            Value::Array(options) => match value {
+                Value::Array(values) if values.len() == options.len() => {
+                    for (v, o) in values.iter().zip(options.iter()) {
+                        if !self.option_match(v, o)? {
+                            return Ok(false);
+                        }
+                    }
+                    Ok(true)
+                }
+                _ => Ok(false),
+            },
+            Value::Hash(options) => match value {
+                Value::Hash(values) => {
+                    for (k, o) in options.iter() {
+                        let Some(v) = values.get(k) else { return Ok(false) };
+                        if !self.option_match(v, o)? {
+                            return Ok(false);
+                        }
+                    }
+                    Ok(true)
+                }
+                _ => Ok(false),
+            },
+            _ => Ok(puppet_types::compare::equals(value, candidate)),
+        }
+    }
+
+    /// The regexp of a literal, compiled once per source.
+    pub(crate) fn regexp(&mut self, source: &str) -> Rc<puppet_types::regexp::Regexp> {
+        if let Some(r) = self.regexps.get(source) {
+            return r.clone();
+        }
+        let r = Rc::new(puppet_types::regexp::Regexp::new(source));
+        if self.regexps.len() < 10_000 {
+            self.regexps.insert(source.to_string(), r.clone());
+        }
+        r
+    }
+
+    pub(crate) fn new_closure_id(&mut self) -> usize {
+        self.next_closure_id += 1;
+        self.next_closure_id
+    }
+
+    /// Enters a call (function or lambda): counts the depth and checks for an interrupt.
+    pub(crate) fn enter(&mut self, at: Span) -> Eval<()> {
+        self.check_interrupt(at)?;
+        if self.depth >= self.options.max_depth {
+            return Err(fail_at(
+                format!("Calls nested more than {} deep (runaway recursion?)", self.options.max_depth),
+                at,
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Puts the evaluator back at the top after a failed evaluation.
+    pub fn reset_after_error(&mut self) {
+        self.scope = self.top.clone();
+        self.depth = 0;
+        self.matches.truncate(1);
+    }
+}
+
+/// Puppet's truthiness: `undef` and `false` are false, everything else is true.
+pub fn truthy(v: &Value) -> bool {
+    !matches!(v, Value::Undef | Value::Boolean(false))
+}
+
+/// `*x`: an array stays itself, a hash becomes its pairs, an iterator its elements, anything
+/// else a one-element array.
+fn unfold(v: Value) -> Value {
+    match &v {
+        Value::Array(_) => v,
+        Value::Hash(h) => Value::array(h.iter().map(|(k, v)| Value::array(vec![k.clone(), v.clone()])).collect()),
+        _ => Value::array(vec![v]),
+    }
+}
+
+/// The groups of `re`'s first match in `s` (`$0` the whole match), unmatched groups undef.
+pub(crate) fn match_groups(re: &puppet_types::regexp::Regexp, s: &str) -> Option<Rc<[Value]>> {
+    let groups = re.captures(s)?;
+    Some(groups.into_iter().map(|g| g.map_or(Value::Undef, |g| Value::from(g.as_str()))).collect())
+}
+
+/// `$0`, `$1`, ...: the group's index.
+fn numeric_variable(name: &str) -> Option<usize> {
+    if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) {
+        name.parse().ok()
+    } else {
+        None
+    }
+}
+
+fn illegal_context(what: &str, at: Span) -> Flow {
+    Flow::Error(EvalError { message: format!("{what}() from context where this is illegal"), at: Some(at) })
+}
+
+fn not_yet(what: &str, at: Span) -> Flow {
+    fail_at(format!("{what} are not supported yet: they come with the catalog"), at)
+}

@@ -1,0 +1,471 @@
+//! Binary and unary operators (`evaluator_impl.rb`'s `calculate`, `eval_MatchExpression`,
+//! `CompareOperator#include?`).
+
+use std::rc::Rc;
+
+use num_bigint::BigInt;
+use puppet_syntax::ast::{BinaryOp, Expr};
+use puppet_syntax::Span;
+use puppet_types::compare::{compare_op, equals, ComparisonOp};
+use puppet_types::display::{a_an, label};
+use puppet_types::value::Hash;
+use puppet_types::Value;
+
+use super::{match_groups, truthy, Evaluator, Strict};
+use crate::error::{fail_at, Eval};
+
+impl Evaluator {
+    pub(super) fn binary(&mut self, op: BinaryOp, left: &Expr, right: &Expr, e: &Expr) -> Eval<Value> {
+        use BinaryOp as B;
+        match op {
+            B::And => {
+                let l = truthy(&self.eval(left)?);
+                Ok(Value::Boolean(l && truthy(&self.eval(right)?)))
+            }
+            B::Or => {
+                let l = truthy(&self.eval(left)?);
+                Ok(Value::Boolean(l || truthy(&self.eval(right)?)))
+            }
+            _ => {
+                let l = self.eval(left)?;
+                let r = self.eval(right)?;
+                self.operate(op, l, r, left, right, e)
+            }
+        }
+    }
+
+    fn operate(&mut self, op: BinaryOp, l: Value, r: Value, left: &Expr, right: &Expr, e: &Expr) -> Eval<Value> {
+        use BinaryOp as B;
+        let comparison = |op| compare_op(op, &l, &r).map(Value::Boolean).map_err(|err| fail_at(err.message, e.at));
+        match op {
+            B::Equal => Ok(Value::Boolean(equals(&l, &r))),
+            B::NotEqual => Ok(Value::Boolean(!equals(&l, &r))),
+            B::Less => comparison(ComparisonOp::Lt),
+            B::LessEqual => comparison(ComparisonOp::Le),
+            B::Greater => comparison(ComparisonOp::Gt),
+            B::GreaterEqual => comparison(ComparisonOp::Ge),
+            B::Match | B::NotMatch => {
+                let matched = self.match_op(&l, &r, left, right)?;
+                Ok(Value::Boolean(matched == (op == B::Match)))
+            }
+            B::In => self.in_op(&l, &r).map(Value::Boolean),
+            B::And | B::Or => unreachable_logic(e.at),
+            B::Add | B::Subtract | B::Multiply | B::Divide | B::Modulo | B::LeftShift | B::RightShift => {
+                self.arithmetic(op, l, r, left, right, e)
+            }
+        }
+    }
+
+    fn arithmetic(&mut self, op: BinaryOp, l: Value, r: Value, left: &Expr, right: &Expr, e: &Expr) -> Eval<Value> {
+        use BinaryOp as B;
+        let runtime = |message: &str| fail_at(format!("Error while evaluating a '{}' expression, {message}", op.symbol()), e.at);
+        match (&l, op) {
+            (Value::Uri(u), B::Add) => {
+                return puppet_types::uri::merge::concatenate(u, &r)
+                    .map(|u| Value::Uri(Rc::new(u)))
+                    .map_err(|err| runtime(&err.message));
+            }
+            (Value::Binary(b), B::Add) => {
+                return match &r {
+                    Value::Binary(other) => Ok(Value::Binary(Rc::new(b.concat(other)))),
+                    _ => Err(runtime("Can only append Binary to a Binary")),
+                };
+            }
+            (Value::Array(a), B::Add) => {
+                let mut out = a.to_vec();
+                match &r {
+                    Value::Array(b) => out.extend(b.iter().cloned()),
+                    Value::Hash(h) => out.extend(h.iter().map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))),
+                    other => out.push(other.clone()),
+                }
+                return Ok(Value::array(out));
+            }
+            (Value::Hash(h), B::Add) => {
+                let mut out = (**h).clone();
+                match &r {
+                    Value::Hash(b) => out.extend(b.iter().map(|(k, v)| (k.clone(), v.clone()))),
+                    Value::Array(a) => {
+                        for (k, v) in array_to_hash(a).map_err(|m| runtime(&m))? {
+                            out.insert(k, v);
+                        }
+                    }
+                    _ => return Err(runtime("Can only append Array or Hash to a Hash")),
+                }
+                return Ok(Value::hash(out));
+            }
+            (Value::Array(a), B::Subtract) => {
+                let remove: Vec<Value> = match &r {
+                    Value::Array(b) => b.to_vec(),
+                    Value::Hash(h) => h.iter().map(|(k, v)| Value::array(vec![k.clone(), v.clone()])).collect(),
+                    other => vec![other.clone()],
+                };
+                let out: Vec<Value> = a.iter().filter(|x| !remove.iter().any(|y| ruby_eq(x, y))).cloned().collect();
+                return Ok(Value::array(out));
+            }
+            (Value::Hash(h), B::Subtract) => {
+                let remove: Vec<Value> = match &r {
+                    Value::Array(b) => b.to_vec(),
+                    Value::Hash(b) => b.keys().cloned().collect(),
+                    other => vec![other.clone()],
+                };
+                let mut out = (**h).clone();
+                for k in &remove {
+                    out.shift_remove(k);
+                }
+                return Ok(Value::hash(out));
+            }
+            (Value::Array(a), B::LeftShift) => {
+                let mut out = a.to_vec();
+                out.push(r);
+                return Ok(Value::array(out));
+            }
+            (Value::Hash(_), B::LeftShift) => {
+                return Err(not_applicable(op, &l, left.at));
+            }
+            _ => {}
+        }
+        let a = self.coerce_numeric(l, left)?;
+        let b = self.coerce_numeric(r, right)?;
+        let sym = op.symbol();
+        let overflow = |value: BigInt| {
+            let sign = if value.sign() == num_bigint::Sign::Minus { '-' } else { '+' };
+            fail_at(
+                format!("A '{sym}' expression resulted in a value outside of Puppet Integer max range, got '{sign}0x{:x}'", value.magnitude()),
+                e.at,
+            )
+        };
+        let start = Span { line: e.span.line, column: e.span.column, start: e.span.start, end: e.span.start };
+        let _ = start;
+        match (a, b) {
+            (Value::Integer(x), Value::Integer(y)) => {
+                let (x128, y128) = (x as i128, y as i128);
+                let result: i128 = match op {
+                    B::Add => x128 + y128,
+                    B::Subtract => x128 - y128,
+                    B::Multiply => x128 * y128,
+                    B::Divide => {
+                        if y == 0 {
+                            return Err(fail_at("Division by 0", right.at));
+                        }
+                        x128.div_euclid(y128) - if (x128.rem_euclid(y128) != 0) && y128 < 0 { 1 } else { 0 }
+                    }
+                    B::Modulo => {
+                        if y == 0 {
+                            return Err(fail_at("Division by 0", right.at));
+                        }
+                        let m = x128 % y128;
+                        if m != 0 && ((m < 0) != (y128 < 0)) { m + y128 } else { m }
+                    }
+                    B::LeftShift | B::RightShift => {
+                        let left_shift = (op == B::LeftShift) == (y >= 0);
+                        let n = y.unsigned_abs();
+                        if left_shift {
+                            if x == 0 {
+                                0
+                            } else if n >= 64 {
+                                return Err(overflow(BigInt::from(x) << n.min(1 << 20)));
+                            } else {
+                                let r = (x as i128) << n;
+                                r
+                            }
+                        } else if n >= 64 {
+                            if x < 0 { -1 } else { 0 }
+                        } else {
+                            (x >> n) as i128
+                        }
+                    }
+                    _ => return unreachable_logic(e.at),
+                };
+                match i64::try_from(result) {
+                    Ok(i) => Ok(Value::Integer(i)),
+                    Err(_) => Err(overflow(BigInt::from(result))),
+                }
+            }
+            (x, y) => {
+                let (Some(fx), Some(fy)) = (as_f64(&x), as_f64(&y)) else {
+                    return Err(not_applicable(op, &x, left.at));
+                };
+                let result = match op {
+                    B::Add => fx + fy,
+                    B::Subtract => fx - fy,
+                    B::Multiply => fx * fy,
+                    B::Divide => {
+                        if fy == 0.0 && matches!(y, Value::Integer(_)) {
+                            return Err(fail_at("Division by 0", right.at));
+                        }
+                        fx / fy
+                    }
+                    _ => return Err(not_applicable(op, &x, left.at)),
+                };
+                if result.is_infinite() {
+                    return Err(fail_at(format!("The result of the {sym} expression is Infinity"), left.span_start()));
+                }
+                Ok(Value::Float(result))
+            }
+        }
+    }
+
+    /// A number, or a string that reads as one (with Puppet's coercion warning).
+    fn coerce_numeric(&mut self, v: Value, at: &Expr) -> Eval<Value> {
+        match v {
+            Value::Integer(_) | Value::Float(_) => Ok(v),
+            Value::String(ref s) => match to_number(s) {
+                Some(n) => {
+                    self.coercion_warning(s, &n, at.at)?;
+                    Ok(n)
+                }
+                None => Err(not_numeric(&v, at.at)),
+            },
+            _ => Err(not_numeric(&v, at.at)),
+        }
+    }
+
+    /// Puppet's `strict` check of a string used as a number: a warning, an error, or nothing.
+    pub(crate) fn coercion_warning(&mut self, s: &str, n: &Value, at: Span) -> Eval<()> {
+        let message =
+            format!("The string '{s}' was automatically coerced to the numerical value {}", puppet_types::display::value_to_s(n));
+        match self.options.strict {
+            Strict::Off => Ok(()),
+            Strict::Warning => {
+                self.warn_at(&message, at);
+                Ok(())
+            }
+            Strict::Error => Err(fail_at(message, at)),
+        }
+    }
+
+    pub(super) fn negate(&mut self, inner: &Expr, e: &Expr) -> Eval<Value> {
+        let v = self.eval(inner)?;
+        let v = match v {
+            Value::String(_) => self.coerce_numeric(v, e)?,
+            other => other,
+        };
+        match v {
+            Value::Integer(i) => i.checked_neg().map(Value::Integer).ok_or_else(|| {
+                fail_at("A '-' expression resulted in a value outside of Puppet Integer max range, got '+0x8000000000000000'", e.at)
+            }),
+            Value::Float(f) => Ok(Value::Float(-f)),
+            other => Err(not_numeric(&other, e.at)),
+        }
+    }
+
+    /// `=~`: a type matches its instances, a SemVerRange the versions it includes; otherwise
+    /// the right side is a regexp (or a string read as one) and the left side must be a
+    /// string.
+    fn match_op(&mut self, l: &Value, r: &Value, left: &Expr, right: &Expr) -> Eval<bool> {
+        let re = match r {
+            Value::Type(t) => return Ok(puppet_types::instance::is_instance(t, l)),
+            Value::SemVerRange(range) => return Ok(puppet_types::semver::range_includes_value(range, l)),
+            Value::Regexp(re) => re.clone(),
+            Value::String(s) => {
+                let re = self.regexp(s);
+                if let Err(detail) = re.check() {
+                    return Err(fail_at(format!("Can not convert right match operand to a regular expression. Caused by '{detail}'."), right.at));
+                }
+                re
+            }
+            other => {
+                return Err(fail_at(
+                    format!(
+                        "Can not convert right match operand to a regular expression. Caused by 'no implicit conversion of {} into String'.",
+                        puppet_types::params::ruby_class(other)
+                    ),
+                    right.at,
+                ))
+            }
+        };
+        let Value::String(s) = l else {
+            return Err(fail_at(format!("Left match operand must result in a String value. Got {}.", a_an(&label(l))), left.at));
+        };
+        let groups = match_groups(&re, s);
+        let matched = groups.is_some();
+        self.set_match_data(groups);
+        Ok(matched)
+    }
+
+    /// `x in y`.
+    fn in_op(&mut self, needle: &Value, haystack: &Value) -> Eval<bool> {
+        match haystack {
+            Value::String(h) => match needle {
+                Value::String(n) => Ok(h.to_lowercase().contains(&n.to_lowercase())),
+                Value::Regexp(re) => {
+                    let groups = match_groups(re, h);
+                    let found = groups.is_some();
+                    self.set_match_data(groups);
+                    Ok(found)
+                }
+                _ => Ok(false),
+            },
+            Value::Array(items) => self.in_list(needle, items.iter()),
+            Value::Hash(h) => self.in_list(needle, h.keys()),
+            _ => Ok(false),
+        }
+    }
+
+    fn in_list<'a>(&mut self, needle: &Value, items: impl Iterator<Item = &'a Value>) -> Eval<bool> {
+        match needle {
+            Value::Regexp(re) => {
+                let mut found = None;
+                for item in items {
+                    if let Value::String(s) = item {
+                        found = match_groups(re, s);
+                        if found.is_some() {
+                            break;
+                        }
+                    }
+                }
+                let matched = found.is_some();
+                self.set_match_data(found);
+                Ok(matched)
+            }
+            Value::Type(t) => Ok(items.into_iter().any(|v| puppet_types::instance::is_instance(t, v))),
+            _ => Ok(items.into_iter().any(|v| equals(v, needle))),
+        }
+    }
+}
+
+trait SpanStart {
+    fn span_start(&self) -> Span;
+}
+
+impl SpanStart for Expr {
+    /// Where the expression starts (Puppet's position of an operand).
+    fn span_start(&self) -> Span {
+        Span { start: self.span.start, end: self.span.start, line: self.span.line, column: self.span.column }
+    }
+}
+
+/// `Hash[array]`: pairs, or a flat list of keys and values.
+fn array_to_hash(a: &[Value]) -> Result<Vec<(Value, Value)>, String> {
+    if a.is_empty() {
+        return Ok(Vec::new());
+    }
+    if matches!(a[0], Value::Array(_)) {
+        let mut out = Vec::new();
+        for item in a {
+            match item {
+                Value::Array(pair) if pair.len() == 2 || pair.len() == 1 => {
+                    out.push((pair[0].clone(), pair.get(1).cloned().unwrap_or(Value::Undef)))
+                }
+                Value::Array(pair) => {
+                    return Err(format!("invalid number of elements ({} for 1..2)", pair.len()));
+                }
+                other => {
+                    return Err(format!("wrong element type {} (expected array)", puppet_types::params::ruby_class(other)));
+                }
+            }
+        }
+        return Ok(out);
+    }
+    if a.len() % 2 != 0 {
+        return Err("odd number of arguments for Hash".into());
+    }
+    Ok(a.chunks(2).map(|kv| (kv[0].clone(), kv[1].clone())).collect())
+}
+
+/// Ruby's `==` as `Array#delete` uses it: strings case-sensitively, `1 == 1.0`.
+fn ruby_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Integer(x), Value::Float(y)) | (Value::Float(y), Value::Integer(x)) => (*x as f64) == *y,
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| ruby_eq(p, q)),
+        _ => a == b,
+    }
+}
+
+fn as_f64(v: &Value) -> Option<f64> {
+    match v {
+        Value::Integer(i) => Some(*i as f64),
+        Value::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+fn not_numeric(v: &Value, at: Span) -> crate::error::Flow {
+    fail_at(format!("The value '{}' cannot be converted to Numeric.", ruby_to_s(v)), at)
+}
+
+fn not_applicable(op: BinaryOp, v: &Value, at: Span) -> crate::error::Flow {
+    fail_at(format!("Operator '{}' is not applicable to {}.", op.symbol(), a_an(&label(v))), at)
+}
+
+/// Ruby's `to_s` of a value, as messages interpolate it.
+fn ruby_to_s(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.to_string(),
+        Value::Undef => String::new(),
+        _ => puppet_types::display::value_to_s(v),
+    }
+}
+
+fn unreachable_logic<T>(at: Span) -> Eval<T> {
+    Err(fail_at("internal error: a logical operator reached arithmetic", at))
+}
+
+/// Puppet's `Utils.to_n`: a string that reads as a number (decimal, `0x` hex, `0` octal,
+/// float with optional exponent; blanks around and a sign allowed).
+pub fn to_number(s: &str) -> Option<Value> {
+    let t = s.trim_matches(|c| c == ' ' || c == '\t');
+    let (negative, rest) = match t.as_bytes().first() {
+        Some(b'-') => (true, t[1..].trim_start_matches([' ', '\t'])),
+        Some(b'+') => (false, t[1..].trim_start_matches([' ', '\t'])),
+        _ => (false, t),
+    };
+    if let Some(hex) = rest.strip_prefix("0x").or_else(|| rest.strip_prefix("0X")) {
+        if hex.is_empty() || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let v = i64::from_str_radix(hex, 16).ok()?;
+        return Some(Value::Integer(if negative { -v } else { v }));
+    }
+    let digits_end = rest.bytes().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len());
+    if digits_end == 0 {
+        return None;
+    }
+    let (int_part, tail) = rest.split_at(digits_end);
+    if tail.is_empty() {
+        let v = if int_part.len() > 1 && int_part.starts_with('0') {
+            if !int_part.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+                return None;
+            }
+            i64::from_str_radix(int_part, 8).ok()?
+        } else {
+            int_part.parse::<i64>().ok()?
+        };
+        return Some(Value::Integer(if negative { -v } else { v }));
+    }
+    // (?:\.\d+)?(?:[eE]-?\d+)?
+    let mut rest = tail;
+    if let Some(frac) = rest.strip_prefix('.') {
+        let n = frac.bytes().position(|b| !b.is_ascii_digit()).unwrap_or(frac.len());
+        if n == 0 {
+            return None;
+        }
+        rest = &frac[n..];
+    }
+    if let Some(exp) = rest.strip_prefix(['e', 'E']) {
+        let exp = exp.strip_prefix('-').unwrap_or(exp);
+        let n = exp.bytes().position(|b| !b.is_ascii_digit()).unwrap_or(exp.len());
+        if n == 0 {
+            return None;
+        }
+        rest = &exp[n..];
+    }
+    if !rest.is_empty() {
+        return None;
+    }
+    let f: f64 = t.trim_start_matches(['-', '+']).trim_start_matches([' ', '\t']).parse().ok()?;
+    Some(Value::Float(if negative { -f } else { f }))
+}
+
+impl Evaluator {
+    /// Sets (or clears, after a failed match) the current frame's match variables.
+    pub(crate) fn set_match_data(&mut self, groups: Option<Rc<[Value]>>) {
+        match groups {
+            Some(g) => self.set_match(g),
+            None => self.clear_match(),
+        }
+    }
+}
+
+#[allow(dead_code)]
+fn _unused(_: Hash) {}

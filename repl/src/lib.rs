@@ -1,0 +1,19 @@
+//! Poppet's evaluator: Puppet 7.23's semantics over a persistent top scope, its built-in
+//! functions, and the `poppet` runner.
+//!
+//! ```
+//! let mut session = poppet::Session::default();
+//! let outcome = session.run("$x = [1, 2].map |$v| { $v * 10 }\nnotice($x)");
+//! assert_eq!(outcome.notices(), ["[10, 20]"]);
+//! assert_eq!(session.run("notice($x[1])").notices(), ["20"]);
+//! ```
+
+pub mod error;
+pub mod eval;
+pub mod facts;
+pub mod functions;
+pub mod scope;
+mod session;
+
+pub use eval::{Evaluator, Level, Log, Options, Strict};
+pub use session::{Failure, Outcome, Session};

@@ -1,0 +1,306 @@
+//! `poppet`: runs Puppet code (`-e CODE`, a file, or standard input) as `puppet apply` would
+//! compile it, printing log messages as Puppet does; without arguments on a terminal, the
+//! interactive shell.
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use clap::{Parser, ValueEnum};
+use poppet::{Failure, Level, Log, Options, Outcome, Session, Strict};
+use puppet_types::Value;
+
+#[derive(Parser)]
+#[command(name = "poppet", version, about = "Evaluate Puppet code: a runner and an interactive shell")]
+struct Args {
+    /// Puppet code to run.
+    #[arg(short = 'e', long = "execute", value_name = "CODE", conflicts_with = "file")]
+    code: Option<String>,
+    /// A manifest to run (`-` for standard input).
+    file: Option<PathBuf>,
+    /// How to report: log lines and errors (text), or one JSON record.
+    #[arg(long, value_enum, default_value_t = Output::Text)]
+    output: Output,
+    /// Facts of the node, from a JSON or YAML file (else a small built-in set).
+    #[arg(long, value_name = "FILE")]
+    facts: Option<PathBuf>,
+    /// The node's name.
+    #[arg(long, value_name = "NAME", default_value = "testnode")]
+    node: String,
+    /// Puppet's `strict` setting.
+    #[arg(long, value_enum, default_value_t = StrictArg::Warning)]
+    strict: StrictArg,
+    /// Unknown variables are undef instead of an error.
+    #[arg(long)]
+    no_strict_variables: bool,
+    /// The lowest level of log messages shown.
+    #[arg(long, value_enum, default_value_t = LogLevel::Notice)]
+    log_level: LogLevel,
+    /// When to colour the output.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Output {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StrictArg {
+    Off,
+    Warning,
+    Error,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LogLevel {
+    Debug,
+    Info,
+    Notice,
+    Warning,
+    Err,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+impl LogLevel {
+    fn level(self) -> Level {
+        match self {
+            LogLevel::Debug => Level::Debug,
+            LogLevel::Info => Level::Info,
+            LogLevel::Notice => Level::Notice,
+            LogLevel::Warning => Level::Warning,
+            LogLevel::Err => Level::Err,
+        }
+    }
+}
+
+/// Where the code comes from.
+struct Source {
+    text: String,
+    file: Option<String>,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let source = match read_source(&args) {
+        Ok(Some(s)) => s,
+        Ok(None) => return interactive(&args),
+        Err(message) => {
+            eprintln!("Error: {message}");
+            return ExitCode::from(1);
+        }
+    };
+    let facts_file = args.facts.clone();
+    let options = Options {
+        strict: match args.strict {
+            StrictArg::Off => Strict::Off,
+            StrictArg::Warning => Strict::Warning,
+            StrictArg::Error => Strict::Error,
+        },
+        strict_variables: !args.no_strict_variables,
+        ..Options::default()
+    };
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let flag = interrupt.clone();
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    let output = args.output;
+    let min_level = args.log_level.level();
+    let colour = use_colour(args.color, std::io::stderr().is_terminal());
+    let node = args.node.clone();
+    // Evaluation recurses once per nesting level of code and of calls: give it a deep stack.
+    let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || {
+        let facts = match &facts_file {
+            Some(path) => match poppet::facts::read(path) {
+                Ok(f) => f,
+                Err(message) => {
+                    eprintln!("Error: {message}");
+                    return ExitCode::from(1);
+                }
+            },
+            None => poppet::facts::builtin(&node),
+        };
+        let mut session = Session::new(options, &facts, &node);
+        session.evaluator.interrupt = interrupt;
+        if let Output::Text = output {
+            session.evaluator.set_sink(Box::new(move |log: &Log| print_log(log, min_level)));
+        }
+        let outcome = session.run(&source.text);
+        report(&outcome, &source, output, colour)
+    });
+    match worker.map(|w| w.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("Error: the evaluation thread failed");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn use_colour(choice: ColorArg, terminal: bool) -> bool {
+    match choice {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => {
+            terminal
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::env::var("TERM").map_or(true, |t| t != "dumb")
+        }
+    }
+}
+
+fn read_source(args: &Args) -> Result<Option<Source>, String> {
+    if let Some(code) = &args.code {
+        return Ok(Some(Source { text: code.clone(), file: None }));
+    }
+    match &args.file {
+        Some(path) if path.as_os_str() != "-" => {
+            let bytes = std::fs::read(path).map_err(|e| format!("Could not read {}: {e}", path.display()))?;
+            let text = decode(&bytes)?;
+            Ok(Some(Source { text, file: Some(path.display().to_string()) }))
+        }
+        _ if args.file.is_none() && std::io::stdin().is_terminal() => Ok(None),
+        _ => {
+            let mut bytes = Vec::new();
+            std::io::stdin().read_to_end(&mut bytes).map_err(|e| format!("Could not read standard input: {e}"))?;
+            Ok(Some(Source { text: decode(&bytes)?, file: None }))
+        }
+    }
+}
+
+/// Source bytes as text: Puppet's errors for a byte order mark and for bytes that are not
+/// UTF-8.
+fn decode(bytes: &[u8]) -> Result<String, String> {
+    puppet_syntax::lexer::check_encoding(bytes).map(str::to_string).map_err(|d| d.message)
+}
+
+fn print_log(log: &Log, min_level: Level) {
+    if log.level < min_level {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}: {}", log.level.label(), log.message);
+    let _ = out.flush();
+}
+
+fn report(outcome: &Outcome, source: &Source, output: Output, colour: bool) -> ExitCode {
+    match output {
+        Output::Json => {
+            let record = json_record(outcome);
+            println!("{record}");
+        }
+        Output::Text => {
+            if let Some(error) = &outcome.error {
+                print_error(error, source, colour);
+            }
+        }
+    }
+    if outcome.error.is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn print_error(error: &Failure, source: &Source, colour: bool) {
+    let location = match (&source.file, error.line, error.column) {
+        (_, 0, _) => String::new(),
+        (Some(f), l, 0) => format!(" (file: {f}, line: {l})"),
+        (Some(f), l, c) => format!(" (file: {f}, line: {l}, column: {c})"),
+        (None, _, _) => error.location(),
+    };
+    let mut err = std::io::stderr().lock();
+    let (red, bold, reset) = if colour { ("\x1b[31m", "\x1b[1m", "\x1b[0m") } else { ("", "", "") };
+    let _ = writeln!(err, "{red}Error:{reset} {}{location}", error.message);
+    if std::io::stderr().is_terminal() && error.line > 0 {
+        if let Some(text) = source.text.lines().nth(error.line as usize - 1) {
+            let _ = writeln!(err, "  {text}");
+            if error.column > 0 {
+                let pad: String = text.chars().take(error.column as usize - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+                let _ = writeln!(err, "  {pad}{bold}{red}^{reset}");
+            }
+        }
+    }
+}
+
+fn json_record(outcome: &Outcome) -> serde_json::Value {
+    let messages = |level| serde_json::Value::from(outcome.messages(level).iter().map(|m| m.to_string()).collect::<Vec<_>>());
+    let error = match &outcome.error {
+        None => serde_json::Value::Null,
+        Some(e) => serde_json::json!({
+            "message": e.message,
+            "line": if e.line == 0 { serde_json::Value::Null } else { e.line.into() },
+            "column": if e.column == 0 { serde_json::Value::Null } else { e.column.into() },
+        }),
+    };
+    serde_json::json!({
+        "value": outcome.value.as_ref().map_or(serde_json::Value::Null, to_json),
+        "notices": messages(Level::Notice),
+        "warnings": messages(Level::Warning),
+        "error": error,
+    })
+}
+
+/// A value as JSON: data as itself, anything else in its string form.
+fn to_json(v: &Value) -> serde_json::Value {
+    match v {
+        Value::Undef => serde_json::Value::Null,
+        Value::Boolean(b) => (*b).into(),
+        Value::Integer(i) => (*i).into(),
+        Value::Float(f) => serde_json::Number::from_f64(*f).map_or_else(|| puppet_types::display::float_to_s(*f).into(), Into::into),
+        Value::String(s) => s.to_string().into(),
+        Value::Array(a) => a.iter().map(to_json).collect::<Vec<_>>().into(),
+        Value::Hash(h) => {
+            let mut map = serde_json::Map::new();
+            for (k, v) in h.iter() {
+                let key = match k {
+                    Value::String(s) => s.to_string(),
+                    other => puppet_types::display::value_to_string(other),
+                };
+                map.insert(key, to_json(v));
+            }
+            map.into()
+        }
+        other => puppet_types::display::value_to_string(other).into(),
+    }
+}
+
+/// The interactive shell (a plain line loop until the full shell lands): each line is
+/// evaluated against the same scope and its value echoed.
+fn interactive(args: &Args) -> ExitCode {
+    let facts = poppet::facts::builtin(&args.node);
+    let mut session = Session::new(Options::default(), &facts, &args.node);
+    session.evaluator.set_sink(Box::new(|log: &Log| print_log(log, Level::Notice)));
+    let stdin = std::io::stdin();
+    loop {
+        print!("poppet> ");
+        let _ = std::io::stdout().flush();
+        let mut line = String::new();
+        match stdin.read_line(&mut line) {
+            Ok(0) | Err(_) => return ExitCode::SUCCESS,
+            Ok(_) => {}
+        }
+        let outcome = session.run(&line);
+        match &outcome.error {
+            Some(e) => eprintln!("Error: {}{}", e.message, e.location()),
+            None => {
+                if let Some(v) = &outcome.value {
+                    println!("=> {}", puppet_types::display::value_to_string(v));
+                }
+            }
+        }
+    }
+}

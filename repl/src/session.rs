@@ -1,0 +1,168 @@
+//! A session: one evaluator and its top scope, fed one program after another (the REPL's
+//! inputs, or one file or `-e` code).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use puppet_syntax::{Diagnostic, Severity};
+use puppet_types::Value;
+
+use crate::error::{EvalError, Flow};
+use crate::eval::{Evaluator, Level, Log, Options};
+use crate::facts;
+
+/// What running one program did.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// The value of the last statement, when the program ran to its end.
+    pub value: Option<Value>,
+    /// Everything logged, in order.
+    pub logs: Vec<Log>,
+    pub error: Option<Failure>,
+}
+
+impl Outcome {
+    /// The messages of `notice()`.
+    pub fn notices(&self) -> Vec<&str> {
+        self.messages(Level::Notice)
+    }
+
+    pub fn messages(&self, level: Level) -> Vec<&str> {
+        self.logs.iter().filter(|l| l.level == level).map(|l| l.message.as_str()).collect()
+    }
+}
+
+/// What stopped a program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub kind: FailureKind,
+    /// Puppet's message, without location.
+    pub message: String,
+    /// 0 when Puppet gives no position.
+    pub line: u32,
+    /// 0 when Puppet gives no column.
+    pub column: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// A syntax or validation error: Puppet's `Could not parse for environment production:`.
+    Parse,
+    /// Several validation errors: `Language validation logged N errors. Giving up`.
+    Validation,
+    /// An evaluation error: Puppet's `Evaluation Error:`.
+    Evaluation,
+    /// `break()`, `next()` or `return()` where they cannot go: Puppet gives no column.
+    Context,
+}
+
+impl Failure {
+    /// The location as Puppet appends it: ` (line: N, column: M)`, or nothing.
+    pub fn location(&self) -> String {
+        match (self.line, self.column) {
+            (0, _) => String::new(),
+            (l, 0) => format!(" (line: {l})"),
+            (l, c) => format!(" (line: {l}, column: {c})"),
+        }
+    }
+
+    /// The error as `puppet apply` prints it after `Error: ` (without ` on node NAME`).
+    pub fn puppet_text(&self) -> String {
+        match self.kind {
+            FailureKind::Parse => format!("Could not parse for environment production: {}{}", self.message, self.location()),
+            FailureKind::Validation => self.message.clone(),
+            FailureKind::Evaluation => format!("Evaluation Error: {}{}", self.message, self.location()),
+            FailureKind::Context => format!("{} (file: unknown, line: {})", self.message, self.line),
+        }
+    }
+}
+
+pub struct Session {
+    pub evaluator: Evaluator,
+    logs: Rc<RefCell<Vec<Log>>>,
+    /// Also hand each log message to this as it is made (the runner prints them at once).
+    pub live: Option<Box<dyn FnMut(&Log)>>,
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session::new(Options::default(), &facts::builtin("testnode"), "testnode")
+    }
+}
+
+impl Session {
+    pub fn new(options: Options, facts: &puppet_types::value::Hash, node: &str) -> Session {
+        let logs: Rc<RefCell<Vec<Log>>> = Rc::default();
+        let sink_logs = logs.clone();
+        let evaluator = Evaluator::new(options, Box::new(move |log: &Log| sink_logs.borrow_mut().push(log.clone())));
+        facts::install(&evaluator.top, facts, node);
+        Session { evaluator, logs, live: None }
+    }
+
+    /// Parses, validates and evaluates `source` against the session's scope.
+    pub fn run(&mut self, source: &str) -> Outcome {
+        self.logs.borrow_mut().clear();
+        let (value, error) = self.evaluate(source);
+        let logs = std::mem::take(&mut *self.logs.borrow_mut());
+        Outcome { value, logs, error }
+    }
+
+    fn log(&mut self, log: Log) {
+        self.evaluator.log(log.level, log.message);
+    }
+
+    fn evaluate(&mut self, source: &str) -> (Option<Value>, Option<Failure>) {
+        let parsed = puppet_syntax::analyze(source);
+        for w in &parsed.warnings {
+            self.log(Log { level: Level::Warning, message: w.to_string() });
+        }
+        let program = match parsed.result {
+            Ok(p) => p,
+            Err(errors) => return (None, Some(parse_failure(&errors))),
+        };
+        let diagnostics = puppet_syntax::validate(&program);
+        let errors: Vec<Diagnostic> = diagnostics.iter().filter(|d| d.severity == Severity::Error).cloned().collect();
+        for w in diagnostics.iter().filter(|d| d.severity == Severity::Warning) {
+            self.log(Log { level: Level::Warning, message: w.to_string() });
+        }
+        if !errors.is_empty() {
+            return (None, Some(parse_failure(&errors)));
+        }
+        match self.evaluator.run(&program) {
+            Ok(v) => (Some(v), None),
+            Err(flow) => {
+                self.evaluator.reset_after_error();
+                (None, Some(flow_failure(flow)))
+            }
+        }
+    }
+}
+
+fn parse_failure(errors: &[Diagnostic]) -> Failure {
+    if errors.len() > 1 {
+        return Failure {
+            kind: FailureKind::Validation,
+            message: format!("Language validation logged {} errors. Giving up", errors.len()),
+            line: 0,
+            column: 0,
+        };
+    }
+    let d = &errors[0];
+    Failure { kind: FailureKind::Parse, message: d.message.clone(), line: d.span.line, column: d.span.column }
+}
+
+fn flow_failure(flow: Flow) -> Failure {
+    match flow {
+        Flow::Error(EvalError { message, at }) => {
+            let (line, column) = at.map_or((0, 0), |s| (s.line, s.column));
+            let kind = if message.ends_with("from context where this is illegal") { FailureKind::Context } else { FailureKind::Evaluation };
+            Failure { kind, message, line, column }
+        }
+        Flow::Break(at) | Flow::Next(_, at) | Flow::Return(_, at) => Failure {
+            kind: FailureKind::Context,
+            message: "break() from context where this is illegal".into(),
+            line: at.line,
+            column: 0,
+        },
+    }
+}
