@@ -70,5 +70,9 @@ pub fn install(top: &Rc<Scope>, facts: &Hash, node: &str) {
     top.replace("title", s("main"));
     top.replace("module_name", s(""));
     top.replace("caller_module_name", s(""));
-    let _ = node;
+    // The `$settings::` namespace: the settings a manifest may ask about.
+    top.replace("settings::environment", s("production"));
+    top.replace("settings::strict", s("warning"));
+    top.replace("settings::strict_variables", Value::Boolean(true));
+    top.replace("settings::node_name_value", s(node));
 }

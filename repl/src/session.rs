@@ -54,6 +54,8 @@ pub enum FailureKind {
     Evaluation,
     /// `break()`, `next()` or `return()` where they cannot go: Puppet gives no column.
     Context,
+    /// An error Puppet reports without position or prefix (a redefinition).
+    Bare,
 }
 
 impl Failure {
@@ -73,6 +75,7 @@ impl Failure {
             FailureKind::Validation => self.message.clone(),
             FailureKind::Evaluation => format!("Evaluation Error: {}{}", self.message, self.location()),
             FailureKind::Context => format!("{} (file: unknown, line: {})", self.message, self.line),
+            FailureKind::Bare => self.message.clone(),
         }
     }
 }
@@ -155,7 +158,13 @@ fn flow_failure(flow: Flow) -> Failure {
     match flow {
         Flow::Error(EvalError { message, at }) => {
             let (line, column) = at.map_or((0, 0), |s| (s.line, s.column));
-            let kind = if message.ends_with("from context where this is illegal") { FailureKind::Context } else { FailureKind::Evaluation };
+            let kind = if message.ends_with("from context where this is illegal") {
+                FailureKind::Context
+            } else if at.is_none() {
+                FailureKind::Bare
+            } else {
+                FailureKind::Evaluation
+            };
             Failure { kind, message, line, column }
         }
         Flow::Break(at) | Flow::Next(_, at) | Flow::Return(_, at) => Failure {

@@ -8,6 +8,7 @@
 //! - [`float_to_s`] is Ruby's `Float#to_s`; [`puppet_quote`] is Puppet's choice of quotes.
 
 use std::fmt::{self, Write};
+use std::rc::Rc;
 
 use crate::ty::{CallableType, RuntimeName, Size, StringParam, StructElement, Type};
 use crate::value::Value;
@@ -25,6 +26,14 @@ pub fn value_to_string(v: &Value) -> String {
     let mut out = Formatter::default();
     out.value(v);
     out.bld
+}
+
+/// A type alias as its `to_s` prints it: `Name = resolved type`, nested aliases expanded too
+/// (`TypeFormatter#alias_expanded_string`).
+pub fn alias_expanded_string(t: &Type) -> String {
+    let mut f = Formatter { expanded: true, ..Formatter::default() };
+    f.ty(t);
+    f.bld
 }
 
 /// A value as `notice` and string interpolation print it (`EvaluatorImpl#string`).
@@ -110,6 +119,7 @@ fn write_leaf_s(out: &mut String, v: &Value) {
         Value::Iterator(_) => {
             let _ = write!(out, "{}-Value", crate::infer::infer(v));
         }
+        Value::Type(t) if matches!(**t, Type::Alias(_)) => out.push_str(&alias_expanded_string(t)),
         _ => {
             let mut f = Formatter::default();
             f.value(v);
@@ -308,6 +318,10 @@ const COMMA_SEP: &str = ", ";
 struct Formatter {
     bld: String,
     depth: usize,
+    /// `alias_expanded_string`: user aliases print as `Name = resolved type`, each once in
+    /// its own expansion (recursive ones then print by name).
+    expanded: bool,
+    expanding: Vec<Rc<str>>,
 }
 
 /// Nesting beyond this prints as `...` (recursive aliases print by name, so only
@@ -571,7 +585,16 @@ impl Formatter {
                 self.bld.push_str(&puppet_quote(name));
                 self.bld.push(']');
             }
-            Type::Alias(a) => self.bld.push_str(&a.name),
+            Type::Alias(a) => {
+                self.bld.push_str(&a.name);
+                let builtin = matches!(&*a.name, "Data" | "RichData" | "RichDataKey" | "ScalarData");
+                if self.expanded && !builtin && !self.expanding.contains(&a.name) {
+                    self.bld.push_str(" = ");
+                    self.expanding.push(a.name.clone());
+                    self.ty(&a.resolved_type());
+                    self.expanding.pop();
+                }
+            }
         }
     }
 

@@ -29,7 +29,10 @@ impl Evaluator {
                 found.retain(|v| !v.is_undef());
                 Ok(Value::array(found))
             }
-            Value::Type(t) => puppet_types::params::parameterize(t, &values).map_err(|err| fail_at(err.message, e.at)),
+            Value::Type(t) => puppet_types::params::parameterize(t, &values).map_err(|err| {
+                let at = blame(&err.message, &values).map_or(e.at, key_at);
+                fail_at(err.message, at)
+            }),
             _ => Err(fail_at(format!("Operator '[]' is not applicable to {}.", a_an(&label(&target))), left.at)),
         }
     }
@@ -145,6 +148,33 @@ impl Evaluator {
             _ => Err(fail_at(format!("Array supports [] with one or two arguments. Got {}", keys.len()), left.at)),
         }
     }
+}
+
+/// Which key of a type's parameters Puppet blames for `message`: the first whose class or
+/// type is the one the message names (`Got String`, `Cannot use Integer where ...`, `Got a
+/// String`); `None` for errors about the parameters as a whole (their number), which Puppet
+/// places at the access.
+fn blame(message: &str, keys: &[Value]) -> Option<usize> {
+    let actual = if let Some(i) = message.rfind("Cannot use ") {
+        let rest = &message[i + "Cannot use ".len()..];
+        rest.split(" where ").next()?
+    } else if let Some(i) = message.rfind("Got ") {
+        let rest = &message[i + 4..];
+        rest.strip_prefix("an ").or_else(|| rest.strip_prefix("a ")).unwrap_or(rest)
+    } else {
+        return None;
+    };
+    if actual.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let names = |v: &Value| {
+        [
+            puppet_types::params::ruby_class(v),
+            label(v),
+            puppet_types::display::value_to_string(&Value::ty(puppet_types::infer::infer_generalized(v))),
+        ]
+    };
+    keys.iter().position(|k| names(k).iter().any(|n| n == actual)).or(Some(0))
 }
 
 /// Keys of a string or array access: nested arrays are flattened (`$a[[1, 2]]` is `$a[1, 2]`).

@@ -159,10 +159,7 @@ impl Evaluator {
         };
         let key = name.strip_prefix("::").unwrap_or(name);
         if let Some(def) = self.functions.get(key).cloned() {
-            if block.is_some() {
-                return Err(prefix(fail(format!("'{name}' does not take a block"))));
-            }
-            return self.call_user_function(&def, args, at).map_err(prefix);
+            return self.call_user_function(&def, args, block.is_some(), at).map_err(prefix);
         }
         if let Some((builtin, signatures)) = self.registry.get(key) {
             let dispatch = select_signature(key, &signatures, &args, block.as_ref()).map_err(|e| prefix(e.into()))?;
@@ -177,7 +174,8 @@ impl Evaluator {
         Err(fail_at(format!("Unknown function: '{name}'."), at))
     }
 
-    fn call_user_function(&mut self, def: &FunctionDef, args: Vec<Value>, at: Span) -> Eval<Value> {
+    fn call_user_function(&mut self, def: &FunctionDef, args: Vec<Value>, block: bool, at: Span) -> Eval<Value> {
+        check_parameter_order(&def.parameters)?;
         let types = match def.types.get() {
             Some(t) => t.clone(),
             None => {
@@ -191,12 +189,16 @@ impl Evaluator {
         };
         let signature = parameters_signature(&def.parameters, &types);
         select_signature(&def.name, std::slice::from_ref(&signature), &args, None)?;
+        if block {
+            return Err(fail(format!("'{}' does not expect a block", def.name)));
+        }
         self.enter(at)?;
         let scope = Scope::local(&self.top);
         let saved_scope = std::mem::replace(&mut self.scope, scope);
         let saved_matches = std::mem::replace(&mut self.matches, vec![None]);
         let result = (|| {
             self.bind_parameters(&def.parameters, args)?;
+            check_defaults(self, &def.name, &def.parameters, &types, &signature)?;
             match &def.body {
                 Some(body) => self.eval(body),
                 None => Ok(Value::Undef),
@@ -215,8 +217,8 @@ impl Evaluator {
             self.scope = saved;
             let t = t?;
             if !puppet_types::instance::is_instance(&t, &value) {
-                let message = puppet_types::mismatch::describe_value(&format!("value returned from {}", def.name), &t, &value);
-                return Err(fail(message.replacen("value returned from", "value returned from", 1)));
+                let subject = format!("value returned from {} has wrong type,", def.name);
+                return Err(fail(puppet_types::mismatch::describe_value(&subject, &t, &value)));
             }
         }
         Ok(value)
@@ -228,7 +230,14 @@ impl Evaluator {
         let mut args = args.into_iter();
         for p in parameters {
             let value = if p.captures_rest {
-                Value::array(args.by_ref().collect())
+                let rest: Vec<Value> = args.by_ref().collect();
+                match &p.value {
+                    Some(default) if rest.is_empty() => match self.eval(default)? {
+                        v @ Value::Array(_) => v,
+                        v => Value::array(vec![v]),
+                    },
+                    _ => Value::array(rest),
+                }
             } else {
                 match args.next() {
                     Some(v) => v,
@@ -285,6 +294,36 @@ impl Evaluator {
             other => other,
         }
     }
+}
+
+/// `Parameter $b is required but appears after optional parameters`.
+fn check_parameter_order(parameters: &[Parameter]) -> Eval<()> {
+    let mut optional = false;
+    for p in parameters {
+        if p.value.is_some() || p.captures_rest {
+            optional = true;
+        } else if optional {
+            return Err(fail_at(format!("Parameter ${} is required but appears after optional parameters", p.name), p.at));
+        }
+    }
+    Ok(())
+}
+
+/// Defaults are checked against their parameter's type once bound (arguments were checked
+/// before the call).
+fn check_defaults(ev: &mut Evaluator, name: &str, parameters: &[Parameter], types: &[Type], signature: &Signature) -> Eval<()> {
+    let _ = signature;
+    for (p, t) in parameters.iter().zip(types) {
+        if p.value.is_none() || p.captures_rest || matches!(t, Type::Any) {
+            continue;
+        }
+        let Some(v) = ev.scope.get(&p.name) else { continue };
+        if !puppet_types::instance::is_instance(t, &v) {
+            let subject = format!("'{name}' parameter '{}'", p.name);
+            return Err(fail(puppet_types::mismatch::describe_value(&subject, t, &v)));
+        }
+    }
+    Ok(())
 }
 
 fn arity_fits(closure: &Closure, n: usize) -> bool {

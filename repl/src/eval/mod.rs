@@ -107,6 +107,8 @@ pub struct Evaluator {
     /// Set from another thread (Ctrl-C) to stop a running evaluation.
     pub interrupt: Arc<AtomicBool>,
     next_closure_id: usize,
+    /// Evaluating the body of a type alias.
+    in_type_alias: bool,
     regexps: HashMap<String, Rc<puppet_types::regexp::Regexp>>,
 }
 
@@ -125,6 +127,7 @@ impl Evaluator {
             depth: 0,
             interrupt: Arc::new(AtomicBool::new(false)),
             next_closure_id: 1,
+            in_type_alias: false,
             regexps: HashMap::new(),
         }
     }
@@ -159,32 +162,69 @@ impl Evaluator {
         }
     }
 
-    /// Makes the program's top-level functions and type aliases known.
+    /// Makes the program's top-level functions and type aliases known. A name defined twice
+    /// in one program is Puppet's redefinition error; a later program (the REPL's next
+    /// input) replaces earlier definitions.
     fn define_all(&mut self, body: &Expr) -> Eval<()> {
         let statements = match &body.kind {
             ExprKind::Block(statements) => statements.as_slice(),
             _ => std::slice::from_ref(body),
         };
         let mut aliases = Vec::new();
+        let mut seen: HashMap<String, Span> = HashMap::new();
+        let redefined = |kind: &str, key: &str, first: Option<&Span>| {
+            let origin = match first {
+                Some(at) => format!("Originally set at string:?line={}&pos={}.", at.line, at.column),
+                None if kind == "type" && puppet_types::literal::RESOURCE_TYPES.contains(&key) => "Set at unknown location".to_string(),
+                None => "Originally set by Puppet-Type-System/Static-Loader.".to_string(),
+            };
+            Flow::Error(EvalError {
+                message: format!("Attempt to redefine entity 'http://puppet.com/2016.1/runtime/{kind}/{key}'. {origin}"),
+                at: None,
+            })
+        };
         for statement in statements {
             match &statement.kind {
                 ExprKind::Function { name, parameters, body, return_type } => {
+                    let key = name.to_lowercase();
+                    if let Some(first) = seen.get(&format!("function/{key}")) {
+                        return Err(redefined("function", &key, Some(first)));
+                    }
+                    seen.insert(format!("function/{key}"), statement.at);
                     let def = FunctionDef::new(name, parameters, body.as_deref(), return_type.as_deref());
-                    self.functions.insert(name.to_lowercase(), Rc::new(def));
+                    self.functions.insert(key, Rc::new(def));
                 }
                 ExprKind::TypeAlias { name, type_expr } => {
+                    let key = name.to_lowercase();
+                    if let Some(first) = seen.get(&format!("type/{key}")) {
+                        return Err(redefined("type", &key, Some(first)));
+                    }
+                    if puppet_types::literal::builtin_type(&key).is_some()
+                        || puppet_types::literal::RESOURCE_TYPES.contains(&key.as_str())
+                    {
+                        return Err(redefined("type", &key, None));
+                    }
+                    seen.insert(format!("type/{key}"), statement.at);
                     let alias = TypeAlias::new(name.as_str());
-                    self.aliases.insert(name.to_lowercase(), Type::Alias(alias.clone()));
+                    self.aliases.insert(key, Type::Alias(alias.clone()));
                     aliases.push((alias, type_expr));
                 }
                 _ => {}
             }
         }
+        let saved = std::mem::replace(&mut self.in_type_alias, true);
+        let mut result = Ok(());
         for (alias, type_expr) in aliases {
-            let t = self.eval_type(type_expr)?;
-            alias.resolve_to(t);
+            match self.eval_type(type_expr) {
+                Ok(t) => alias.resolve_to(t),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
         }
-        Ok(())
+        self.in_type_alias = saved;
+        result
     }
 
     /// Evaluates an expression that must give a type (a type alias's right side).
@@ -192,7 +232,7 @@ impl Evaluator {
         match &self.eval(e)? {
             Value::Type(t) => Ok((**t).clone()),
             v => Err(fail_at(
-                format!("The expression <{}> is not a valid type specification.", display::value_to_string(&v)),
+                format!("The expression <{}> is not a valid type specification.", display::value_to_string(v)),
                 e.at,
             )),
         }
@@ -342,7 +382,7 @@ impl Evaluator {
         match found {
             Some(v) => Ok(v),
             None if self.options.strict_variables => {
-                Err(fail_at(format!("Unknown variable: '{}'.", name.strip_prefix("::").unwrap_or(name)), at))
+                Err(fail_at(format!("Unknown variable: '{name}'."), at))
             }
             None => Ok(Value::Undef),
         }
@@ -365,13 +405,6 @@ impl Evaluator {
         }
     }
 
-    /// Clears the current frame's match variables (a failed match): `$1` is then undef.
-    pub(crate) fn clear_match(&mut self) {
-        if let Some(frame) = self.matches.last_mut() {
-            *frame = Some(Rc::from([]));
-        }
-    }
-
     /// Runs `f` in a new frame of match variables.
     pub(crate) fn with_match_frame<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
         self.matches.push(None);
@@ -382,14 +415,16 @@ impl Evaluator {
 
     /// Sets a variable in the current scope, with Puppet's checks.
     pub fn set_variable(&mut self, name: &str, value: Value, at: Span) -> Eval<()> {
-        if name.contains("::") {
-            return Err(fail_at(format!("Cannot assign to variables in other namespaces: '${name}'"), at));
-        }
-        if numeric_variable(name).is_some() {
-            return Err(fail_at(format!("Illegal attempt to assign to 'a Match Variable'. Not an assignable reference"), at));
+        if name == "server_facts" || (matches!(name, "facts" | "trusted") && self.scope.get(name).is_some()) {
+            return Err(fail_at(format!("Attempt to assign to a reserved variable name: '${name}'"), at));
         }
         if !self.scope.set(name, value) {
-            return Err(fail_at(format!("Cannot reassign variable '${name}'"), at));
+            let message = if matches!(name, "name" | "title") {
+                format!("Cannot reassign built in (or already assigned) variable '${name}'")
+            } else {
+                format!("Cannot reassign variable '${name}'")
+            };
+            return Err(fail_at(message, at));
         }
         Ok(())
     }
@@ -398,56 +433,53 @@ impl Evaluator {
         if op != AssignOp::Assign {
             return Err(fail_at(format!("The operator '{}' is no longer supported. See http://links.puppet.com/remove-plus-equals", op.symbol()), e.at));
         }
+        let target = lvalue(left)?;
         let value = self.eval(right)?;
-        match &left.kind {
-            ExprKind::Variable(name) => self.set_variable(name, value.clone(), e.at)?,
-            ExprKind::Array(targets) => self.assign_many(targets, &value, right, e)?,
-            _ => return Err(fail_at("Illegal attempt to assign to a non-variable", e.at)),
-        }
+        self.assign(&target, value.clone(), left, e.at)?;
         Ok(value)
     }
 
-    /// `[$a, $b] = value`: from an array by position, from a hash by name.
-    fn assign_many(&mut self, targets: &[Expr], value: &Value, right: &Expr, e: &Expr) -> Eval<()> {
-        let names: Vec<&str> = targets
-            .iter()
-            .map(|t| match &t.kind {
-                ExprKind::Variable(n) => Ok(n.as_str()),
-                _ => Err(fail_at("Illegal attempt to assign to a non-variable", e.at)),
-            })
-            .collect::<Eval<_>>()?;
-        match value {
-            Value::Array(values) => {
-                if values.len() != names.len() {
-                    return Err(fail_at(
-                        format!("Mismatched number of variables and values. Expected {} values, got {}", names.len(), values.len()),
-                        e.at,
-                    ));
+    /// `assign_String`, `assign_Numeric`, `assign_Array` of Puppet's evaluator.
+    fn assign(&mut self, target: &LValue, value: Value, left: &Expr, at: Span) -> Eval<()> {
+        match target {
+            LValue::Name(name) if name.contains("::") => Err(fail_at(
+                format!("Illegal attempt to assign to '{name}'. Cannot assign to variables in other namespaces"),
+                left.at,
+            )),
+            LValue::Name(name) if numeric_variable(name).is_some() => Err(fail_at(
+                format!("Illegal attempt to assign to the numeric match result variable '${name}'. Numeric variables are not assignable"),
+                left.at,
+            )),
+            LValue::Name(name) => self.set_variable(name, value, at),
+            LValue::List(targets) => match &value {
+                Value::Hash(h) => {
+                    for t in targets {
+                        let key = t.key();
+                        let v = h.get(&key).cloned().ok_or_else(|| {
+                            fail_at(format!("No value for required key '{}' in assignment to variables from hash", t.ruby_inspect()), at)
+                        })?;
+                        self.assign(t, v, left, at)?;
+                    }
+                    Ok(())
                 }
-                for (name, v) in names.iter().zip(values.iter()) {
-                    self.set_variable(name, v.clone(), e.at)?;
+                _ => {
+                    let values = match &value {
+                        Value::Array(a) => a.to_vec(),
+                        other => vec![other.clone()],
+                    };
+                    if values.len() != targets.len() {
+                        return Err(fail_at(
+                            format!("Mismatched number of assignable entries and values, expected {}, got {}", targets.len(), values.len()),
+                            at,
+                        ));
+                    }
+                    for (t, v) in targets.iter().zip(values) {
+                        self.assign(t, v, left, at)?;
+                    }
+                    Ok(())
                 }
-            }
-            Value::Hash(h) => {
-                for name in names {
-                    let v = h.get(&Value::from(name)).cloned().ok_or_else(|| {
-                        fail_at(format!("No value for required variable '${name}' in hash"), e.at)
-                    })?;
-                    self.set_variable(name, v, e.at)?;
-                }
-            }
-            other => {
-                let _ = right;
-                return Err(fail_at(
-                    format!(
-                        "Multiple variables cannot be assigned from {}",
-                        display::a_an(&display::label(other))
-                    ),
-                    e.at,
-                ));
-            }
+            },
         }
-        Ok(())
     }
 
     // ---- types
@@ -460,10 +492,21 @@ impl Evaluator {
             return Ok(t);
         }
         if let Some(t) = self.aliases.get(&lower) {
+            if !self.in_type_alias && alias_loops(t) {
+                return Err(fail_at(
+                    format!("Error while evaluating a Type-Name, Type alias '{name}' cannot be resolved to a real type"),
+                    at,
+                ));
+            }
             return Ok(t.clone());
         }
         if puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) {
             return Ok(Type::Resource { type_name: Some(display::capitalize_segments(name).into()), title: None });
+        }
+        if self.in_type_alias {
+            // A type alias's body is read by Puppet's type parser: unknown names are
+            // references to types that may come later.
+            return Ok(Type::Reference(Rc::from(name)));
         }
         Err(fail_at(format!("Resource type not found: {}", display::capitalize_segments(name)), at))
     }
@@ -638,6 +681,81 @@ impl Evaluator {
         self.scope = self.top.clone();
         self.depth = 0;
         self.matches.truncate(1);
+    }
+}
+
+/// Whether an alias resolves only to aliases, back to itself (`type Loop = Loop`).
+fn alias_loops(t: &Type) -> bool {
+    let mut seen: Vec<Rc<str>> = Vec::new();
+    let mut current = t.clone();
+    while let Type::Alias(a) = &current {
+        if seen.contains(&a.name) {
+            return true;
+        }
+        seen.push(a.name.clone());
+        let next = a.resolved_type();
+        current = next;
+    }
+    false
+}
+
+/// The target of an assignment: a variable's name, or a list of targets (`[$a, [$b]]`).
+enum LValue {
+    Name(String),
+    List(Vec<LValue>),
+}
+
+impl LValue {
+    /// The hash key a target takes its value from: its name, or the list of its names.
+    fn key(&self) -> Value {
+        match self {
+            LValue::Name(n) => Value::from(n.as_str()),
+            LValue::List(l) => Value::array(l.iter().map(LValue::key).collect()),
+        }
+    }
+
+    /// Ruby's `inspect` of the key, as Puppet's message shows it (`["b"]`).
+    fn ruby_inspect(&self) -> String {
+        match self {
+            LValue::Name(n) => n.clone(),
+            LValue::List(l) => {
+                let items: Vec<String> = l
+                    .iter()
+                    .map(|t| match t {
+                        LValue::Name(n) => puppet_types::ruby_string::inspect(n),
+                        list => list.ruby_inspect(),
+                    })
+                    .collect();
+                format!("[{}]", items.join(", "))
+            }
+        }
+    }
+}
+
+/// `lvalue`: what an assignment's left side names.
+fn lvalue(e: &Expr) -> Eval<LValue> {
+    match &e.kind {
+        ExprKind::Variable(name) => Ok(LValue::Name(name.clone())),
+        ExprKind::Array(items) => Ok(LValue::List(items.iter().map(lvalue).collect::<Eval<_>>()?)),
+        _ => Err(fail_at(
+            format!("Illegal attempt to assign to '{}'. Not an assignable reference", display::a_an(&expression_label(e))),
+            e.at,
+        )),
+    }
+}
+
+/// Puppet's label of an expression (`a Literal Integer`), for messages about code.
+fn expression_label(e: &Expr) -> String {
+    use ExprKind as K;
+    match &e.kind {
+        K::Integer { .. } => "Literal Integer".into(),
+        K::Float(_) => "Literal Float".into(),
+        K::String(_) | K::Concat(_) => "String".into(),
+        K::Boolean(_) => "Boolean".into(),
+        K::Hash(_) => "Hash Expression".into(),
+        K::Access { .. } => "Access Expression".into(),
+        K::Call { .. } => "Function Call".into(),
+        _ => "Expression".into(),
     }
 }
 

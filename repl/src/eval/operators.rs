@@ -128,9 +128,9 @@ impl Evaluator {
         let b = self.coerce_numeric(r, right)?;
         let sym = op.symbol();
         let overflow = |value: BigInt| {
-            let sign = if value.sign() == num_bigint::Sign::Minus { '-' } else { '+' };
+            let (sign, bound) = if value.sign() == num_bigint::Sign::Minus { ('-', "min") } else { ('+', "max") };
             fail_at(
-                format!("A '{sym}' expression resulted in a value outside of Puppet Integer max range, got '{sign}0x{:x}'", value.magnitude()),
+                format!("A '{sym}' expression resulted in a value outside of Puppet Integer {bound} range, got '{sign}0x{:x}'", value.magnitude()),
                 e.at,
             )
         };
@@ -189,11 +189,12 @@ impl Evaluator {
                     B::Add => fx + fy,
                     B::Subtract => fx - fy,
                     B::Multiply => fx * fy,
-                    B::Divide => {
-                        if fy == 0.0 && matches!(y, Value::Integer(_)) {
-                            return Err(fail_at("Division by 0", right.at));
-                        }
-                        fx / fy
+                    B::Divide => fx / fy,
+                    B::Modulo if !matches!(x, Value::Float(_)) => {
+                        return Err(fail_at(
+                            format!("Operator '%' is not applicable to {} when right side is {}.", a_an(&label(&x)), a_an(&label(&y))),
+                            left.at,
+                        ))
                     }
                     _ => return Err(not_applicable(op, &x, left.at)),
                 };
@@ -461,8 +462,9 @@ impl Evaluator {
     /// Sets (or clears, after a failed match) the current frame's match variables.
     pub(crate) fn set_match_data(&mut self, groups: Option<Rc<[Value]>>) {
         match groups {
+            // A failed match leaves the match variables as they were.
             Some(g) => self.set_match(g),
-            None => self.clear_match(),
+            None => {}
         }
     }
 }
