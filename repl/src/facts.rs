@@ -56,10 +56,10 @@ pub fn install(top: &Rc<Scope>, facts: &Hash, node: &str) {
     let s = |v: &str| Value::from(v);
     let mut trusted = Hash::default();
     trusted.insert(s("authenticated"), s("local"));
-    trusted.insert(s("certname"), s(""));
+    trusted.insert(s("certname"), Value::Undef);
     trusted.insert(s("extensions"), Value::hash(Hash::default()));
-    trusted.insert(s("hostname"), s(""));
-    trusted.insert(s("domain"), s(""));
+    trusted.insert(s("hostname"), Value::Undef);
+    trusted.insert(s("domain"), Value::Undef);
     trusted.insert(s("external"), Value::hash(Hash::default()));
     top.replace("trusted", Value::hash(trusted));
     let mut server = Hash::default();

@@ -20,7 +20,9 @@ fn expectation(source: &str) -> Vec<String> {
         }
     }
     if let Some(error) = &outcome.error {
-        lines.push(format!("error: {}", one_line(&error.puppet_text())));
+        // Puppet's recorded error is the first line of what it prints.
+        let text = error.puppet_text();
+        lines.push(format!("error: {}", text.lines().next().unwrap_or_default()));
     }
     lines
 }

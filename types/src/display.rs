@@ -116,8 +116,9 @@ fn write_leaf_s(out: &mut String, v: &Value) {
         Value::Type(t) if matches!(&**t, Type::Object(o) if o.name.is_none() && o.attributes.is_empty()) => {
             out.push_str(OBJECT)
         }
+        // `Iterator#to_s`: the generalized element type.
         Value::Iterator(_) => {
-            let _ = write!(out, "{}-Value", crate::infer::infer(v));
+            let _ = write!(out, "{}-Value", crate::infer::generalize(&crate::infer::infer(v)));
         }
         Value::Type(t) if matches!(**t, Type::Alias(_)) => out.push_str(&alias_expanded_string(t)),
         _ => {

@@ -16,7 +16,16 @@ impl Evaluator {
         let values = self.eval_list(keys)?;
         let key_at = |i: usize| keys.get(i).map_or(e.at, |k| k.at);
         match &target {
-            Value::String(s) => self.access_string(s, flatten(values), left, &key_at),
+            Value::String(s) => {
+                let chars: Vec<char> = s.chars().collect();
+                let range = self.substring(chars.len(), flatten(values), left, &key_at)?;
+                Ok(Value::from(range.map_or(String::new(), |r| chars[r].iter().collect()).as_str()))
+            }
+            Value::Binary(b) => {
+                let range = self.substring(b.0.len(), flatten(values), left, &key_at)?;
+                let bytes = range.map_or(Vec::new(), |r| b.0[r].to_vec());
+                Ok(Value::Binary(std::rc::Rc::new(puppet_types::binary::Binary(bytes))))
+            }
             Value::Array(a) => self.access_array(a, flatten(values), left, &key_at),
             Value::Hash(h) => {
                 if values.is_empty() {
@@ -37,9 +46,10 @@ impl Evaluator {
         }
     }
 
-    fn access_string(&mut self, s: &str, keys: Vec<Value>, left: &Expr, key_at: &dyn Fn(usize) -> Span) -> Eval<Value> {
-        let chars: Vec<char> = s.chars().collect();
-        let len = chars.len() as i64;
+    /// `access_String`: the range of a substring (or sub-binary) of `len` units; `None` for
+    /// the empty result.
+    fn substring(&mut self, len: usize, keys: Vec<Value>, left: &Expr, key_at: &dyn Fn(usize) -> Span) -> Eval<Option<std::ops::Range<usize>>> {
+        let len = len as i64;
         let index = |i: usize, v: &Value| -> Eval<i64> {
             let n = match v {
                 Value::String(s) => to_number(s).unwrap_or_else(|| v.clone()),
@@ -61,7 +71,7 @@ impl Evaluator {
                 let k1 = index(0, k)?;
                 let k1 = if k1 < 0 { len + k1 } else { k1 };
                 if k1 < 0 {
-                    return Ok(Value::from(""));
+                    return Ok(None);
                 }
                 (k1, 1)
             }
@@ -85,10 +95,10 @@ impl Evaluator {
             }
         };
         if from > len || count < 0 {
-            return Ok(Value::from(""));
+            return Ok(None);
         }
         let end = (from + count).min(len);
-        Ok(Value::from(chars[from as usize..end as usize].iter().collect::<String>().as_str()))
+        Ok(Some(from as usize..end as usize))
     }
 
     fn access_array(&mut self, a: &[Value], keys: Vec<Value>, left: &Expr, key_at: &dyn Fn(usize) -> Span) -> Eval<Value> {
@@ -164,7 +174,7 @@ fn blame(message: &str, keys: &[Value]) -> Option<usize> {
     } else {
         return None;
     };
-    if actual.bytes().all(|b| b.is_ascii_digit()) {
+    if actual.starts_with('(') || actual.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     let names = |v: &Value| {

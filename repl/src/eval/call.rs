@@ -18,7 +18,7 @@ use crate::scope::Scope;
 
 /// Functions that need the catalog (resources, classes): they come with it.
 const CATALOG_FUNCTIONS: &[&str] =
-    &["include", "contain", "require", "realize", "defined", "create_resources", "tag", "tagged", "lookup", "epp", "inline_epp", "file", "template", "inline_template", "hiera", "hiera_array", "hiera_hash", "hiera_include"];
+    &["include", "contain", "require", "realize", "create_resources", "tag", "tagged", "lookup", "epp", "inline_epp", "file", "template", "inline_template", "hiera", "hiera_array", "hiera_hash", "hiera_include"];
 
 /// A Puppet-language function (`function f(Integer $x) >> Integer { ... }`).
 pub struct FunctionDef {
@@ -207,8 +207,10 @@ impl Evaluator {
         self.scope = saved_scope;
         self.matches = saved_matches;
         self.leave();
+        // A value given to `return()` is not checked against the return type (as Puppet).
         let value = match result {
-            Ok(v) | Err(Flow::Return(v, _)) | Err(Flow::Next(v, _)) => v,
+            Err(Flow::Return(v, _)) => return Ok(v),
+            Ok(v) | Err(Flow::Next(v, _)) => v,
             Err(other) => return Err(other),
         };
         if let Some(rt) = &def.return_type {
@@ -272,16 +274,19 @@ impl Evaluator {
         }
     }
 
+    /// `Closure#call_with_scope`: parameters are bound first (a missing required one is an
+    /// error at the parameter; arguments beyond the parameters are dropped), then the bound
+    /// values, defaults included, are checked against the parameter types.
     fn call_closure(&mut self, closure: &Closure, args: Vec<Value>) -> Eval<Value> {
         let at = closure.lambda.span;
-        if !closure.types.iter().all(|t| matches!(t, Type::Any)) || !arity_fits(closure, args.len()) {
-            select_signature("lambda", std::slice::from_ref(&closure.signature()), &args, None)?;
-        }
         self.enter(at)?;
         let scope = Scope::local(&closure.scope);
         let saved_scope = std::mem::replace(&mut self.scope, scope);
         let result = self.with_match_frame(|ev| {
-            ev.bind_parameters(&closure.lambda.parameters, args)?;
+            let finals = ev.bind_closure_parameters(&closure.lambda.parameters, args)?;
+            if !closure.types.iter().all(|t| matches!(t, Type::Any)) {
+                select_signature("lambda", std::slice::from_ref(&closure.signature()), &finals, None)?;
+            }
             match &closure.lambda.body {
                 Some(body) => ev.eval(body),
                 None => Ok(Value::Undef),
@@ -293,6 +298,48 @@ impl Evaluator {
             Err(Flow::Next(v, _)) => Ok(v),
             other => other,
         }
+    }
+
+    /// `combine_values_with_parameters`: binds a lambda's parameters in the current scope and
+    /// gives the values bound, in order (a captured rest spread out).
+    fn bind_closure_parameters(&mut self, parameters: &[Parameter], args: Vec<Value>) -> Eval<Vec<Value>> {
+        let count = parameters.len();
+        let mut finals = Vec::with_capacity(args.len().min(count));
+        for (index, p) in parameters.iter().enumerate() {
+            let value = if index >= args.len() {
+                match (&p.value, p.captures_rest) {
+                    (Some(default), rest) => {
+                        let v = self.eval(default)?;
+                        match &v {
+                            Value::Array(_) => v,
+                            _ if rest => Value::array(vec![v]),
+                            _ => v,
+                        }
+                    }
+                    (None, true) => Value::array(Vec::new()),
+                    (None, false) => {
+                        return Err(fail_at(format!("Parameter ${} is required but no value was given", p.name), p.at));
+                    }
+                }
+            } else if p.captures_rest {
+                let rest = args[count - 1..].to_vec();
+                match &p.value {
+                    Some(default) if rest.len() == 1 && rest[0].is_undef() => match self.eval(default)? {
+                        v @ Value::Array(_) => v,
+                        v => Value::array(vec![v]),
+                    },
+                    _ => Value::array(rest),
+                }
+            } else {
+                args[index].clone()
+            };
+            match (&value, p.captures_rest) {
+                (Value::Array(a), true) => finals.extend(a.iter().cloned()),
+                _ => finals.push(value.clone()),
+            }
+            self.scope.replace(&p.name, value);
+        }
+        Ok(finals)
     }
 }
 
@@ -324,10 +371,4 @@ fn check_defaults(ev: &mut Evaluator, name: &str, parameters: &[Parameter], type
         }
     }
     Ok(())
-}
-
-fn arity_fits(closure: &Closure, n: usize) -> bool {
-    let params = &closure.lambda.parameters;
-    let required = params.iter().filter(|p| p.value.is_none() && !p.captures_rest).count();
-    n >= required && (closure.captures_rest() || n <= params.len())
 }

@@ -388,6 +388,18 @@ impl Evaluator {
         }
     }
 
+    /// Whether a variable is set (`defined('$x')`): in scope, or qualified at the top.
+    pub fn variable_exists(&self, name: &str) -> bool {
+        if numeric_variable(name).is_some() {
+            return false;
+        }
+        match name.strip_prefix("::") {
+            Some(top) => self.top.get(top).is_some(),
+            None if name.contains("::") => self.top.get(name).is_some(),
+            None => self.scope.get(name).is_some(),
+        }
+    }
+
     fn match_variable(&self, n: usize) -> Value {
         for frame in self.matches.iter().rev() {
             if let Some(groups) = frame {
@@ -638,7 +650,7 @@ impl Evaluator {
                 }
                 _ => Ok(false),
             },
-            _ => Ok(puppet_types::compare::equals(value, candidate)),
+            _ => Ok(puppet_types::compare::match_value(value, candidate)),
         }
     }
 

@@ -7,7 +7,8 @@ use num_bigint::BigInt;
 use puppet_syntax::ast::{BinaryOp, Expr};
 use puppet_syntax::Span;
 use puppet_types::compare::{compare_op, equals, ComparisonOp};
-use puppet_types::display::{a_an, label};
+use puppet_types::display::{a_an, a_an_uc, label};
+use puppet_types::time::{Timespan, Timestamp};
 use puppet_types::value::Hash;
 use puppet_types::Value;
 
@@ -126,6 +127,12 @@ impl Evaluator {
         }
         let a = self.coerce_numeric(l, left)?;
         let b = self.coerce_numeric(r, right)?;
+        if is_time(&a) || is_time(&b) {
+            return time_arithmetic(op, &a, &b, left).map_err(|message| match message {
+                TimeError::Runtime(m) => runtime(&m),
+                TimeError::NotApplicable => not_applicable(op, &a, left.at),
+            });
+        }
         let sym = op.symbol();
         let overflow = |value: BigInt| {
             let (sign, bound) = if value.sign() == num_bigint::Sign::Minus { ('-', "min") } else { ('+', "max") };
@@ -209,7 +216,7 @@ impl Evaluator {
     /// A number, or a string that reads as one (with Puppet's coercion warning).
     fn coerce_numeric(&mut self, v: Value, at: &Expr) -> Eval<Value> {
         match v {
-            Value::Integer(_) | Value::Float(_) => Ok(v),
+            Value::Integer(_) | Value::Float(_) | Value::Timespan(_) | Value::Timestamp(_) => Ok(v),
             Value::String(ref s) => match to_number(s) {
                 Some(n) => {
                     self.coercion_warning(s, &n, at.at)?;
@@ -246,6 +253,7 @@ impl Evaluator {
                 fail_at("A '-' expression resulted in a value outside of Puppet Integer max range, got '+0x8000000000000000'", e.at)
             }),
             Value::Float(f) => Ok(Value::Float(-f)),
+            Value::Timespan(ref t) => Ok(Value::Timespan(Rc::new(Timespan::new(-t.nsecs)))),
             other => Err(not_numeric(&other, e.at)),
         }
     }
@@ -261,7 +269,10 @@ impl Evaluator {
             Value::String(s) => {
                 let re = self.regexp(s);
                 if let Err(detail) = re.check() {
-                    return Err(fail_at(format!("Can not convert right match operand to a regular expression. Caused by '{detail}'."), right.at));
+                    return Err(fail_at(
+                        format!("Can not convert right match operand to a regular expression. Caused by '{}'.", ruby_regexp_error(s, &detail)),
+                        right.at,
+                    ));
                 }
                 re
             }
@@ -333,6 +344,103 @@ impl SpanStart for Expr {
     /// Where the expression starts (Puppet's position of an operand).
     fn span_start(&self) -> Span {
         Span { start: self.span.start, end: self.span.start, line: self.span.line, column: self.span.column }
+    }
+}
+
+enum TimeError {
+    Runtime(String),
+    NotApplicable,
+}
+
+fn is_time(v: &Value) -> bool {
+    matches!(v, Value::Timespan(_) | Value::Timestamp(_))
+}
+
+const NSECS_PER_SEC: i128 = 1_000_000_000;
+
+/// Seconds as nanoseconds, truncated (`(o * NSECS_PER_SEC).to_i`).
+fn seconds_nanos(v: &Value) -> Option<i128> {
+    match v {
+        Value::Integer(i) => (*i as i128).checked_mul(NSECS_PER_SEC),
+        Value::Float(f) => {
+            let n = (f * 1e9).trunc();
+            (n.is_finite() && n.abs() < 1e36).then_some(n as i128)
+        }
+        _ => None,
+    }
+}
+
+/// The arithmetic of `Timespan` and `Timestamp` (`pops/time/timespan.rb`, `timestamp.rb`).
+fn time_arithmetic(op: BinaryOp, a: &Value, b: &Value, _left: &Expr) -> Result<Value, TimeError> {
+    use BinaryOp as B;
+    let span = |n: i128| Ok(Value::Timespan(Rc::new(Timespan::new(n))));
+    let stamp = |n: i128| Ok(Value::Timestamp(Rc::new(Timestamp::new(n))));
+    let overflow = || TimeError::Runtime("The result is outside of the time range".into());
+    match (a, op) {
+        (Value::Timespan(x), B::Add) => match b {
+            Value::Timestamp(y) => stamp(x.nsecs + y.nsecs),
+            Value::Timespan(y) => span(x.nsecs + y.nsecs),
+            _ => span(x.nsecs.checked_add(seconds_nanos(b).ok_or_else(overflow)?).ok_or_else(overflow)?),
+        },
+        (Value::Timespan(x), B::Subtract) => match b {
+            Value::Timespan(y) => span(x.nsecs - y.nsecs),
+            Value::Timestamp(_) => Err(TimeError::Runtime(format!("{} cannot be subtracted from a Timespan", a_an_uc(&label(b))))),
+            _ => span(x.nsecs.checked_sub(seconds_nanos(b).ok_or_else(overflow)?).ok_or_else(overflow)?),
+        },
+        (Value::Timespan(x), B::Multiply) => match b {
+            Value::Integer(i) => span(x.nsecs.checked_mul(*i as i128).ok_or_else(overflow)?),
+            Value::Float(f) => span((x.nsecs as f64 * f) as i128),
+            _ => Err(TimeError::Runtime(format!("A Timestamp cannot be multiplied by {}", a_an(&label(b))))),
+        },
+        (Value::Timespan(x), B::Divide) => match b {
+            Value::Timespan(y) if y.nsecs != 0 => Ok(Value::Float(x.nsecs as f64 / y.nsecs as f64)),
+            Value::Integer(0) => Err(TimeError::Runtime("divided by 0".into())),
+            Value::Integer(i) => span(x.nsecs.div_euclid(*i as i128) - if x.nsecs.rem_euclid(*i as i128) != 0 && *i < 0 { 1 } else { 0 }),
+            Value::Float(f) => span((x.nsecs as f64 / f).floor() as i128),
+            _ => Err(TimeError::Runtime(format!("A Timespan cannot be divided by {}", a_an(&label(b))))),
+        },
+        (Value::Timespan(x), B::Modulo) => match b {
+            Value::Integer(0) => Err(TimeError::Runtime("divided by 0".into())),
+            Value::Integer(i) => Ok(Value::Integer((x.nsecs / NSECS_PER_SEC).rem_euclid(*i as i128) as i64 + if *i < 0 && (x.nsecs / NSECS_PER_SEC).rem_euclid(*i as i128) != 0 { *i } else { 0 })),
+            Value::Float(f) => {
+                let v = x.nsecs as f64 / 1e9;
+                let m = v % f;
+                Ok(Value::Float(if m != 0.0 && (m < 0.0) != (*f < 0.0) { m + f } else { m }))
+            }
+            _ => Err(TimeError::Runtime(format!("Can not do modulus on a Timespan using {}", a_an(&label(b))))),
+        },
+        (Value::Timestamp(x), B::Add) => match b {
+            Value::Timespan(y) => stamp(x.nsecs + y.nsecs),
+            Value::Integer(_) | Value::Float(_) => stamp(x.nsecs.checked_add(seconds_nanos(b).ok_or_else(overflow)?).ok_or_else(overflow)?),
+            _ => Err(TimeError::Runtime(format!("{} cannot be added to a Timestamp", a_an_uc(&label(b))))),
+        },
+        (Value::Timestamp(x), B::Subtract) => match b {
+            Value::Timestamp(y) => span(x.nsecs - y.nsecs),
+            Value::Timespan(y) => stamp(x.nsecs - y.nsecs),
+            Value::Integer(_) | Value::Float(_) => stamp(x.nsecs.checked_sub(seconds_nanos(b).ok_or_else(overflow)?).ok_or_else(overflow)?),
+            _ => Err(TimeError::Runtime(format!("{} cannot be subtracted from a Timestamp", a_an_uc(&label(b))))),
+        },
+        // A number on the left: Ruby coerces, so addition and multiplication commute.
+        (Value::Integer(_) | Value::Float(_), B::Add | B::Multiply) if matches!(b, Value::Timespan(_)) => {
+            time_arithmetic(op, b, a, _left)
+        }
+        _ => Err(TimeError::NotApplicable),
+    }
+}
+
+/// Ruby's message for a regexp that does not compile, where ours is one Ruby words
+/// differently: `end pattern with unmatched parenthesis: /(/`.
+fn ruby_regexp_error(source: &str, detail: &str) -> String {
+    const RUBY: &[(&str, &str)] = &[
+        ("Opening parenthesis without closing parenthesis", "end pattern with unmatched parenthesis"),
+        ("Closing parenthesis without opening parenthesis", "unmatched close parenthesis"),
+        ("Invalid character class", "premature end of char-class"),
+        ("Unclosed character class", "premature end of char-class"),
+        ("Target of repeat operator is invalid", "target of repeat operator is not specified"),
+    ];
+    match RUBY.iter().find(|(ours, _)| detail.contains(ours)) {
+        Some((_, ruby)) => format!("{ruby}: /{source}/"),
+        None => detail.to_string(),
     }
 }
 

@@ -32,6 +32,7 @@ use puppet_types::{Type, Value};
 use crate::error::Eval;
 use crate::eval::Evaluator;
 
+mod catalog;
 mod collections;
 mod control;
 mod iteration;
@@ -68,8 +69,9 @@ impl Call {
 
 /// Every built-in function, by name.
 pub fn all() -> impl Iterator<Item = &'static Builtin> {
-    collections::FUNCTIONS
+    catalog::FUNCTIONS
         .iter()
+        .chain(collections::FUNCTIONS)
         .chain(control::FUNCTIONS)
         .chain(iteration::FUNCTIONS)
         .chain(logging::FUNCTIONS)

@@ -1,0 +1,387 @@
+//! The math functions: `abs ceiling floor round` (`functions/*.rb`; a String argument is
+//! still converted, with a deprecation warning, as stdlib's versions did) and `min max`, whose
+//! dispatches keep stdlib's comparisons: numbers numerically, strings that look like
+//! numbers (`'10'`, `'1_000'`, `'2e3'`) by their `to_f` with a deprecation warning, anything
+//! else by its Ruby `to_s` (with another); a lambda compares the values itself.
+//!
+//! Results are Ruby Integers: one beyond Puppet's 64 bits (`round(1e300)`, `abs` of the
+//! smallest Integer) is an error here, where Puppet would carry a Ruby Bignum on.
+
+use std::cmp::Ordering;
+
+use puppet_types::regexp::Regexp;
+use puppet_types::Value;
+
+use super::strings::{ruby_inspect, ruby_to_s, warn_once};
+use super::{Builtin, Call};
+use crate::error::{fail, Eval, Flow};
+use crate::eval::Evaluator;
+
+const NUMERIC_OR_STRING: &[&str] = &["Numeric $val", "String $val"];
+
+const MIN_MAX: &[&str] = &[
+    "Numeric *$values",
+    "String *$values",
+    "Array[Numeric] $values, Callable[2,2] &$block?",
+    "Array[String] $values, Callable[2,2] &$block?",
+    "Array $values, Callable[2,2] &$block?",
+    "Any *$values, Callable[2,2] &$block",
+    "Any *$values",
+];
+
+pub static FUNCTIONS: &[Builtin] = &[
+    Builtin { name: "abs", dispatches: NUMERIC_OR_STRING, call: abs },
+    Builtin { name: "ceiling", dispatches: NUMERIC_OR_STRING, call: |ev, c| ceil_floor(ev, c, "ceiling", f64::ceil) },
+    Builtin { name: "floor", dispatches: NUMERIC_OR_STRING, call: |ev, c| ceil_floor(ev, c, "floor", f64::floor) },
+    Builtin { name: "round", dispatches: &["Numeric $val"], call: round },
+    Builtin { name: "min", dispatches: MIN_MAX, call: |ev, c| min_max(ev, c, Extreme::Min) },
+    Builtin { name: "max", dispatches: MIN_MAX, call: |ev, c| min_max(ev, c, Extreme::Max) },
+];
+
+/// An integral float as a Puppet Integer (Ruby's `Float#to_i`, `ceil`, `floor`), or the error
+/// of a value Puppet cannot hold.
+fn float_to_integer(f: f64) -> Eval<Value> {
+    if f.is_nan() {
+        return Err(fail("NaN"));
+    }
+    if f.is_infinite() {
+        return Err(fail(if f > 0.0 { "Infinity" } else { "-Infinity" }));
+    }
+    let t = f.trunc();
+    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&t) {
+        Ok(Value::Integer(t as i64))
+    } else {
+        Err(out_of_range(t < 0.0))
+    }
+}
+
+fn out_of_range(negative: bool) -> Flow {
+    fail(format!(
+        "Use of a Ruby Integer outside of Puppet Integer {} range",
+        if negative { "min" } else { "max" }
+    ))
+}
+
+/// Ruby's `String#to_i`: the leading decimal integer (`0` when there is none).
+fn ruby_to_i(s: &str) -> Eval<Value> {
+    let t = s.trim_start_matches(|c: char| c.is_ascii_whitespace());
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let mut digits = String::new();
+    let mut last_underscore = false;
+    for c in body.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            last_underscore = false;
+        } else if c == '_' && !digits.is_empty() && !last_underscore {
+            last_underscore = true;
+        } else {
+            break;
+        }
+    }
+    if digits.is_empty() {
+        return Ok(Value::Integer(0));
+    }
+    let magnitude: i128 = match digits.parse::<i128>() {
+        Ok(m) => m,
+        Err(_) => return Err(out_of_range(neg)),
+    };
+    let v = if neg { -magnitude } else { magnitude };
+    i64::try_from(v).map(Value::Integer).map_err(|_| out_of_range(neg))
+}
+
+/// Ruby's `String#to_f`: the leading decimal float (`0.0` when there is none); underscores
+/// between digits are allowed.
+pub(crate) fn ruby_to_f(s: &str) -> f64 {
+    let t = s.trim_start_matches(|c: char| c.is_ascii_whitespace());
+    let b = t.as_bytes();
+    let mut out = String::new();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'-' | b'+')) {
+        out.push(b[0] as char);
+        i += 1;
+    }
+    let digits = |i: &mut usize, out: &mut String| -> bool {
+        let start = out.len();
+        while *i < b.len() {
+            if b[*i].is_ascii_digit() {
+                out.push(b[*i] as char);
+            } else if b[*i] == b'_' && out.len() > start && b.get(*i + 1).is_some_and(u8::is_ascii_digit) {
+                // an underscore between digits
+            } else {
+                break;
+            }
+            *i += 1;
+        }
+        out.len() > start
+    };
+    let int_part = digits(&mut i, &mut out);
+    if !int_part {
+        return 0.0;
+    }
+    if b.get(i) == Some(&b'.') && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+        out.push('.');
+        i += 1;
+        digits(&mut i, &mut out);
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        let mut j = i + 1;
+        let mut exp = String::from("e");
+        if matches!(b.get(j), Some(b'-' | b'+')) {
+            exp.push(b[j] as char);
+            j += 1;
+        }
+        if digits(&mut j, &mut exp) {
+            out.push_str(&exp);
+        }
+    }
+    out.parse::<f64>().unwrap_or(0.0)
+}
+
+fn abs(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    match &call.arg(0) {
+        Value::Integer(i) => i.checked_abs().map(Value::Integer).ok_or_else(|| out_of_range(false)),
+        Value::Float(f) => Ok(Value::Float(f.abs())),
+        Value::String(s) => {
+            warn_once(
+                ev,
+                "abs_function_numeric_coerce_string",
+                "The abs() function's auto conversion of String to Numeric is deprecated - change to convert input before calling",
+            );
+            if Regexp::new(r"^-?(?:\d+)(?:\.\d+){1}$").is_match(s) {
+                Ok(Value::Float(ruby_to_f(s).abs()))
+            } else if Regexp::new(r"^-?\d+$").is_match(s) {
+                match ruby_to_i(s)? {
+                    Value::Integer(i) => i.checked_abs().map(Value::Integer).ok_or_else(|| out_of_range(false)),
+                    other => Ok(other),
+                }
+            } else {
+                Err(fail("abs(): Requires float or integer to work with - was given non decimal string"))
+            }
+        }
+        other => Ok(other.clone()),
+    }
+}
+
+fn ceil_floor(ev: &mut Evaluator, call: Call, name: &str, f: fn(f64) -> f64) -> Eval<Value> {
+    match &call.arg(0) {
+        Value::Integer(i) => Ok(Value::Integer(*i)),
+        Value::Float(x) => float_to_integer(f(*x)),
+        Value::String(s) => {
+            warn_once(
+                ev,
+                &format!("{name}_function_numeric_coerce_string"),
+                &format!("The {name}() function's auto conversion of String to Float is deprecated - change to convert input before calling"),
+            );
+            let arg = pfmt::sprintf::Arg::Str(std::borrow::Cow::Borrowed(&**s));
+            match pfmt::ruby::to_float(&arg) {
+                Ok(x) => float_to_integer(f(x)),
+                Err(_) => Err(fail(format!("{name}(): cannot convert given value to a floating point value."))),
+            }
+        }
+        other => Ok(other.clone()),
+    }
+}
+
+/// `Integer(x + 0.5)` for a positive value, `Integer(x - 0.5)` otherwise (an Integer goes
+/// through a Float too).
+fn round(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let x = match &call.arg(0) {
+        Value::Integer(i) => *i as f64,
+        Value::Float(f) => *f,
+        other => return Ok(other.clone()),
+    };
+    float_to_integer(if x > 0.0 { x + 0.5 } else { x - 0.5 })
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Extreme {
+    Min,
+    Max,
+}
+
+impl Extreme {
+    fn name(self) -> &'static str {
+        match self {
+            Extreme::Min => "min",
+            Extreme::Max => "max",
+        }
+    }
+
+    /// Whether `v` replaces the current result given `v <=> result`.
+    fn replaces(self, o: Ordering) -> bool {
+        match self {
+            Extreme::Min => o == Ordering::Less,
+            Extreme::Max => o == Ordering::Greater,
+        }
+    }
+}
+
+/// How a call of `min`/`max` compares.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Numeric,
+    Strings,
+    Any,
+}
+
+fn min_max(ev: &mut Evaluator, call: Call, which: Extreme) -> Eval<Value> {
+    let (values, mode): (Vec<Value>, Mode) = match call.dispatch {
+        0 => (call.args.clone(), Mode::Numeric),
+        1 => (call.args.clone(), Mode::Strings),
+        2..=4 => {
+            let items = match &call.arg(0) {
+                Value::Array(a) => a.to_vec(),
+                _ => Vec::new(),
+            };
+            let mode = [Mode::Numeric, Mode::Strings, Mode::Any][call.dispatch - 2];
+            (items, mode)
+        }
+        _ => (call.args.clone(), Mode::Any),
+    };
+    if let Some(block) = &call.block {
+        return with_block(ev, values, block, which);
+    }
+    if values.is_empty() {
+        return Err(fail(format!("{}(): Wrong number of arguments need at least one", which.name())));
+    }
+    let mut result = values[0].clone();
+    for v in values.iter().skip(1) {
+        let o = match mode {
+            Mode::Numeric => compare_numbers(v, &result),
+            Mode::Strings => compare_strings(ev, v, &result, which),
+            Mode::Any => compare_any(ev, v, &result, which),
+        };
+        if which.replaces(o) {
+            result = v.clone();
+        }
+    }
+    Ok(result)
+}
+
+fn compare_numbers(a: &Value, b: &Value) -> Ordering {
+    match (a, b) {
+        (Value::Integer(x), Value::Integer(y)) => x.cmp(y),
+        _ => {
+            let f = |v: &Value| match v {
+                Value::Integer(i) => *i as f64,
+                Value::Float(f) => *f,
+                _ => 0.0,
+            };
+            f(a).partial_cmp(&f(b)).unwrap_or(Ordering::Equal)
+        }
+    }
+}
+
+/// stdlib's numeric-looking strings: `\A-?\d+([._eE]\d+)?\z`.
+fn looks_numeric(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let start = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    if i == start {
+        return false;
+    }
+    if i == b.len() {
+        return true;
+    }
+    if !matches!(b[i], b'.' | b'_' | b'e' | b'E') {
+        return false;
+    }
+    i += 1;
+    let start = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    i > start && i == b.len()
+}
+
+fn numeric_warning(ev: &mut Evaluator, which: Extreme) {
+    let name = which.name();
+    warn_once(
+        ev,
+        &format!("{name}_function_numeric_coerce_string"),
+        &format!("The {name}() function's auto conversion of String to Numeric is deprecated - change to convert input before calling, or use lambda"),
+    );
+}
+
+fn compare_floats(a: f64, b: f64) -> Ordering {
+    a.partial_cmp(&b).unwrap_or(Ordering::Equal)
+}
+
+fn compare_strings(ev: &mut Evaluator, a: &Value, b: &Value, which: Extreme) -> Ordering {
+    let (x, y) = (ruby_to_s(a), ruby_to_s(b));
+    if looks_numeric(&x) && looks_numeric(&y) {
+        numeric_warning(ev, which);
+        compare_floats(ruby_to_f(&x), ruby_to_f(&y))
+    } else {
+        x.as_bytes().cmp(y.as_bytes())
+    }
+}
+
+fn compare_any(ev: &mut Evaluator, a: &Value, b: &Value, which: Extreme) -> Ordering {
+    let (x, y) = (ruby_to_s(a), ruby_to_s(b));
+    if looks_numeric(&x) && looks_numeric(&y) {
+        numeric_warning(ev, which);
+        compare_floats(ruby_to_f(&x), ruby_to_f(&y))
+    } else {
+        let name = which.name();
+        warn_once(
+            ev,
+            &format!("{name}_function_string_coerce_any"),
+            &format!("The {name}() function's auto conversion of Any to String is deprecated - change to convert input before calling, or use lambda"),
+        );
+        x.as_bytes().cmp(y.as_bytes())
+    }
+}
+
+/// `args.min { |x, y| block.call(x, y) }`: Ruby calls the block with each element and the
+/// current result, and reads its answer with `rb_cmpint`.
+fn with_block(ev: &mut Evaluator, values: Vec<Value>, block: &Value, which: Extreme) -> Eval<Value> {
+    let mut result: Option<Value> = None;
+    for v in values {
+        let replace = match &result {
+            None => true,
+            Some(r) => {
+                let answer = ev.call_block(block, &[v.clone(), r.clone()])?;
+                which.replaces(cmpint(&answer, &v, r)?)
+            }
+        };
+        if replace {
+            result = Some(v);
+        }
+    }
+    Ok(result.unwrap_or(Value::Undef))
+}
+
+/// Ruby's `rb_cmpint(val, a, b)`: the sign of a comparison block's answer.
+fn cmpint(val: &Value, a: &Value, b: &Value) -> Eval<Ordering> {
+    match val {
+        Value::Integer(i) => Ok(i.cmp(&0)),
+        Value::Float(f) => Ok(if *f > 0.0 {
+            Ordering::Greater
+        } else if *f < 0.0 {
+            Ordering::Less
+        } else {
+            Ordering::Equal
+        }),
+        Value::Undef => Err(cmperr(a, b)),
+        Value::String(_) => Err(cmperr(val, &Value::Integer(0))),
+        other => Err(super::strings::no_method(">", other)),
+    }
+}
+
+/// Ruby's `rb_cmperr`: `comparison of Integer with 1 failed` (the second value by `inspect`
+/// when it is an immediate, else by class).
+fn cmperr(a: &Value, b: &Value) -> Flow {
+    let second = match b {
+        Value::Undef | Value::Boolean(_) | Value::Integer(_) | Value::Float(_) | Value::Default => ruby_inspect(b),
+        other => puppet_types::params::ruby_class(other),
+    };
+    fail(format!("comparison of {} with {second} failed", puppet_types::params::ruby_class(a)))
+}
