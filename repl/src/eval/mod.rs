@@ -45,7 +45,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { strict: Strict::Warning, strict_variables: true, max_depth: 1000 }
+        Options { strict: Strict::Warning, strict_variables: true, max_depth: 10_000 }
     }
 }
 
@@ -247,6 +247,11 @@ impl Evaluator {
     }
 
     pub fn eval(&mut self, e: &Expr) -> Eval<Value> {
+        // Grow the stack on demand: code and calls may nest deeper than a thread's stack.
+        stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, || self.eval_node(e))
+    }
+
+    fn eval_node(&mut self, e: &Expr) -> Eval<Value> {
         use ExprKind as K;
         match &e.kind {
             K::Nop => Ok(Value::Undef),

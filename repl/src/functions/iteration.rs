@@ -115,23 +115,28 @@ struct IntRange {
 }
 
 impl IntRange {
-    /// `IntegerRangeIterator#step_iterator`: the range cut at a whole number of steps.
-    fn stepped(self, n: i64) -> IntRange {
+    /// `IntegerRangeIterator#step_iterator`: the range cut at a whole number of steps (a
+    /// reversed range can be cut past its start: Puppet's error then).
+    fn stepped(self, n: i64) -> Eval<IntRange> {
         // Kept off i128::MIN so that it can be negated.
         let step = self.step.saturating_mul(i128::from(n)).max(-i128::MAX);
         if step == 0 {
-            return self;
+            return Ok(self);
         }
         // Ruby's modulo takes the sign of the divisor.
         let m = (self.to - self.from).rem_euclid(step.abs());
         let m = if step < 0 && m != 0 { m - step.abs() } else { m };
-        if m < 0 {
+        let r = if m < 0 {
             IntRange { from: self.from - m, to: self.to, step }
         } else if m > 0 {
             IntRange { from: self.from, to: self.to - m, step }
         } else {
             IntRange { step, ..self }
+        };
+        if r.from > r.to {
+            return Err(fail(format!("'from' must be less or equal to 'to'. Got ({}, {}", r.from, r.to)));
         }
+        Ok(r)
     }
 }
 
@@ -145,12 +150,15 @@ fn range_of(v: &Value, depth: usize) -> Eval<Option<IntRange>> {
             Type::Integer { from: Some(a), to: Some(b) } => Some(IntRange { from: a.into(), to: b.into(), step: 1 }),
             _ => None,
         },
-        Value::Iterator(it) => range_of(&it.source, depth + 1)?.map(|r| match it.kind {
-            IteratorKind::Forward => r,
-            IteratorKind::Reverse => IntRange { step: -r.step, ..r },
-            IteratorKind::Step(n) if n <= 1 => r,
-            IteratorKind::Step(n) => r.stepped(n),
-        }),
+        Value::Iterator(it) => match range_of(&it.source, depth + 1)? {
+            None => None,
+            Some(r) => Some(match it.kind {
+                IteratorKind::Forward => r,
+                IteratorKind::Reverse => IntRange { step: -r.step, ..r },
+                IteratorKind::Step(n) if n <= 1 => r,
+                IteratorKind::Step(n) => r.stepped(n)?,
+            }),
+        },
         _ => None,
     })
 }
@@ -374,7 +382,9 @@ fn consuming(v: &Value, depth: usize) -> Eval<Seq> {
         IteratorKind::Forward | IteratorKind::Step(i64::MIN..=1) if matches!(it.source, Value::Iterator(_)) => {
             consuming(&it.source, depth + 1)
         }
-        IteratorKind::Step(n) if n > 1 && class_at(v, depth)? == Some(Class::Step) => {
+        IteratorKind::Step(n)
+            if n > 1 && matches!(it.source, Value::Iterator(_)) && class_at(v, depth)? == Some(Class::Step) =>
+        {
             Ok(Seq::Step { inner: Box::new(consuming(&it.source, depth + 1)?), n })
         }
         // An iterator only this walk holds has no state anyone else could see.
@@ -704,6 +714,8 @@ fn step(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     } else {
         Value::Iterator(Rc::new(PIterator { source: receiver.clone(), kind: IteratorKind::Step(n) }))
     };
+    // A range is cut when the stepping iterator is made.
+    range_of(&stepped, 0)?;
     let Some(block) = call.block.clone() else { return Ok(stepped) };
     let mut walk = Walk::new(&stepped, Mode::Consume, call.at)?;
     while let Some(e) = walk.next(ev)? {

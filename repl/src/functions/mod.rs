@@ -228,7 +228,7 @@ mod tests {
             "Tuple[String, Integer, 1, 2]"
         );
         let s = parse_dispatch("Any +$values").unwrap();
-        assert_eq!(puppet_types::display::value_to_string(&Value::ty(s.params.clone())), "Tuple[Any, 1, default]");
+        assert_eq!(puppet_types::display::value_to_string(&Value::ty(s.params.clone())), "Tuple[Any, 1]");
         assert!(parse_dispatch("Integer $a?, String $b").is_err());
     }
 }

@@ -1,0 +1,159 @@
+//! The `poppet` command line, run as a program: sources (`-e`, a file, standard input),
+//! log lines, errors and exit codes, `--output json`, facts files, `--strict`, Ctrl-C.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn poppet(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_poppet"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("poppet runs");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin.unwrap_or_default()).expect("write stdin");
+    drop(input);
+    child.wait_with_output().expect("poppet ends")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp_file(name: &str, contents: &[u8]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("poppet-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("temp file");
+    path
+}
+
+#[test]
+fn execute_prints_notices() {
+    let out = poppet(&["-e", "notice(1 + 2) notice([a, 1], {b => undef})"], None);
+    assert_eq!(text(&out.stdout), "Notice: 3\nNotice: [a, 1] {b => }\n");
+    assert_eq!(text(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn evaluation_error_exits_1_with_location() {
+    let out = poppet(&["-e", "notice(before)\n$x = 1 / 0"], None);
+    assert_eq!(text(&out.stdout), "Notice: before\n");
+    assert_eq!(text(&out.stderr), "Error: Division by 0 (line: 2, column: 10)\n");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn file_errors_name_the_file() {
+    let path = temp_file("bad.pp", b"$a = 1\n$a = 2\n");
+    let out = poppet(&[path.to_str().expect("utf-8 path")], None);
+    assert_eq!(text(&out.stderr), format!("Error: Cannot reassign variable '$a' (file: {}, line: 2, column: 4)\n", path.display()));
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn syntax_errors_are_reported() {
+    let out = poppet(&["-e", "notice(1"], None);
+    assert_eq!(text(&out.stderr), "Error: Syntax error at end of input\n");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn standard_input_is_code() {
+    let out = poppet(&[], Some(b"[1, 2].each |$x| { notice($x * 10) }\n"));
+    assert_eq!(text(&out.stdout), "Notice: 10\nNotice: 20\n");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn warnings_and_log_levels() {
+    let out = poppet(&["-e", "notice('1' + 1) info(i) debug(d) warning(w) err(e)"], None);
+    assert_eq!(
+        text(&out.stdout),
+        "Warning: The string '1' was automatically coerced to the numerical value 1 (line: 1, column: 8)\nNotice: 2\nWarning: w\nError: e\n"
+    );
+    let out = poppet(&["--log-level", "debug", "-e", "info(i) debug(d)"], None);
+    assert_eq!(text(&out.stdout), "Info: i\nDebug: d\n");
+}
+
+#[test]
+fn strict_levels() {
+    let out = poppet(&["--strict", "error", "-e", "notice('1' + 1)"], None);
+    assert_eq!(
+        text(&out.stderr),
+        "Error: The string '1' was automatically coerced to the numerical value 1 (line: 1, column: 8)\n"
+    );
+    let out = poppet(&["--strict", "off", "-e", "notice('1' + 1)"], None);
+    assert_eq!(text(&out.stdout), "Notice: 2\n");
+    let out = poppet(&["--no-strict-variables", "-e", "notice(\"<${nope}>\")"], None);
+    assert_eq!(text(&out.stdout), "Notice: <>\n");
+}
+
+#[test]
+fn json_output() {
+    let out = poppet(&["--output", "json", "-e", "notice(a) warning(w)\n[1, {b => 2.5}]"], None);
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON record");
+    assert_eq!(record, serde_json::json!({"value": [1, {"b": 2.5}], "notices": ["a"], "warnings": ["w"], "error": null}));
+    assert_eq!(out.status.code(), Some(0));
+    let out = poppet(&["--output", "json", "-e", "notice(a)\nfail(oops)"], None);
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON record");
+    assert_eq!(
+        record,
+        serde_json::json!({"value": null, "notices": ["a"], "warnings": [], "error": {
+            "message": "Error while evaluating a Function Call, oops", "line": 2, "column": 1}})
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn facts_files() {
+    let json = temp_file("facts.json", br#"{"os": {"family": "RedHat"}, "answer": 42}"#);
+    let out = poppet(&["--facts", json.to_str().expect("path"), "-e", "notice($facts['os']['family'], $answer)"], None);
+    assert_eq!(text(&out.stdout), "Notice: RedHat 42\n");
+    let yaml = temp_file("facts.yaml", b"os:\n  family: Suse\nlist: [1, 2]\n");
+    let out = poppet(&["--facts", yaml.to_str().expect("path"), "-e", "notice($os['family'], $facts['list'])"], None);
+    assert_eq!(text(&out.stdout), "Notice: Suse [1, 2]\n");
+    let out = poppet(&["--node", "web1", "-e", "notice($facts['fqdn'])"], None);
+    assert_eq!(text(&out.stdout), "Notice: web1.example.com\n");
+}
+
+#[test]
+fn encoding_errors() {
+    let bom = temp_file("bom.pp", b"\xef\xbb\xbfnotice(1)\n");
+    let out = poppet(&[bom.to_str().expect("path")], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).starts_with("Error: "), "{}", text(&out.stderr));
+    let bad = temp_file("bad-utf8.pp", b"notice('\xff')\n");
+    let out = poppet(&[bad.to_str().expect("path")], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).starts_with("Error: "), "{}", text(&out.stderr));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = poppet(&["--no-such-option"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let out = poppet(&["-e"], None);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn ctrl_c_stops_a_running_evaluation() {
+    let child = Command::new(env!("CARGO_BIN_EXE_poppet"))
+        .args(["-e", "notice(start) Integer[1, 9223372036854775807].each |$i| { }"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("poppet runs");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("poppet ends");
+    assert_eq!(text(&out.stdout), "Notice: start\n");
+    assert_eq!(text(&out.stderr), "Error: Evaluation interrupted (line: 1, column: 52)\n");
+    assert_eq!(out.status.code(), Some(1));
+}

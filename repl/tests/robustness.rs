@@ -1,0 +1,170 @@
+//! No input makes the evaluator panic, overflow its stack or run forever: every golden
+//! program mutated many ways, deep recursion, deep nesting, huge numbers, runaway loops
+//! stopped by an interrupt. (Outcomes are not checked here; the golden suite does that.)
+
+#[path = "../../syntax/tests/support/cases.rs"]
+#[allow(dead_code)]
+mod cases;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use poppet::Session;
+
+/// Interrupts any run that takes longer than `limit` (a watchdog thread).
+struct Watchdog {
+    started: Arc<AtomicU64>,
+    flag: Arc<AtomicBool>,
+    epoch: Instant,
+}
+
+impl Watchdog {
+    fn new(limit: Duration) -> Watchdog {
+        let started = Arc::new(AtomicU64::new(0));
+        let flag = Arc::new(AtomicBool::new(false));
+        let epoch = Instant::now();
+        let (s, f) = (started.clone(), flag.clone());
+        std::thread::spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(50));
+            let at = s.load(Ordering::SeqCst);
+            if at != 0 && epoch.elapsed().as_millis() as u64 > at + limit.as_millis() as u64 {
+                f.store(true, Ordering::SeqCst);
+            }
+        });
+        Watchdog { started, flag, epoch }
+    }
+
+    /// Runs `source` in a fresh session under the watchdog; panics are the test's failure.
+    fn run(&self, source: &str) -> poppet::Outcome {
+        let mut session = Session::default();
+        session.evaluator.interrupt = self.flag.clone();
+        self.started.store(self.epoch.elapsed().as_millis() as u64 + 1, Ordering::SeqCst);
+        let outcome = session.run(source);
+        self.started.store(0, Ordering::SeqCst);
+        outcome
+    }
+}
+
+fn golden_sources() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let mut sources = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("golden dir").map(|e| e.expect("entry").path()).collect();
+    paths.sort();
+    for path in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
+        let text = std::fs::read_to_string(path).expect("case file");
+        let file = cases::parse(&text).expect("case file format");
+        sources.extend(file.cases.iter().map(|c| c.source()));
+    }
+    sources
+}
+
+const TOKENS: &[&str] = &[
+    "$x", "$0", "$::y", "[", "]", "{", "}", "(", ")", ",", "|$v|", "*", "-", "+", "/", "%", "<<", ">>", "=~", "in", "and",
+    "!", "?", "=>", ":", ".", "each", "map", "reduce", "Integer[", "String", "Type", "9223372036854775807", "-1", "0",
+    "1e308", "\"${", "'", "@(END)\n", "\nEND\n", "undef", "default", "*$a", "[1,2]", "{a=>1}", "function f($n) { f($n) }",
+    "break()", "next()", "return()", "type T = Array[T]", "Integer[1, 100000000].each |$i| { }",
+];
+
+fn mutate(source: &str, rng: &mut fastrand::Rng) -> String {
+    let chars: Vec<char> = source.chars().collect();
+    if chars.is_empty() {
+        return TOKENS[rng.usize(..TOKENS.len())].to_string();
+    }
+    let mut out = chars.clone();
+    for _ in 0..rng.usize(1..4) {
+        let len = out.len().max(1);
+        let at = rng.usize(..len).min(out.len());
+        match rng.u8(..4) {
+            0 => {
+                let end = (at + rng.usize(1..8)).min(out.len());
+                out.drain(at..end);
+            }
+            1 => {
+                let end = (at + rng.usize(1..16)).min(out.len());
+                let piece: Vec<char> = out[at..end].to_vec();
+                out.splice(at..at, piece);
+            }
+            _ => {
+                let token = TOKENS[rng.usize(..TOKENS.len())];
+                out.splice(at..at, token.chars());
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+#[test]
+fn mutated_golden_programs() {
+    let rounds: usize = std::env::var("POPPET_FUZZ_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(8);
+    let sources = golden_sources();
+    let watchdog = Watchdog::new(Duration::from_secs(2));
+    let mut rng = fastrand::Rng::with_seed(6);
+    let mut runs = 0;
+    for source in &sources {
+        for _ in 0..rounds {
+            let mutated = mutate(source, &mut rng);
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| watchdog.run(&mutated)));
+            assert!(result.is_ok(), "panic on:\n{mutated}");
+            runs += 1;
+        }
+    }
+    eprintln!("{runs} mutated programs, no panic");
+}
+
+#[test]
+fn deep_recursion_ends_with_an_error() {
+    let watchdog = Watchdog::new(Duration::from_secs(20));
+    for source in [
+        "function f($n) { f($n + 1) } f(0)",
+        "function f($n) { [1].map |$x| { f($n + 1) } } f(0)",
+        "function f($n) { if $n > 0 { f($n - 1) } else { 0 } } notice(f(9000))",
+        "type T = Array[T] notice([[[]]] =~ T)",
+    ] {
+        let outcome = watchdog.run(source);
+        if source.contains("9000") {
+            assert_eq!(outcome.notices(), ["0"], "{source}");
+        } else if !source.starts_with("type") {
+            let error = outcome.error.expect("an error");
+            assert!(error.message.contains("nested more than"), "{source}: {}", error.message);
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_and_extremes() {
+    let watchdog = Watchdog::new(Duration::from_secs(10));
+    let deep = format!("notice({}1{})", "[".repeat(200), "]".repeat(200));
+    let deeper = format!("notice({}1{})", "[".repeat(100_000), "]".repeat(100_000));
+    let parens = format!("notice({}1{})", "(".repeat(100_000), ")".repeat(100_000));
+    let sources = [
+        deep.as_str(),
+        deeper.as_str(),
+        parens.as_str(),
+        "notice(9223372036854775807 + 1)",
+        "notice(-9223372036854775807 - 2)",
+        "notice(9223372036854775807 * 9223372036854775807)",
+        "notice(1 << 9223372036854775807)",
+        "notice(-1 >> 9223372036854775807)",
+        "notice(1e308 * 10)",
+        "notice(-9223372036854775807 / -1)",
+        "notice(Integer[1, 9223372036854775807].step(9223372036854775807).map |$x| { $x })",
+        "notice('abc'[9223372036854775807, 9223372036854775807])",
+        "notice([1][-9223372036854775807, 9223372036854775807])",
+        "notice(Timespan(9223372036854775807) * 9223372036854775807)",
+        "\u{feff}notice(1)",
+    ];
+    for source in sources {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| watchdog.run(source)));
+        assert!(result.is_ok(), "panic on {:?}", &source[..source.len().min(80)]);
+    }
+}
+
+#[test]
+fn runaway_loops_are_interrupted() {
+    let watchdog = Watchdog::new(Duration::from_millis(300));
+    let start = Instant::now();
+    let outcome = watchdog.run("Integer[1, 9223372036854775807].each |$i| { }");
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert_eq!(outcome.error.map(|e| e.message), Some("Evaluation interrupted".to_string()));
+}
