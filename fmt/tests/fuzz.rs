@@ -18,9 +18,7 @@ use puppet_types::display::value_to_string;
 use puppet_types::value::{Hash, Iterator as PIterator, IteratorKind};
 use puppet_types::{literal, Value};
 
-#[allow(dead_code)]
-#[path = "../src/cli/mod.rs"]
-mod cli;
+use pfmt::data as cli;
 
 /// The letters of every per-type table of `String.new`, and a few no table has.
 const LETTERS: &str = "dxXobBcspeEfgGaAqCutTyYnvVhDkzZjJ%";

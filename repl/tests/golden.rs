@@ -3,6 +3,10 @@
 //! did (recorded by `examples/record.rs`; the format is in `syntax/tests/support/cases.rs`).
 //!
 //! `GOLDEN_FILTER=text` runs only the cases whose name contains `text`.
+//!
+//! `tests/golden/disagree.todo` lists the cases known to disagree (`FILE: case name`), each
+//! with the reason in the comment lines above it: they are reported, not failed, until they
+//! agree, when the runner asks for them to be removed from the list.
 
 #[path = "../../syntax/tests/support/cases.rs"]
 mod cases;
@@ -29,6 +33,9 @@ fn expectation(source: &str) -> Vec<String> {
 
 #[test]
 fn golden() {
+    let todo_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/disagree.todo");
+    let todo_text = std::fs::read_to_string(&todo_path).unwrap_or_default();
+    let known: Vec<&str> = todo_text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).collect();
     let report = cases::run("golden", "GOLDEN_FILTER", |case, source| {
         let ours = std::panic::catch_unwind(|| expectation(source))
             .unwrap_or_else(|_| vec!["PANIC".to_string()]);
@@ -44,5 +51,23 @@ fn golden() {
     });
     report.print("golden", "agree with Puppet 7.23");
     assert!(report.problems.is_empty(), "malformed case files");
-    assert!(report.failures.is_empty(), "{} cases differ from Puppet", report.failures.len());
+    // A failure is `FILE:LINE: NAME\n...`: known when `FILE: NAME` is listed.
+    let key = |failure: &str| {
+        let first = failure.lines().next().unwrap_or_default();
+        let mut parts = first.splitn(3, ':');
+        let (file, name) = (parts.next().unwrap_or_default(), parts.nth(1).unwrap_or_default().trim());
+        format!("{file}: {name}")
+    };
+    let failing: Vec<String> = report.failures.iter().map(|f| key(f)).collect();
+    let unexpected: Vec<&String> = failing.iter().filter(|k| !known.contains(&k.as_str())).collect();
+    let fixed: Vec<&&str> = if std::env::var("GOLDEN_FILTER").is_ok() {
+        Vec::new()
+    } else {
+        known.iter().filter(|k| !failing.iter().any(|f| f == *k)).collect()
+    };
+    for k in &fixed {
+        eprintln!("{k}: agrees with Puppet now: remove it from disagree.todo");
+    }
+    eprintln!("golden: {} known disagreements (disagree.todo)", known.len());
+    assert!(unexpected.is_empty() && fixed.is_empty(), "{} cases differ from Puppet besides disagree.todo; {} listed cases agree", unexpected.len(), fixed.len());
 }

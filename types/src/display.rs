@@ -294,6 +294,8 @@ pub fn label(v: &Value) -> String {
         Value::Hash(_) => "Hash".into(),
         Value::Type(t) => match &**t {
             Type::Resource { title: Some(_), .. } => format!("{t} Resource-Reference"),
+            // An alias's `to_s` expands it.
+            Type::Alias(_) => format!("{}-Type", alias_expanded_string(t)),
             t => format!("{t}-Type"),
         },
         Value::Binary(_) => "Binary".into(),

@@ -815,7 +815,7 @@ fn bad_key_type_name(v: &Value) -> String {
 
 /// The label of a type in messages: `Struct-Type`.
 fn label(t: &Type) -> String {
-    format!("{t}-Type")
+    crate::display::label(&Value::ty(t.clone()))
 }
 
 fn label_a_an(t: &Type) -> String {
