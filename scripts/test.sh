@@ -65,6 +65,9 @@ check "PN: our AST of every corpus manifest, printed as PN, is identical to Pupp
 check "validation: our diagnostics for every corpus manifest are Puppet's" \
   cargo run --release -q -p puppet-syntax --example validate_corpus -- "$CORPUS/pp-files.txt"
 
+check "evaluation: every corpus manifest evaluates as Puppet 7.23 does (no panic; notices, warnings, errors)" \
+  cargo run --release -q -p poppet --example corpus -- "$CORPUS/pp-files.txt"
+
 check "fuzz: mutated corpus files and stress inputs through the parser (no crash, hang or bad tree)" \
   cargo run --release -q -p tree-sitter-puppet --example mutate -- --corpus "$CORPUS/pp-files.txt"
 

@@ -38,6 +38,9 @@ struct Args {
     /// The lowest level of log messages shown.
     #[arg(long, value_enum, default_value_t = LogLevel::Notice)]
     log_level: LogLevel,
+    /// Let `generate()` run commands.
+    #[arg(long)]
+    allow_generate: bool,
     /// When to colour the output.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
@@ -108,6 +111,7 @@ fn main() -> ExitCode {
             StrictArg::Error => Strict::Error,
         },
         strict_variables: !args.no_strict_variables,
+        allow_generate: args.allow_generate,
         ..Options::default()
     };
     let interrupt = Arc::new(AtomicBool::new(false));

@@ -83,8 +83,6 @@ impl Failure {
 pub struct Session {
     pub evaluator: Evaluator,
     logs: Rc<RefCell<Vec<Log>>>,
-    /// Also hand each log message to this as it is made (the runner prints them at once).
-    pub live: Option<Box<dyn FnMut(&Log)>>,
 }
 
 impl Default for Session {
@@ -99,7 +97,7 @@ impl Session {
         let sink_logs = logs.clone();
         let evaluator = Evaluator::new(options, Box::new(move |log: &Log| sink_logs.borrow_mut().push(log.clone())));
         facts::install(&evaluator.top, facts, node);
-        Session { evaluator, logs, live: None }
+        Session { evaluator, logs }
     }
 
     /// Parses, validates and evaluates `source` against the session's scope.

@@ -10,25 +10,15 @@
 
 #[path = "../../syntax/tests/support/cases.rs"]
 mod cases;
+#[allow(dead_code)]
+#[path = "../examples/support/oracle.rs"]
+mod oracle;
 
-use poppet::{Level, Session};
+use poppet::Session;
 
 /// Our outcome in the recorder's expectation lines.
 fn expectation(source: &str) -> Vec<String> {
-    let outcome = Session::default().run(source);
-    let mut lines = Vec::new();
-    let one_line = |m: &str| m.replace('\n', "\u{2424}");
-    for (level, label) in [(Level::Notice, "notice"), (Level::Warning, "warning"), (Level::Err, "err")] {
-        for message in outcome.messages(level) {
-            lines.push(format!("{label}: {}", one_line(message)));
-        }
-    }
-    if let Some(error) = &outcome.error {
-        // Puppet's recorded error is the first line of what it prints.
-        let text = error.puppet_text();
-        lines.push(format!("error: {}", text.lines().next().unwrap_or_default()));
-    }
-    lines
+    oracle::our_expectation(&Session::default().run(source))
 }
 
 #[test]

@@ -3,7 +3,6 @@
 //! stopped by an interrupt. (Outcomes are not checked here; the golden suite does that.)
 
 #[path = "../../syntax/tests/support/cases.rs"]
-#[allow(dead_code)]
 mod cases;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

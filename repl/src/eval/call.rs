@@ -16,9 +16,27 @@ use crate::error::{fail, fail_at, Eval, EvalError, Flow};
 use crate::functions::Call;
 use crate::scope::Scope;
 
-/// Functions that need the catalog (resources, classes): they come with it.
-const CATALOG_FUNCTIONS: &[&str] =
-    &["include", "contain", "require", "realize", "create_resources", "tag", "tagged", "lookup", "epp", "inline_epp", "file", "template", "inline_template", "hiera", "hiera_array", "hiera_hash", "hiera_include"];
+/// Functions that come with later parts of Poppet, and which part: until then they are an
+/// error saying so, never a wrong answer.
+const NOT_YET: &[(&str, &str)] = &[
+    ("include", "the catalog"),
+    ("contain", "the catalog"),
+    ("require", "the catalog"),
+    ("realize", "the catalog"),
+    ("create_resources", "the catalog"),
+    ("tag", "the catalog"),
+    ("tagged", "the catalog"),
+    ("epp", "templates"),
+    ("inline_epp", "templates"),
+    ("template", "templates"),
+    ("inline_template", "templates"),
+    ("file", "modules"),
+    ("lookup", "modules and Hiera data"),
+    ("hiera", "modules and Hiera data"),
+    ("hiera_array", "modules and Hiera data"),
+    ("hiera_hash", "modules and Hiera data"),
+    ("hiera_include", "modules and Hiera data"),
+];
 
 /// A Puppet-language function (`function f(Integer $x) >> Integer { ... }`).
 pub struct FunctionDef {
@@ -168,8 +186,8 @@ impl Evaluator {
             self.leave();
             return result.map_err(prefix);
         }
-        if CATALOG_FUNCTIONS.contains(&key) {
-            return Err(fail_at(format!("The function '{key}' is not supported yet: it comes with the catalog"), at));
+        if let Some((_, part)) = NOT_YET.iter().find(|(n, _)| *n == key) {
+            return Err(fail_at(format!("The function '{key}' is not supported yet: it comes with {part}"), at));
         }
         Err(fail_at(format!("Unknown function: '{name}'."), at))
     }

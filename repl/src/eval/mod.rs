@@ -41,11 +41,13 @@ pub struct Options {
     pub strict_variables: bool,
     /// Deepest nesting of function and lambda calls before evaluation stops with an error.
     pub max_depth: usize,
+    /// Whether `generate()` may run commands.
+    pub allow_generate: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { strict: Strict::Warning, strict_variables: true, max_depth: 10_000 }
+        Options { strict: Strict::Warning, strict_variables: true, max_depth: 10_000, allow_generate: false }
     }
 }
 
@@ -224,7 +226,40 @@ impl Evaluator {
             }
         }
         self.in_type_alias = saved;
-        result
+        result?;
+        let mut definitions = Vec::new();
+        collect_definitions(statements, &mut definitions);
+        for (name, parameters) in definitions {
+            self.instantiate_definition(name, parameters)?;
+        }
+        Ok(())
+    }
+
+    /// What Puppet does when it instantiates a class or defined type of the program, before
+    /// evaluating it: evaluates the parameter types in the top scope, and checks the names
+    /// against the metaparameters.
+    fn instantiate_definition(&mut self, name: &str, parameters: &[puppet_syntax::ast::Parameter]) -> Eval<()> {
+        let saved = std::mem::replace(&mut self.scope, self.top.clone());
+        let types: Eval<()> = parameters.iter().filter_map(|p| p.type_expr.as_ref()).try_for_each(|t| self.eval_type(t).map(drop));
+        self.scope = saved;
+        types?;
+        const METAPARAMS: &[&str] =
+            &["alias", "audit", "before", "loglevel", "noop", "notify", "require", "schedule", "stage", "subscribe", "tag"];
+        let name = name.to_lowercase();
+        for p in parameters.iter().filter(|p| METAPARAMS.contains(&p.name.as_str())) {
+            if p.value.is_some() {
+                self.log(
+                    Level::Warning,
+                    format!("{} is a metaparam; this value will inherit to all contained resources in the {name} definition", p.name),
+                );
+            } else {
+                return Err(Flow::Error(EvalError {
+                    message: format!("{} is a metaparameter; please choose another parameter name in the {name} definition", p.name),
+                    at: None,
+                }));
+            }
+        }
+        Ok(())
     }
 
     /// Evaluates an expression that must give a type (a type alias's right side).
@@ -335,14 +370,14 @@ impl Evaluator {
                 self.conditional(test, false, then.as_deref(), otherwise.as_deref())
             }
             K::Case { test, options } => self.case(test, options, e),
-            K::Function { .. } | K::TypeAlias { .. } => Ok(Value::Undef),
+            // Definitions were made known before evaluation (functions, type aliases); classes
+            // and defined types are used only by the catalog, which comes later.
+            K::Function { .. } | K::TypeAlias { .. } | K::Class { .. } | K::Define { .. } => Ok(Value::Undef),
             K::Relationship { .. } => Err(not_yet("Relationships between resources", e.at)),
             K::Resource { .. } => Err(not_yet("Resource declarations", e.at)),
             K::ResourceDefaults { .. } => Err(not_yet("Resource defaults", e.at)),
             K::ResourceOverride { .. } => Err(not_yet("Resource overrides", e.at)),
             K::Collect { .. } => Err(not_yet("Resource collectors", e.at)),
-            K::Class { .. } => Err(not_yet("Class definitions", e.at)),
-            K::Define { .. } => Err(not_yet("Defined resource types", e.at)),
             K::Node { .. } => Err(not_yet("Node definitions", e.at)),
             K::TypeMapping { .. } => Err(not_yet("Type mappings", e.at)),
             K::TypeDefinition { .. } => Err(not_yet("Object type definitions", e.at)),
@@ -406,12 +441,10 @@ impl Evaluator {
     }
 
     fn match_variable(&self, n: usize) -> Value {
-        for frame in self.matches.iter().rev() {
-            if let Some(groups) = frame {
-                return groups.get(n).cloned().unwrap_or(Value::Undef);
-            }
+        match self.matches.iter().rev().flatten().next() {
+            Some(groups) => groups.get(n).cloned().unwrap_or(Value::Undef),
+            None => Value::Undef,
         }
-        Value::Undef
     }
 
     /// Sets the match variables of the current frame (a successful `=~`, case or selector
@@ -698,6 +731,26 @@ impl Evaluator {
         self.scope = self.top.clone();
         self.depth = 0;
         self.matches.truncate(1);
+    }
+}
+
+/// The classes and defined types of a program (classes nest in classes), in order.
+fn collect_definitions<'a>(statements: &'a [Expr], out: &mut Vec<(&'a str, &'a [puppet_syntax::ast::Parameter])>) {
+    for statement in statements {
+        match &statement.kind {
+            ExprKind::Class { name, parameters, body, .. } => {
+                out.push((name, parameters));
+                if let Some(body) = body {
+                    let inner = match &body.kind {
+                        ExprKind::Block(s) => s.as_slice(),
+                        _ => std::slice::from_ref(&**body),
+                    };
+                    collect_definitions(inner, out);
+                }
+            }
+            ExprKind::Define { name, parameters, .. } => out.push((name, parameters)),
+            _ => {}
+        }
     }
 }
 

@@ -9,7 +9,6 @@ use puppet_syntax::Span;
 use puppet_types::compare::{compare_op, equals, ComparisonOp};
 use puppet_types::display::{a_an, a_an_uc, label};
 use puppet_types::time::{Timespan, Timestamp};
-use puppet_types::value::Hash;
 use puppet_types::Value;
 
 use super::{match_groups, truthy, Evaluator, Strict};
@@ -141,8 +140,6 @@ impl Evaluator {
                 e.at,
             )
         };
-        let start = Span { line: e.span.line, column: e.span.column, start: e.span.start, end: e.span.start };
-        let _ = start;
         match (a, b) {
             (Value::Integer(x), Value::Integer(y)) => {
                 let (x128, y128) = (x as i128, y as i128);
@@ -172,8 +169,7 @@ impl Evaluator {
                             } else if n >= 64 {
                                 return Err(overflow(BigInt::from(x) << n.min(1 << 20)));
                             } else {
-                                let r = (x as i128) << n;
-                                r
+                                (x as i128) << n
                             }
                         } else if n >= 64 {
                             if x < 0 { -1 } else { 0 }
@@ -466,7 +462,7 @@ fn array_to_hash(a: &[Value]) -> Result<Vec<(Value, Value)>, String> {
         }
         return Ok(out);
     }
-    if a.len() % 2 != 0 {
+    if !a.len().is_multiple_of(2) {
         return Err("odd number of arguments for Hash".into());
     }
     Ok(a.chunks(2).map(|kv| (kv[0].clone(), kv[1].clone())).collect())
@@ -569,13 +565,9 @@ pub fn to_number(s: &str) -> Option<Value> {
 impl Evaluator {
     /// Sets (or clears, after a failed match) the current frame's match variables.
     pub(crate) fn set_match_data(&mut self, groups: Option<Rc<[Value]>>) {
-        match groups {
-            // A failed match leaves the match variables as they were.
-            Some(g) => self.set_match(g),
-            None => {}
+        // A failed match leaves the match variables as they were.
+        if let Some(g) = groups {
+            self.set_match(g);
         }
     }
 }
-
-#[allow(dead_code)]
-fn _unused(_: Hash) {}

@@ -39,6 +39,7 @@ mod iteration;
 mod logging;
 mod math;
 mod strings;
+mod system;
 mod types;
 
 /// One built-in function.
@@ -77,6 +78,7 @@ pub fn all() -> impl Iterator<Item = &'static Builtin> {
         .chain(logging::FUNCTIONS)
         .chain(math::FUNCTIONS)
         .chain(strings::FUNCTIONS)
+        .chain(system::FUNCTIONS)
         .chain(types::FUNCTIONS)
 }
 

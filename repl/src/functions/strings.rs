@@ -10,8 +10,11 @@
 //! `scanf` is Ruby's `String#scanf` (`scanf.rb` of Ruby's standard library), reimplemented
 //! in [`scanf`]: see that module for the directives.
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
+use pfmt::sprintf::{Arg, Conversions, RInt};
+use pfmt::FormatError;
 use puppet_types::display::{float_to_s, value_to_s};
 use puppet_types::regexp::Regexp;
 use puppet_types::ruby_string;
@@ -24,8 +27,6 @@ use crate::eval::Evaluator;
 
 #[path = "scanf.rs"]
 mod scanf;
-#[path = "sprintf.rs"]
-mod sprintf;
 
 /// How deep the functions descend into nested arrays and hashes.
 const MAX_DEPTH: usize = 500;
@@ -1015,6 +1016,7 @@ fn digest(call: Call, name: &str, f: fn(&[u8]) -> String) -> Eval<Value> {
     }
 }
 
+/// `sprintf`: Ruby's `Kernel#format` ([`pfmt::sprintf::format_list`]) of the 3.x arguments.
 fn sprintf(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
     check_arity("sprintf", &call.args, -2)?;
     let args = args_3x(&call.args)?;
@@ -1022,17 +1024,72 @@ fn sprintf(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
         Value::String(s) => s.clone(),
         other => return Err(fail(format!("no implicit conversion of {} into String", implicit_name(other)))),
     };
-    let list: Vec<sprintf::Arg<'_>> = args[1..]
+    let list: Vec<Arg<'_>> = args[1..]
         .iter()
         .map(|a| match a {
-            Value::String(s) => sprintf::Arg::Str(std::borrow::Cow::Borrowed(&**s)),
-            Value::Integer(i) => sprintf::Arg::Int(i128::from(*i)),
-            Value::Float(f) => sprintf::Arg::Float(*f),
-            other => sprintf::Arg::Obj(other),
+            Value::String(s) => Arg::Str(Cow::Borrowed(&**s)),
+            Value::Integer(i) => Arg::Int(i128::from(*i)),
+            Value::Float(f) => Arg::Float(*f),
+            other => Arg::Obj(other),
         })
         .collect();
-    let text = sprintf::format(&format, &list)?;
+    let text = pfmt::sprintf::format_list(&format, &list, &Ruby3x)?;
     Ok(Value::from(text.as_str()))
+}
+
+/// How `sprintf`'s directives see the 3.x arguments that are Ruby objects (`Arg::Obj`): `%s`
+/// is Ruby's `to_s` (`[1, "a", nil]` for an Array), `%p` its `inspect`, and `true`, `false`
+/// and `nil` are named by value in conversion errors (`can't convert nil into Integer`); the
+/// rest converts as `pfmt` converts.
+struct Ruby3x;
+
+impl Ruby3x {
+    /// Ruby's name of `true`, `false` and `nil` in conversion messages.
+    fn special(arg: &Arg<'_>) -> Option<&'static str> {
+        match arg {
+            Arg::Obj(Value::Boolean(true)) => Some("true"),
+            Arg::Obj(Value::Boolean(false)) => Some("false"),
+            Arg::Obj(Value::Undef) => Some("nil"),
+            _ => None,
+        }
+    }
+}
+
+impl Conversions for Ruby3x {
+    fn to_s<'a>(&self, arg: &'a Arg<'_>) -> Result<Cow<'a, str>, FormatError> {
+        match arg {
+            Arg::Obj(v) => Ok(Cow::Owned(ruby_to_s(v))),
+            other => pfmt::ruby::to_s(other),
+        }
+    }
+
+    fn inspect<'a>(&self, arg: &'a Arg<'_>) -> Result<Cow<'a, str>, FormatError> {
+        match arg {
+            Arg::Obj(v) => Ok(Cow::Owned(ruby_inspect(v))),
+            other => pfmt::ruby::inspect(other),
+        }
+    }
+
+    fn to_integer(&self, arg: &Arg<'_>) -> Result<RInt, FormatError> {
+        match Self::special(arg) {
+            Some(name) => Err(FormatError::new(format!("can't convert {name} into Integer"))),
+            None => pfmt::ruby::to_integer(arg),
+        }
+    }
+
+    fn to_float(&self, arg: &Arg<'_>) -> Result<f64, FormatError> {
+        match Self::special(arg) {
+            Some(name) => Err(FormatError::new(format!("can't convert {name} into Float"))),
+            None => pfmt::ruby::to_float(arg),
+        }
+    }
+
+    fn num2int(&self, arg: &Arg<'_>) -> Result<i64, FormatError> {
+        match Self::special(arg) {
+            Some(name) => Err(FormatError::new(format!("no implicit conversion of {name} into Integer"))),
+            None => pfmt::ruby::num2int(arg),
+        }
+    }
 }
 
 /// `String#count` of `shellquote`'s sets: whether every character is safe.

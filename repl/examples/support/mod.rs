@@ -1,0 +1,2 @@
+//! Code shared by the examples.
+pub mod oracle;
