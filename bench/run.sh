@@ -5,6 +5,8 @@
 #   bash bench/run.sh [poppet-bench options]     # e.g. --runs 10, --parsers ours,theirs, --json
 #   bash bench/run.sh fmt [poppet-bench-fmt options]   # the String.new format benchmark (bench/fmt):
 #                                                      # pfmt against Puppet's own, e.g. --count 10000
+#   bash bench/run.sh eval [poppet-bench-eval options] # the evaluation benchmark (bench/eval): poppet's
+#                                                      # evaluator against Puppet's compiler, e.g. --runs 20
 #
 # The corpus list defaults to $POPPET_CORPUS/pp-files.txt (POPPET_CORPUS=/tmp/puppet-corpus),
 # which ../shared/corpus/install.sh writes. Only reports; asserts nothing about the timings.
@@ -22,6 +24,20 @@ if [ "${1:-}" = fmt ]; then
   fi
   echo "pfmt = fmt/ at $rev; $(nproc) cores; $(uname -m)" >&2
   exec "$target/release/poppet-bench-fmt" "$@"
+fi
+
+if [ "${1:-}" = eval ]; then
+  shift
+  cargo build --release -q -p poppet-bench-eval
+  target=${CARGO_TARGET_DIR:-$root/target}
+  # POPPET_REV, when set, names the commit instead of asking git.
+  rev=${POPPET_REV:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}
+  if [ -z "${POPPET_REV:-}" ] && [ -n "$(git -C "$root" status --porcelain -- repl syntax types fmt 2>/dev/null)" ]; then
+    rev="$rev + uncommitted changes in repl/, syntax/, types/ or fmt/"
+  fi
+  cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+  echo "poppet = repl/ at $rev; ${cpu:-unknown CPU}, $(nproc) cores, $(uname -m); $(date -u +%Y-%m-%d)" >&2
+  exec "$target/release/poppet-bench-eval" "$@"
 fi
 
 CORPUS=${POPPET_CORPUS:-/tmp/puppet-corpus}

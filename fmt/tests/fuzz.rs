@@ -196,7 +196,7 @@ impl Fuzz {
                 Value::array((0..n).map(|_| self.value(depth - 1)).collect())
             }
             11 if depth > 0 => {
-                let mut h = Hash::new();
+                let mut h = Hash::default();
                 for _ in 0..self.rng.usize(0..4) {
                     let k = self.value(depth - 1);
                     let v = self.value(depth - 1);
@@ -222,7 +222,7 @@ impl Fuzz {
             3 => Value::from(""),
             4..=6 => Value::from(self.format().as_str()),
             _ => {
-                let mut map = Hash::new();
+                let mut map = Hash::default();
                 for _ in 0..self.rng.usize(0..5) {
                     let key = if self.rng.u8(..10) == 0 { self.value(1) } else { self.pick(&self.map_types.clone()).clone() };
                     let value = self.entry();
@@ -239,7 +239,7 @@ impl Fuzz {
             0 => self.value(1),
             1..=5 => Value::from(self.format().as_str()),
             _ => {
-                let mut h = Hash::new();
+                let mut h = Hash::default();
                 for key in ["format", "separator", "separator2", "string_formats", "bogus"] {
                     if self.rng.u8(..3) != 0 {
                         continue;
@@ -247,7 +247,7 @@ impl Fuzz {
                     let v = match key {
                         "format" => Value::from(self.format().as_str()),
                         "string_formats" => {
-                            let mut inner = Hash::new();
+                            let mut inner = Hash::default();
                             for _ in 0..self.rng.usize(0..3) {
                                 let t = self.pick(&self.map_types.clone()).clone();
                                 let f = if self.rng.u8(..8) == 0 { self.value(1) } else { Value::from(self.format().as_str()) };
@@ -430,7 +430,7 @@ fn deep_nesting() {
         let mut h = Value::Integer(1);
         for _ in 0..depth {
             a = Value::array(vec![a, Value::from("x")]);
-            let mut m = Hash::new();
+            let mut m = Hash::default();
             m.insert(Value::from("k"), h);
             h = Value::hash(m);
         }

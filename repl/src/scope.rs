@@ -6,6 +6,10 @@
 //! scope. Variables are immutable within their scope; a local scope may shadow an outer
 //! variable.
 //!
+//! A local scope holds a few variables (a lambda's parameters and what its body assigns):
+//! they are a list searched in order, and their names are shared with the code that binds
+//! them. The top scope holds many, in a hash map.
+//!
 //! Match variables (`$0`, `$1`, ...) are not in scopes: they live in the evaluator's stack of
 //! match frames (see `Evaluator::with_match_frame`).
 
@@ -15,60 +19,106 @@ use std::rc::Rc;
 
 use puppet_types::Value;
 
-#[derive(Default)]
+enum Vars {
+    Few(Vec<(Rc<str>, Value)>),
+    Many(HashMap<Rc<str>, Value, foldhash::fast::RandomState>),
+}
+
 pub struct Scope {
-    vars: RefCell<HashMap<Rc<str>, Value>>,
+    vars: RefCell<Vars>,
     parent: Option<Rc<Scope>>,
 }
 
 impl Scope {
     pub fn top() -> Rc<Scope> {
-        Rc::new(Scope::default())
+        Rc::new(Scope { vars: RefCell::new(Vars::Many(HashMap::default())), parent: None })
     }
 
     /// A local scope whose lookups fall through to `parent`.
     pub fn local(parent: &Rc<Scope>) -> Rc<Scope> {
-        Rc::new(Scope { vars: RefCell::default(), parent: Some(parent.clone()) })
+        Rc::new(Scope { vars: RefCell::new(Vars::Few(Vec::new())), parent: Some(parent.clone()) })
     }
 
     /// The variable, here or in an enclosing scope.
     pub fn get(&self, name: &str) -> Option<Value> {
         let mut scope = self;
         loop {
-            if let Some(v) = scope.vars.borrow().get(name) {
-                return Some(v.clone());
+            if let Some(v) = scope.get_own(name) {
+                return Some(v);
             }
             scope = scope.parent.as_deref()?;
         }
     }
 
+    fn get_own(&self, name: &str) -> Option<Value> {
+        match &*self.vars.borrow() {
+            Vars::Few(list) => list.iter().find(|(n, _)| &**n == name).map(|(_, v)| v.clone()),
+            Vars::Many(map) => map.get(name).cloned(),
+        }
+    }
+
     /// Whether this scope itself (not an enclosing one) has the variable.
     pub fn has_own(&self, name: &str) -> bool {
-        self.vars.borrow().contains_key(name)
+        match &*self.vars.borrow() {
+            Vars::Few(list) => list.iter().any(|(n, _)| &**n == name),
+            Vars::Many(map) => map.contains_key(name),
+        }
     }
 
     /// Sets the variable in this scope; false when it is already set here.
     pub fn set(&self, name: &str, value: Value) -> bool {
-        let mut vars = self.vars.borrow_mut();
-        if vars.contains_key(name) {
+        if self.has_own(name) {
             return false;
         }
-        vars.insert(Rc::from(name), value);
+        self.bind(Rc::from(name), value);
         true
     }
 
-    /// Sets or replaces the variable (the REPL's top-level reassignment, parameters).
+    /// Sets a variable known not to be set here yet (a parameter), sharing its name.
+    pub fn bind(&self, name: Rc<str>, value: Value) {
+        match &mut *self.vars.borrow_mut() {
+            Vars::Few(list) => list.push((name, value)),
+            Vars::Many(map) => {
+                map.insert(name, value);
+            }
+        }
+    }
+
+    /// Sets or replaces the variable (the REPL's top-level reassignment, facts).
     pub fn replace(&self, name: &str, value: Value) {
-        self.vars.borrow_mut().insert(Rc::from(name), value);
+        match &mut *self.vars.borrow_mut() {
+            Vars::Few(list) => match list.iter_mut().find(|(n, _)| &**n == name) {
+                Some(slot) => slot.1 = value,
+                None => list.push((Rc::from(name), value)),
+            },
+            Vars::Many(map) => {
+                map.insert(Rc::from(name), value);
+            }
+        }
+    }
+
+    /// Takes the variable out of this scope (its last use: see the accumulator idiom in
+    /// `eval::operators`).
+    pub fn take_own(&self, name: &str) -> Option<Value> {
+        match &mut *self.vars.borrow_mut() {
+            Vars::Few(list) => {
+                let i = list.iter().position(|(n, _)| &**n == name)?;
+                Some(list.swap_remove(i).1)
+            }
+            Vars::Many(map) => map.remove(name),
+        }
     }
 
     pub fn remove(&self, name: &str) -> Option<Value> {
-        self.vars.borrow_mut().remove(name)
+        self.take_own(name)
     }
 
     /// This scope's own variables, sorted by name.
     pub fn variables(&self) -> Vec<(Rc<str>, Value)> {
-        let mut vars: Vec<(Rc<str>, Value)> = self.vars.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let mut vars: Vec<(Rc<str>, Value)> = match &*self.vars.borrow() {
+            Vars::Few(list) => list.clone(),
+            Vars::Many(map) => map.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        };
         vars.sort_by(|a, b| a.0.cmp(&b.0));
         vars
     }

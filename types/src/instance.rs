@@ -805,7 +805,7 @@ mod tests {
             ]
             .into(),
         );
-        let mut h = value::Hash::new();
+        let mut h = value::Hash::default();
         h.insert(Value::from("a"), Value::Integer(1));
         assert!(is_instance(&s, &Value::hash(h.clone())));
         h.insert(Value::from("b"), Value::Integer(1));

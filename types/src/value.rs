@@ -19,7 +19,7 @@ use crate::ty::Type;
 use crate::uri::Uri;
 
 /// A Puppet hash: insertion-ordered, any value as key.
-pub type Hash = IndexMap<Value, Value>;
+pub type Hash = IndexMap<Value, Value, foldhash::fast::RandomState>;
 
 /// Every value of the Puppet language.
 #[derive(Clone)]
@@ -266,7 +266,15 @@ const MAX_DROP_DEPTH: u32 = 256;
 /// deeper than the stack allows recursion (`reduce` wrapping an array in itself).
 impl Drop for Value {
     fn drop(&mut self) {
-        if !matches!(self, Value::Array(_) | Value::Hash(_) | Value::Sensitive(_)) {
+        // Only the last handle of a non-empty container drops its contents: anything else
+        // drops the ordinary way, at once.
+        let last_of_contents = match self {
+            Value::Array(a) => Rc::strong_count(a) == 1 && !a.is_empty(),
+            Value::Hash(h) => Rc::strong_count(h) == 1 && !h.is_empty(),
+            Value::Sensitive(s) => Rc::strong_count(s) == 1,
+            _ => false,
+        };
+        if !last_of_contents {
             return;
         }
         // During thread teardown the thread-locals may be gone: drop the ordinary way then.

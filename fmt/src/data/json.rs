@@ -93,7 +93,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut entries = Hash::with_capacity(map.size_hint().unwrap_or(0).min(4096));
+        let mut entries = Hash::with_capacity_and_hasher(map.size_hint().unwrap_or(0).min(4096), Default::default());
         while let Some(JsonValue(key)) = map.next_key()? {
             let JsonValue(v) = map.next_value()?;
             entries.insert(key, v);

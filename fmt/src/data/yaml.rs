@@ -86,7 +86,7 @@ impl Documents<'_> {
                     }
                     stack.push(match event {
                         Event::SequenceStart(..) => Open::Seq { items: Vec::new(), anchor },
-                        _ => Open::Map { entries: Hash::new(), key: None, anchor },
+                        _ => Open::Map { entries: Hash::default(), key: None, anchor },
                     });
                     continue;
                 }

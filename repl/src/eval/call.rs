@@ -44,8 +44,16 @@ pub struct FunctionDef {
     pub parameters: Vec<Parameter>,
     pub body: Option<Expr>,
     pub return_type: Option<Expr>,
-    /// The parameter types, evaluated at the first call.
-    types: OnceCell<Rc<[Type]>>,
+    names: Rc<[Rc<str>]>,
+    /// The parameter types, the signature and the return type, evaluated at the first call
+    /// that gets that far.
+    prepared: OnceCell<Rc<Prepared>>,
+}
+
+struct Prepared {
+    types: Rc<[Type]>,
+    signature: Signature,
+    return_type: Option<Type>,
 }
 
 impl FunctionDef {
@@ -55,9 +63,14 @@ impl FunctionDef {
             parameters: parameters.to_vec(),
             body: body.cloned(),
             return_type: return_type.cloned(),
-            types: OnceCell::new(),
+            names: parameter_names(parameters),
+            prepared: OnceCell::new(),
         }
     }
+}
+
+fn parameter_names(parameters: &[Parameter]) -> Rc<[Rc<str>]> {
+    parameters.iter().map(|p| Rc::from(p.name.as_str())).collect()
 }
 
 /// A lambda with the scope it was written in.
@@ -65,6 +78,9 @@ pub struct Closure {
     pub lambda: Rc<Lambda>,
     pub scope: Rc<Scope>,
     pub types: Rc<[Type]>,
+    names: Rc<[Rc<str>]>,
+    /// Whether some parameter has a type other than Any (its values are then checked).
+    typed: bool,
     id: usize,
 }
 
@@ -152,8 +168,10 @@ impl Evaluator {
     /// A lambda as a value, closed over the current scope.
     pub(crate) fn closure(&mut self, lambda: &Rc<Lambda>) -> Eval<Value> {
         let types = self.parameter_types(&lambda.parameters)?;
+        let typed = types.iter().any(|t| !matches!(t, Type::Any));
         let id = self.new_closure_id();
-        Ok(Value::Callable(Rc::new(Closure { lambda: lambda.clone(), scope: self.scope.clone(), types, id })))
+        let names = parameter_names(&lambda.parameters);
+        Ok(Value::Callable(Rc::new(Closure { lambda: lambda.clone(), scope: self.scope.clone(), types, names, typed, id })))
     }
 
     fn parameter_types(&mut self, parameters: &[Parameter]) -> Eval<Rc<[Type]>> {
@@ -180,7 +198,10 @@ impl Evaluator {
             return self.call_user_function(&def, args, block.is_some(), at).map_err(prefix);
         }
         if let Some((builtin, signatures)) = self.registry.get(key) {
-            let dispatch = select_signature(key, &signatures, &args, block.as_ref()).map_err(|e| prefix(e.into()))?;
+            let dispatch = match signatures.iter().position(|s| fits(s, &args, block.as_ref())) {
+                Some(i) => i,
+                None => select_signature(key, &signatures, &args, block.as_ref()).map_err(|e| prefix(e.into()))?,
+            };
             self.enter(at)?;
             let result = (builtin.call)(self, Call { args, block, dispatch, at });
             self.leave();
@@ -193,37 +214,44 @@ impl Evaluator {
     }
 
     fn call_user_function(&mut self, def: &FunctionDef, args: Vec<Value>, block: bool, at: Span) -> Eval<Value> {
-        check_parameter_order(&def.parameters)?;
-        let types = match def.types.get() {
-            Some(t) => t.clone(),
+        let prepared = match def.prepared.get() {
+            Some(p) => p.clone(),
             None => {
+                check_parameter_order(&def.parameters)?;
                 let saved = std::mem::replace(&mut self.scope, self.top.clone());
-                let t = self.parameter_types(&def.parameters);
+                let prepared = (|| {
+                    let types = self.parameter_types(&def.parameters)?;
+                    let signature = parameters_signature(&def.parameters, &types);
+                    let return_type = match &def.return_type {
+                        Some(rt) => Some(self.eval_type(rt)?),
+                        None => None,
+                    };
+                    Ok::<_, Flow>(Rc::new(Prepared { types, signature, return_type }))
+                })();
                 self.scope = saved;
-                let t = t?;
-                let _ = def.types.set(t.clone());
-                t
+                let prepared: Rc<Prepared> = prepared?;
+                let _ = def.prepared.set(prepared.clone());
+                prepared
             }
         };
-        let signature = parameters_signature(&def.parameters, &types);
-        select_signature(&def.name, std::slice::from_ref(&signature), &args, None)?;
+        if !fits(&prepared.signature, &args, None) {
+            select_signature(&def.name, std::slice::from_ref(&prepared.signature), &args, None)?;
+        }
         if block {
             return Err(fail(format!("'{}' does not expect a block", def.name)));
         }
         self.enter(at)?;
         let scope = Scope::local(&self.top);
         let saved_scope = std::mem::replace(&mut self.scope, scope);
-        let saved_matches = std::mem::replace(&mut self.matches, vec![None]);
-        let result = (|| {
-            self.bind_parameters(&def.parameters, args)?;
-            check_defaults(self, &def.name, &def.parameters, &types, &signature)?;
+        let result = self.with_function_match_frames(|ev| {
+            ev.bind_parameters(&def.parameters, &def.names, args)?;
+            check_defaults(ev, &def.name, &def.parameters, &prepared.types)?;
             match &def.body {
-                Some(body) => self.eval(body),
+                Some(body) => ev.eval(body),
                 None => Ok(Value::Undef),
             }
-        })();
+        });
         self.scope = saved_scope;
-        self.matches = saved_matches;
         self.leave();
         // A value given to `return()` is not checked against the return type (as Puppet).
         let value = match result {
@@ -231,14 +259,10 @@ impl Evaluator {
             Ok(v) | Err(Flow::Next(v, _)) => v,
             Err(other) => return Err(other),
         };
-        if let Some(rt) = &def.return_type {
-            let saved = std::mem::replace(&mut self.scope, self.top.clone());
-            let t = self.eval_type(rt);
-            self.scope = saved;
-            let t = t?;
-            if !puppet_types::instance::is_instance(&t, &value) {
+        if let Some(t) = &prepared.return_type {
+            if !puppet_types::instance::is_instance(t, &value) {
                 let subject = format!("value returned from {} has wrong type,", def.name);
-                return Err(fail(puppet_types::mismatch::describe_value(&subject, &t, &value)));
+                return Err(fail(puppet_types::mismatch::describe_value(&subject, t, &value)));
             }
         }
         Ok(value)
@@ -246,9 +270,9 @@ impl Evaluator {
 
     /// Binds parameters in the current scope: the arguments, the defaults of those left out
     /// (evaluated in order, so a default may use the parameters before it), the rest.
-    fn bind_parameters(&mut self, parameters: &[Parameter], args: Vec<Value>) -> Eval<()> {
+    fn bind_parameters(&mut self, parameters: &[Parameter], names: &[Rc<str>], args: Vec<Value>) -> Eval<()> {
         let mut args = args.into_iter();
-        for p in parameters {
+        for (p, name) in parameters.iter().zip(names) {
             let value = if p.captures_rest {
                 let rest: Vec<Value> = args.by_ref().collect();
                 match &p.value {
@@ -267,18 +291,23 @@ impl Evaluator {
                     },
                 }
             };
-            self.scope.replace(&p.name, value);
+            self.scope.bind(name.clone(), value);
         }
         Ok(())
     }
 
     /// Calls a block (a lambda given to a function) with `args`.
     pub fn call_block(&mut self, block: &Value, args: &[Value]) -> Eval<Value> {
+        self.call_block_with(block, args.to_vec())
+    }
+
+    /// [`Evaluator::call_block`] with arguments it may keep (no copies of them are made).
+    pub fn call_block_with(&mut self, block: &Value, args: Vec<Value>) -> Eval<Value> {
         let Value::Callable(c) = block else { return Err(fail("A block must be a lambda")) };
         let Some(closure) = c.as_any().downcast_ref::<Closure>() else {
             return Err(fail("A block must be a lambda"));
         };
-        self.call_closure(closure, args.to_vec())
+        self.call_closure(closure, args)
     }
 
     /// How many parameters a block declares, and whether it captures the rest.
@@ -301,9 +330,12 @@ impl Evaluator {
         let scope = Scope::local(&closure.scope);
         let saved_scope = std::mem::replace(&mut self.scope, scope);
         let result = self.with_match_frame(|ev| {
-            let finals = ev.bind_closure_parameters(&closure.lambda.parameters, args)?;
-            if !closure.types.iter().all(|t| matches!(t, Type::Any)) {
-                select_signature("lambda", std::slice::from_ref(&closure.signature()), &finals, None)?;
+            let finals = ev.bind_closure_parameters(closure, args)?;
+            if closure.typed {
+                let signature = closure.signature();
+                if !fits(&signature, &finals, None) {
+                    select_signature("lambda", std::slice::from_ref(&signature), &finals, None)?;
+                }
             }
             match &closure.lambda.body {
                 Some(body) => ev.eval(body),
@@ -318,13 +350,16 @@ impl Evaluator {
         }
     }
 
-    /// `combine_values_with_parameters`: binds a lambda's parameters in the current scope and
-    /// gives the values bound, in order (a captured rest spread out).
-    fn bind_closure_parameters(&mut self, parameters: &[Parameter], args: Vec<Value>) -> Eval<Vec<Value>> {
+    /// `combine_values_with_parameters`: binds a lambda's parameters in the current scope and,
+    /// when they are typed, gives the values bound, in order (a captured rest spread out).
+    fn bind_closure_parameters(&mut self, closure: &Closure, args: Vec<Value>) -> Eval<Vec<Value>> {
+        let parameters = &closure.lambda.parameters;
         let count = parameters.len();
-        let mut finals = Vec::with_capacity(args.len().min(count));
-        for (index, p) in parameters.iter().enumerate() {
-            let value = if index >= args.len() {
+        let given = args.len();
+        let mut finals = Vec::new();
+        let mut args = args.into_iter();
+        for (index, (p, name)) in parameters.iter().zip(closure.names.iter()).enumerate() {
+            let value = if index >= given {
                 match (&p.value, p.captures_rest) {
                     (Some(default), rest) => {
                         let v = self.eval(default)?;
@@ -340,7 +375,7 @@ impl Evaluator {
                     }
                 }
             } else if p.captures_rest {
-                let rest = args[count - 1..].to_vec();
+                let rest: Vec<Value> = args.by_ref().take(given + 1 - count).collect();
                 match &p.value {
                     Some(default) if rest.len() == 1 && rest[0].is_undef() => match self.eval(default)? {
                         v @ Value::Array(_) => v,
@@ -349,15 +384,40 @@ impl Evaluator {
                     _ => Value::array(rest),
                 }
             } else {
-                args[index].clone()
+                args.next().unwrap_or(Value::Undef)
             };
-            match (&value, p.captures_rest) {
-                (Value::Array(a), true) => finals.extend(a.iter().cloned()),
-                _ => finals.push(value.clone()),
+            if closure.typed {
+                match (&value, p.captures_rest) {
+                    (Value::Array(a), true) => finals.extend(a.iter().cloned()),
+                    _ => finals.push(value.clone()),
+                }
             }
-            self.scope.replace(&p.name, value);
+            self.scope.bind(name.clone(), value);
         }
         Ok(finals)
+    }
+}
+
+/// Whether the arguments (and block) fit a signature: what `select_signature` decides, without
+/// building anything (the message is built only when nothing fits).
+fn fits(signature: &Signature, args: &[Value], block: Option<&Value>) -> bool {
+    use puppet_types::instance::is_instance;
+    let block_fits = match (&signature.block, block) {
+        (None, None) => true,
+        (None, Some(_)) => false,
+        (Some(t), b) => is_instance(t, b.unwrap_or(&Value::Undef)),
+    };
+    if !block_fits {
+        return false;
+    }
+    match &signature.params {
+        Type::Tuple { types, size } => {
+            let n = args.len() as i64;
+            let size = size.unwrap_or(Size::exact(types.len() as i64));
+            size.contains(n)
+                && args.iter().enumerate().all(|(i, a)| types.get(i).or(types.last()).is_none_or(|t| is_instance(t, a)))
+        }
+        params => is_instance(params, &Value::array(args.to_vec())),
     }
 }
 
@@ -376,8 +436,7 @@ fn check_parameter_order(parameters: &[Parameter]) -> Eval<()> {
 
 /// Defaults are checked against their parameter's type once bound (arguments were checked
 /// before the call).
-fn check_defaults(ev: &mut Evaluator, name: &str, parameters: &[Parameter], types: &[Type], signature: &Signature) -> Eval<()> {
-    let _ = signature;
+fn check_defaults(ev: &mut Evaluator, name: &str, parameters: &[Parameter], types: &[Type]) -> Eval<()> {
     for (p, t) in parameters.iter().zip(types) {
         if p.value.is_none() || p.captures_rest || matches!(t, Type::Any) {
             continue;

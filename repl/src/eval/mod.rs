@@ -99,6 +99,11 @@ pub struct Evaluator {
     /// Match data of `=~`, case and selector options: one frame per construct that scopes
     /// them, innermost last; `None` where no match has been made in the frame.
     matches: Vec<Option<Rc<[Value]>>>,
+    /// The first match frame the current function call sees (a function does not see its
+    /// caller's match variables).
+    match_base: usize,
+    /// How deeply `eval` is nested (the stack is checked every few levels).
+    nesting: usize,
     /// User functions by name.
     pub functions: HashMap<String, Rc<FunctionDef>>,
     /// Type aliases by lower-case name.
@@ -122,6 +127,8 @@ impl Evaluator {
             scope: top.clone(),
             top,
             matches: vec![None],
+            match_base: 0,
+            nesting: 0,
             functions: HashMap::new(),
             aliases: HashMap::new(),
             registry: Registry::default(),
@@ -154,6 +161,7 @@ impl Evaluator {
     pub fn run(&mut self, program: &Program) -> Eval<Value> {
         self.interrupt.store(false, Ordering::Relaxed);
         self.matches.truncate(1);
+        self.match_base = 0;
         let Some(body) = &program.body else { return Ok(Value::Undef) };
         self.define_all(body)?;
         match self.eval(body) {
@@ -282,8 +290,16 @@ impl Evaluator {
     }
 
     pub fn eval(&mut self, e: &Expr) -> Eval<Value> {
-        // Grow the stack on demand: code and calls may nest deeper than a thread's stack.
-        stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, || self.eval_node(e))
+        // Grow the stack on demand, checked every few levels: code and calls may nest deeper
+        // than a thread's stack.
+        self.nesting += 1;
+        let result = if self.nesting % 8 == 0 {
+            stacker::maybe_grow(1024 * 1024, 8 * 1024 * 1024, || self.eval_node(e))
+        } else {
+            self.eval_node(e)
+        };
+        self.nesting -= 1;
+        result
     }
 
     fn eval_node(&mut self, e: &Expr) -> Eval<Value> {
@@ -321,7 +337,7 @@ impl Evaluator {
                         K::String(s) => out.push_str(s),
                         _ => {
                             let v = self.eval(part)?;
-                            out.push_str(&self.interpolate(&v));
+                            interpolate_into(&mut out, &v);
                         }
                     }
                 }
@@ -334,7 +350,7 @@ impl Evaluator {
             K::Heredoc { text, .. } => self.eval(text),
             K::Array(items) => Ok(Value::array(self.eval_list(items)?)),
             K::Hash(entries) => {
-                let mut hash = Hash::with_capacity(entries.len());
+                let mut hash = Hash::with_capacity_and_hasher(entries.len(), Default::default());
                 for entry in entries {
                     if let K::KeyedEntry { key, value } = &entry.kind {
                         let k = self.eval(key)?;
@@ -441,7 +457,7 @@ impl Evaluator {
     }
 
     fn match_variable(&self, n: usize) -> Value {
-        match self.matches.iter().rev().flatten().next() {
+        match self.matches[self.match_base..].iter().rev().flatten().next() {
             Some(groups) => groups.get(n).cloned().unwrap_or(Value::Undef),
             None => Value::Undef,
         }
@@ -453,6 +469,17 @@ impl Evaluator {
         if let Some(frame) = self.matches.last_mut() {
             *frame = Some(groups);
         }
+    }
+
+    /// Runs `f` in the match frames of a function call: a fresh one, the caller's hidden.
+    pub(crate) fn with_function_match_frames<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = self.match_base;
+        self.match_base = self.matches.len();
+        self.matches.push(None);
+        let result = f(self);
+        self.matches.truncate(self.match_base);
+        self.match_base = saved;
+        result
     }
 
     /// Runs `f` in a new frame of match variables.
@@ -730,6 +757,8 @@ impl Evaluator {
     pub fn reset_after_error(&mut self) {
         self.scope = self.top.clone();
         self.depth = 0;
+        self.nesting = 0;
+        self.match_base = 0;
         self.matches.truncate(1);
     }
 }
@@ -826,6 +855,18 @@ fn expression_label(e: &Expr) -> String {
         K::Access { .. } => "Access Expression".into(),
         K::Call { .. } => "Function Call".into(),
         _ => "Expression".into(),
+    }
+}
+
+/// Appends a value as interpolation renders it.
+fn interpolate_into(out: &mut String, v: &Value) {
+    use std::fmt::Write;
+    match v {
+        Value::String(s) => out.push_str(s),
+        Value::Integer(i) => {
+            let _ = write!(out, "{i}");
+        }
+        _ => out.push_str(&display::value_to_s(v)),
     }
 }
 

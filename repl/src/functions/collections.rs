@@ -161,7 +161,7 @@ fn unique(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                 entry.0.push(k.clone());
                 entry.1.push(x.clone());
             }
-            let mut result = Hash::new();
+            let mut result = Hash::default();
             for (_, (ks, xs)) in groups {
                 let xs = uniq(ev, xs, None)?;
                 result.insert(Value::array(ks), Value::array(xs));
@@ -467,7 +467,7 @@ impl DigError {
     /// The `Error` value a `get` lambda receives: its `msg`, `kind`, `details` and
     /// `issue_code`.
     fn to_value(&self) -> Value {
-        let mut h = Hash::new();
+        let mut h = Hash::default();
         h.insert(Value::from("msg"), Value::from(self.message.as_str()));
         h.insert(Value::from("kind"), Value::from("SLICE_ERROR"));
         h.insert(Value::from("details"), Value::hash(self.details.clone()));
@@ -486,7 +486,7 @@ fn dig_path(data: Value, keys: &[Value]) -> Result<Value, DigError> {
         if !matches!(d, Value::Array(_) | Value::Hash(_)) {
             let t = puppet_types::infer::infer(&d);
             let path = ruby_inspect(&Value::array(walked.clone()));
-            let mut details = Hash::new();
+            let mut details = Hash::default();
             details.insert(Value::from("walked_path"), Value::array(walked));
             details.insert(Value::from("value_type"), Value::ty(t.clone()));
             return Err(DigError {
@@ -505,7 +505,7 @@ fn dig_path(data: Value, keys: &[Value]) -> Result<Value, DigError> {
             (Value::Array(_), _) => {
                 let t = puppet_types::infer::infer(k);
                 let path = ruby_inspect(&Value::array(walked.clone()));
-                let mut details = Hash::new();
+                let mut details = Hash::default();
                 details.insert(Value::from("walked_path"), Value::array(walked));
                 details.insert(Value::from("index_type"), Value::ty(t.clone()));
                 return Err(DigError {
@@ -717,7 +717,7 @@ fn group_by(ev: &mut Evaluator, call: Call) -> Eval<Value> {
         let key = ev.call_block(&block, &args)?;
         groups.entry(key).or_default().push(item);
     }
-    let mut result = Hash::new();
+    let mut result = Hash::default();
     for (k, items) in groups {
         result.insert(k, Value::array(items));
     }

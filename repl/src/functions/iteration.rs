@@ -590,7 +590,7 @@ fn filter(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     match (&receiver, call.dispatch) {
         (Value::Hash(h), 0 | 1) => {
             // `hash.select`: a break() escapes.
-            let mut result = Hash::new();
+            let mut result = Hash::default();
             for (k, v) in h.iter() {
                 let args = if call.dispatch == 0 { vec![k.clone(), v.clone()] } else { vec![pair(k, v)] };
                 if truthy(&ev.call_block(&block, &args)?) {
@@ -600,7 +600,7 @@ fn filter(ev: &mut Evaluator, call: Call) -> Eval<Value> {
             Ok(Value::hash(result))
         }
         _ if call.dispatch == 2 && hash_style(&receiver)? => {
-            let mut result = Hash::new();
+            let mut result = Hash::default();
             let mut walk = Walk::new(&receiver, Mode::Consume, call.at)?;
             while let Some(e) = walk.next(ev)? {
                 let args = spread(e);

@@ -216,7 +216,7 @@ fn resolve(ev: &mut Evaluator, v: &Value, at: puppet_syntax::Span, depth: usize)
             Ok(Value::array(out))
         }
         Value::Hash(h) => {
-            let mut out = puppet_types::value::Hash::with_capacity(h.len());
+            let mut out = puppet_types::value::Hash::with_capacity_and_hasher(h.len(), Default::default());
             for (k, x) in h.iter() {
                 out.insert(k.clone(), resolve(ev, x, at, depth + 1)?);
             }

@@ -182,7 +182,7 @@ impl Uri {
     /// port *as a string* (unless 80 for http or 443 for https), the path (unless empty),
     /// query, fragment and opaque; `None` when there are none.
     pub fn type_parameters(&self) -> Option<Hash> {
-        let mut h = Hash::new();
+        let mut h = Hash::default();
         let mut put = |k: &str, v: String| {
             h.insert(Value::from(k), Value::string(v));
         };
