@@ -18,31 +18,59 @@ impl EvalError {
     }
 }
 
-/// Why evaluation left an expression early.
+/// Why evaluation left an expression early. Each payload is boxed: evaluation results are
+/// moved at every node, and an `Eval<Value>` stays small this way.
 #[derive(Clone, Debug)]
 pub enum Flow {
-    Error(EvalError),
+    Error(Box<EvalError>),
     /// `break()`: leaves the innermost iteration.
-    Break(Span),
+    Break(Box<Span>),
     /// `next(value)`: ends the current lambda call (or function body) with `value`.
-    Next(Value, Span),
+    Next(Box<Exit>),
     /// `return(value)`: ends the current function call with `value`.
-    Return(Value, Span),
+    Return(Box<Exit>),
 }
+
+/// The value of `next()` or `return()`, and where it was called.
+#[derive(Clone, Debug)]
+pub struct Exit {
+    pub value: Value,
+    pub at: Span,
+}
+
+impl Flow {
+    pub fn error(e: EvalError) -> Flow {
+        Flow::Error(Box::new(e))
+    }
+
+    pub fn brk(at: Span) -> Flow {
+        Flow::Break(Box::new(at))
+    }
+
+    pub fn next(value: Value, at: Span) -> Flow {
+        Flow::Next(Box::new(Exit { value, at }))
+    }
+
+    pub fn ret(value: Value, at: Span) -> Flow {
+        Flow::Return(Box::new(Exit { value, at }))
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Eval<Value>>() <= 32);
 
 /// An evaluation step's result.
 pub type Eval<T> = Result<T, Flow>;
 
 impl From<EvalError> for Flow {
     fn from(e: EvalError) -> Flow {
-        Flow::Error(e)
+        Flow::error(e)
     }
 }
 
 impl From<puppet_types::Error> for Flow {
     /// A type-system error, without a position yet.
     fn from(e: puppet_types::Error) -> Flow {
-        Flow::Error(EvalError { message: e.message, at: None })
+        Flow::error(EvalError { message: e.message, at: None })
     }
 }
 
@@ -55,18 +83,21 @@ impl From<pfmt::error::FormatError> for Flow {
 /// An error without a position: inside a built-in function, the call's position is added
 /// with Puppet's `Error while evaluating a Function Call, ` prefix.
 pub fn fail(message: impl Into<String>) -> Flow {
-    Flow::Error(EvalError { message: message.into(), at: None })
+    Flow::error(EvalError { message: message.into(), at: None })
 }
 
 /// An error at `at`.
 pub fn fail_at(message: impl Into<String>, at: Span) -> Flow {
-    Flow::Error(EvalError::new(message, at))
+    Flow::error(EvalError::new(message, at))
 }
 
 /// Gives an error without a position the position `at`.
 pub fn place(flow: Flow, at: Span) -> Flow {
     match flow {
-        Flow::Error(EvalError { message, at: None }) => Flow::Error(EvalError { message, at: Some(at) }),
+        Flow::Error(mut e) if e.at.is_none() => {
+            e.at = Some(at);
+            Flow::Error(e)
+        }
         other => other,
     }
 }

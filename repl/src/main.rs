@@ -12,6 +12,9 @@ use clap::{Parser, ValueEnum};
 use poppet::{Failure, Level, Log, Options, Outcome, Session, Strict};
 use puppet_types::Value;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "poppet", version, about = "Evaluate Puppet code: a runner and an interactive shell")]
 struct Args {

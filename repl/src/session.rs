@@ -154,7 +154,8 @@ fn parse_failure(errors: &[Diagnostic]) -> Failure {
 
 fn flow_failure(flow: Flow) -> Failure {
     match flow {
-        Flow::Error(EvalError { message, at }) => {
+        Flow::Error(e) => {
+            let EvalError { message, at } = *e;
             let (line, column) = at.map_or((0, 0), |s| (s.line, s.column));
             let kind = if message.ends_with("from context where this is illegal") {
                 FailureKind::Context
@@ -165,11 +166,11 @@ fn flow_failure(flow: Flow) -> Failure {
             };
             Failure { kind, message, line, column }
         }
-        Flow::Break(at) | Flow::Next(_, at) | Flow::Return(_, at) => Failure {
-            kind: FailureKind::Context,
-            message: "break() from context where this is illegal".into(),
-            line: at.line,
-            column: 0,
-        },
+        Flow::Break(at) => context_failure(*at),
+        Flow::Next(exit) | Flow::Return(exit) => context_failure(exit.at),
     }
+}
+
+fn context_failure(at: puppet_syntax::Span) -> Failure {
+    Failure { kind: FailureKind::Context, message: "break() from context where this is illegal".into(), line: at.line, column: 0 }
 }

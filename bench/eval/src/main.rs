@@ -215,6 +215,10 @@ fn cpu_now() -> f64 {
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
+/// As the poppet binary does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let args = Args::parse();
     if let Err(e) = run(&args) {

@@ -13,7 +13,21 @@ use crate::error::{fail_at, Eval};
 impl Evaluator {
     pub(super) fn access(&mut self, left: &Expr, keys: &[Expr], e: &Expr) -> Eval<Value> {
         let target = self.eval(left)?;
-        let values = self.eval_list(keys)?;
+        // One key into an array or a hash, the most common case, straight away.
+        let values = match keys {
+            [key] if !matches!(key.kind, puppet_syntax::ast::ExprKind::Unfold(_)) => {
+                let k = self.eval(key)?;
+                match (&target, &k) {
+                    (Value::Array(a), Value::Integer(i)) => {
+                        let i = if *i < 0 { i.checked_add(a.len() as i64) } else { Some(*i) };
+                        return Ok(i.and_then(|i| a.get(usize::try_from(i).ok()?)).cloned().unwrap_or(Value::Undef));
+                    }
+                    (Value::Hash(h), _) => return Ok(h.get(&k).cloned().unwrap_or(Value::Undef)),
+                    _ => vec![k],
+                }
+            }
+            _ => self.eval_list(keys)?,
+        };
         let key_at = |i: usize| keys.get(i).map_or(e.at, |k| k.at);
         match &target {
             Value::String(s) => {

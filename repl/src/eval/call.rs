@@ -12,7 +12,7 @@ use puppet_types::value::Callable;
 use puppet_types::{Type, Value};
 
 use super::Evaluator;
-use crate::error::{fail, fail_at, Eval, EvalError, Flow};
+use crate::error::{fail, fail_at, Eval, Flow};
 use crate::functions::Call;
 use crate::scope::Scope;
 
@@ -185,32 +185,58 @@ impl Evaluator {
         Ok(types.into())
     }
 
-    /// Calls the function `name` (user-defined first, then built-in).
+    /// Calls the function `name` (user-defined first, then built-in). Its errors without a
+    /// position get the call's, and Puppet's `Error while evaluating a {what}, ` prefix.
     pub fn call_function(&mut self, name: &str, args: Vec<Value>, block: Option<Value>, at: Span, what: &str) -> Eval<Value> {
-        let prefix = |flow: Flow| match flow {
-            Flow::Error(EvalError { message, at: None }) => {
-                Flow::Error(EvalError { message: format!("Error while evaluating a {what}, {message}"), at: Some(at) })
+        let key = name.strip_prefix("::").unwrap_or(name);
+        if !self.function_exists(key) {
+            if let Some((_, part)) = NOT_YET.iter().find(|(n, _)| *n == key) {
+                return Err(fail_at(format!("The function '{key}' is not supported yet: it comes with {part}"), at));
+            }
+            return Err(fail_at(format!("Unknown function: '{name}'."), at));
+        }
+        self.call_known(key, args, block, at).map_err(|flow| match flow {
+            Flow::Error(mut e) if e.at.is_none() => {
+                e.message = format!("Error while evaluating a {what}, {}", e.message);
+                e.at = Some(at);
+                Flow::Error(e)
             }
             other => other,
-        };
+        })
+    }
+
+    /// Calls a function from inside a function (Puppet's `call_function`): its errors are
+    /// the calling function's, left without position or prefix.
+    pub fn call_function_inner(&mut self, name: &str, args: Vec<Value>, block: Option<Value>, at: Span) -> Eval<Value> {
         let key = name.strip_prefix("::").unwrap_or(name);
+        if !self.function_exists(key) {
+            if let Some((_, part)) = NOT_YET.iter().find(|(n, _)| *n == key) {
+                return Err(fail_at(format!("The function '{key}' is not supported yet: it comes with {part}"), at));
+            }
+            return Err(fail(format!("Unknown function '{name}'")));
+        }
+        self.call_known(key, args, block, at)
+    }
+
+    pub fn function_exists(&self, key: &str) -> bool {
+        self.functions.contains_key(key) || self.registry.get(key).is_some()
+    }
+
+    fn call_known(&mut self, key: &str, args: Vec<Value>, block: Option<Value>, at: Span) -> Eval<Value> {
         if let Some(def) = self.functions.get(key).cloned() {
-            return self.call_user_function(&def, args, block.is_some(), at).map_err(prefix);
+            return self.call_user_function(&def, args, block.is_some(), at);
         }
-        if let Some((builtin, signatures)) = self.registry.get(key) {
-            let dispatch = match signatures.iter().position(|s| fits(s, &args, block.as_ref())) {
-                Some(i) => i,
-                None => select_signature(key, &signatures, &args, block.as_ref()).map_err(|e| prefix(e.into()))?,
-            };
-            self.enter(at)?;
-            let result = (builtin.call)(self, Call { args, block, dispatch, at });
-            self.leave();
-            return result.map_err(prefix);
-        }
-        if let Some((_, part)) = NOT_YET.iter().find(|(n, _)| *n == key) {
-            return Err(fail_at(format!("The function '{key}' is not supported yet: it comes with {part}"), at));
-        }
-        Err(fail_at(format!("Unknown function: '{name}'."), at))
+        let Some((builtin, signatures)) = self.registry.get(key) else {
+            return Err(fail(format!("Unknown function '{key}'")));
+        };
+        let dispatch = match signatures.iter().position(|s| fits(s, &args, block.as_ref())) {
+            Some(i) => i,
+            None => select_signature(key, &signatures, &args, block.as_ref())?,
+        };
+        self.enter(at)?;
+        let result = (builtin.call)(self, Call { args, block, dispatch, at });
+        self.leave();
+        result
     }
 
     fn call_user_function(&mut self, def: &FunctionDef, args: Vec<Value>, block: bool, at: Span) -> Eval<Value> {
@@ -255,8 +281,9 @@ impl Evaluator {
         self.leave();
         // A value given to `return()` is not checked against the return type (as Puppet).
         let value = match result {
-            Err(Flow::Return(v, _)) => return Ok(v),
-            Ok(v) | Err(Flow::Next(v, _)) => v,
+            Err(Flow::Return(exit)) => return Ok(exit.value),
+            Err(Flow::Next(exit)) => exit.value,
+            Ok(v) => v,
             Err(other) => return Err(other),
         };
         if let Some(t) = &prepared.return_type {
@@ -345,7 +372,7 @@ impl Evaluator {
         self.scope = saved_scope;
         self.leave();
         match result {
-            Err(Flow::Next(v, _)) => Ok(v),
+            Err(Flow::Next(exit)) => Ok(exit.value),
             other => other,
         }
     }

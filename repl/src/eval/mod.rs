@@ -98,7 +98,10 @@ pub struct Evaluator {
     pub(crate) scope: Rc<Scope>,
     /// Match data of `=~`, case and selector options: one frame per construct that scopes
     /// them, innermost last; `None` where no match has been made in the frame.
-    matches: Vec<Option<Rc<[Value]>>>,
+    matches: Vec<Rc<[Value]>>,
+    /// Where the innermost frame's match data starts in `matches` (a frame holds at most one:
+    /// the last successful match made in it).
+    frame_start: usize,
     /// The first match frame the current function call sees (a function does not see its
     /// caller's match variables).
     match_base: usize,
@@ -126,7 +129,8 @@ impl Evaluator {
             options,
             scope: top.clone(),
             top,
-            matches: vec![None],
+            matches: Vec::new(),
+            frame_start: 0,
             match_base: 0,
             nesting: 0,
             functions: HashMap::new(),
@@ -160,14 +164,15 @@ impl Evaluator {
     /// first, as Puppet's loaders know them before evaluation starts, then its statements.
     pub fn run(&mut self, program: &Program) -> Eval<Value> {
         self.interrupt.store(false, Ordering::Relaxed);
-        self.matches.truncate(1);
+        self.matches.clear();
+        self.frame_start = 0;
         self.match_base = 0;
         let Some(body) = &program.body else { return Ok(Value::Undef) };
         self.define_all(body)?;
         match self.eval(body) {
-            Err(Flow::Break(at)) => Err(illegal_context("break", at)),
-            Err(Flow::Next(_, at)) => Err(illegal_context("next", at)),
-            Err(Flow::Return(_, at)) => Err(illegal_context("return", at)),
+            Err(Flow::Break(at)) => Err(illegal_context("break", *at)),
+            Err(Flow::Next(exit)) => Err(illegal_context("next", exit.at)),
+            Err(Flow::Return(exit)) => Err(illegal_context("return", exit.at)),
             other => other,
         }
     }
@@ -188,7 +193,7 @@ impl Evaluator {
                 None if kind == "type" && puppet_types::literal::RESOURCE_TYPES.contains(&key) => "Set at unknown location".to_string(),
                 None => "Originally set by Puppet-Type-System/Static-Loader.".to_string(),
             };
-            Flow::Error(EvalError {
+            Flow::error(EvalError {
                 message: format!("Attempt to redefine entity 'http://puppet.com/2016.1/runtime/{kind}/{key}'. {origin}"),
                 at: None,
             })
@@ -261,7 +266,7 @@ impl Evaluator {
                     format!("{} is a metaparam; this value will inherit to all contained resources in the {name} definition", p.name),
                 );
             } else {
-                return Err(Flow::Error(EvalError {
+                return Err(Flow::error(EvalError {
                     message: format!("{} is a metaparameter; please choose another parameter name in the {name} definition", p.name),
                     at: None,
                 }));
@@ -457,7 +462,7 @@ impl Evaluator {
     }
 
     fn match_variable(&self, n: usize) -> Value {
-        match self.matches[self.match_base..].iter().rev().flatten().next() {
+        match self.matches[self.match_base..].last() {
             Some(groups) => groups.get(n).cloned().unwrap_or(Value::Undef),
             None => Value::Undef,
         }
@@ -466,8 +471,12 @@ impl Evaluator {
     /// Sets the match variables of the current frame (a successful `=~`, case or selector
     /// option with a regexp).
     pub(crate) fn set_match(&mut self, groups: Rc<[Value]>) {
-        if let Some(frame) = self.matches.last_mut() {
-            *frame = Some(groups);
+        if self.matches.len() > self.frame_start {
+            if let Some(last) = self.matches.last_mut() {
+                *last = groups;
+            }
+        } else {
+            self.matches.push(groups);
         }
     }
 
@@ -475,18 +484,18 @@ impl Evaluator {
     pub(crate) fn with_function_match_frames<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
         let saved = self.match_base;
         self.match_base = self.matches.len();
-        self.matches.push(None);
-        let result = f(self);
-        self.matches.truncate(self.match_base);
+        let result = self.with_match_frame(f);
         self.match_base = saved;
         result
     }
 
-    /// Runs `f` in a new frame of match variables.
+    /// Runs `f` in a new frame of match variables: what it matches is gone afterwards.
     pub(crate) fn with_match_frame<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
-        self.matches.push(None);
+        let saved = self.frame_start;
+        self.frame_start = self.matches.len();
         let result = f(self);
-        self.matches.pop();
+        self.matches.truncate(self.frame_start);
+        self.frame_start = saved;
         result
     }
 
@@ -759,7 +768,8 @@ impl Evaluator {
         self.depth = 0;
         self.nesting = 0;
         self.match_base = 0;
-        self.matches.truncate(1);
+        self.frame_start = 0;
+        self.matches.clear();
     }
 }
 
@@ -901,7 +911,7 @@ fn numeric_variable(name: &str) -> Option<usize> {
 }
 
 fn illegal_context(what: &str, at: Span) -> Flow {
-    Flow::Error(EvalError { message: format!("{what}() from context where this is illegal"), at: Some(at) })
+    Flow::error(EvalError { message: format!("{what}() from context where this is illegal"), at: Some(at) })
 }
 
 fn not_yet(what: &str, at: Span) -> Flow {

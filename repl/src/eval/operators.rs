@@ -36,6 +36,25 @@ impl Evaluator {
 
     fn operate(&mut self, op: BinaryOp, l: Value, r: Value, left: &Expr, right: &Expr, e: &Expr) -> Eval<Value> {
         use BinaryOp as B;
+        // Integers without overflow, the most common case, straight away.
+        if let (Value::Integer(x), Value::Integer(y)) = (&l, &r) {
+            let (x, y) = (*x, *y);
+            let fast = match op {
+                B::Add => x.checked_add(y).map(Value::Integer),
+                B::Subtract => x.checked_sub(y).map(Value::Integer),
+                B::Multiply => x.checked_mul(y).map(Value::Integer),
+                B::Equal => Some(Value::Boolean(x == y)),
+                B::NotEqual => Some(Value::Boolean(x != y)),
+                B::Less => Some(Value::Boolean(x < y)),
+                B::LessEqual => Some(Value::Boolean(x <= y)),
+                B::Greater => Some(Value::Boolean(x > y)),
+                B::GreaterEqual => Some(Value::Boolean(x >= y)),
+                _ => None,
+            };
+            if let Some(v) = fast {
+                return Ok(v);
+            }
+        }
         let comparison = |op| compare_op(op, &l, &r).map(Value::Boolean).map_err(|err| fail_at(err.message, e.at));
         match op {
             B::Equal => Ok(Value::Boolean(equals(&l, &r))),

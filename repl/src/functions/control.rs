@@ -78,9 +78,9 @@ fn lest(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 
 pub static FUNCTIONS: &[Builtin] = &[
     Builtin { name: "fail", dispatches: &["Any *$args"], call: fail_fn },
-    Builtin { name: "break", dispatches: &[""], call: |_, c| Err(Flow::Break(c.at)) },
-    Builtin { name: "next", dispatches: &["Any $value?"], call: |_, c| Err(Flow::Next(c.arg(0), c.at)) },
-    Builtin { name: "return", dispatches: &["Any $value?"], call: |_, c| Err(Flow::Return(c.arg(0), c.at)) },
+    Builtin { name: "break", dispatches: &[""], call: |_, c| Err(Flow::brk(c.at)) },
+    Builtin { name: "next", dispatches: &["Any $value?"], call: |_, c| Err(Flow::next(c.arg(0), c.at)) },
+    Builtin { name: "return", dispatches: &["Any $value?"], call: |_, c| Err(Flow::ret(c.arg(0), c.at)) },
     Builtin { name: "with", dispatches: &["Any *$arg, Callable &$block"], call: with },
     Builtin { name: "then", dispatches: &["Any $arg, Callable[1,1] &$block"], call: then },
     Builtin { name: "lest", dispatches: &["Any $arg, Callable[0,0] &$block"], call: lest },

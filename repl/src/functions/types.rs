@@ -13,7 +13,7 @@ use puppet_types::mismatch::{select_signature, Signature};
 use puppet_types::{Type, Value};
 
 use super::{parse_dispatch, Builtin, Call};
-use crate::error::{fail, Eval, EvalError, Flow};
+use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
 
 pub static FUNCTIONS: &[Builtin] = &[
@@ -170,26 +170,10 @@ fn unwrap(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 
 // ---- calling other functions ----------------------------------------------------------------
 
-/// The `what` given to the evaluator for calls made from inside a function: their errors are
-/// the function's own (the outer call adds its prefix and position), so this prefix is taken
-/// off again.
-const INNER: &str = "\u{1}inner call";
-
 /// Calls the function `name` from inside a function, as Puppet's `call_function` does: its
 /// argument errors and failures are reported as the calling function's.
 pub(crate) fn call_inner(ev: &mut Evaluator, name: &str, args: Vec<Value>, block: Option<Value>, at: puppet_syntax::Span) -> Eval<Value> {
-    let prefix = format!("Error while evaluating a {INNER}, ");
-    match ev.call_function(name, args, block, at, INNER) {
-        Err(Flow::Error(EvalError { message, at: Some(a) })) if a == at && message.starts_with(&prefix) => {
-            Err(fail(message[prefix.len()..].to_string()))
-        }
-        Err(Flow::Error(EvalError { message, at: Some(a) }))
-            if a == at && message == format!("Unknown function: '{name}'.") =>
-        {
-            Err(fail(format!("Unknown function '{name}'")))
-        }
-        other => other,
-    }
+    ev.call_function_inner(name, args, block, at)
 }
 
 fn call_function(ev: &mut Evaluator, call: Call) -> Eval<Value> {
