@@ -81,6 +81,9 @@ pub struct Closure {
     names: Rc<[Rc<str>]>,
     /// Whether some parameter has a type other than Any (its values are then checked).
     typed: bool,
+    /// The body is `$first + X` (or `-`, `<<`) with `$first` nowhere else and no break():
+    /// the accumulator idiom, evaluated updating the first argument in place.
+    consumes_first: bool,
     id: usize,
 }
 
@@ -171,7 +174,16 @@ impl Evaluator {
         let typed = types.iter().any(|t| !matches!(t, Type::Any));
         let id = self.new_closure_id();
         let names = parameter_names(&lambda.parameters);
-        Ok(Value::Callable(Rc::new(Closure { lambda: lambda.clone(), scope: self.scope.clone(), types, names, typed, id })))
+        let consumes_first = accumulator_body(lambda).is_some();
+        Ok(Value::Callable(Rc::new(Closure {
+            lambda: lambda.clone(),
+            scope: self.scope.clone(),
+            types,
+            names,
+            typed,
+            consumes_first,
+            id,
+        })))
     }
 
     fn parameter_types(&mut self, parameters: &[Parameter]) -> Eval<Rc<[Type]>> {
@@ -337,6 +349,15 @@ impl Evaluator {
         self.call_closure(closure, args)
     }
 
+    /// Whether a block is an accumulator lambda (see `Closure::consumes_first`): it may be
+    /// given the only handle of its first argument.
+    pub fn block_consumes_first(&self, block: &Value) -> bool {
+        match block {
+            Value::Callable(c) => c.as_any().downcast_ref::<Closure>().is_some_and(|c| c.consumes_first),
+            _ => false,
+        }
+    }
+
     /// How many parameters a block declares, and whether it captures the rest.
     pub fn block_arity(&self, block: &Value) -> (usize, bool) {
         match block {
@@ -362,6 +383,11 @@ impl Evaluator {
                 let signature = closure.signature();
                 if !fits(&signature, &finals, None) {
                     select_signature("lambda", std::slice::from_ref(&signature), &finals, None)?;
+                }
+            }
+            if closure.consumes_first {
+                if let Some((op, acc, right, e)) = accumulator_body(&closure.lambda) {
+                    return ev.accumulate(op, acc, right, e);
                 }
             }
             match &closure.lambda.body {
@@ -423,6 +449,94 @@ impl Evaluator {
         }
         Ok(finals)
     }
+}
+
+/// The accumulator idiom: a lambda whose body is `$first OP X` (`+`, `-` or `<<`), where
+/// `$first` is its first parameter, used nowhere else, and nothing in the body calls
+/// break(). Gives the operator, the variable, the right side and the operation.
+fn accumulator_body(lambda: &Lambda) -> Option<(puppet_syntax::ast::BinaryOp, &str, &Expr, &Expr)> {
+    use puppet_syntax::ast::BinaryOp;
+    let first = lambda.parameters.first().filter(|p| !p.captures_rest)?;
+    let mut body = lambda.body.as_deref()?;
+    while let ExprKind::Block(statements) = &body.kind {
+        match statements.as_slice() {
+            [one] => body = one,
+            _ => return None,
+        }
+    }
+    let ExprKind::Binary { op, left, right } = &body.kind else { return None };
+    if !matches!(op, BinaryOp::Add | BinaryOp::Subtract | BinaryOp::LeftShift) {
+        return None;
+    }
+    let ExprKind::Variable(name) = &left.kind else { return None };
+    if *name != first.name {
+        return None;
+    }
+    let mut clean = true;
+    visit(right, &mut |e| {
+        clean &= !match &e.kind {
+            ExprKind::Variable(n) => *n == first.name,
+            ExprKind::VariableOf(_) => true,
+            ExprKind::Call { .. } => calls_break_or_getvar(e),
+            _ => false,
+        };
+        clean
+    });
+    clean.then_some((*op, name.as_str(), &**right, body))
+}
+
+/// Whether a call is one that could end the lambda with break() or read the accumulator by
+/// name (`getvar`, `defined`).
+fn calls_break_or_getvar(call: &Expr) -> bool {
+    let ExprKind::Call { functor, .. } = &call.kind else { return false };
+    let name = match &functor.kind {
+        ExprKind::QualifiedName(n) => n.as_str(),
+        ExprKind::NamedAccess { right, .. } => match &right.kind {
+            ExprKind::QualifiedName(n) => n.as_str(),
+            _ => return true,
+        },
+        _ => return false,
+    };
+    matches!(name, "break" | "getvar" | "defined" | "call" | "inline_epp" | "epp")
+}
+
+/// Visits an expression and everything in it (lambdas included) until `f` says stop.
+fn visit(e: &Expr, f: &mut dyn FnMut(&Expr) -> bool) -> bool {
+    use ExprKind as K;
+    if !f(e) {
+        return false;
+    }
+    let children: Vec<&Expr> = match &e.kind {
+        K::Block(v) | K::Concat(v) | K::Array(v) | K::Hash(v) => v.iter().collect(),
+        K::Text(x) | K::Not(x) | K::Negate(x) | K::Unfold(x) | K::Paren(x) | K::VariableOf(x) => vec![&**x],
+        K::Heredoc { text, .. } => vec![&**text],
+        K::KeyedEntry { key, value } => vec![&**key, &**value],
+        K::Binary { left, right, .. } | K::Assignment { left, right, .. } | K::Relationship { left, right, .. } => {
+            vec![&**left, &**right]
+        }
+        K::NamedAccess { left, right } => vec![&**left, &**right],
+        K::Access { left, keys } => std::iter::once(&**left).chain(keys.iter()).collect(),
+        K::Selector { left, entries } => {
+            std::iter::once(&**left).chain(entries.iter().flat_map(|en| [&en.matching, &en.value])).collect()
+        }
+        K::Call { functor, arguments, lambda, .. } => {
+            let mut v: Vec<&Expr> = std::iter::once(&**functor).chain(arguments.iter()).collect();
+            if let Some(l) = lambda {
+                v.extend(l.parameters.iter().filter_map(|p| p.value.as_ref()));
+                v.extend(l.body.as_deref());
+            }
+            v
+        }
+        K::If { test, then, otherwise } | K::Unless { test, then, otherwise } => {
+            std::iter::once(&**test).chain(then.as_deref()).chain(otherwise.as_deref()).collect()
+        }
+        K::Case { test, options } => std::iter::once(&**test)
+            .chain(options.iter().flat_map(|o| o.values.iter().chain(o.body.as_ref())))
+            .collect(),
+        // Definitions and catalog expressions cannot appear in a lambda's value.
+        _ => Vec::new(),
+    };
+    children.into_iter().all(|c| visit(c, f))
 }
 
 /// Whether the arguments (and block) fit a signature: what `select_signature` decides, without

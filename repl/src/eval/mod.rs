@@ -340,6 +340,10 @@ impl Evaluator {
                 for part in parts {
                     match &part.kind {
                         K::String(s) => out.push_str(s),
+                        K::Text(inner) => {
+                            let v = self.eval(inner)?;
+                            interpolate_into(&mut out, &v);
+                        }
                         _ => {
                             let v = self.eval(part)?;
                             interpolate_into(&mut out, &v);
@@ -350,7 +354,9 @@ impl Evaluator {
             }
             K::Text(inner) => {
                 let v = self.eval(inner)?;
-                Ok(Value::from(self.interpolate(&v).as_str()))
+                let mut out = String::new();
+                interpolate_into(&mut out, &v);
+                Ok(Value::from(out.as_str()))
             }
             K::Heredoc { text, .. } => self.eval(text),
             K::Array(items) => Ok(Value::array(self.eval_list(items)?)),

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use num_bigint::BigInt;
-use puppet_syntax::ast::{BinaryOp, Expr};
+use puppet_syntax::ast::{BinaryOp, Expr, ExprKind};
 use puppet_syntax::Span;
 use puppet_types::compare::{compare_op, equals, ComparisonOp};
 use puppet_types::display::{a_an, a_an_uc, label};
@@ -43,6 +43,12 @@ impl Evaluator {
                 B::Add => x.checked_add(y).map(Value::Integer),
                 B::Subtract => x.checked_sub(y).map(Value::Integer),
                 B::Multiply => x.checked_mul(y).map(Value::Integer),
+                // Ruby's flooring division and modulo.
+                B::Divide if y != 0 && !(x == i64::MIN && y == -1) => Some(Value::Integer(x.div_euclid(y) - i64::from(y < 0 && x.rem_euclid(y) != 0))),
+                B::Modulo if y != 0 && y != -1 => Some(Value::Integer({
+                    let m = x % y;
+                    if m != 0 && ((m < 0) != (y < 0)) { m + y } else { m }
+                })),
                 B::Equal => Some(Value::Boolean(x == y)),
                 B::NotEqual => Some(Value::Boolean(x != y)),
                 B::Less => Some(Value::Boolean(x < y)),
@@ -241,6 +247,39 @@ impl Evaluator {
             },
             _ => Err(not_numeric(&v, at.at)),
         }
+    }
+
+    /// The body of an accumulator lambda, `$acc OP right` (see `call::accumulator_body`):
+    /// `$acc` is taken out of the scope (this is its only use), and when nothing else holds
+    /// its array or hash, `+` and `<<` add to it in place instead of copying it.
+    pub(crate) fn accumulate(&mut self, op: BinaryOp, acc: &str, right: &Expr, e: &Expr) -> Eval<Value> {
+        let ExprKind::Binary { left, .. } = &e.kind else { return self.eval(e) };
+        let Some(mut l) = self.scope.take_own(acc) else { return self.eval(e) };
+        let r = self.eval(right)?;
+        match (&mut l, op) {
+            (Value::Hash(rc), BinaryOp::Add) => {
+                if let (Some(h), Value::Hash(more)) = (Rc::get_mut(rc), &r) {
+                    for (k, v) in more.iter() {
+                        h.insert(k.clone(), v.clone());
+                    }
+                    return Ok(l);
+                }
+            }
+            (Value::Array(rc), BinaryOp::Add | BinaryOp::LeftShift) => {
+                if let Some(a) = Rc::get_mut(rc) {
+                    match (&r, op) {
+                        (Value::Array(more), BinaryOp::Add) => a.extend(more.iter().cloned()),
+                        (Value::Hash(more), BinaryOp::Add) => {
+                            a.extend(more.iter().map(|(k, v)| Value::array(vec![k.clone(), v.clone()])))
+                        }
+                        _ => a.push(r),
+                    }
+                    return Ok(l);
+                }
+            }
+            _ => {}
+        }
+        self.operate(op, l, r, left, right, e)
     }
 
     /// Puppet's `strict` check of a string used as a number: a warning, an error, or nothing.

@@ -176,7 +176,7 @@ fn unique(ev: &mut Evaluator, call: Call) -> Eval<Value> {
             let mut out = Vec::new();
             while let Some(e) = walk.next(ev)? {
                 let key = match &block {
-                    Some(b) => match yield_to(ev, b, std::slice::from_ref(&e), walk.catches)? {
+                    Some(b) => match yield_to(ev, b, vec![e.clone()], walk.catches)? {
                         Yield::Value(k) => k,
                         Yield::Stop => break,
                     },
@@ -653,7 +653,7 @@ fn index(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                             (_, true) => vec![probe.get(1).cloned().unwrap_or(Value::Undef)],
                             (_, false) => vec![e],
                         };
-                        match yield_to(ev, b, &args, catches)? {
+                        match yield_to(ev, b, args, catches)? {
                             Yield::Value(x) => truthy(&x),
                             Yield::Stop => break,
                         }
@@ -792,7 +792,7 @@ fn slice(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                     chunk
                 };
                 // `loop do ... end` ends quietly at a break().
-                if let Yield::Stop = yield_to(ev, b, &args, true)? {
+                if let Yield::Stop = yield_to(ev, b, args, true)? {
                     break;
                 }
             }

@@ -457,8 +457,8 @@ pub(crate) enum Yield {
 }
 
 /// Calls `block` with `args`; a `break()` is [`Yield::Stop`] when `catches`, else leaves.
-pub(crate) fn yield_to(ev: &mut Evaluator, block: &Value, args: &[Value], catches: bool) -> Eval<Yield> {
-    match ev.call_block(block, args) {
+pub(crate) fn yield_to(ev: &mut Evaluator, block: &Value, args: Vec<Value>, catches: bool) -> Eval<Yield> {
+    match ev.call_block_with(block, args) {
         Ok(v) => Ok(Yield::Value(v)),
         Err(Flow::Break(_)) if catches => Ok(Yield::Stop),
         Err(e) => Err(e),
@@ -520,7 +520,7 @@ fn each(ev: &mut Evaluator, call: Call) -> Eval<Value> {
         (Value::Hash(h), 0 | 1) => {
             for (k, v) in h.iter() {
                 let args = if call.dispatch == 0 { vec![k.clone(), v.clone()] } else { vec![pair(k, v)] };
-                if let Yield::Stop = yield_to(ev, &block, &args, true)? {
+                if let Yield::Stop = yield_to(ev, &block, args, true)? {
                     break;
                 }
             }
@@ -536,7 +536,7 @@ fn each(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                     _ => vec![e],
                 };
                 index += 1;
-                if let Yield::Stop = yield_to(ev, &block, &args, true)? {
+                if let Yield::Stop = yield_to(ev, &block, args, true)? {
                     break;
                 }
             }
@@ -553,7 +553,7 @@ fn map(ev: &mut Evaluator, call: Call) -> Eval<Value> {
         (Value::Hash(h), 0 | 1) => {
             for (k, v) in h.iter() {
                 let args = if call.dispatch == 0 { vec![k.clone(), v.clone()] } else { vec![pair(k, v)] };
-                match yield_to(ev, &block, &args, true)? {
+                match yield_to(ev, &block, args, true)? {
                     Yield::Value(x) => result.push(x),
                     Yield::Stop => break,
                 }
@@ -574,7 +574,7 @@ fn map(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                     _ => vec![e],
                 };
                 index += 1;
-                match yield_to(ev, &block, &args, catches)? {
+                match yield_to(ev, &block, args, catches)? {
                     Yield::Value(x) => result.push(x),
                     Yield::Stop => break,
                 }
@@ -604,7 +604,7 @@ fn filter(ev: &mut Evaluator, call: Call) -> Eval<Value> {
             let mut walk = Walk::new(&receiver, Mode::Consume, call.at)?;
             while let Some(e) = walk.next(ev)? {
                 let args = spread(e);
-                match yield_to(ev, &block, &args, true)? {
+                match yield_to(ev, &block, args.clone(), true)? {
                     Yield::Value(x) if truthy(&x) => {
                         let k = args.first().cloned().unwrap_or(Value::Undef);
                         let v = args.get(1).cloned().unwrap_or(Value::Undef);
@@ -623,7 +623,7 @@ fn filter(ev: &mut Evaluator, call: Call) -> Eval<Value> {
             while let Some(e) = walk.next(ev)? {
                 let args = if call.dispatch == 2 { vec![Value::Integer(index), e.clone()] } else { vec![e.clone()] };
                 index += 1;
-                match yield_to(ev, &block, &args, true)? {
+                match yield_to(ev, &block, args, true)? {
                     Yield::Value(x) if truthy(&x) => result.push(e),
                     Yield::Value(_) => {}
                     Yield::Stop => break,
@@ -646,9 +646,14 @@ fn reduce(ev: &mut Evaluator, call: Call) -> Eval<Value> {
             None => return Ok(Value::Undef),
         }
     };
+    // A lambda that consumes its accumulator (`|$memo, $x| { $memo + {...} }`) may update it
+    // in place: it gets the only handle. Such a lambda never calls break(), so the memo is
+    // not needed again; other lambdas get a copy, kept for break().
+    let consumes = ev.block_consumes_first(&block);
     while let Some(x) = walk.next(ev)? {
         // `rescue StopIteration; return memo` around each yield.
-        match yield_to(ev, &block, &[memo.clone(), x], true)? {
+        let first = if consumes { std::mem::replace(&mut memo, Value::Undef) } else { memo.clone() };
+        match yield_to(ev, &block, vec![first, x], true)? {
             Yield::Value(v) => memo = v,
             Yield::Stop => break,
         }
@@ -682,7 +687,7 @@ fn any_all(ev: &mut Evaluator, call: Call, want: bool) -> Eval<Value> {
                     _ => vec![e],
                 };
                 index += 1;
-                match yield_to(ev, &block, &args, catches)? {
+                match yield_to(ev, &block, args, catches)? {
                     Yield::Value(x) if truthy(&x) == want => return Ok(Value::Boolean(want)),
                     Yield::Value(_) => {}
                     Yield::Stop => break,
@@ -697,7 +702,7 @@ fn any_all(ev: &mut Evaluator, call: Call, want: bool) -> Eval<Value> {
 /// lambda's arity is 1, `yield(*e)` otherwise.
 fn yield_element(ev: &mut Evaluator, block: &Value, e: Value) -> Eval<Yield> {
     let args = if ruby_arity(block) == 1 { vec![e] } else { spread(e) };
-    yield_to(ev, block, &args, true)
+    yield_to(ev, block, args, true)
 }
 
 fn step(ev: &mut Evaluator, call: Call) -> Eval<Value> {
@@ -957,7 +962,7 @@ fn tree_each(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     while let Some(entry) = walk.next()? {
         let mut parts = spread(entry);
         let args = if call.dispatch == 0 { parts } else { parts.pop().into_iter().collect() };
-        if let Yield::Stop = yield_to(ev, &block, &args, true)? {
+        if let Yield::Stop = yield_to(ev, &block, args, true)? {
             break;
         }
     }
