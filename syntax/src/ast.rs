@@ -257,7 +257,7 @@ pub enum ExprKind {
     },
     Float(f64),
     /// A string without interpolation (quoted or a bare word).
-    String(String),
+    String(std::rc::Rc<str>),
     Boolean(bool),
     Undef,
     Default,

@@ -262,11 +262,11 @@ impl<'a> Lowerer<'a> {
             "undef" => ExprKind::Undef,
             "default" => ExprKind::Default,
             "name" => ExprKind::QualifiedName(self.text(node).to_string()),
-            "word" => ExprKind::String(self.text(node).to_string()),
+            "word" => ExprKind::String(self.text(node).into()),
             "type" => ExprKind::QualifiedReference(self.text(node).to_string()),
             "reserved_word" => ExprKind::Reserved(self.text(node).to_string()),
             "variable" => ExprKind::Variable(variable_name(self.text(node)).to_string()),
-            "single_quoted_string" => ExprKind::String(single_quoted(self.text(node))),
+            "single_quoted_string" => ExprKind::String(single_quoted(self.text(node)).into()),
             "double_quoted_string" => return self.double_quoted(node),
             "heredoc" => return self.heredoc(node),
             "regex" => ExprKind::Regex(regex_source(self.text(node))),
@@ -275,7 +275,7 @@ impl<'a> Lowerer<'a> {
                     .into_iter()
                     .map(|n| self.text(n))
                     .collect();
-                ExprKind::String(parts.join("."))
+                ExprKind::String(parts.join(".").into())
             }
             "array" => ExprKind::Array(self.argument_list(node, None)),
             "hash" => ExprKind::Hash(
@@ -381,7 +381,7 @@ impl<'a> Lowerer<'a> {
                     for entry in entries {
                         if let ExprKind::KeyedEntry { key, .. } = &mut entry.kind {
                             if let ExprKind::QualifiedName(name) = &key.kind {
-                                key.kind = ExprKind::String(name.clone());
+                                key.kind = ExprKind::String(name.as_str().into());
                             }
                         }
                     }
@@ -661,7 +661,7 @@ impl<'a> Lowerer<'a> {
                     value,
                     span,
                 } => {
-                    let key = Expr::new(ExprKind::String(name), span);
+                    let key = Expr::new(ExprKind::String(name.into()), span);
                     entries.push(Expr::new(
                         ExprKind::KeyedEntry {
                             key: Box::new(key),
@@ -1091,7 +1091,7 @@ impl Segments {
         if !self.text.is_empty() {
             let text = std::mem::take(&mut self.text);
             self.parts
-                .push(Expr::new(ExprKind::String(text), Span::default()));
+                .push(Expr::new(ExprKind::String(text.into()), Span::default()));
         }
     }
 
@@ -1114,11 +1114,9 @@ impl Segments {
                 ..
             }) = self.parts.last_mut()
             {
-                if s.ends_with('\n') {
-                    s.pop();
-                    if s.ends_with('\r') {
-                        s.pop();
-                    }
+                let trimmed = s.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t));
+                if let Some(t) = trimmed {
+                    *s = t.into();
                 }
             }
         }
@@ -1126,7 +1124,7 @@ impl Segments {
 
     fn into_expr(mut self, span: Span) -> Expr {
         if !self.interpolated {
-            return Expr::new(ExprKind::String(self.text), span);
+            return Expr::new(ExprKind::String(self.text.into()), span);
         }
         self.flush();
         for part in &mut self.parts {

@@ -862,7 +862,8 @@ impl<'a> Checker<'a> {
     fn hostname(&mut self, m: &'a Expr) {
         use ExprKind::*;
         let text = match &m.kind {
-            String(s) | QualifiedName(s) => s.clone(),
+            String(s) => s.to_string(),
+            QualifiedName(s) => s.clone(),
             QualifiedReference(s) => s.to_lowercase(),
             Boolean(b) => b.to_string(),
             Concat(segments) => {
@@ -1525,7 +1526,8 @@ enum Literal {
 fn literal(e: &Expr) -> Option<Literal> {
     use ExprKind::*;
     Some(match &e.kind {
-        String(s) | QualifiedName(s) => Literal::String(s.clone()),
+        String(s) => Literal::String(s.to_string()),
+        QualifiedName(s) => Literal::String(s.clone()),
         Integer { value, .. } => Literal::Integer(value.clone()),
         Float(f) => Literal::Float(*f),
         Boolean(b) => Literal::Boolean(*b),
@@ -1535,7 +1537,7 @@ fn literal(e: &Expr) -> Option<Literal> {
         Concat(segments) => match segments.as_slice() {
             [Expr {
                 kind: String(s), ..
-            }] => Literal::String(s.clone()),
+            }] => Literal::String(s.to_string()),
             _ => return None,
         },
         Array(values) => Literal::Array(values.iter().map(literal).collect::<Option<_>>()?),

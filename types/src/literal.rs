@@ -126,7 +126,7 @@ impl Reader {
                 ))
             }),
             ExprKind::Float(f) => Ok(Value::Float(*f)),
-            ExprKind::String(s) => Ok(Value::from(s.as_str())),
+            ExprKind::String(s) => Ok(Value::String(s.clone())),
             ExprKind::QualifiedName(s) => Ok(Value::from(s.as_str())),
             ExprKind::Boolean(b) => Ok(Value::Boolean(*b)),
             ExprKind::Undef => Ok(Value::Undef),

@@ -330,7 +330,8 @@ impl Evaluator {
                 )),
             },
             K::Float(f) => Ok(Value::Float(*f)),
-            K::String(s) | K::QualifiedName(s) => Ok(Value::from(s.as_str())),
+            K::String(s) => Ok(Value::String(s.clone())),
+            K::QualifiedName(s) => Ok(Value::from(s.as_str())),
             K::Boolean(b) => Ok(Value::Boolean(*b)),
             K::Undef => Ok(Value::Undef),
             K::Default => Ok(Value::Default),
@@ -876,12 +877,9 @@ fn expression_label(e: &Expr) -> String {
 
 /// Appends a value as interpolation renders it.
 fn interpolate_into(out: &mut String, v: &Value) {
-    use std::fmt::Write;
     match v {
         Value::String(s) => out.push_str(s),
-        Value::Integer(i) => {
-            let _ = write!(out, "{i}");
-        }
+        Value::Integer(i) => out.push_str(itoa::Buffer::new().format(*i)),
         _ => out.push_str(&display::value_to_s(v)),
     }
 }
