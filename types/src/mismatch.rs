@@ -1166,6 +1166,11 @@ pub fn assert_type_function(args: &[Value]) -> crate::Result<Value> {
 /// name, or a type name with parameters; a name that is no type is an unresolved type
 /// reference. Anything else: `The expression <1> is not a valid type specification.`
 fn parse_type_string(src: &str) -> crate::Result<Type> {
+    parse_type_string_with(&crate::literal::Reader::default(), src)
+}
+
+/// [`parse_type_string`] with the type aliases (and String conversion) of `reader`.
+pub fn parse_type_string_with(reader: &crate::literal::Reader, src: &str) -> crate::Result<Type> {
     use puppet_syntax::ast::ExprKind;
     let invalid = || crate::Error::new(format!("The expression <{src}> is not a valid type specification."));
     let program = puppet_syntax::parse(src).map_err(|d| {
@@ -1186,7 +1191,7 @@ fn parse_type_string(src: &str) -> crate::Result<Type> {
     if !is_type_expr {
         return Err(invalid());
     }
-    match crate::literal::read(src) {
+    match reader.eval(&body) {
         Ok(Value::Type(ref t)) => Ok((**t).clone()),
         Ok(_) => Err(invalid()),
         Err(e) => match e.message.strip_prefix("Resource type not found: ") {

@@ -89,21 +89,7 @@ impl Evaluator {
                 }
                 (k1, 1)
             }
-            [a, b] => {
-                let mut k1 = index(0, a)?;
-                let mut k2 = index(1, b)?;
-                if k1 < 0 {
-                    k1 += len;
-                }
-                if k2 < 0 {
-                    k2 = len - k1 + k2 + 1;
-                }
-                if k1 < 0 {
-                    k2 += k1;
-                    k1 = 0;
-                }
-                (k1, k2)
-            }
+            [a, b] => slice(len, index(0, a)?, index(1, b)?),
             _ => {
                 return Err(fail_at(format!("String supports [] with one or two arguments. Got {}", keys.len()), left.at));
             }
@@ -111,7 +97,7 @@ impl Evaluator {
         if from > len || count < 0 {
             return Ok(None);
         }
-        let end = (from + count).min(len);
+        let end = from.saturating_add(count).min(len);
         Ok(Some(from as usize..end as usize))
     }
 
@@ -151,27 +137,29 @@ impl Evaluator {
                 Ok(if (0..len).contains(&i) { a[i as usize].clone() } else { Value::Undef })
             }
             [x, y] => {
-                let mut k1 = index(self, 0, x)?;
-                let mut k2 = index(self, 1, y)?;
-                if k1 < 0 {
-                    k1 += len;
-                }
-                if k2 < 0 {
-                    k2 = len - k1 + k2 + 1;
-                }
-                if k1 < 0 {
-                    k2 += k1;
-                    k1 = 0;
-                }
+                let (k1, k2) = slice(len, index(self, 0, x)?, index(self, 1, y)?);
                 if k1 > len || k2 < 0 {
                     return Ok(Value::array(Vec::new()));
                 }
-                let end = (k1 + k2).min(len);
+                let end = k1.saturating_add(k2).min(len);
                 Ok(Value::array(a[k1 as usize..end as usize].to_vec()))
             }
             _ => Err(fail_at(format!("Array supports [] with one or two arguments. Got {}", keys.len()), left.at)),
         }
     }
+}
+
+/// A slice `[start, count]` of `len` elements as Ruby's `[]` gets it from Puppet: a negative
+/// start counts from the end, a negative count up to that many from the end, and a start
+/// before the beginning shortens the count.
+fn slice(len: i64, start: i64, count: i64) -> (i64, i64) {
+    let mut from = if start < 0 { start.saturating_add(len) } else { start };
+    let mut count = if count < 0 { len.saturating_sub(from).saturating_add(count).saturating_add(1) } else { count };
+    if from < 0 {
+        count = count.saturating_add(from);
+        from = 0;
+    }
+    (from, count)
 }
 
 /// Which key of a type's parameters Puppet blames for `message`: the first whose class or

@@ -65,39 +65,13 @@ fn type_function(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
 /// `TypeParser#parse` of a type string, with the program's type aliases: a type name or a
 /// type name with parameters; an unknown name is an unresolved type reference.
 fn parse_type_string(ev: &Evaluator, src: &str) -> Eval<Type> {
-    use puppet_syntax::ast::ExprKind;
-    let invalid = || fail(format!("The expression <{src}> is not a valid type specification."));
-    let program = puppet_syntax::parse(src)
-        .map_err(|d| fail(d.first().map(|d| d.message.clone()).unwrap_or_else(|| "Syntax error".into())))?;
-    let Some(mut body) = program.body else { return Err(invalid()) };
-    while let ExprKind::Block(statements) = &body.kind {
-        match statements.as_slice() {
-            [one] => body = one.clone(),
-            _ => return Err(invalid()),
-        }
-    }
-    let is_type_expr = match &body.kind {
-        ExprKind::QualifiedReference(_) => true,
-        ExprKind::Access { left, .. } => matches!(left.kind, ExprKind::QualifiedReference(_)),
-        _ => false,
-    };
-    if !is_type_expr {
-        return Err(invalid());
-    }
     let mut reader = puppet_types::literal::Reader::with_string_new(pfmt::string_new_hook);
     for t in ev.aliases.values() {
         if let Type::Alias(a) = t {
             reader.alias_type(&a.name, a.resolved_type());
         }
     }
-    match &reader.eval(&body) {
-        Ok(Value::Type(t)) => Ok((**t).clone()),
-        Ok(_) => Err(invalid()),
-        Err(e) => match e.message.strip_prefix("Resource type not found: ") {
-            Some(name) => Ok(Type::Reference(Rc::from(name))),
-            None => Err(fail(e.message.clone())),
-        },
-    }
+    Ok(puppet_types::mismatch::parse_type_string_with(&reader, src)?)
 }
 
 fn assert_type(ev: &mut Evaluator, call: Call) -> Eval<Value> {
