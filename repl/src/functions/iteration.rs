@@ -465,6 +465,17 @@ pub(crate) fn yield_to(ev: &mut Evaluator, block: &Value, args: Vec<Value>, catc
     }
 }
 
+/// The arguments of a lambda for one element of an enumeration: `(index, element)` for a
+/// two-parameter dispatch (the entry's key and value for a hash-style enumeration), else
+/// the element.
+fn element_args(two: bool, spread_entries: bool, index: i64, e: Value) -> Vec<Value> {
+    match (two, spread_entries) {
+        (true, true) => spread(e),
+        (true, false) => vec![Value::Integer(index), e],
+        _ => vec![e],
+    }
+}
+
 /// Ruby's `yield(*x)`: an array's elements, a hash's pairs, nothing for nil, else `x`.
 pub(crate) fn spread(x: Value) -> Vec<Value> {
     match &x {
@@ -530,11 +541,7 @@ fn each(ev: &mut Evaluator, call: Call) -> Eval<Value> {
             let mut walk = Walk::new(&receiver, Mode::Consume, call.at)?;
             let mut index = 0i64;
             while let Some(e) = walk.next(ev)? {
-                let args = match call.dispatch {
-                    2 if spread_entries => spread(e),
-                    2 => vec![Value::Integer(index), e],
-                    _ => vec![e],
-                };
+                let args = element_args(call.dispatch == 2, spread_entries, index, e);
                 index += 1;
                 if let Yield::Stop = yield_to(ev, &block, args, true)? {
                     break;
@@ -568,11 +575,7 @@ fn map(ev: &mut Evaluator, call: Call) -> Eval<Value> {
             let catches = !spread_entries;
             let mut index = 0i64;
             while let Some(e) = walk.next(ev)? {
-                let args = match call.dispatch {
-                    2 if spread_entries => spread(e),
-                    2 => vec![Value::Integer(index), e],
-                    _ => vec![e],
-                };
+                let args = element_args(call.dispatch == 2, spread_entries, index, e);
                 index += 1;
                 match yield_to(ev, &block, args, catches)? {
                     Yield::Value(x) => result.push(x),
@@ -681,11 +684,7 @@ fn any_all(ev: &mut Evaluator, call: Call, want: bool) -> Eval<Value> {
             let catches = walk.catches;
             let mut index = 0i64;
             while let Some(e) = walk.next(ev)? {
-                let args = match call.dispatch {
-                    2 if spread_entries => spread(e),
-                    2 => vec![Value::Integer(index), e],
-                    _ => vec![e],
-                };
+                let args = element_args(call.dispatch == 2, spread_entries, index, e);
                 index += 1;
                 match yield_to(ev, &block, args, catches)? {
                     Yield::Value(x) if truthy(&x) == want => return Ok(Value::Boolean(want)),
