@@ -1,10 +1,16 @@
-//! Ruby's `Kernel#format` (`sprintf.c` of Ruby 3.1) with one argument: what Puppet's
-//! `StringConverter` calls with a format such as `'%#010x'` and the value.
+//! Ruby's `Kernel#format` (`sprintf.c` of Ruby 3.1), the one implementation of it in Poppet:
+//!
+//! - [`format(fmt, arg)`](fn@format), one argument: what Puppet's `StringConverter` calls
+//!   with a format such as `'%#010x'` and the value (the converters of this crate);
+//! - [`format_list(fmt, args, conv)`](format_list), any number of arguments: Puppet's 3.x
+//!   `sprintf` function (`parser/functions/sprintf.rb`, in the `poppet` crate), whose
+//!   arguments are Ruby objects converted as [`Conversions`] says.
 //!
 //! Puppet hands the whole format string to Ruby, so everything Ruby's `format` does is kept:
-//! literal text around the directive, `%%`, other directives (which find no argument: `too
-//! few arguments`), `%1$d` positional arguments, `%<name>d` (`one hash required`), `*`
-//! widths, and Ruby's own messages (`malformed format string - %[`, `width too big`).
+//! literal text around the directives, `%%`, unnumbered arguments (`too few arguments`),
+//! `%1$d` positional arguments, `%<name>d` and `%{name}` names looked up in the one Hash
+//! argument (`one hash required`, `key<name> not found`), `*` widths, and Ruby's own messages
+//! (`malformed format string - %[`, `width too big`).
 //!
 //! | directive      | argument conversion (Ruby)          | output                               |
 //! |----------------|-------------------------------------|--------------------------------------|
@@ -23,6 +29,8 @@ use std::fmt::Write;
 
 use num_bigint::{BigInt, Sign};
 use num_traits::ToPrimitive;
+
+use puppet_types::Value;
 
 use crate::error::FormatError;
 use crate::ruby;
@@ -135,10 +143,47 @@ fn err(msg: impl Into<String>) -> FormatError {
     FormatError::new(msg)
 }
 
+/// How the directives convert an argument: `to_s` for `%s` (and `%{name}`), `inspect` for
+/// `%p`, `Integer()` for the integer directives, `Float()` for the float ones, `NUM2INT` for
+/// `%c` and `*`. Every method defaults to this crate's Ruby side of the values ([`ruby`]);
+/// a caller whose objects Ruby sees otherwise (the 3.x `sprintf` function) overrides some.
+pub trait Conversions {
+    /// `arg.to_s`.
+    fn to_s<'a>(&self, arg: &'a Arg<'_>) -> Result<Cow<'a, str>, FormatError> {
+        ruby::to_s(arg)
+    }
+
+    /// `arg.inspect`.
+    fn inspect<'a>(&self, arg: &'a Arg<'_>) -> Result<Cow<'a, str>, FormatError> {
+        ruby::inspect(arg)
+    }
+
+    /// `Integer(arg)`.
+    fn to_integer(&self, arg: &Arg<'_>) -> Result<RInt, FormatError> {
+        ruby::to_integer(arg)
+    }
+
+    /// `Float(arg)`.
+    fn to_float(&self, arg: &Arg<'_>) -> Result<f64, FormatError> {
+        ruby::to_float(arg)
+    }
+
+    /// `NUM2INT(arg)`.
+    fn num2int(&self, arg: &Arg<'_>) -> Result<i64, FormatError> {
+        ruby::num2int(arg)
+    }
+}
+
+/// The conversions of [`ruby`], as `StringConverter` hands its values to `format`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RubyConversions;
+
+impl Conversions for RubyConversions {}
+
 /// Where the next argument comes from (Ruby's `posarg`): 0 none taken yet, > 0 the last
 /// unnumbered one, -1 numbered, -2 named.
 struct Args<'a, 'b> {
-    arg: &'b Arg<'a>,
+    args: &'b [Arg<'a>],
     nextarg: i64,
     posarg: i64,
 }
@@ -170,11 +215,29 @@ impl<'a, 'b> Args<'a, 'b> {
     }
 
     fn nth(&self, n: i64) -> Result<&'b Arg<'a>, FormatError> {
-        if n == 1 {
-            Ok(self.arg)
-        } else {
-            Err(err("too few arguments"))
+        // `n` is at least 1
+        match self.args.get((n as usize).wrapping_sub(1)) {
+            Some(v) => Ok(v),
+            None => Err(err("too few arguments")),
         }
+    }
+
+    /// `GETNAMEARG`: the value of `name` (with its brackets) in the one Hash argument (`None`:
+    /// a key not found).
+    fn named(&mut self, name: &str) -> Result<Option<&'b Value>, FormatError> {
+        if self.posarg > 0 {
+            return Err(err(format!("named{name} after unnumbered({})", self.posarg)));
+        }
+        if self.posarg == -1 {
+            return Err(err(format!("named{name} after numbered")));
+        }
+        self.posarg = -2;
+        let hash = match self.args {
+            [Arg::Obj(Value::Hash(h))] => h,
+            _ => return Err(err("one hash required")),
+        };
+        let key = &name[1..name.len() - 1];
+        Ok(hash.get(&Value::from(key)))
     }
 }
 
@@ -194,12 +257,18 @@ fn get_num(b: &[u8], mut p: usize, start: i64, what: &str) -> Result<(i64, usize
     Ok((n, p))
 }
 
-/// `Kernel#format(fmt, arg)`.
+/// `Kernel#format(fmt, arg)`: one argument, converted as [`ruby`] converts it.
 pub fn format(fmt: &str, arg: &Arg<'_>) -> Result<String, FormatError> {
+    format_list(fmt, std::slice::from_ref(arg), &RubyConversions)
+}
+
+/// `Kernel#format(fmt, *args)`: any number of arguments, converted by `conv`; names
+/// (`%<name>s`, `%{name}`) are looked up when `args` is one `Arg::Obj` Hash.
+pub fn format_list<C: Conversions + ?Sized>(fmt: &str, list: &[Arg<'_>], conv: &C) -> Result<String, FormatError> {
     let b = fmt.as_bytes();
     let end = b.len();
     let mut out = String::with_capacity(fmt.len() + 8);
-    let mut args = Args { arg, nextarg: 1, posarg: 0 };
+    let mut args = Args { args: list, nextarg: 1, posarg: 0 };
     let mut p = 0usize;
     while p < end {
         let t = b[p..].iter().position(|&c| c == b'%').map_or(end, |i| p + i);
@@ -215,6 +284,8 @@ pub fn format(fmt: &str, arg: &Arg<'_>) -> Result<String, FormatError> {
         let mut prec: i64 = -1;
         let mut flags: u32 = 0;
         let mut nextvalue: Option<&Arg<'_>> = None;
+        // the value of a `%<name>`
+        let mut named_value: Option<&Value> = None;
         loop {
             // past the end, `*p` is the terminating NUL
             let c = b.get(p).copied().unwrap_or(0);
@@ -251,28 +322,20 @@ pub fn format(fmt: &str, arg: &Arg<'_>) -> Result<String, FormatError> {
                     flags |= FWIDTH;
                 }
                 b'<' | b'{' => {
-                    let term = if c == b'<' { b'>' } else { b'}' };
-                    let start = p;
-                    while p < end && b[p] != term {
-                        p += 1;
+                    let (close, value) = named_arg(fmt, p, &mut args, named_value.is_some() || nextvalue.is_some())?;
+                    p = close;
+                    if c == b'{' {
+                        format_named_s(&mut out, value, conv, flags, width, prec)?;
+                        break;
                     }
-                    if p >= end {
-                        return Err(err("malformed name - unmatched parenthesis"));
-                    }
-                    let name = &fmt[start..=p];
-                    if args.posarg > 0 {
-                        return Err(err(format!("named{name} after unnumbered({})", args.posarg)));
-                    }
-                    if args.posarg == -1 {
-                        return Err(err(format!("named{name} after numbered")));
-                    }
-                    // the one argument is never a Hash
-                    return Err(err("one hash required"));
+                    named_value = Some(value);
+                    p += 1;
+                    continue;
                 }
                 b'*' => {
                     check_for_width(flags)?;
                     flags |= FWIDTH;
-                    let (w, np) = get_aster(b, p, &mut args, "width")?;
+                    let (w, np) = get_aster(b, p, &mut args, conv, "width")?;
                     p = np;
                     width = w;
                     if width < 0 {
@@ -288,7 +351,7 @@ pub fn format(fmt: &str, arg: &Arg<'_>) -> Result<String, FormatError> {
                     flags |= FPREC | FPREC0;
                     p += 1;
                     if b.get(p) == Some(&b'*') {
-                        let (pr, np) = get_aster(b, p, &mut args, "precision")?;
+                        let (pr, np) = get_aster(b, p, &mut args, conv, "precision")?;
                         p = np;
                         prec = pr;
                         if prec < 0 {
@@ -321,40 +384,75 @@ pub fn format(fmt: &str, arg: &Arg<'_>) -> Result<String, FormatError> {
                     break;
                 }
                 b'c' => {
-                    let v = take(&mut nextvalue, &mut args)?;
+                    let named;
+                    let v = match named_value {
+                        Some(value) => {
+                            named = Arg::Obj(value);
+                            &named
+                        }
+                        None => take(&mut nextvalue, &mut args)?,
+                    };
                     if width > MAX_FIELD {
                         return Err(err("width too big"));
                     }
-                    format_c(&mut out, v, flags, width)?;
+                    format_c(&mut out, v, conv, flags, width)?;
                     break;
                 }
                 b's' | b'p' => {
-                    let v = take(&mut nextvalue, &mut args)?;
-                    let s = if c == b'p' { ruby::inspect(v)? } else { ruby::to_s(v)? };
+                    let named;
+                    let v = match named_value {
+                        Some(value) => {
+                            named = Arg::Obj(value);
+                            &named
+                        }
+                        None => take(&mut nextvalue, &mut args)?,
+                    };
+                    let s = if c == b'p' { conv.inspect(v)? } else { conv.to_s(v)? };
                     format_s(&mut out, &s, flags, width, prec)?;
                     break;
                 }
                 b'd' | b'i' | b'o' | b'x' | b'X' | b'b' | b'B' | b'u' => {
-                    let v = take(&mut nextvalue, &mut args)?;
-                    let iv = ruby::to_integer(v)?;
+                    let named;
+                    let v = match named_value {
+                        Some(value) => {
+                            named = Arg::Obj(value);
+                            &named
+                        }
+                        None => take(&mut nextvalue, &mut args)?,
+                    };
+                    let iv = conv.to_integer(v)?;
                     format_int(&mut out, &iv, c, flags, width, prec)?;
                     break;
                 }
                 b'f' => {
-                    let v = take(&mut nextvalue, &mut args)?;
+                    let named;
+                    let v = match named_value {
+                        Some(value) => {
+                            named = Arg::Obj(value);
+                            &named
+                        }
+                        None => take(&mut nextvalue, &mut args)?,
+                    };
                     match v {
                         Arg::Int(i) => format_f_int(&mut out, &RInt::Small(*i), flags, width, prec)?,
                         Arg::Big(bi) => format_f_int(&mut out, &RInt::Big(bi.clone()), flags, width, prec)?,
                         _ => {
-                            let f = ruby::to_float(v)?;
+                            let f = conv.to_float(v)?;
                             format_float(&mut out, f, c, flags, width, prec)?;
                         }
                     }
                     break;
                 }
                 b'g' | b'G' | b'e' | b'E' | b'a' | b'A' => {
-                    let v = take(&mut nextvalue, &mut args)?;
-                    let f = ruby::to_float(v)?;
+                    let named;
+                    let v = match named_value {
+                        Some(value) => {
+                            named = Arg::Obj(value);
+                            &named
+                        }
+                        None => take(&mut nextvalue, &mut args)?,
+                    };
+                    let f = conv.to_float(v)?;
                     format_float(&mut out, f, c, flags, width, prec)?;
                     break;
                 }
@@ -369,6 +467,47 @@ pub fn format(fmt: &str, arg: &Arg<'_>) -> Result<String, FormatError> {
         p += 1;
     }
     Ok(out)
+}
+
+/// `%<name>` or `%{name}` from its opening bracket at `start` (`given`: the directive already
+/// has a value): the position of the closing bracket and the value of the name. Out of line,
+/// as names are rare and the main loop is hot.
+#[cold]
+#[inline(never)]
+fn named_arg<'b>(
+    fmt: &str,
+    start: usize,
+    args: &mut Args<'_, 'b>,
+    given: bool,
+) -> Result<(usize, &'b Value), FormatError> {
+    let b = fmt.as_bytes();
+    let term = if b[start] == b'<' { b'>' } else { b'}' };
+    let close = match b[start..].iter().position(|&c| c == term) {
+        Some(i) => start + i,
+        None => return Err(err("malformed name - unmatched parenthesis")),
+    };
+    let name = &fmt[start..=close];
+    let value = args.named(name)?.ok_or_else(|| err(format!("key{name} not found")))?;
+    if term == b'>' && given {
+        return Err(err(format!("named{name} after <{name}>")));
+    }
+    Ok((close, value))
+}
+
+/// `%{name}`: the value's `to_s`, formatted as `%s` (out of line, as [`named_arg`]).
+#[cold]
+#[inline(never)]
+fn format_named_s<C: Conversions + ?Sized>(
+    out: &mut String,
+    value: &Value,
+    conv: &C,
+    flags: u32,
+    width: i64,
+    prec: i64,
+) -> Result<(), FormatError> {
+    let arg = Arg::Obj(value);
+    let s = conv.to_s(&arg)?;
+    format_s(out, &s, flags, width, prec)
 }
 
 /// Whether Ruby's `rb_enc_isprint` holds for the first character after `%`.
@@ -392,13 +531,20 @@ fn check_for_width(flags: u32) -> Result<(), FormatError> {
 
 /// `GETASTER`: a width or precision taken from the arguments (`*` or `*2$`); returns the
 /// value and the position of the last character read.
-fn get_aster(b: &[u8], p: usize, args: &mut Args<'_, '_>, what: &str) -> Result<(i64, usize), FormatError> {
+fn get_aster<C: Conversions + ?Sized>(
+    b: &[u8],
+    p: usize,
+    args: &mut Args<'_, '_>,
+    conv: &C,
+    what: &str,
+) -> Result<(i64, usize), FormatError> {
     let t = p;
     let (n, np) = get_num(b, p + 1, 0, what)?;
     let (v, pos) = if b.get(np) == Some(&b'$') { (args.pos(n)?, np) } else { (args.next()?, t) };
-    Ok((ruby::num2int(v)?, pos))
+    Ok((conv.num2int(v)?, pos))
 }
 
+/// The value of a directive without a name: its `N$`, or the next argument.
 fn take<'a, 'b>(nextvalue: &mut Option<&'b Arg<'a>>, args: &mut Args<'a, 'b>) -> Result<&'b Arg<'a>, FormatError> {
     match nextvalue.take() {
         Some(v) => Ok(v),
@@ -423,7 +569,13 @@ fn check_field(width: i64, prec: i64) -> Result<(), FormatError> {
 }
 
 /// `%c`.
-fn format_c(out: &mut String, v: &Arg<'_>, flags: u32, width: i64) -> Result<(), FormatError> {
+fn format_c<C: Conversions + ?Sized>(
+    out: &mut String,
+    v: &Arg<'_>,
+    conv: &C,
+    flags: u32,
+    width: i64,
+) -> Result<(), FormatError> {
     let ch: char = match ruby::check_string_type(v) {
         Some(s) => {
             let mut it = s.chars();
@@ -433,7 +585,7 @@ fn format_c(out: &mut String, v: &Arg<'_>, flags: u32, width: i64) -> Result<(),
             }
         }
         None => {
-            let n = ruby::num2int(v)?;
+            let n = conv.num2int(v)?;
             match u32::try_from(n).ok().and_then(char::from_u32) {
                 Some(c) => c,
                 None => return Err(err("invalid character")),
@@ -453,6 +605,11 @@ fn format_c(out: &mut String, v: &Arg<'_>, flags: u32, width: i64) -> Result<(),
 }
 
 /// `%s` and `%p` of an already converted string: precision in characters, width padding.
+///
+/// Inlined into the main loop by force, as [`format_int`] is: since the generic
+/// [`format_list`] is instantiated in other crates too, LLVM stopped inlining them by itself
+/// (measured), a cost on every `%s` and `%d`.
+#[inline(always)]
 fn format_s(out: &mut String, s: &str, flags: u32, width: i64, prec: i64) -> Result<(), FormatError> {
     check_field(width, prec)?;
     if flags & (FPREC | FWIDTH) != 0 {
@@ -482,6 +639,7 @@ fn format_s(out: &mut String, s: &str, flags: u32, width: i64, prec: i64) -> Res
 }
 
 /// `%d %i %u %o %x %X %b %B`.
+#[inline(always)]
 fn format_int(
     out: &mut String,
     v: &RInt,
@@ -967,5 +1125,48 @@ mod tests {
         assert_eq!(f("%.99999999999d", Arg::Int(1)), "!! precision too big");
         assert_eq!(f("%x\n%d", Arg::Int(1)), "!! too few arguments");
         assert_eq!(f("abc%", Arg::Int(1)), "!! incomplete format specifier; use %% (double %) instead");
+        assert_eq!(f("%<a>s", Arg::Int(1)), "!! one hash required");
+        assert_eq!(f("%s %<a>s", Arg::Int(1)), "!! named<a> after unnumbered(1)");
+    }
+
+    fn fl(fmt: &str, args: &[Arg<'_>]) -> String {
+        match format_list(fmt, args, &RubyConversions) {
+            Ok(s) => s,
+            Err(e) => format!("!! {}", e.message),
+        }
+    }
+
+    #[test]
+    fn argument_lists() {
+        let s = |v: &'static str| Arg::Str(Cow::Borrowed(v));
+        assert_eq!(fl("%s-%s", &[s("a"), s("b")]), "a-b");
+        assert_eq!(fl("%2$s %1$s %2$s", &[s("a"), s("b")]), "b a b");
+        let widths = [Arg::Int(5), Arg::Int(42), Arg::Int(6), Arg::Int(1), Arg::Float(2.25)];
+        assert_eq!(fl("%*d|%-*.*f", &widths), "   42|2.2   ");
+        assert_eq!(fl("%s", &[s("a"), s("b")]), "a");
+        assert_eq!(fl("100%%", &[]), "100%");
+        assert_eq!(fl("%s %s", &[s("a")]), "!! too few arguments");
+        assert_eq!(fl("%s", &[]), "!! too few arguments");
+        assert_eq!(fl("%3$s", &[s("a")]), "!! too few arguments");
+        assert_eq!(fl("%0$s", &[s("a")]), "!! malformed format string - %$");
+        assert_eq!(fl("%*0$d", &[Arg::Int(1)]), "!! invalid index - 0$");
+        assert_eq!(fl("%1$s %s", &[s("a")]), "!! unnumbered(1) mixed with numbered");
+        assert_eq!(fl("%s %1$s", &[s("a")]), "!! numbered(1) after unnumbered(1)");
+        assert_eq!(fl("%1$1$s", &[s("a")]), "!! value given twice - 1$");
+        assert_eq!(fl("%<a>s", &[s("a"), s("b")]), "!! one hash required");
+    }
+
+    #[test]
+    fn names() {
+        let h = puppet_types::literal::read("{a => 'x', b => 2}").unwrap_or_else(|e| panic!("{}", e.message));
+        let args = [Arg::Obj(&h)];
+        assert_eq!(fl("%<a>s and %<b>03d", &args), "x and 002");
+        assert_eq!(fl("%{b}|%-4{a}|%.0{a}|", &args), "2|x   ||");
+        assert_eq!(fl("%<c>s", &args), "!! key<c> not found");
+        assert_eq!(fl("%{c}", &args), "!! key{c} not found");
+        assert_eq!(fl("%<a>s %s", &args), "!! unnumbered(1) mixed with named");
+        assert_eq!(fl("%<a>s %1$s", &args), "!! numbered(1) after named");
+        assert_eq!(fl("%1$s %<a>s", &args), "!! named<a> after numbered");
+        assert_eq!(fl("%<a", &args), "!! malformed name - unmatched parenthesis");
     }
 }

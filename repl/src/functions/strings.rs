@@ -295,7 +295,7 @@ fn map_string_data(v: &Value, f: fn(&str) -> String, depth: usize) -> Value {
         Value::String(s) => Value::from(f(s).as_str()),
         Value::Array(a) => Value::array(a.iter().map(|x| map_string_data(x, f, depth + 1)).collect()),
         Value::Hash(h) => {
-            let mut out = Hash::with_capacity(h.len());
+            let mut out = Hash::with_capacity_and_hasher(h.len(), Default::default());
             for (k, x) in h.iter() {
                 out.insert(map_string_data(k, f, depth + 1), map_string_data(x, f, depth + 1));
             }
@@ -894,7 +894,7 @@ pub(crate) fn to_3x(v: &Value, top: bool, depth: usize) -> Value {
         Value::Binary(b) => Value::from(b.to_base64_strict().as_str()),
         Value::Array(a) if depth < MAX_DEPTH => Value::array(a.iter().map(|x| to_3x(x, false, depth + 1)).collect()),
         Value::Hash(h) if depth < MAX_DEPTH => {
-            let mut out = Hash::with_capacity(h.len());
+            let mut out = Hash::with_capacity_and_hasher(h.len(), Default::default());
             for (k, x) in h.iter() {
                 out.insert(to_3x(k, false, depth + 1), to_3x(x, false, depth + 1));
             }
