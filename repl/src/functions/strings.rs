@@ -413,8 +413,22 @@ fn split(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
         Value::Type(t) => type_regexp(t).unwrap_or_else(|| Rc::new(Regexp::new(""))),
         _ => Rc::new(Regexp::new("")),
     };
+    if let Some(literal) = literal_pattern(re.source()) {
+        // A pattern without regexp syntax splits where the text is, as `str::split` does.
+        let mut parts: Vec<Value> = if s.is_empty() { Vec::new() } else { s.split(literal).map(Value::from).collect() };
+        while parts.last().is_some_and(|p| p.as_str() == Some("")) {
+            parts.pop();
+        }
+        return Ok(Value::array(parts));
+    }
     let parts = ruby_split(s, &re)?;
     Ok(Value::array(parts.iter().map(|p| Value::from(p.as_str())).collect()))
+}
+
+/// The text a regexp source matches when it has no regexp syntax at all (`,`, `::`).
+fn literal_pattern(source: &str) -> Option<&str> {
+    let plain = !source.is_empty() && source.chars().all(|c| c.is_alphanumeric() || " ,;:-_=/@%&!'\"<>~`".contains(c));
+    plain.then_some(source)
 }
 
 /// The regexp of a `Regexp[...]` type (through aliases), `None` for the bare `Regexp`.
@@ -449,6 +463,8 @@ fn ruby_join(items: &[Value], delimiter: &str, depth: usize) -> Eval<String> {
         }
         match item {
             Value::Array(inner) => out.push_str(&ruby_join(inner, delimiter, depth + 1)?),
+            Value::String(s) => out.push_str(s),
+            Value::Integer(i) => out.push_str(itoa::Buffer::new().format(*i)),
             other => out.push_str(&ruby_to_s(other)),
         }
     }
