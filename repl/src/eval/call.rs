@@ -386,8 +386,11 @@ impl Evaluator {
                 }
             }
             if closure.consumes_first {
-                if let Some((op, acc, right, e)) = accumulator_body(&closure.lambda) {
-                    return ev.accumulate(op, acc, right, e);
+                if let Some(acc) = accumulator_body(&closure.lambda) {
+                    for statement in acc.before {
+                        ev.eval(statement)?;
+                    }
+                    return ev.accumulate(acc.op, acc.name, acc.right, acc.expr);
                 }
             }
             match &closure.lambda.body {
@@ -452,17 +455,23 @@ impl Evaluator {
 }
 
 /// The accumulator idiom: a lambda whose body is `$first OP X` (`+`, `-` or `<<`), where
-/// `$first` is its first parameter, used nowhere else, and nothing in the body calls
-/// break(). Gives the operator, the variable, the right side and the operation.
-fn accumulator_body(lambda: &Lambda) -> Option<(puppet_syntax::ast::BinaryOp, &str, &Expr, &Expr)> {
+/// `$first` is its first parameter and nothing in the body calls break(). `X` may read
+/// `$first`: it is evaluated first, and `$first` (a variable, read without side effects)
+/// taken after it. Gives the operator, the variable, the right side and the operation.
+fn accumulator_body(lambda: &Lambda) -> Option<Accumulator<'_>> {
     use puppet_syntax::ast::BinaryOp;
     let first = lambda.parameters.first().filter(|p| !p.captures_rest)?;
     let mut body = lambda.body.as_deref()?;
+    let mut before: &[Expr] = &[];
     while let ExprKind::Block(statements) = &body.kind {
-        match statements.as_slice() {
-            [one] => body = one,
-            _ => return None,
+        let (last, rest) = statements.split_last()?;
+        if !before.is_empty() && !rest.is_empty() {
+            return None;
         }
+        if !rest.is_empty() {
+            before = rest;
+        }
+        body = last;
     }
     let ExprKind::Binary { op, left, right } = &body.kind else { return None };
     if !matches!(op, BinaryOp::Add | BinaryOp::Subtract | BinaryOp::LeftShift) {
@@ -473,21 +482,29 @@ fn accumulator_body(lambda: &Lambda) -> Option<(puppet_syntax::ast::BinaryOp, &s
         return None;
     }
     let mut clean = true;
-    visit(right, &mut |e| {
-        clean &= !match &e.kind {
-            ExprKind::Variable(n) => *n == first.name,
-            ExprKind::VariableOf(_) => true,
-            ExprKind::Call { .. } => calls_break_or_getvar(e),
-            _ => false,
-        };
-        clean
-    });
-    clean.then_some((*op, name.as_str(), &**right, body))
+    for e in before.iter().chain(std::iter::once(&**right)) {
+        visit(e, &mut |e| {
+            clean &= !match &e.kind {
+                ExprKind::Call { .. } => calls_break(e),
+                _ => false,
+            };
+            clean
+        });
+    }
+    clean.then_some(Accumulator { before, op: *op, name, right, expr: body })
 }
 
-/// Whether a call is one that could end the lambda with break() or read the accumulator by
-/// name (`getvar`, `defined`).
-fn calls_break_or_getvar(call: &Expr) -> bool {
+/// An accumulator lambda's body: statements, then `$name op right`.
+struct Accumulator<'a> {
+    before: &'a [Expr],
+    op: puppet_syntax::ast::BinaryOp,
+    name: &'a str,
+    right: &'a Expr,
+    expr: &'a Expr,
+}
+
+/// Whether a call could end the lambda with break() (directly, or through `call`).
+fn calls_break(call: &Expr) -> bool {
     let ExprKind::Call { functor, .. } = &call.kind else { return false };
     let name = match &functor.kind {
         ExprKind::QualifiedName(n) => n.as_str(),
@@ -497,7 +514,7 @@ fn calls_break_or_getvar(call: &Expr) -> bool {
         },
         _ => return false,
     };
-    matches!(name, "break" | "getvar" | "defined" | "call" | "inline_epp" | "epp")
+    matches!(name, "break" | "call")
 }
 
 /// Visits an expression and everything in it (lambdas included) until `f` says stop.

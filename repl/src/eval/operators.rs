@@ -250,12 +250,16 @@ impl Evaluator {
     }
 
     /// The body of an accumulator lambda, `$acc OP right` (see `call::accumulator_body`):
-    /// `$acc` is taken out of the scope (this is its only use), and when nothing else holds
-    /// its array or hash, `+` and `<<` add to it in place instead of copying it.
+    /// the right side is evaluated, then `$acc` is taken out of the scope (nothing reads it
+    /// after), and when nothing else holds its array or hash, `+` and `<<` add to it in place
+    /// instead of copying it.
     pub(crate) fn accumulate(&mut self, op: BinaryOp, acc: &str, right: &Expr, e: &Expr) -> Eval<Value> {
         let ExprKind::Binary { left, .. } = &e.kind else { return self.eval(e) };
-        let Some(mut l) = self.scope.take_own(acc) else { return self.eval(e) };
+        if !self.scope.has_own(acc) {
+            return self.eval(e);
+        }
         let r = self.eval(right)?;
+        let Some(mut l) = self.scope.take_own(acc) else { return self.eval(e) };
         match (&mut l, op) {
             (Value::Hash(rc), BinaryOp::Add) => {
                 if let (Some(h), Value::Hash(more)) = (Rc::get_mut(rc), &r) {
