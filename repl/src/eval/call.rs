@@ -386,7 +386,7 @@ impl Evaluator {
                 }
             }
             if closure.consumes_first {
-                if let Some(acc) = accumulator_body(&closure.lambda) {
+                if let Some(acc) = accumulator_shape(&closure.lambda) {
                     for statement in acc.before {
                         ev.eval(statement)?;
                     }
@@ -454,11 +454,11 @@ impl Evaluator {
     }
 }
 
-/// The accumulator idiom: a lambda whose body is `$first OP X` (`+`, `-` or `<<`), where
-/// `$first` is its first parameter and nothing in the body calls break(). `X` may read
+/// The shape of the accumulator idiom: a lambda whose body is some statements, then
+/// `$first OP X` (`+`, `-` or `<<`), where `$first` is its first parameter. `X` may read
 /// `$first`: it is evaluated first, and `$first` (a variable, read without side effects)
-/// taken after it. Gives the operator, the variable, the right side and the operation.
-fn accumulator_body(lambda: &Lambda) -> Option<Accumulator<'_>> {
+/// taken after it. The idiom also needs that nothing calls break() ([`accumulator_body`]).
+fn accumulator_shape(lambda: &Lambda) -> Option<Accumulator<'_>> {
     use puppet_syntax::ast::BinaryOp;
     let first = lambda.parameters.first().filter(|p| !p.captures_rest)?;
     let mut body = lambda.body.as_deref()?;
@@ -481,8 +481,15 @@ fn accumulator_body(lambda: &Lambda) -> Option<Accumulator<'_>> {
     if *name != first.name {
         return None;
     }
+    Some(Accumulator { before, op: *op, name, right, expr: body })
+}
+
+/// [`accumulator_shape`] of a lambda in which nothing calls break() (checked once, when the
+/// closure is made).
+fn accumulator_body(lambda: &Lambda) -> Option<Accumulator<'_>> {
+    let acc = accumulator_shape(lambda)?;
     let mut clean = true;
-    for e in before.iter().chain(std::iter::once(&**right)) {
+    for e in acc.before.iter().chain(std::iter::once(acc.right)) {
         visit(e, &mut |e| {
             clean &= !match &e.kind {
                 ExprKind::Call { .. } => calls_break(e),
@@ -491,7 +498,7 @@ fn accumulator_body(lambda: &Lambda) -> Option<Accumulator<'_>> {
             clean
         });
     }
-    clean.then_some(Accumulator { before, op: *op, name, right, expr: body })
+    clean.then_some(acc)
 }
 
 /// An accumulator lambda's body: statements, then `$name op right`.
