@@ -52,7 +52,7 @@ impl Scope {
 
     fn get_own(&self, name: &str) -> Option<Value> {
         match &*self.vars.borrow() {
-            Vars::Few(list) => list.iter().find(|(n, _)| &**n == name).map(|(_, v)| v.clone()),
+            Vars::Few(list) => list.iter().find(|(n, _)| same_name(n, name)).map(|(_, v)| v.clone()),
             Vars::Many(map) => map.get(name).cloned(),
         }
     }
@@ -60,7 +60,7 @@ impl Scope {
     /// Whether this scope itself (not an enclosing one) has the variable.
     pub fn has_own(&self, name: &str) -> bool {
         match &*self.vars.borrow() {
-            Vars::Few(list) => list.iter().any(|(n, _)| &**n == name),
+            Vars::Few(list) => list.iter().any(|(n, _)| same_name(n, name)),
             Vars::Many(map) => map.contains_key(name),
         }
     }
@@ -122,4 +122,11 @@ impl Scope {
         vars.sort_by(|a, b| a.0.cmp(&b.0));
         vars
     }
+}
+
+/// Name equality, quick for the usual case of short names that differ in length or in their
+/// first byte.
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }

@@ -265,6 +265,7 @@ const MAX_DROP_DEPTH: u32 = 256;
 /// are set aside and dropped by the outermost drop, so values built at run time can nest far
 /// deeper than the stack allows recursion (`reduce` wrapping an array in itself).
 impl Drop for Value {
+    #[inline]
     fn drop(&mut self) {
         // Only the last handle of a non-empty container drops its contents: anything else
         // drops the ordinary way, at once.
@@ -274,28 +275,35 @@ impl Drop for Value {
             Value::Sensitive(s) => Rc::strong_count(s) == 1,
             _ => false,
         };
-        if !last_of_contents {
-            return;
+        if last_of_contents {
+            drop_contents(self);
         }
-        // During thread teardown the thread-locals may be gone: drop the ordinary way then.
-        let Ok(depth) = DROP_DEPTH.try_with(|d| d.get()) else { return };
-        if depth >= MAX_DROP_DEPTH && DEFERRED_DROPS.try_with(|_| ()).is_ok() {
-            let v = std::mem::replace(self, Value::Undef);
-            let _ = DEFERRED_DROPS.try_with(|d| d.borrow_mut().push(v));
-            return;
-        }
-        DROP_DEPTH.with(|d| d.set(depth + 1));
-        match self {
-            Value::Array(a) => drop(std::mem::replace(a, NO_ITEMS.try_with(Rc::clone).unwrap_or_default())),
-            Value::Hash(h) => drop(std::mem::replace(h, NO_ENTRIES.try_with(Rc::clone).unwrap_or_default())),
-            Value::Sensitive(s) => drop(std::mem::replace(s, Rc::new(Value::Undef))),
-            _ => {}
-        }
-        DROP_DEPTH.with(|d| d.set(depth));
-        if depth == 0 {
-            while let Some(v) = DEFERRED_DROPS.try_with(|d| d.borrow_mut().pop()).ok().flatten() {
-                drop(v);
-            }
+    }
+}
+
+/// Drops a container's contents with a bounded recursion depth: deeper containers are
+/// deferred to a list the outermost drop empties.
+#[cold]
+#[inline(never)]
+fn drop_contents(v: &mut Value) {
+    // During thread teardown the thread-locals may be gone: drop the ordinary way then.
+    let Ok(depth) = DROP_DEPTH.try_with(|d| d.get()) else { return };
+    if depth >= MAX_DROP_DEPTH && DEFERRED_DROPS.try_with(|_| ()).is_ok() {
+        let v = std::mem::replace(v, Value::Undef);
+        let _ = DEFERRED_DROPS.try_with(|d| d.borrow_mut().push(v));
+        return;
+    }
+    DROP_DEPTH.with(|d| d.set(depth + 1));
+    match v {
+        Value::Array(a) => drop(std::mem::replace(a, NO_ITEMS.try_with(Rc::clone).unwrap_or_default())),
+        Value::Hash(h) => drop(std::mem::replace(h, NO_ENTRIES.try_with(Rc::clone).unwrap_or_default())),
+        Value::Sensitive(s) => drop(std::mem::replace(s, Rc::new(Value::Undef))),
+        _ => {}
+    }
+    DROP_DEPTH.with(|d| d.set(depth));
+    if depth == 0 {
+        while let Some(v) = DEFERRED_DROPS.try_with(|d| d.borrow_mut().pop()).ok().flatten() {
+            drop(v);
         }
     }
 }

@@ -439,13 +439,19 @@ impl Evaluator {
     // ---- variables
 
     fn variable(&mut self, name: &str, at: Span) -> Eval<Value> {
-        if let Some(n) = numeric_variable(name) {
-            return Ok(self.match_variable(n));
-        }
-        let found = match name.strip_prefix("::") {
-            Some(top) => self.top.get(top),
-            None if name.contains("::") => self.top.get(name),
-            None => self.scope.get(name),
+        let bytes = name.as_bytes();
+        let found = if bytes.first().is_some_and(u8::is_ascii_digit) {
+            if let Some(n) = numeric_variable(name) {
+                return Ok(self.match_variable(n));
+            }
+            self.scope.get(name)
+        } else if !bytes.contains(&b':') {
+            self.scope.get(name)
+        } else {
+            match name.strip_prefix("::") {
+                Some(top) => self.top.get(top),
+                None => self.top.get(name),
+            }
         };
         match found {
             Some(v) => Ok(v),
