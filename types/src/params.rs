@@ -826,8 +826,14 @@ fn label_a_an_uc(t: &Type) -> String {
     a_an_uc(&label(t))
 }
 
+// --- Ruby's view of values -----------------------------------------------------------------
+//
+// Puppet's messages often show values as Ruby does: by class (`comparison of Integer with
+// String failed`), by `inspect` (`undefined method `>' for [1]:Array`). These are the one
+// place of those rules; the evaluator's functions use them too.
+
 /// The Ruby class of a value as Puppet's messages name it (`Integer`, `NilClass`,
-/// `Puppet::Pops::Types::PIntegerType`).
+/// `Puppet::Pops::Types::PIntegerType`, `URI::HTTP`).
 pub fn ruby_class(v: &Value) -> String {
     match v {
         Value::Undef => "NilClass".into(),
@@ -846,11 +852,110 @@ pub fn ruby_class(v: &Value) -> String {
         Value::SemVer(_) => "SemanticPuppet::Version".into(),
         Value::SemVerRange(_) => "SemanticPuppet::VersionRange".into(),
         Value::Binary(_) => "Puppet::Pops::Types::PBinaryType::Binary".into(),
-        Value::Uri(_) => "URI::Generic".into(),
+        Value::Uri(u) => uri_class(u.class).into(),
         Value::Sensitive(_) => "Puppet::Pops::Types::PSensitiveType::Sensitive".into(),
         Value::Deferred(_) => "Puppet::Pops::Evaluator::DeferredValue".into(),
-        Value::Iterator(_) => "Puppet::Pops::Types::Iterable::Iterator".into(),
+        Value::Iterator(_) => "Puppet::Pops::Types::Iterator".into(),
         Value::Callable(_) => "Puppet::Pops::Evaluator::Closure".into(),
+    }
+}
+
+/// The Ruby class `URI.parse` gives a URI of its scheme (`URI.scheme_list`).
+fn uri_class(class: crate::uri::Class) -> &'static str {
+    use crate::uri::Class as C;
+    match class {
+        C::Generic => "URI::Generic",
+        C::Http => "URI::HTTP",
+        C::Https => "URI::HTTPS",
+        C::Ftp => "URI::FTP",
+        C::File => "URI::File",
+        C::Ldap => "URI::LDAP",
+        C::Ldaps => "URI::LDAPS",
+        C::MailTo => "URI::MailTo",
+        C::Ws => "URI::WS",
+        C::Wss => "URI::WSS",
+    }
+}
+
+/// How deep [`ruby_inspect`] descends into arrays and hashes before it writes `[...]`.
+const INSPECT_DEPTH: usize = 500;
+
+/// Ruby's `inspect` of a value as Puppet holds it: `nil`, `:default`, `1.0`, `"a\n"`,
+/// `/re/`, `[1, "a"]`, `{"a"=>1}`; versions and ranges as their string, a Sensitive as
+/// `#<Sensitive [value redacted]>`, a URI as `#<URI::HTTP http://a/>`; types and time values
+/// in Ruby's default form with their instance variables, the address written as zero
+/// (Puppet's is a real one).
+pub fn ruby_inspect(v: &Value) -> String {
+    let mut out = String::new();
+    write_inspect(&mut out, v, 0);
+    out
+}
+
+fn write_inspect(out: &mut String, v: &Value, depth: usize) {
+    if depth > INSPECT_DEPTH {
+        out.push_str("[...]");
+        return;
+    }
+    match v {
+        Value::Undef => out.push_str("nil"),
+        Value::Default => out.push_str(":default"),
+        Value::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Integer(i) => out.push_str(&i.to_string()),
+        Value::Float(f) => out.push_str(&crate::display::float_to_s(*f)),
+        Value::String(s) => out.push_str(&crate::ruby_string::inspect(s)),
+        Value::Regexp(r) => out.push_str(&crate::display::regexp_with_delimiters(r.source())),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_inspect(out, x, depth + 1);
+            }
+            out.push(']');
+        }
+        Value::Hash(h) => {
+            out.push('{');
+            for (i, (k, x)) in h.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_inspect(out, k, depth + 1);
+                out.push_str("=>");
+                write_inspect(out, x, depth + 1);
+            }
+            out.push('}');
+        }
+        Value::Sensitive(_) => out.push_str("#<Sensitive [value redacted]>"),
+        Value::Type(t) => {
+            let class = ruby_class(v);
+            match &**t {
+                Type::Integer { from, to } => out.push_str(&format!(
+                    "#<{class}:0x0000000000000000 @from={}, @to={}>",
+                    from.map_or("-Infinity".to_string(), |f| f.to_string()),
+                    to.map_or("Infinity".to_string(), |f| f.to_string())
+                )),
+                _ => out.push_str(&format!("#<{class}:0x0000000000000000>")),
+            }
+        }
+        Value::Timespan(t) => out.push_str(&format!("#<Puppet::Pops::Time::Timespan:0x0000000000000000 @nsecs={}>", t.nsecs)),
+        Value::Timestamp(t) => {
+            out.push_str(&format!("#<Puppet::Pops::Time::Timestamp:0x0000000000000000 @nsecs={}>", t.nsecs))
+        }
+        Value::Uri(u) => out.push_str(&format!("#<{} {u}>", uri_class(u.class))),
+        other => out.push_str(&crate::display::value_to_s(other)),
+    }
+}
+
+/// The receiver in Ruby 3.1's `NoMethodError` message (`undefined method `m' for RECEIVER`):
+/// the value's `inspect` and class (`nil:NilClass`, `1:Integer`, `[1, 2]:Array`, however
+/// long), or an `inspect` in Ruby's `#<...>` form alone.
+pub fn ruby_receiver(v: &Value) -> String {
+    let shown = ruby_inspect(v);
+    if shown.starts_with('#') {
+        shown
+    } else {
+        format!("{shown}:{}", ruby_class(v))
     }
 }
 

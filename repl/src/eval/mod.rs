@@ -298,7 +298,7 @@ impl Evaluator {
         // Grow the stack on demand, checked every few levels: code and calls may nest deeper
         // than a thread's stack.
         self.nesting += 1;
-        let result = if self.nesting % 8 == 0 {
+        let result = if self.nesting.is_multiple_of(8) {
             stacker::maybe_grow(1024 * 1024, 8 * 1024 * 1024, || self.eval_node(e))
         } else {
             self.eval_node(e)

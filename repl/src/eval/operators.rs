@@ -13,6 +13,8 @@ use puppet_types::Value;
 
 use super::{match_groups, truthy, Evaluator, Strict};
 use crate::error::{fail_at, Eval};
+// Ruby's `==` as `Array#delete` uses it: strings case-sensitively, `1 == 1.0`.
+use crate::functions::ruby_eq;
 
 impl Evaluator {
     pub(super) fn binary(&mut self, op: BinaryOp, left: &Expr, right: &Expr, e: &Expr) -> Eval<Value> {
@@ -528,15 +530,6 @@ fn array_to_hash(a: &[Value]) -> Result<Vec<(Value, Value)>, String> {
         return Err("odd number of arguments for Hash".into());
     }
     Ok(a.chunks(2).map(|kv| (kv[0].clone(), kv[1].clone())).collect())
-}
-
-/// Ruby's `==` as `Array#delete` uses it: strings case-sensitively, `1 == 1.0`.
-fn ruby_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Integer(x), Value::Float(y)) | (Value::Float(y), Value::Integer(x)) => (*x as f64) == *y,
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| ruby_eq(p, q)),
-        _ => a == b,
-    }
 }
 
 fn as_f64(v: &Value) -> Option<f64> {

@@ -13,14 +13,14 @@ use std::collections::HashSet;
 use std::rc::{Rc, Weak};
 
 use indexmap::IndexMap;
-use puppet_types::display::{float_to_s, label, value_to_s};
-use puppet_types::ruby_string::inspect as inspect_str;
+use puppet_types::display::label;
 use puppet_types::value::Hash;
-use puppet_types::{Type, Value};
+use puppet_types::Value;
 
 use super::iteration::{block_of, pair, ruby_arity, spread, yield_to, Mode, Walk, Yield};
+use super::ruby;
 use super::{Builtin, Call};
-use crate::error::{fail, Eval, Flow};
+use crate::error::{fail, Eval};
 use crate::eval::{truthy, Evaluator, Level};
 use crate::scope::Scope;
 
@@ -193,211 +193,6 @@ fn unique(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 
 // --- sort -------------------------------------------------------------------------------
 
-/// Ruby's class name of a value (`comparison of Integer with String failed`).
-pub(crate) fn ruby_class(v: &Value) -> String {
-    let s = match v {
-        Value::Undef => "NilClass",
-        Value::Default => "Symbol",
-        Value::Boolean(true) => "TrueClass",
-        Value::Boolean(false) => "FalseClass",
-        Value::Integer(_) => "Integer",
-        Value::Float(_) => "Float",
-        Value::String(_) => "String",
-        Value::Regexp(_) => "Regexp",
-        Value::Array(_) => "Array",
-        Value::Hash(_) => "Hash",
-        Value::Type(t) => return format!("Puppet::Pops::Types::{}", ruby_type_class(t)),
-        Value::Timespan(_) => "Puppet::Pops::Time::Timespan",
-        Value::Timestamp(_) => "Puppet::Pops::Time::Timestamp",
-        Value::SemVer(_) => "SemanticPuppet::Version",
-        Value::SemVerRange(_) => "SemanticPuppet::VersionRange",
-        Value::Binary(_) => "Puppet::Pops::Types::PBinaryType::Binary",
-        Value::Uri(_) => "URI::Generic",
-        Value::Sensitive(_) => "Puppet::Pops::Types::PSensitiveType::Sensitive",
-        Value::Deferred(_) => "Puppet::Pops::Evaluator::DeferredValue",
-        Value::Iterator(_) => "Puppet::Pops::Types::Iterator",
-        Value::Callable(_) => "Puppet::Pops::Evaluator::Closure",
-    };
-    s.to_string()
-}
-
-/// The Ruby class implementing a type (`PIntegerType`).
-fn ruby_type_class(t: &Type) -> &'static str {
-    match t {
-        Type::Any => "PAnyType",
-        Type::Undef => "PUndefType",
-        Type::Default => "PDefaultType",
-        Type::Unit => "PUnitType",
-        Type::Scalar => "PScalarType",
-        Type::ScalarData => "PScalarDataType",
-        Type::Numeric => "PNumericType",
-        Type::Integer { .. } => "PIntegerType",
-        Type::Float { .. } => "PFloatType",
-        Type::String(_) => "PStringType",
-        Type::Enum { .. } => "PEnumType",
-        Type::Pattern(_) => "PPatternType",
-        Type::Regexp(_) => "PRegexpType",
-        Type::Boolean(_) => "PBooleanType",
-        Type::SemVer(_) => "PSemVerType",
-        Type::SemVerRange => "PSemVerRangeType",
-        Type::Timespan { .. } => "PTimespanType",
-        Type::Timestamp { .. } => "PTimestampType",
-        Type::Binary => "PBinaryType",
-        Type::Uri(_) => "PURIType",
-        Type::Collection(_) => "PCollectionType",
-        Type::Array { .. } => "PArrayType",
-        Type::Hash { .. } => "PHashType",
-        Type::Tuple { .. } => "PTupleType",
-        Type::Struct(_) => "PStructType",
-        Type::Variant(_) => "PVariantType",
-        Type::Optional(_) => "POptionalType",
-        Type::NotUndef(_) => "PNotUndefType",
-        Type::Iterable(_) => "PIterableType",
-        Type::Iterator(_) => "PIteratorType",
-        Type::CatalogEntry => "PCatalogEntryType",
-        Type::Resource { .. } => "PResourceType",
-        Type::Class(_) => "PClassType",
-        Type::Type(_) => "PTypeType",
-        Type::Callable(_) => "PCallableType",
-        Type::Sensitive(_) => "PSensitiveType",
-        Type::Runtime { .. } => "PRuntimeType",
-        Type::Init { .. } => "PInitType",
-        Type::Deferred | Type::Object(_) => "PObjectType",
-        Type::TypeSet => "PTypeSetType",
-        Type::Reference(_) => "PTypeReferenceType",
-        Type::Alias(_) => "PTypeAliasType",
-    }
-}
-
-/// Ruby's `inspect` of a value as Puppet holds it.
-pub(crate) fn ruby_inspect(v: &Value) -> String {
-    ruby_inspect_at(v, 0)
-}
-
-fn ruby_inspect_at(v: &Value, depth: usize) -> String {
-    if depth > 200 {
-        return "[...]".into();
-    }
-    match v {
-        Value::Undef => "nil".into(),
-        Value::Default => ":default".into(),
-        Value::Boolean(b) => b.to_string(),
-        Value::Integer(i) => i.to_string(),
-        Value::Float(f) => float_to_s(*f),
-        Value::String(s) => inspect_str(s),
-        Value::Regexp(r) => puppet_types::display::regexp_with_delimiters(r.source()),
-        Value::Array(items) => {
-            let parts: Vec<String> = items.iter().map(|x| ruby_inspect_at(x, depth + 1)).collect();
-            format!("[{}]", parts.join(", "))
-        }
-        Value::Hash(h) => {
-            let parts: Vec<String> =
-                h.iter().map(|(k, x)| format!("{}=>{}", ruby_inspect_at(k, depth + 1), ruby_inspect_at(x, depth + 1))).collect();
-            format!("{{{}}}", parts.join(", "))
-        }
-        Value::Type(t) => t.to_string(),
-        other => value_to_s(other),
-    }
-}
-
-/// What `rb_cmperr` shows of the right operand: special constants (nil, booleans, small
-/// integers, symbols) and floats by `inspect`, other objects by class.
-fn cmperr_operand(v: &Value) -> String {
-    const FIXNUM_MAX: i64 = (1 << 62) - 1;
-    const FIXNUM_MIN: i64 = -(1 << 62);
-    match v {
-        Value::Undef => "nil".into(),
-        Value::Boolean(b) => b.to_string(),
-        Value::Integer(i) if (FIXNUM_MIN..=FIXNUM_MAX).contains(i) => i.to_string(),
-        Value::Float(f) => float_to_s(*f),
-        Value::Default => ":default".into(),
-        other => ruby_class(other),
-    }
-}
-
-/// Ruby's `comparison of X with Y failed`.
-fn cmperr(a: &Value, b: &Value) -> Flow {
-    fail(format!("comparison of {} with {} failed", ruby_class(a), cmperr_operand(b)))
-}
-
-/// Ruby's `==` between Puppet's values: numbers across Integer and Float, strings exactly,
-/// arrays and hashes element-wise.
-pub(crate) fn ruby_eq(a: &Value, b: &Value) -> bool {
-    ruby_eq_at(a, b, 0)
-}
-
-fn ruby_eq_at(a: &Value, b: &Value, depth: usize) -> bool {
-    if depth > 1000 {
-        return false;
-    }
-    match (a, b) {
-        (Value::Integer(_) | Value::Float(_), Value::Integer(_) | Value::Float(_)) => {
-            puppet_types::compare::compare(a, b).is_ok_and(|o| o == Ordering::Equal)
-                && !matches!((a, b), (Value::Float(x), _) | (_, Value::Float(x)) if x.is_nan())
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| ruby_eq_at(p, q, depth + 1))
-        }
-        (Value::Hash(x), Value::Hash(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| ruby_eq_at(v, w, depth + 1)))
-        }
-        _ => a == b,
-    }
-}
-
-/// Ruby's `a <=> b`; `None` where Ruby gives nil (not comparable).
-fn ruby_cmp(a: &Value, b: &Value, depth: usize) -> Option<Ordering> {
-    if depth > 1000 {
-        return None;
-    }
-    let numeric_or_time =
-        |v: &Value| matches!(v, Value::Integer(_) | Value::Float(_) | Value::Timespan(_) | Value::Timestamp(_));
-    match (a, b) {
-        (Value::String(x), Value::String(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
-        (Value::Float(x), _) | (_, Value::Float(x)) if x.is_nan() => None,
-        (Value::Timespan(_), Value::Timestamp(_)) | (Value::Timestamp(_), Value::Timespan(_)) => None,
-        _ if numeric_or_time(a) && numeric_or_time(b) => puppet_types::compare::compare(a, b).ok(),
-        (Value::SemVer(x), Value::SemVer(y)) => Some((**x).cmp(&**y)),
-        (Value::Array(x), Value::Array(y)) => {
-            for (p, q) in x.iter().zip(y.iter()) {
-                match ruby_cmp(p, q, depth + 1)? {
-                    Ordering::Equal => {}
-                    other => return Some(other),
-                }
-            }
-            Some(x.len().cmp(&y.len()))
-        }
-        _ if ruby_eq(a, b) => Some(Ordering::Equal),
-        _ => None,
-    }
-}
-
-/// Ruby's `rb_cmpint`: the order a sort block's value stands for.
-fn block_order(r: &Value, a: &Value, b: &Value) -> Eval<Ordering> {
-    let zero = Value::Integer(0);
-    match r {
-        Value::Integer(i) => Ok(i.cmp(&0)),
-        Value::Undef => Err(cmperr(a, b)),
-        Value::Float(f) => Ok(if *f > 0.0 {
-            Ordering::Greater
-        } else if *f < 0.0 {
-            Ordering::Less
-        } else {
-            Ordering::Equal
-        }),
-        Value::Timespan(_) | Value::Timestamp(_) => Ok(ruby_cmp(r, &zero, 0).unwrap_or(Ordering::Equal)),
-        // Comparable's `>` fails on `<=>` with 0.
-        Value::String(_) | Value::Default | Value::SemVer(_) => Err(cmperr(r, &zero)),
-        other => {
-            let shown = ruby_inspect(other);
-            let class = ruby_class(other);
-            let receiver =
-                if shown.chars().count() > 65 { format!("an instance of {class}") } else { format!("{shown}:{class}") };
-            Err(fail(format!("undefined method `>' for {receiver}")))
-        }
-    }
-}
-
 /// glibc's merge sort (`msort_with_tmp`, which Ruby's `sort` runs through `qsort_r`): the
 /// same comparisons in the same order, so that the first failing one is Ruby's.
 fn msort(items: &mut [Value], cmp: &mut dyn FnMut(&Value, &Value) -> Eval<Ordering>) -> Eval<()> {
@@ -429,10 +224,10 @@ fn msort(items: &mut [Value], cmp: &mut dyn FnMut(&Value, &Value) -> Eval<Orderi
 
 fn sort_values(ev: &mut Evaluator, items: &mut [Value], block: Option<&Value>) -> Eval<()> {
     match block {
-        None => msort(items, &mut |a, b| ruby_cmp(a, b, 0).ok_or_else(|| cmperr(a, b))),
+        None => msort(items, &mut |a, b| ruby::cmp(a, b).ok_or_else(|| ruby::cmperr(a, b))),
         Some(block) => msort(items, &mut |a, b| {
             let r = ev.call_block(block, &[a.clone(), b.clone()])?;
-            block_order(&r, a, b)
+            ruby::cmpint(&r, a, b)
         }),
     }
 }
@@ -464,6 +259,17 @@ struct DigError {
 }
 
 impl DigError {
+    /// `The given data WHAT at [walked path], got 'T'`, `T` the type of `culprit`, which
+    /// the details hold as `type_key` beside the `walked_path`.
+    fn new(walked: Vec<Value>, what: &str, type_key: &str, culprit: &Value, issue_code: &'static str) -> DigError {
+        let t = puppet_types::infer::infer(culprit);
+        let path = ruby::inspect(&Value::array(walked.clone()));
+        let mut details = Hash::default();
+        details.insert(Value::from("walked_path"), Value::array(walked));
+        details.insert(Value::from(type_key), Value::ty(t.clone()));
+        DigError { message: format!("The given data {what} at {path}, got '{t}'"), issue_code, details }
+    }
+
     /// The `Error` value a `get` lambda receives: its `msg`, `kind`, `details` and
     /// `issue_code`.
     fn to_value(&self) -> Value {
@@ -484,16 +290,7 @@ fn dig_path(data: Value, keys: &[Value]) -> Result<Value, DigError> {
             return Ok(Value::Undef);
         }
         if !matches!(d, Value::Array(_) | Value::Hash(_)) {
-            let t = puppet_types::infer::infer(&d);
-            let path = ruby_inspect(&Value::array(walked.clone()));
-            let mut details = Hash::default();
-            details.insert(Value::from("walked_path"), Value::array(walked));
-            details.insert(Value::from("value_type"), Value::ty(t.clone()));
-            return Err(DigError {
-                message: format!("The given data does not contain a Collection at {path}, got '{t}'"),
-                issue_code: "EXPECTED_COLLECTION",
-                details,
-            });
+            return Err(DigError::new(walked, "does not contain a Collection", "value_type", &d, "EXPECTED_COLLECTION"));
         }
         walked.push(k.clone());
         d = match (&d, k) {
@@ -503,16 +300,7 @@ fn dig_path(data: Value, keys: &[Value]) -> Result<Value, DigError> {
                 usize::try_from(i).ok().and_then(|i| a.get(i)).cloned().unwrap_or(Value::Undef)
             }
             (Value::Array(_), _) => {
-                let t = puppet_types::infer::infer(k);
-                let path = ruby_inspect(&Value::array(walked.clone()));
-                let mut details = Hash::default();
-                details.insert(Value::from("walked_path"), Value::array(walked));
-                details.insert(Value::from("index_type"), Value::ty(t.clone()));
-                return Err(DigError {
-                    message: format!("The given data requires an Integer index at {path}, got '{t}'"),
-                    issue_code: "EXPECTED_INTEGER_INDEX",
-                    details,
-                });
+                return Err(DigError::new(walked, "requires an Integer index", "index_type", k, "EXPECTED_INTEGER_INDEX"));
             }
             (Value::Hash(h), _) => h.get(k).cloned().unwrap_or(Value::Undef),
             _ => Value::Undef,
@@ -644,7 +432,7 @@ fn index(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                 let hit = match &block {
                     None => {
                         let candidate = if hash_style { probe.get(1).cloned().unwrap_or(Value::Undef) } else { e };
-                        ruby_eq(&candidate, &target)
+                        ruby::eq(&candidate, &target)
                     }
                     Some(b) => {
                         let args = match (call.dispatch, hash_style) {

@@ -1,56 +1,18 @@
 //! Control flow: `fail` (`parser/functions/fail.rb`), `break`, `next`, `return` (which leave
 //! the evaluation through [`Flow`]), and the lambda-calling `with`, `then` and `lest`.
 
-use puppet_types::display::{float_to_s, value_to_s};
-use puppet_types::ruby_string::inspect as inspect_str;
 use puppet_types::Value;
 
+use super::ruby;
 use super::{Builtin, Call};
 use crate::error::{fail, Eval, Flow};
 use crate::eval::Evaluator;
 
-/// `fail`'s message: each argument as the 3.x function API gets it (undef as `''`), in
-/// Ruby's `to_s`, joined by spaces.
+/// `fail`'s message: each argument as the 3.x function API gets it (undef as `''`, an
+/// Iterator refused), in Ruby's `to_s`, joined by spaces.
 fn fail_fn(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
-    let parts: Vec<String> = call.args.iter().map(ruby3_to_s).collect();
+    let parts: Vec<String> = super::strings::args_3x(&call.args)?.iter().map(ruby::to_s).collect();
     Err(fail(parts.join(" ")))
-}
-
-/// Ruby's `to_s` of an argument converted for a 3.x function.
-fn ruby3_to_s(v: &Value) -> String {
-    match v {
-        Value::Undef => String::new(),
-        Value::Default => "default".into(),
-        Value::String(s) => s.to_string(),
-        Value::Float(f) => float_to_s(*f),
-        Value::Array(_) | Value::Hash(_) => ruby3_inspect(v, 0),
-        Value::Regexp(r) => puppet_types::display::regexp_with_delimiters(r.source()),
-        Value::Type(t) => t.to_string(),
-        other => value_to_s(other),
-    }
-}
-
-/// Ruby's `inspect` of a value inside an array or hash given to a 3.x function.
-fn ruby3_inspect(v: &Value, depth: usize) -> String {
-    if depth > 200 {
-        return "[...]".into();
-    }
-    match v {
-        Value::Undef => "nil".into(),
-        Value::Default => ":default".into(),
-        Value::String(s) => inspect_str(s),
-        Value::Regexp(r) => inspect_str(&puppet_types::display::regexp_with_delimiters(r.source())),
-        Value::Array(items) => {
-            let parts: Vec<String> = items.iter().map(|x| ruby3_inspect(x, depth + 1)).collect();
-            format!("[{}]", parts.join(", "))
-        }
-        Value::Hash(h) => {
-            let parts: Vec<String> =
-                h.iter().map(|(k, x)| format!("{}=>{}", ruby3_inspect(k, depth + 1), ruby3_inspect(x, depth + 1))).collect();
-            format!("{{{}}}", parts.join(", "))
-        }
-        other => ruby3_to_s(other),
-    }
 }
 
 fn with(ev: &mut Evaluator, call: Call) -> Eval<Value> {

@@ -476,6 +476,16 @@ fn element_args(two: bool, spread_entries: bool, index: i64, e: Value) -> Vec<Va
     }
 }
 
+/// The arguments of a lambda for one entry of a hash: `(key, value)` for the two-parameter
+/// dispatch (0), else `([key, value])`.
+fn entry_args(dispatch: usize, k: &Value, v: &Value) -> Vec<Value> {
+    if dispatch == 0 {
+        vec![k.clone(), v.clone()]
+    } else {
+        vec![pair(k, v)]
+    }
+}
+
 /// Ruby's `yield(*x)`: an array's elements, a hash's pairs, nothing for nil, else `x`.
 pub(crate) fn spread(x: Value) -> Vec<Value> {
     match &x {
@@ -530,7 +540,7 @@ fn each(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     match (&receiver, call.dispatch) {
         (Value::Hash(h), 0 | 1) => {
             for (k, v) in h.iter() {
-                let args = if call.dispatch == 0 { vec![k.clone(), v.clone()] } else { vec![pair(k, v)] };
+                let args = entry_args(call.dispatch, k, v);
                 if let Yield::Stop = yield_to(ev, &block, args, true)? {
                     break;
                 }
@@ -559,7 +569,7 @@ fn map(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     match (&receiver, call.dispatch) {
         (Value::Hash(h), 0 | 1) => {
             for (k, v) in h.iter() {
-                let args = if call.dispatch == 0 { vec![k.clone(), v.clone()] } else { vec![pair(k, v)] };
+                let args = entry_args(call.dispatch, k, v);
                 match yield_to(ev, &block, args, true)? {
                     Yield::Value(x) => result.push(x),
                     Yield::Stop => break,
@@ -595,7 +605,7 @@ fn filter(ev: &mut Evaluator, call: Call) -> Eval<Value> {
             // `hash.select`: a break() escapes.
             let mut result = Hash::default();
             for (k, v) in h.iter() {
-                let args = if call.dispatch == 0 { vec![k.clone(), v.clone()] } else { vec![pair(k, v)] };
+                let args = entry_args(call.dispatch, k, v);
                 if truthy(&ev.call_block(&block, &args)?) {
                     result.insert(k.clone(), v.clone());
                 }
@@ -672,7 +682,7 @@ fn any_all(ev: &mut Evaluator, call: Call, want: bool) -> Eval<Value> {
     match (&receiver, call.dispatch) {
         (Value::Hash(h), 0 | 1) => {
             for (k, v) in h.iter() {
-                let args = if call.dispatch == 0 { vec![k.clone(), v.clone()] } else { vec![pair(k, v)] };
+                let args = entry_args(call.dispatch, k, v);
                 if truthy(&ev.call_block(&block, &args)?) == want {
                     return Ok(Value::Boolean(want));
                 }
@@ -704,6 +714,18 @@ fn yield_element(ev: &mut Evaluator, block: &Value, e: Value) -> Eval<Yield> {
     yield_to(ev, block, args, true)
 }
 
+/// `iterator.each(&block)`: the block called with each element ([`yield_element`]) until
+/// the iterator ends or the block calls `break()`; `undef`.
+fn each_element(ev: &mut Evaluator, iterator: &Value, block: &Value, at: puppet_syntax::Span) -> Eval<Value> {
+    let mut walk = Walk::new(iterator, Mode::Consume, at)?;
+    while let Some(e) = walk.next(ev)? {
+        if let Yield::Stop = yield_element(ev, block, e)? {
+            break;
+        }
+    }
+    Ok(Value::Undef)
+}
+
 fn step(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let receiver = call.arg(0);
     let n = match call.arg(1) {
@@ -720,14 +742,10 @@ fn step(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     };
     // A range is cut when the stepping iterator is made.
     range_of(&stepped, 0)?;
-    let Some(block) = call.block.clone() else { return Ok(stepped) };
-    let mut walk = Walk::new(&stepped, Mode::Consume, call.at)?;
-    while let Some(e) = walk.next(ev)? {
-        if let Yield::Stop = yield_element(ev, &block, e)? {
-            break;
-        }
+    match &call.block {
+        Some(block) => each_element(ev, &stepped, block, call.at),
+        None => Ok(stepped),
     }
-    Ok(Value::Undef)
 }
 
 fn reverse_each(ev: &mut Evaluator, call: Call) -> Eval<Value> {
@@ -743,14 +761,10 @@ fn reverse_each(ev: &mut Evaluator, call: Call) -> Eval<Value> {
         take_snapshot(&reversed, elements);
     }
     let reversed = Value::Iterator(reversed);
-    let Some(block) = call.block.clone() else { return Ok(reversed) };
-    let mut walk = Walk::new(&reversed, Mode::Consume, call.at)?;
-    while let Some(e) = walk.next(ev)? {
-        if let Yield::Stop = yield_element(ev, &block, e)? {
-            break;
-        }
+    match &call.block {
+        Some(block) => each_element(ev, &reversed, block, call.at),
+        None => Ok(reversed),
     }
-    Ok(Value::Undef)
 }
 
 // --- tree_each ---------------------------------------------------------------------------

@@ -12,7 +12,8 @@ use std::cmp::Ordering;
 use puppet_types::regexp::Regexp;
 use puppet_types::Value;
 
-use super::strings::{ruby_inspect, ruby_to_s, warn_once};
+use super::ruby;
+use super::strings::warn_once;
 use super::{Builtin, Call};
 use crate::error::{fail, Eval, Flow};
 use crate::eval::Evaluator;
@@ -252,8 +253,8 @@ fn min_max(ev: &mut Evaluator, call: Call, which: Extreme) -> Eval<Value> {
     for v in values.iter().skip(1) {
         let o = match mode {
             Mode::Numeric => compare_numbers(v, &result),
-            Mode::Strings => compare_strings(ev, v, &result, which),
-            Mode::Any => compare_any(ev, v, &result, which),
+            Mode::Strings => compare_as_strings(ev, v, &result, which, false),
+            Mode::Any => compare_as_strings(ev, v, &result, which, true),
         };
         if which.replaces(o) {
             result = v.clone();
@@ -314,30 +315,23 @@ fn compare_floats(a: f64, b: f64) -> Ordering {
     a.partial_cmp(&b).unwrap_or(Ordering::Equal)
 }
 
-fn compare_strings(ev: &mut Evaluator, a: &Value, b: &Value, which: Extreme) -> Ordering {
-    let (x, y) = (ruby_to_s(a), ruby_to_s(b));
+/// stdlib's comparison of strings, and (`any`) of other values by their `to_s`: numerically
+/// when both look like numbers, else byte-wise, each way with its deprecation warning.
+fn compare_as_strings(ev: &mut Evaluator, a: &Value, b: &Value, which: Extreme, any: bool) -> Ordering {
+    let (x, y) = (ruby::to_s(a), ruby::to_s(b));
     if looks_numeric(&x) && looks_numeric(&y) {
         numeric_warning(ev, which);
-        compare_floats(ruby_to_f(&x), ruby_to_f(&y))
-    } else {
-        x.as_bytes().cmp(y.as_bytes())
+        return compare_floats(ruby_to_f(&x), ruby_to_f(&y));
     }
-}
-
-fn compare_any(ev: &mut Evaluator, a: &Value, b: &Value, which: Extreme) -> Ordering {
-    let (x, y) = (ruby_to_s(a), ruby_to_s(b));
-    if looks_numeric(&x) && looks_numeric(&y) {
-        numeric_warning(ev, which);
-        compare_floats(ruby_to_f(&x), ruby_to_f(&y))
-    } else {
+    if any {
         let name = which.name();
         warn_once(
             ev,
             &format!("{name}_function_string_coerce_any"),
             &format!("The {name}() function's auto conversion of Any to String is deprecated - change to convert input before calling, or use lambda"),
         );
-        x.as_bytes().cmp(y.as_bytes())
     }
+    x.as_bytes().cmp(y.as_bytes())
 }
 
 /// `args.min { |x, y| block.call(x, y) }`: Ruby calls the block with each element and the
@@ -349,7 +343,7 @@ fn with_block(ev: &mut Evaluator, values: Vec<Value>, block: &Value, which: Extr
             None => true,
             Some(r) => {
                 let answer = ev.call_block(block, &[v.clone(), r.clone()])?;
-                which.replaces(cmpint(&answer, &v, r)?)
+                which.replaces(ruby::cmpint(&answer, &v, r)?)
             }
         };
         if replace {
@@ -357,31 +351,4 @@ fn with_block(ev: &mut Evaluator, values: Vec<Value>, block: &Value, which: Extr
         }
     }
     Ok(result.unwrap_or(Value::Undef))
-}
-
-/// Ruby's `rb_cmpint(val, a, b)`: the sign of a comparison block's answer.
-fn cmpint(val: &Value, a: &Value, b: &Value) -> Eval<Ordering> {
-    match val {
-        Value::Integer(i) => Ok(i.cmp(&0)),
-        Value::Float(f) => Ok(if *f > 0.0 {
-            Ordering::Greater
-        } else if *f < 0.0 {
-            Ordering::Less
-        } else {
-            Ordering::Equal
-        }),
-        Value::Undef => Err(cmperr(a, b)),
-        Value::String(_) => Err(cmperr(val, &Value::Integer(0))),
-        other => Err(super::strings::no_method(">", other)),
-    }
-}
-
-/// Ruby's `rb_cmperr`: `comparison of Integer with 1 failed` (the second value by `inspect`
-/// when it is an immediate, else by class).
-fn cmperr(a: &Value, b: &Value) -> Flow {
-    let second = match b {
-        Value::Undef | Value::Boolean(_) | Value::Integer(_) | Value::Float(_) | Value::Default => ruby_inspect(b),
-        other => puppet_types::params::ruby_class(other),
-    };
-    fail(format!("comparison of {} with {second} failed", puppet_types::params::ruby_class(a)))
 }

@@ -38,9 +38,13 @@ mod control;
 mod iteration;
 mod logging;
 mod math;
+mod ruby;
 mod strings;
 mod system;
 mod types;
+
+/// Ruby's `==` between values, for the evaluator's operators (`[1] - [1.0]`).
+pub(crate) use ruby::eq as ruby_eq;
 
 /// One built-in function.
 pub struct Builtin {

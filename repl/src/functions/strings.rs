@@ -15,12 +15,12 @@ use std::rc::Rc;
 
 use pfmt::sprintf::{Arg, Conversions, RInt};
 use pfmt::FormatError;
-use puppet_types::display::{float_to_s, value_to_s};
+use puppet_types::display::value_to_s;
 use puppet_types::regexp::Regexp;
-use puppet_types::ruby_string;
 use puppet_types::value::Hash;
 use puppet_types::{Type, Value};
 
+use super::ruby;
 use super::{Builtin, Call};
 use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
@@ -222,20 +222,7 @@ pub(crate) fn iterable_elements(v: &Value) -> Eval<Vec<Value>> {
             Value::Array(a) => Ok(a.to_vec()),
             other => Ok(vec![other.clone()]),
         },
-        other => Err(no_method("map", other)),
-    }
-}
-
-/// Ruby's default `inspect` of a type object (its address always zero here).
-fn ruby_object_inspect(t: &Type) -> String {
-    let class = puppet_types::params::ruby_class(&Value::ty(t.clone()));
-    match t {
-        Type::Integer { from, to } => format!(
-            "#<{class}:0x0000000000000000 @from={}, @to={}>",
-            from.map_or("-Infinity".to_string(), |f| f.to_string()),
-            to.map_or("Infinity".to_string(), |f| f.to_string())
-        ),
-        _ => format!("#<{class}:0x0000000000000000>"),
+        other => Err(ruby::no_method("map", other)),
     }
 }
 
@@ -465,7 +452,7 @@ fn ruby_join(items: &[Value], delimiter: &str, depth: usize) -> Eval<String> {
             Value::Array(inner) => out.push_str(&ruby_join(inner, delimiter, depth + 1)?),
             Value::String(s) => out.push_str(s),
             Value::Integer(i) => out.push_str(itoa::Buffer::new().format(*i)),
-            other => out.push_str(&ruby_to_s(other)),
+            other => out.push_str(&ruby::to_s(other)),
         }
     }
     Ok(out)
@@ -547,7 +534,7 @@ fn substitute(s: &str, re: &Regexp, replacement: &Value, global: bool) -> Eval<S
         match replacement {
             Value::Hash(h) => {
                 if let Some(v) = h.get(&Value::from(&s[b..e])) {
-                    out.push_str(&ruby_to_s(v));
+                    out.push_str(&ruby::to_s(v));
                 }
             }
             Value::String(r) => expand_replacement(r, s, &m, &names, &mut out)?,
@@ -674,9 +661,9 @@ fn match_one(s: &str, pattern: &Value, depth: usize) -> Eval<Option<Value>> {
                 }
                 Ok(None)
             }
-            _ => Err(match_error(&puppet_types::params::ruby_class(pattern))),
+            _ => Err(match_error(&ruby::class(pattern))),
         },
-        other => Err(match_error(&puppet_types::params::ruby_class(other))),
+        other => Err(match_error(&ruby::class(other))),
     }
 }
 
@@ -694,17 +681,6 @@ fn flatten(items: &[Value], _depth: usize) -> Vec<Value> {
         }
     }
     out
-}
-
-/// Ruby's `NoMethodError` message: `undefined method `m' for 1:Integer` (an `inspect` that
-/// is an object's `#<...>` form is not followed by the class).
-pub(crate) fn no_method(method: &str, v: &Value) -> crate::error::Flow {
-    let inspect = ruby_inspect(v);
-    if inspect.starts_with('#') {
-        fail(format!("undefined method `{method}' for {inspect}"))
-    } else {
-        fail(format!("undefined method `{method}' for {inspect}:{}", puppet_types::params::ruby_class(v)))
-    }
 }
 
 /// `regexp.match(s).to_a`: the whole match and each group (`undef` for groups that did not
@@ -921,7 +897,7 @@ pub(crate) fn to_3x(v: &Value, top: bool, depth: usize) -> Value {
 }
 
 /// The arguments of a 3.x function ([`to_3x`]): an Iterator anywhere is refused.
-fn args_3x(args: &[Value]) -> Eval<Vec<Value>> {
+pub(crate) fn args_3x(args: &[Value]) -> Eval<Vec<Value>> {
     fn has_iterator(v: &Value, depth: usize) -> bool {
         match v {
             Value::Iterator(_) => true,
@@ -936,80 +912,13 @@ fn args_3x(args: &[Value]) -> Eval<Vec<Value>> {
     Ok(args.iter().map(|a| to_3x(a, true, 0)).collect())
 }
 
-/// Ruby's `inspect` of a value as Ruby holds it.
-pub(crate) fn ruby_inspect(v: &Value) -> String {
-    let mut out = String::new();
-    write_inspect(&mut out, v, 0);
-    out
-}
-
-fn write_inspect(out: &mut String, v: &Value, depth: usize) {
-    if depth > MAX_DEPTH {
-        out.push_str("[...]");
-        return;
-    }
-    match v {
-        Value::Undef => out.push_str("nil"),
-        Value::Default => out.push_str(":default"),
-        Value::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Integer(i) => out.push_str(&i.to_string()),
-        Value::Float(f) => out.push_str(&float_to_s(*f)),
-        Value::String(s) => out.push_str(&ruby_string::inspect(s)),
-        Value::Regexp(r) => out.push_str(&puppet_types::display::regexp_with_delimiters(r.source())),
-        Value::Array(a) => {
-            out.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_inspect(out, x, depth + 1);
-            }
-            out.push(']');
-        }
-        Value::Hash(h) => {
-            out.push('{');
-            for (i, (k, x)) in h.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_inspect(out, k, depth + 1);
-                out.push_str("=>");
-                write_inspect(out, x, depth + 1);
-            }
-            out.push('}');
-        }
-        Value::Sensitive(_) => out.push_str("#<Sensitive [value redacted]>"),
-        Value::Type(t) => out.push_str(&ruby_object_inspect(t)),
-        Value::Timespan(t) => out.push_str(&format!("#<Puppet::Pops::Time::Timespan:0x0000000000000000 @nsecs={}>", t.nsecs)),
-        Value::Timestamp(t) => {
-            out.push_str(&format!("#<Puppet::Pops::Time::Timestamp:0x0000000000000000 @nsecs={}>", t.nsecs))
-        }
-        Value::Uri(u) => out.push_str(&format!("#<URI::Generic {u}>")),
-        other => out.push_str(&value_to_s(other)),
-    }
-}
-
-/// Ruby's `to_s` of a value as Ruby holds it (`inspect` for arrays and hashes).
-pub(crate) fn ruby_to_s(v: &Value) -> String {
-    match v {
-        Value::Undef => String::new(),
-        Value::Default => "default".into(),
-        Value::String(s) => s.to_string(),
-        Value::Array(_) | Value::Hash(_) => ruby_inspect(v),
-        Value::Sensitive(_) => "Sensitive [value redacted]".into(),
-        Value::Float(f) => float_to_s(*f),
-        Value::Regexp(r) => format!("(?-mix:{})", r.source()),
-        other => value_to_s(other),
-    }
-}
-
 /// The class of a value in Ruby's `no implicit conversion of X into String` (`true`, `nil`
 /// and `false` are named by value).
 fn implicit_name(v: &Value) -> String {
     match v {
         Value::Undef => "nil".into(),
         Value::Boolean(b) => b.to_string(),
-        other => puppet_types::params::ruby_class(other),
+        other => ruby::class(other),
     }
 }
 
@@ -1074,14 +983,14 @@ impl Ruby3x {
 impl Conversions for Ruby3x {
     fn to_s<'a>(&self, arg: &'a Arg<'_>) -> Result<Cow<'a, str>, FormatError> {
         match arg {
-            Arg::Obj(v) => Ok(Cow::Owned(ruby_to_s(v))),
+            Arg::Obj(v) => Ok(Cow::Owned(ruby::to_s(v))),
             other => pfmt::ruby::to_s(other),
         }
     }
 
     fn inspect<'a>(&self, arg: &'a Arg<'_>) -> Result<Cow<'a, str>, FormatError> {
         match arg {
-            Arg::Obj(v) => Ok(Cow::Owned(ruby_inspect(v))),
+            Arg::Obj(v) => Ok(Cow::Owned(ruby::inspect(v))),
             other => pfmt::ruby::inspect(other),
         }
     }
@@ -1125,7 +1034,7 @@ fn shellquote(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
                 result.push(String::new());
                 continue;
             }
-            other => return Err(no_method("length", other)),
+            other => return Err(ruby::no_method("length", other)),
         };
         if !word.is_empty() && word.chars().all(shell_safe) {
             result.push(word.to_string());

@@ -1,6 +1,7 @@
 //! The Ruby behaviour the `new` functions inherit: `Kernel#Integer` and `Kernel#Float` on
 //! strings, and the way Ruby 3.1 writes values into its own messages (`String#inspect`,
-//! `to_s`, the receiver of a `NoMethodError`).
+//! `to_s`, `NoMethodError`; a value's `inspect` and class are [`crate::params`]'s, which the
+//! evaluator shares).
 
 use crate::display::float_to_s;
 use crate::error::Error;
@@ -197,22 +198,6 @@ pub(crate) fn without_blanks_after_sign(s: &str) -> Option<String> {
 /// Ruby's `String#inspect`.
 pub(crate) use crate::ruby_string::inspect as inspect_str;
 
-/// Ruby's `inspect` of a value (`1`, `"a"`, `nil`, `[1, "a"]`, `{"a"=>1}`, `:default`).
-pub(crate) fn inspect(v: &Value) -> String {
-    match v {
-        Value::Undef => "nil".into(),
-        Value::Default => ":default".into(),
-        Value::String(s) => inspect_str(s),
-        Value::Array(items) => format!("[{}]", items.iter().map(inspect).collect::<Vec<_>>().join(", ")),
-        Value::Hash(h) => format!(
-            "{{{}}}",
-            h.iter().map(|(k, v)| format!("{}=>{}", inspect(k), inspect(v))).collect::<Vec<_>>().join(", ")
-        ),
-        Value::Regexp(r) => crate::display::regexp_with_delimiters(r.source()),
-        other => to_s(other),
-    }
-}
-
 /// Ruby's `to_s` of a value, as `"#{value}"` writes it into a message.
 pub(crate) fn to_s(v: &Value) -> String {
     match v {
@@ -222,38 +207,15 @@ pub(crate) fn to_s(v: &Value) -> String {
         Value::Integer(i) => i.to_string(),
         Value::Float(f) => float_to_s(*f),
         Value::String(s) => s.to_string(),
-        Value::Array(_) | Value::Hash(_) => inspect(v),
+        Value::Array(_) | Value::Hash(_) => crate::params::ruby_inspect(v),
         Value::Type(t) => t.to_string(),
         other => crate::display::value_to_s(other),
     }
 }
 
-/// The receiver of a Ruby 3.1 `NoMethodError`: `nil:NilClass`, `1:Integer`, `"x":String`.
-pub(crate) fn receiver(v: &Value) -> String {
-    let class = match v {
-        Value::Undef => "NilClass",
-        Value::Default => "Symbol",
-        Value::Boolean(true) => "TrueClass",
-        Value::Boolean(false) => "FalseClass",
-        Value::Integer(_) => "Integer",
-        Value::Float(_) => "Float",
-        Value::String(_) => "String",
-        Value::Array(_) => "Array",
-        Value::Hash(_) => "Hash",
-        Value::Regexp(_) => "Regexp",
-        _ => "Object",
-    };
-    let shown = inspect(v);
-    if shown.chars().count() > 65 {
-        format!("an instance of {class}")
-    } else {
-        format!("{shown}:{class}")
-    }
-}
-
 /// Ruby's `NoMethodError` message (its first line; Ruby 3.1 appends the failing source line).
 pub(crate) fn no_method(method: &str, v: &Value) -> Error {
-    Error::new(format!("undefined method `{method}' for {}", receiver(v)))
+    Error::new(format!("undefined method `{method}' for {}", crate::params::ruby_receiver(v)))
 }
 
 /// Ruby's class name in `no implicit conversion of X into Integer`.
@@ -323,8 +285,10 @@ mod tests {
     fn ruby_strings() {
         assert_eq!(inspect_str("09"), "\"09\"");
         assert_eq!(inspect_str("-\n5"), "\"-\\n5\"");
-        assert_eq!(receiver(&Value::Integer(1)), "1:Integer");
-        assert_eq!(receiver(&Value::Undef), "nil:NilClass");
+        assert_eq!(crate::params::ruby_receiver(&Value::Integer(1)), "1:Integer");
+        assert_eq!(crate::params::ruby_receiver(&Value::Undef), "nil:NilClass");
+        let long = Value::from("x".repeat(70).as_str());
+        assert_eq!(crate::params::ruby_receiver(&long), format!("\"{}\":String", "x".repeat(70)));
         assert_eq!(to_s(&Value::from("x")), "x");
         assert_eq!(to_s(&Value::array(vec![Value::Integer(1), Value::from("a")])), "[1, \"a\"]");
     }
