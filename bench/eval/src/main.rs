@@ -81,7 +81,7 @@ notice("${h.length} ${hits.length} ${sum} ${groups['g7']}")
     },
     Workload {
         name: "hash-merge",
-        what: "reduce with + into a hash of 5,000 entries (copies the hash at each step in both)",
+        what: "reduce with + into a hash of 5,000 entries (Puppet copies the hash at each step; poppet adds in place)",
         // Quadratic: each step copies the hash so far. The size scales the cost, not n.
         sizes: &[("SQ", 5_000.0)],
         source: r#"$h = Integer[1, @SQ@].reduce({}) |$acc, $i| { $acc + { "k${i}" => $i * 3 } }
