@@ -286,6 +286,18 @@ pub fn format_list<C: Conversions + ?Sized>(fmt: &str, list: &[Arg<'_>], conv: &
         let mut nextvalue: Option<&Arg<'_>> = None;
         // the value of a `%<name>`
         let mut named_value: Option<&Value> = None;
+        // The value of a directive: the hash entry it names, or the next argument.
+        macro_rules! next_arg {
+            ($slot:ident) => {
+                match named_value {
+                    Some(value) => {
+                        $slot = Arg::Obj(value);
+                        &$slot
+                    }
+                    None => take(&mut nextvalue, &mut args)?,
+                }
+            };
+        }
         loop {
             // past the end, `*p` is the terminating NUL
             let c = b.get(p).copied().unwrap_or(0);
@@ -385,13 +397,7 @@ pub fn format_list<C: Conversions + ?Sized>(fmt: &str, list: &[Arg<'_>], conv: &
                 }
                 b'c' => {
                     let named;
-                    let v = match named_value {
-                        Some(value) => {
-                            named = Arg::Obj(value);
-                            &named
-                        }
-                        None => take(&mut nextvalue, &mut args)?,
-                    };
+                    let v = next_arg!(named);
                     if width > MAX_FIELD {
                         return Err(err("width too big"));
                     }
@@ -400,39 +406,21 @@ pub fn format_list<C: Conversions + ?Sized>(fmt: &str, list: &[Arg<'_>], conv: &
                 }
                 b's' | b'p' => {
                     let named;
-                    let v = match named_value {
-                        Some(value) => {
-                            named = Arg::Obj(value);
-                            &named
-                        }
-                        None => take(&mut nextvalue, &mut args)?,
-                    };
+                    let v = next_arg!(named);
                     let s = if c == b'p' { conv.inspect(v)? } else { conv.to_s(v)? };
                     format_s(&mut out, &s, flags, width, prec)?;
                     break;
                 }
                 b'd' | b'i' | b'o' | b'x' | b'X' | b'b' | b'B' | b'u' => {
                     let named;
-                    let v = match named_value {
-                        Some(value) => {
-                            named = Arg::Obj(value);
-                            &named
-                        }
-                        None => take(&mut nextvalue, &mut args)?,
-                    };
+                    let v = next_arg!(named);
                     let iv = conv.to_integer(v)?;
                     format_int(&mut out, &iv, c, flags, width, prec)?;
                     break;
                 }
                 b'f' => {
                     let named;
-                    let v = match named_value {
-                        Some(value) => {
-                            named = Arg::Obj(value);
-                            &named
-                        }
-                        None => take(&mut nextvalue, &mut args)?,
-                    };
+                    let v = next_arg!(named);
                     match v {
                         Arg::Int(i) => format_f_int(&mut out, &RInt::Small(*i), flags, width, prec)?,
                         Arg::Big(bi) => format_f_int(&mut out, &RInt::Big(bi.clone()), flags, width, prec)?,
@@ -445,13 +433,7 @@ pub fn format_list<C: Conversions + ?Sized>(fmt: &str, list: &[Arg<'_>], conv: &
                 }
                 b'g' | b'G' | b'e' | b'E' | b'a' | b'A' => {
                     let named;
-                    let v = match named_value {
-                        Some(value) => {
-                            named = Arg::Obj(value);
-                            &named
-                        }
-                        None => take(&mut nextvalue, &mut args)?,
-                    };
+                    let v = next_arg!(named);
                     let f = conv.to_float(v)?;
                     format_float(&mut out, f, c, flags, width, prec)?;
                     break;
