@@ -281,8 +281,9 @@ impl Evaluator {
         self.enter(at)?;
         let scope = Scope::local(&self.top);
         let saved_scope = std::mem::replace(&mut self.scope, scope);
+        let saved_guard = self.param_guard.take();
         let result = self.with_function_match_frames(|ev| {
-            ev.bind_parameters(&def.parameters, &def.names, args)?;
+            ev.bind_parameters(&def.name, &def.parameters, &def.names, args)?;
             check_defaults(ev, &def.name, &def.parameters, &prepared.types)?;
             match &def.body {
                 Some(body) => ev.eval(body),
@@ -290,6 +291,7 @@ impl Evaluator {
             }
         });
         self.scope = saved_scope;
+        self.param_guard = saved_guard;
         self.leave();
         // A value given to `return()` is not checked against the return type (as Puppet).
         let value = match result {
@@ -309,9 +311,9 @@ impl Evaluator {
 
     /// Binds parameters in the current scope: the arguments, the defaults of those left out
     /// (evaluated in order, so a default may use the parameters before it), the rest.
-    fn bind_parameters(&mut self, parameters: &[Parameter], names: &[Rc<str>], args: Vec<Value>) -> Eval<()> {
+    fn bind_parameters(&mut self, callee: &str, parameters: &[Parameter], names: &[Rc<str>], args: Vec<Value>) -> Eval<()> {
         let mut args = args.into_iter();
-        for (p, name) in parameters.iter().zip(names) {
+        for (index, (p, name)) in parameters.iter().zip(names).enumerate() {
             let value = if p.captures_rest {
                 let rest: Vec<Value> = args.by_ref().collect();
                 match &p.value {
@@ -325,7 +327,7 @@ impl Evaluator {
                 match args.next() {
                     Some(v) => v,
                     None => match &p.value {
-                        Some(default) => self.eval(default)?,
+                        Some(default) => self.eval_default(callee, names, index, default)?,
                         None => Value::Undef,
                     },
                 }
@@ -333,6 +335,16 @@ impl Evaluator {
             self.scope.bind(name.clone(), value);
         }
         Ok(())
+    }
+
+    /// Evaluates the default of parameter `index` (`ParameterScope#evaluate`): reading that
+    /// parameter or a later one, not bound yet, is Puppet's error.
+    fn eval_default(&mut self, callee: &str, names: &[Rc<str>], index: usize, default: &Expr) -> Eval<Value> {
+        let guard = super::ParamGuard { callee: callee.into(), from: names[index].clone(), pending: names[index..].to_vec() };
+        let saved = self.param_guard.replace(guard);
+        let v = self.eval(default);
+        self.param_guard = saved;
+        v
     }
 
     /// Calls a block (a lambda given to a function) with `args`.
@@ -418,7 +430,7 @@ impl Evaluator {
             let value = if index >= given {
                 match (&p.value, p.captures_rest) {
                     (Some(default), rest) => {
-                        let v = self.eval(default)?;
+                        let v = self.eval_default("lambda", &closure.names, index, default)?;
                         match &v {
                             Value::Array(_) => v,
                             _ if rest => Value::array(vec![v]),

@@ -119,6 +119,8 @@ pub struct Evaluator {
     next_closure_id: usize,
     /// Evaluating the body of a type alias.
     in_type_alias: bool,
+    /// Evaluating a parameter's default: the parameters not bound yet.
+    pub(crate) param_guard: Option<ParamGuard>,
     regexps: HashMap<String, Rc<puppet_types::regexp::Regexp>>,
 }
 
@@ -141,6 +143,7 @@ impl Evaluator {
             interrupt: Arc::new(AtomicBool::new(false)),
             next_closure_id: 1,
             in_type_alias: false,
+            param_guard: None,
             regexps: HashMap::new(),
         }
     }
@@ -439,6 +442,14 @@ impl Evaluator {
     // ---- variables
 
     fn variable(&mut self, name: &str, at: Span) -> Eval<Value> {
+        if let Some(g) = &self.param_guard {
+            if g.pending.iter().any(|p| &**p == name) {
+                return Err(crate::error::fail(format!(
+                    "{}: default expression for ${} tries to illegally access not yet evaluated ${name}",
+                    g.callee, g.from
+                )));
+            }
+        }
         let bytes = name.as_bytes();
         let found = if bytes.first().is_some_and(u8::is_ascii_digit) {
             if let Some(n) = numeric_variable(name) {
@@ -778,6 +789,7 @@ impl Evaluator {
     /// Puts the evaluator back at the top after a failed evaluation.
     pub fn reset_after_error(&mut self) {
         self.scope = self.top.clone();
+        self.param_guard = None;
         self.depth = 0;
         self.nesting = 0;
         self.match_base = 0;
@@ -888,6 +900,13 @@ fn interpolate_into(out: &mut String, v: &Value) {
         Value::Integer(i) => out.push_str(itoa::Buffer::new().format(*i)),
         _ => out.push_str(&display::value_to_s(v)),
     }
+}
+
+/// The parameters a default expression may not read yet (Puppet's `ParameterScope`).
+pub(crate) struct ParamGuard {
+    pub callee: Rc<str>,
+    pub from: Rc<str>,
+    pub pending: Vec<Rc<str>>,
 }
 
 /// Puppet's truthiness: `undef` and `false` are false, everything else is true.
