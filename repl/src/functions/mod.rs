@@ -127,6 +127,7 @@ pub fn parse_dispatch(text: &str) -> Result<Signature, String> {
     let mut types = Vec::new();
     let mut required = 0i64;
     let mut repeated = false;
+    let mut seen_optional = false;
     let mut block: Option<(Type, String)> = None;
     for param in split_top_level(text) {
         let param = param.trim();
@@ -159,7 +160,9 @@ pub fn parse_dispatch(text: &str) -> Result<Signature, String> {
             _ if optional => {}
             _ => required += 1,
         }
-        if !optional && !repeated && (types.len() as i64) > required - 1 {
+        if optional {
+            seen_optional = true;
+        } else if seen_optional && !repeated {
             return Err(format!("required {param:?} after an optional parameter"));
         }
         names.push(name.to_string());
