@@ -48,21 +48,8 @@ end
 abort 'puppet.rb: --workloads FILE is required' unless opts[:workloads]
 workloads = File.readlines(opts[:workloads], chomp: true, encoding: 'UTF-8').reject(&:empty?).map { |l| JSON.parse(l) }
 
-# Keep Puppet away from /etc/puppet and /var/cache/puppet (as ../shared/oracle/oracle.rb does).
-WORKDIR = Dir.mktmpdir('poppet-bench-eval')
-at_exit { FileUtils.rm_rf(WORKDIR) }
-%w[conf code var log run env/production].each { |d| FileUtils.mkdir_p(File.join(WORKDIR, d)) }
-
-require 'puppet'
-Puppet.initialize_settings([
-  '--confdir', File.join(WORKDIR, 'conf'),
-  '--codedir', File.join(WORKDIR, 'code'),
-  '--vardir', File.join(WORKDIR, 'var'),
-  '--logdir', File.join(WORKDIR, 'log'),
-  '--rundir', File.join(WORKDIR, 'run'),
-  '--environmentpath', File.join(WORKDIR, 'env'),
-  '--color', 'false',
-])
+require_relative '../puppet_setup'
+WORKDIR = load_puppet('poppet-bench-eval')
 # The oracle's (and Puppet 7.23's default) settings, which poppet::Session::default() mirrors.
 Puppet[:strict_variables] = true
 Puppet[:strict] = :warning

@@ -37,21 +37,8 @@ until args.empty?
 end
 abort 'puppet.rb: --values FILE is required' unless opts[:values]
 
-# Keep Puppet away from /etc/puppet and /var/cache/puppet (as ../shared/oracle/oracle.rb does).
-WORKDIR = Dir.mktmpdir('pfmt-bench')
-at_exit { FileUtils.rm_rf(WORKDIR) }
-%w[conf code var log run env/production].each { |d| FileUtils.mkdir_p(File.join(WORKDIR, d)) }
-
-require 'puppet'
-Puppet.initialize_settings([
-  '--confdir', File.join(WORKDIR, 'conf'),
-  '--codedir', File.join(WORKDIR, 'code'),
-  '--vardir', File.join(WORKDIR, 'var'),
-  '--logdir', File.join(WORKDIR, 'log'),
-  '--rundir', File.join(WORKDIR, 'run'),
-  '--environmentpath', File.join(WORKDIR, 'env'),
-  '--color', 'false',
-])
+require_relative '../puppet_setup'
+WORKDIR = load_puppet('pfmt-bench')
 Puppet::Util::Log.level = :err
 
 def now

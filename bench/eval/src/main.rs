@@ -16,7 +16,11 @@
 //! do), timed alone, after one untimed warm-up compile. The best run is the headline; the
 //! ratio is Puppet's best over ours. Reports only; asserts nothing about the timings.
 
-use std::path::{Path, PathBuf};
+#[path = "../../common.rs"]
+mod common;
+use common::{write, TempDir};
+
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -375,7 +379,7 @@ fn measure_puppet(
             d.clone()
         }
         None => {
-            tmp = TempDir::new()?;
+            tmp = TempDir::new("poppet-bench-eval")?;
             tmp.0.clone()
         }
     };
@@ -510,27 +514,6 @@ fn print_table(args: &Args, rows: &[Row<'_>], info: &serde_json::Value) {
     }
     if let Some(b) = info["baseline_s"].as_f64() {
         println!("note: Puppet: compiling `notice('ok')` takes {:.1} ms (best; included in every Puppet time)", b * 1e3);
-    }
-}
-
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// A temporary directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> Result<TempDir, String> {
-        let p = std::env::temp_dir().join(format!("poppet-bench-eval-{}", std::process::id()));
-        std::fs::create_dir_all(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-        Ok(TempDir(p))
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

@@ -15,6 +15,10 @@
 //! in Ruby (each call validates and merges the map, as `String.new` does). The best pass is the
 //! headline; the ratio is Puppet's best over ours. Reports only; asserts nothing.
 
+#[path = "../../common.rs"]
+mod common;
+use common::{write, TempDir};
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -146,7 +150,7 @@ fn run(args: &Args) -> Result<(), String> {
             d.clone()
         }
         None => {
-            tmp = TempDir::new()?;
+            tmp = TempDir::new("poppet-bench-fmt")?;
             tmp.0.clone()
         }
     };
@@ -558,27 +562,6 @@ impl Gen {
             })
             .collect();
         format!("{{{}}}", entries.join(", "))
-    }
-}
-
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// A temporary directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> Result<TempDir, String> {
-        let p = std::env::temp_dir().join(format!("poppet-bench-fmt-{}", std::process::id()));
-        std::fs::create_dir_all(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-        Ok(TempDir(p))
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
