@@ -287,7 +287,9 @@ impl Mismatch {
                 if oe != expected {
                     both.push(oe.clone());
                 }
-                Kind::Type { expected: normalize(&maybe_create_variant(both)), actual: actual.clone(), pattern: *pattern }
+                // `self.class.new(...)` normalizes the actual type again (normalizing is not
+                // idempotent: each pass merges more ranges).
+                Kind::Type { expected: normalize(&maybe_create_variant(both)), actual: normalize(actual), pattern: *pattern }
             }
             (Kind::Size { expected, actual, count }, Kind::Size { expected: oe, .. }) => {
                 let to = match (expected.to, oe.to) {
