@@ -129,7 +129,7 @@ impl Session {
         if !errors.is_empty() {
             return (None, Some(parse_failure(&errors)));
         }
-        match self.evaluator.run(&program) {
+        match self.evaluator.run(&program, source) {
             Ok(v) => (Some(v), None),
             Err(flow) => {
                 self.evaluator.reset_after_error();

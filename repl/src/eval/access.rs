@@ -52,6 +52,12 @@ impl Evaluator {
                 found.retain(|v| !v.is_undef());
                 Ok(Value::array(found))
             }
+            // In a type alias's body, an unknown type with parameters is a reference named by
+            // its text (Puppet's type parser).
+            Value::Type(t) if self.in_type_alias && matches!(**t, puppet_types::Type::Reference(_)) => {
+                let text = self.source.get(e.span.start..e.span.end).unwrap_or_default();
+                Ok(Value::ty(puppet_types::Type::Reference(std::rc::Rc::from(text))))
+            }
             Value::Type(t) => puppet_types::params::parameterize(t, &values).map_err(|err| {
                 let at = blame(&err.message, &values).map_or(e.at, key_at);
                 fail_at(err.message, at)

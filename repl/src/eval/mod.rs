@@ -118,7 +118,9 @@ pub struct Evaluator {
     pub interrupt: Arc<AtomicBool>,
     next_closure_id: usize,
     /// Evaluating the body of a type alias.
-    in_type_alias: bool,
+    pub(crate) in_type_alias: bool,
+    /// The source of the program being run (type references quote it).
+    pub(crate) source: Rc<str>,
     /// Evaluating a parameter's default: the parameters not bound yet.
     pub(crate) param_guard: Option<ParamGuard>,
     regexps: HashMap<String, Rc<puppet_types::regexp::Regexp>>,
@@ -143,6 +145,7 @@ impl Evaluator {
             interrupt: Arc::new(AtomicBool::new(false)),
             next_closure_id: 1,
             in_type_alias: false,
+            source: Rc::from(""),
             param_guard: None,
             regexps: HashMap::new(),
         }
@@ -163,15 +166,17 @@ impl Evaluator {
         self.log(Level::Warning, format!("{message} (line: {}, column: {})", at.line, at.column));
     }
 
-    /// Evaluates a program in the current scope: its definitions (functions, type aliases)
-    /// first, as Puppet's loaders know them before evaluation starts, then its statements.
-    pub fn run(&mut self, program: &Program) -> Eval<Value> {
+    /// Evaluates a program (parsed from `source`) in the current scope: its definitions
+    /// (functions, type aliases) first, as Puppet's loaders know them before evaluation
+    /// starts, then its statements.
+    pub fn run(&mut self, program: &Program, source: &str) -> Eval<Value> {
         self.interrupt.store(false, Ordering::Relaxed);
         self.matches.clear();
         self.frame_start = 0;
         self.match_base = 0;
         let Some(body) = &program.body else { return Ok(Value::Undef) };
-        self.define_all(body)?;
+        self.source = Rc::from(source);
+        self.define_all(body, source)?;
         match self.eval(body) {
             Err(Flow::Break(at)) => Err(illegal_context("break", *at)),
             Err(Flow::Next(exit)) => Err(illegal_context("next", exit.at)),
@@ -183,7 +188,7 @@ impl Evaluator {
     /// Makes the program's top-level functions and type aliases known. A name defined twice
     /// in one program is Puppet's redefinition error; a later program (the REPL's next
     /// input) replaces earlier definitions.
-    fn define_all(&mut self, body: &Expr) -> Eval<()> {
+    fn define_all(&mut self, body: &Expr, source: &str) -> Eval<()> {
         let statements = match &body.kind {
             ExprKind::Block(statements) => statements.as_slice(),
             _ => std::slice::from_ref(body),
@@ -225,14 +230,18 @@ impl Evaluator {
                     seen.insert(format!("type/{key}"), statement.at);
                     let alias = TypeAlias::new(name.as_str());
                     self.aliases.insert(key, Type::Alias(alias.clone()));
-                    aliases.push((alias, type_expr));
+                    aliases.push((alias, type_expr, statement.at));
                 }
                 _ => {}
             }
         }
         let saved = std::mem::replace(&mut self.in_type_alias, true);
         let mut result = Ok(());
-        for (alias, type_expr) in aliases {
+        for (alias, type_expr, at) in aliases {
+            if let Some(text) = self.unknown_parameterized(type_expr, at, source) {
+                alias.resolve_to(Type::Reference(Rc::from(text)));
+                continue;
+            }
             match self.eval_type(type_expr) {
                 Ok(t) => alias.resolve_to(t),
                 Err(e) => {
@@ -249,6 +258,22 @@ impl Evaluator {
             self.instantiate_definition(name, parameters)?;
         }
         Ok(())
+    }
+
+    /// An alias body that parameterises an unknown type (`type A = Nope[1]`): Puppet's type
+    /// parser makes it a type reference, named by the source text from the alias's name to
+    /// the end of the last parameter (`'A = Nope[1'`, as Puppet prints it).
+    fn unknown_parameterized<'s>(&self, body: &Expr, name_at: Span, source: &'s str) -> Option<&'s str> {
+        let ExprKind::Access { left, keys } = &body.kind else { return None };
+        let ExprKind::QualifiedReference(name) = &left.kind else { return None };
+        let lower = name.to_lowercase();
+        let known = puppet_types::literal::builtin_type(&lower).is_some()
+            || self.aliases.contains_key(&lower)
+            || puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str());
+        if known {
+            return None;
+        }
+        source.get(name_at.start..keys.last()?.span.end)
     }
 
     /// What Puppet does when it instantiates a class or defined type of the program, before
