@@ -36,7 +36,24 @@ impl Scope {
 
     /// A local scope whose lookups fall through to `parent`.
     pub fn local(parent: &Rc<Scope>) -> Rc<Scope> {
-        Rc::new(Scope { vars: RefCell::new(Vars::Few(Vec::new())), parent: Some(parent.clone()) })
+        Scope::local_in(parent, Vec::new())
+    }
+
+    /// A local scope keeping its variables in `buffer` (an empty list to reuse).
+    pub fn local_in(parent: &Rc<Scope>, buffer: Vec<(Rc<str>, Value)>) -> Rc<Scope> {
+        Rc::new(Scope { vars: RefCell::new(Vars::Few(buffer)), parent: Some(parent.clone()) })
+    }
+
+    /// The list of a local scope nothing else holds any more, emptied, to reuse.
+    pub fn recycle(scope: Rc<Scope>) -> Option<Vec<(Rc<str>, Value)>> {
+        let scope = Rc::try_unwrap(scope).ok()?;
+        match scope.vars.into_inner() {
+            Vars::Few(mut list) => {
+                list.clear();
+                Some(list)
+            }
+            Vars::Many(_) => None,
+        }
     }
 
     /// The variable, here or in an enclosing scope.

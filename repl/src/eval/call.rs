@@ -387,7 +387,8 @@ impl Evaluator {
     fn call_closure(&mut self, closure: &Closure, args: Vec<Value>) -> Eval<Value> {
         let at = closure.lambda.span;
         self.enter(at)?;
-        let scope = Scope::local(&closure.scope);
+        let buffer = self.scope_pool.pop().unwrap_or_default();
+        let scope = Scope::local_in(&closure.scope, buffer);
         let saved_scope = std::mem::replace(&mut self.scope, scope);
         let result = self.with_match_frame(|ev| {
             let finals = ev.bind_closure_parameters(closure, args)?;
@@ -410,7 +411,12 @@ impl Evaluator {
                 None => Ok(Value::Undef),
             }
         });
-        self.scope = saved_scope;
+        let scope = std::mem::replace(&mut self.scope, saved_scope);
+        if let Some(buffer) = Scope::recycle(scope) {
+            if self.scope_pool.len() < 64 {
+                self.scope_pool.push(buffer);
+            }
+        }
         self.leave();
         match result {
             Err(Flow::Next(exit)) => Ok(exit.value),

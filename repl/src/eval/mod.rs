@@ -119,6 +119,8 @@ pub struct Evaluator {
     next_closure_id: usize,
     /// Evaluating the body of a type alias.
     pub(crate) in_type_alias: bool,
+    /// Emptied variable lists of finished lambda calls, reused by the next calls.
+    pub(crate) scope_pool: Vec<Vec<(Rc<str>, Value)>>,
     /// The source of the program being run (type references quote it).
     pub(crate) source: Rc<str>,
     /// Evaluating a parameter's default: the parameters not bound yet.
@@ -146,6 +148,7 @@ impl Evaluator {
             next_closure_id: 1,
             in_type_alias: false,
             source: Rc::from(""),
+            scope_pool: Vec::new(),
             param_guard: None,
             regexps: HashMap::new(),
         }
