@@ -119,6 +119,9 @@ pub struct Evaluator {
     next_closure_id: usize,
     /// Evaluating the body of a type alias.
     pub(crate) in_type_alias: bool,
+    /// Aliases Puppet's type parser left as a garbled reference (`type U = Nope[1]`), and
+    /// whether the current program has named one yet: Puppet fails on the second time.
+    garbled: HashMap<String, bool>,
     /// Emptied variable lists of finished lambda calls, reused by the next calls.
     pub(crate) scope_pool: Vec<Vec<(Rc<str>, Value)>>,
     /// The source of the program being run (type references quote it).
@@ -149,6 +152,7 @@ impl Evaluator {
             in_type_alias: false,
             source: Rc::from(""),
             scope_pool: Vec::new(),
+            garbled: HashMap::new(),
             param_guard: None,
             regexps: HashMap::new(),
         }
@@ -179,6 +183,7 @@ impl Evaluator {
         self.match_base = 0;
         let Some(body) = &program.body else { return Ok(Value::Undef) };
         self.source = Rc::from(source);
+        self.garbled.values_mut().for_each(|named| *named = false);
         self.define_all(body, source)?;
         match self.eval(body) {
             Err(Flow::Break(at)) => Err(illegal_context("break", *at)),
@@ -243,8 +248,10 @@ impl Evaluator {
         for (alias, type_expr, at) in aliases {
             if let Some(text) = self.unknown_parameterized(type_expr, at, source) {
                 alias.resolve_to(Type::Reference(Rc::from(text)));
+                self.garbled.insert(alias.name.to_lowercase(), false);
                 continue;
             }
+            self.garbled.remove(&alias.name.to_lowercase());
             match self.eval_type(type_expr) {
                 Ok(t) => alias.resolve_to(t),
                 Err(e) => {
@@ -624,12 +631,20 @@ impl Evaluator {
 
     /// The type a capitalised name stands for: a built-in type, a type alias, a resource
     /// type.
-    pub fn type_reference(&self, name: &str, at: Span) -> Eval<Type> {
+    pub fn type_reference(&mut self, name: &str, at: Span) -> Eval<Type> {
         let lower = name.to_lowercase();
         if let Some(t) = puppet_types::literal::builtin_type(&lower) {
             return Ok(t);
         }
         if let Some(t) = self.aliases.get(&lower) {
+            // Puppet loads such an alias the first time; naming it again makes its type
+            // parser read the garbled text, which fails.
+            if let Some(named) = self.garbled.get(&lower).copied() {
+                if named {
+                    return Err(fail_at("Error while evaluating a Type-Name, Syntax error at end of input", at));
+                }
+                self.garbled.insert(lower.clone(), true);
+            }
             if !self.in_type_alias && alias_loops(t) {
                 return Err(fail_at(
                     format!("Error while evaluating a Type-Name, Type alias '{name}' cannot be resolved to a real type"),
