@@ -22,7 +22,7 @@ mod validate;
 
 pub use ast::{Expr, ExprKind, Program, Span};
 pub use lower::MAX_DEPTH;
-pub use validate::validate;
+pub use validate::{label, validate};
 
 /// How bad a diagnostic is: Puppet stops on errors, reports warnings and goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

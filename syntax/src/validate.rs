@@ -1387,7 +1387,7 @@ fn is_classref_ext(s: &str) -> bool {
 // Labels (`model_label_provider.rb`, `label_provider.rb`)
 
 /// How Puppet names an expression in messages: "Literal Integer", "'+' expression", ….
-fn label(e: &Expr) -> String {
+pub fn label(e: &Expr) -> String {
     use ExprKind::*;
     match &e.kind {
         Nop => "Nop Expression".into(),

@@ -6,7 +6,7 @@ use puppet_syntax::Span;
 use puppet_types::display::{a_an, a_an_uc, label};
 use puppet_types::Value;
 
-use super::operators::to_number;
+use puppet_types::new::numeric::string_to_number;
 use super::Evaluator;
 use crate::error::{fail_at, Eval};
 
@@ -72,7 +72,7 @@ impl Evaluator {
         let len = len as i64;
         let index = |i: usize, v: &Value| -> Eval<i64> {
             let n = match v {
-                Value::String(s) => to_number(s).unwrap_or_else(|| v.clone()),
+                Value::String(s) => string_to_number(s).unwrap_or_else(|| v.clone()),
                 other => other.clone(),
             };
             match n {
@@ -80,7 +80,7 @@ impl Evaluator {
                 other => Err(fail_at(
                     format!(
                         "A substring operation does not accept {} as a character index. Expected an Integer",
-                        a_an(&ruby_class_label(&other))
+                        a_an(&puppet_types::params::ruby_class(&other))
                     ),
                     key_at(i),
                 )),
@@ -111,7 +111,7 @@ impl Evaluator {
         let len = a.len() as i64;
         let index = |ev: &mut Evaluator, i: usize, v: &Value| -> Eval<i64> {
             let n = match v {
-                Value::String(s) => match to_number(s) {
+                Value::String(s) => match string_to_number(s) {
                     Some(n) => {
                         ev.coercion_warning(s, &n, key_at(i))?;
                         n
@@ -209,9 +209,4 @@ fn flatten(keys: Vec<Value>) -> Vec<Value> {
     }
     keys.iter().for_each(|k| push(&mut out, k));
     out
-}
-
-/// The name of a key's Ruby class as the substring message shows it (`a String`).
-fn ruby_class_label(v: &Value) -> String {
-    puppet_types::params::ruby_class(v)
 }

@@ -393,9 +393,7 @@ impl Evaluator {
             }
             K::Text(inner) => {
                 let v = self.eval(inner)?;
-                let mut out = String::new();
-                interpolate_into(&mut out, &v);
-                Ok(Value::from(out.as_str()))
+                Ok(Value::from(self.interpolate(&v).as_str()))
             }
             K::Heredoc { text, .. } => self.eval(text),
             K::Array(items) => Ok(Value::array(self.eval_list(items)?)),
@@ -435,7 +433,7 @@ impl Evaluator {
             K::Unless { test, then, otherwise } => {
                 self.conditional(test, false, then.as_deref(), otherwise.as_deref())
             }
-            K::Case { test, options } => self.case(test, options, e),
+            K::Case { test, options } => self.case(test, options),
             // Definitions were made known before evaluation (functions, type aliases); classes
             // and defined types are used only by the catalog, which comes later.
             K::Function { .. } | K::TypeAlias { .. } | K::Class { .. } | K::Define { .. } => Ok(Value::Undef),
@@ -468,10 +466,9 @@ impl Evaluator {
 
     /// A value as interpolation renders it.
     pub fn interpolate(&self, v: &Value) -> String {
-        match v {
-            Value::String(s) => s.to_string(),
-            _ => display::value_to_s(v),
-        }
+        let mut out = String::new();
+        interpolate_into(&mut out, v);
+        out
     }
 
     // ---- variables
@@ -677,7 +674,7 @@ impl Evaluator {
         })
     }
 
-    fn case(&mut self, test: &Expr, options: &[puppet_syntax::ast::CaseOption], _e: &Expr) -> Eval<Value> {
+    fn case(&mut self, test: &Expr, options: &[puppet_syntax::ast::CaseOption]) -> Eval<Value> {
         let value = self.eval(test)?;
         let mut default = None;
         for option in options {
@@ -686,17 +683,7 @@ impl Evaluator {
                     default = Some(option);
                     continue;
                 }
-                let matched = self.with_match_frame(|ev| -> Eval<Option<Value>> {
-                    if ev.case_matches(&value, candidate)? {
-                        let body = match &option.body {
-                            Some(b) => ev.eval(b)?,
-                            None => Value::Undef,
-                        };
-                        return Ok(Some(body));
-                    }
-                    Ok(None)
-                })?;
-                if let Some(v) = matched {
+                if let Some(v) = self.option_arm(&value, candidate, option.body.as_ref())? {
                     return Ok(v);
                 }
             }
@@ -715,13 +702,7 @@ impl Evaluator {
                 default = Some(entry);
                 continue;
             }
-            let matched = self.with_match_frame(|ev| -> Eval<Option<Value>> {
-                if ev.case_matches(&value, &entry.matching)? {
-                    return Ok(Some(ev.eval(&entry.value)?));
-                }
-                Ok(None)
-            })?;
-            if let Some(v) = matched {
+            if let Some(v) = self.option_arm(&value, &entry.matching, Some(&entry.value))? {
                 return Ok(v);
             }
         }
@@ -732,6 +713,20 @@ impl Evaluator {
                 e.at,
             )),
         }
+    }
+
+    /// A case or selector option in its own match frame: the value of `body` when the option
+    /// matches, `None` when it does not.
+    fn option_arm(&mut self, value: &Value, option: &Expr, body: Option<&Expr>) -> Eval<Option<Value>> {
+        self.with_match_frame(|ev| {
+            if !ev.case_matches(value, option)? {
+                return Ok(None);
+            }
+            match body {
+                Some(b) => ev.eval(b).map(Some),
+                None => Ok(Some(Value::Undef)),
+            }
+        })
     }
 
     /// Whether a case or selector option matches: regexps match strings (setting the match
@@ -915,24 +910,9 @@ fn lvalue(e: &Expr) -> Eval<LValue> {
         ExprKind::Variable(name) => Ok(LValue::Name(name.clone())),
         ExprKind::Array(items) => Ok(LValue::List(items.iter().map(lvalue).collect::<Eval<_>>()?)),
         _ => Err(fail_at(
-            format!("Illegal attempt to assign to '{}'. Not an assignable reference", display::a_an(&expression_label(e))),
+            format!("Illegal attempt to assign to '{}'. Not an assignable reference", display::a_an(&puppet_syntax::label(e))),
             e.at,
         )),
-    }
-}
-
-/// Puppet's label of an expression (`a Literal Integer`), for messages about code.
-fn expression_label(e: &Expr) -> String {
-    use ExprKind as K;
-    match &e.kind {
-        K::Integer { .. } => "Literal Integer".into(),
-        K::Float(_) => "Literal Float".into(),
-        K::String(_) | K::Concat(_) => "String".into(),
-        K::Boolean(_) => "Boolean".into(),
-        K::Hash(_) => "Hash Expression".into(),
-        K::Access { .. } => "Access Expression".into(),
-        K::Call { .. } => "Function Call".into(),
-        _ => "Expression".into(),
     }
 }
 

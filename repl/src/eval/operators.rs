@@ -8,6 +8,7 @@ use puppet_syntax::ast::{BinaryOp, Expr, ExprKind};
 use puppet_syntax::Span;
 use puppet_types::compare::{compare_op, equals, ComparisonOp};
 use puppet_types::display::{a_an, a_an_uc, label};
+use puppet_types::new::numeric::string_to_number;
 use puppet_types::time::{Timespan, Timestamp};
 use puppet_types::Value;
 
@@ -240,7 +241,7 @@ impl Evaluator {
     fn coerce_numeric(&mut self, v: Value, at: &Expr) -> Eval<Value> {
         match v {
             Value::Integer(_) | Value::Float(_) | Value::Timespan(_) | Value::Timestamp(_) => Ok(v),
-            Value::String(ref s) => match to_number(s) {
+            Value::String(ref s) => match string_to_number(s) {
                 Some(n) => {
                     self.coercion_warning(s, &n, at.at)?;
                     Ok(n)
@@ -561,61 +562,6 @@ fn unreachable_logic<T>(at: Span) -> Eval<T> {
     Err(fail_at("internal error: a logical operator reached arithmetic", at))
 }
 
-/// Puppet's `Utils.to_n`: a string that reads as a number (decimal, `0x` hex, `0` octal,
-/// float with optional exponent; blanks around and a sign allowed).
-pub fn to_number(s: &str) -> Option<Value> {
-    let t = s.trim_matches(|c| c == ' ' || c == '\t');
-    let (negative, rest) = match t.as_bytes().first() {
-        Some(b'-') => (true, t[1..].trim_start_matches([' ', '\t'])),
-        Some(b'+') => (false, t[1..].trim_start_matches([' ', '\t'])),
-        _ => (false, t),
-    };
-    if let Some(hex) = rest.strip_prefix("0x").or_else(|| rest.strip_prefix("0X")) {
-        if hex.is_empty() || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        let v = i64::from_str_radix(hex, 16).ok()?;
-        return Some(Value::Integer(if negative { -v } else { v }));
-    }
-    let digits_end = rest.bytes().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len());
-    if digits_end == 0 {
-        return None;
-    }
-    let (int_part, tail) = rest.split_at(digits_end);
-    if tail.is_empty() {
-        let v = if int_part.len() > 1 && int_part.starts_with('0') {
-            if !int_part.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
-                return None;
-            }
-            i64::from_str_radix(int_part, 8).ok()?
-        } else {
-            int_part.parse::<i64>().ok()?
-        };
-        return Some(Value::Integer(if negative { -v } else { v }));
-    }
-    // (?:\.\d+)?(?:[eE]-?\d+)?
-    let mut rest = tail;
-    if let Some(frac) = rest.strip_prefix('.') {
-        let n = frac.bytes().position(|b| !b.is_ascii_digit()).unwrap_or(frac.len());
-        if n == 0 {
-            return None;
-        }
-        rest = &frac[n..];
-    }
-    if let Some(exp) = rest.strip_prefix(['e', 'E']) {
-        let exp = exp.strip_prefix('-').unwrap_or(exp);
-        let n = exp.bytes().position(|b| !b.is_ascii_digit()).unwrap_or(exp.len());
-        if n == 0 {
-            return None;
-        }
-        rest = &exp[n..];
-    }
-    if !rest.is_empty() {
-        return None;
-    }
-    let f: f64 = t.trim_start_matches(['-', '+']).trim_start_matches([' ', '\t']).parse().ok()?;
-    Some(Value::Float(if negative { -f } else { f }))
-}
 
 impl Evaluator {
     /// Sets (or clears, after a failed match) the current frame's match variables.

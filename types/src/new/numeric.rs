@@ -98,6 +98,15 @@ fn numeric_pattern() -> Option<&'static regex::Regex> {
     .as_ref()
 }
 
+/// `Puppet::Pops::Utils.to_n` as a value: the Integer or Float a string reads as (`'0x10'`,
+/// `' -1.5e3 '`), `None` when it is no number or an Integer beyond 64 bits.
+pub fn string_to_number(s: &str) -> Option<Value> {
+    match to_n(s)? {
+        Num::Int(n) => i64::try_from(n?).ok().map(Value::Integer),
+        Num::Float(f) => Some(Value::Float(f)),
+    }
+}
+
 /// `Puppet::Pops::Utils.to_n`: the number in a string, or `None`.
 fn to_n(s: &str) -> Option<Num> {
     let s = s.strip_prefix("::").unwrap_or(s);
