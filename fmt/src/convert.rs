@@ -17,7 +17,7 @@
 //! | Binary                   | [`crate::binary`]            |
 //! | URI                      | [`crate::uri`]               |
 //! | Iterator                 | [`crate::iterator`]          |
-//! | Object (Deferred)        | [`crate::object`]            |
+//! | Object (Deferred, Error) | [`crate::object`]            |
 //! | Timespan, Timestamp      | [`crate::time`] (Puppet's `string_PAnyType`) |
 //! | SemVer, SemVerRange      | [`crate::semver`] (`string_PAnyType`) |
 //! | Sensitive, Callable      | [`crate::sensitive`], [`crate::any`] (`string_PAnyType`) |
@@ -90,6 +90,9 @@ pub fn convert_typed(val_type: &Type, value: &Value, map: &FormatMap, ind: Inden
         Value::Uri(_) => crate::uri::string_uri(val_type, value, map),
         Value::Iterator(_) => crate::iterator::string_iterator(value, map, ind),
         Value::Deferred(_) => crate::object::string_object(val_type, value, map, ind),
+        // `string_PObjectTypeExtension`: formatted as its base type (`Error`), so a format
+        // given for the inferred `Error[undef, undef]` does not apply.
+        Value::Error(_) => crate::object::string_object(&Type::Error(None), value, map, ind),
         Value::Timespan(_) | Value::Timestamp(_) => crate::time::string_time(val_type, value, map),
         Value::SemVer(_) | Value::SemVerRange(_) => crate::semver::string_semver(val_type, value, map),
         Value::Sensitive(_) => crate::sensitive::string_sensitive(val_type, value, map),
@@ -108,6 +111,7 @@ pub fn is_container(t: &Type) -> bool {
             | Type::Tuple { .. }
             | Type::Object(_)
             | Type::Deferred
+            | Type::Error(_)
     )
 }
 

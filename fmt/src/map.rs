@@ -429,7 +429,7 @@ fn raises(t: &Type, o: &Type, depth: usize) -> bool {
         return false;
     }
     match o {
-        Type::Object(_) | Type::Deferred => raises_with_object(t, depth + 1),
+        Type::Object(_) | Type::Deferred | Type::Error(_) => raises_with_object(t, depth + 1),
         Type::Variant(members) if !matches!(t, Type::Any) => {
             // `o.types.all? { |vt| t.assignable?(vt) }`
             for m in members.iter() {

@@ -1,4 +1,4 @@
-//! Object values (Deferred) to String (`string_PObjectType`).
+//! Object values (Deferred, Error) to String (`string_PObjectType`).
 //!
 //! | Format | Object formats
 //! | ------ | --------------
@@ -101,6 +101,13 @@ impl TypeFormatter {
                 self.hash(&entries, depth);
                 self.out.push(')');
             }
+            Value::Error(e) => {
+                self.out.push_str("Error(");
+                let init: Vec<(Value, Value)> = e.init_hash().into_iter().map(|(k, v)| (Value::from(k), v)).collect();
+                let entries: Vec<(&Value, &Value)> = init.iter().map(|(k, v)| (k, v)).collect();
+                self.hash(&entries, depth);
+                self.out.push(')');
+            }
             Value::String(s) => self.out.push_str(&puppet_quote(s)),
             Value::Regexp(r) => self.out.push_str(&puppet_types::regexp::to_s_with_delimiters(r.source())),
             Value::Binary(_) | Value::Sensitive(_) => {
@@ -176,9 +183,22 @@ fn is_short_array(items: &[Value], level: usize) -> bool {
     100 - (level as i64) * 2 > sum
 }
 
-/// Ruby's `inspect` of a Deferred value (object addresses are 0 here).
+/// Ruby's `inspect` of a Deferred or Error value (object addresses are 0 here).
 fn inspect(val: &Value) -> String {
     match val {
+        Value::Error(e) => {
+            let attr = |name: &str| {
+                let v = e.attribute(name).unwrap_or(Value::Undef);
+                crate::ruby::inspect(&crate::sprintf::Arg::Obj(&v)).map_or_else(|_| "nil".to_owned(), |s| s.into_owned())
+            };
+            format!(
+                "#<Puppet::DataTypes::Error:0x0000000000000000 @msg={}, @kind={}, @details={}, @issue_code={}>",
+                attr("msg"),
+                attr("kind"),
+                attr("details"),
+                attr("issue_code")
+            )
+        }
         Value::Deferred(d) => {
             let args = match &d.arguments {
                 None => "nil".to_owned(),

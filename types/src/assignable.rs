@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 use crate::compare::type_eql;
 use crate::normalize::maybe_create_variant;
-use crate::ty::{CallableType, ObjectType, Size, StringParam, StructElement, Type, TypeAlias};
+use crate::ty::{CallableType, ErrorParams, ObjectType, Size, StringParam, StructElement, Type, TypeAlias};
 use crate::value::Value;
 
 /// Whether `t` accepts every value of `other` (`t.assignable?(other)`).
@@ -446,6 +446,7 @@ fn specific_assignable(t: &Type, o: &Type, guard: Option<&mut RecursionGuard>) -
         },
         Type::Deferred => matches!(o, Type::Deferred) || is_deferred_object(o),
         Type::Object(obj) => object_assignable(obj, o, guard),
+        Type::Error(params) => error_assignable(params.as_deref(), o, guard),
         Type::TypeSet => matches!(o, Type::TypeSet),
         Type::Runtime { runtime, name } => match o {
             Type::Runtime { runtime: r2, name: n2 } => {
@@ -949,8 +950,27 @@ fn object_assignable(obj: &ObjectType, o: &Type, guard: Option<&mut RecursionGua
             }
         }
         Type::Deferred => is_default_object(obj) || obj.name.as_deref() == Some("Deferred"),
+        Type::Error(_) => is_default_object(obj),
         _ => false,
     }
+}
+
+/// `PObjectTypeExtension#_assignable?` for `Error[...]`: an Error type whose parameters
+/// satisfy each of ours (they match as `=~` does, or are types ours accept).
+fn error_assignable(params: Option<&ErrorParams>, o: &Type, mut guard: Option<&mut RecursionGuard>) -> bool {
+    let Type::Error(other) = o else { return false };
+    let Some(params) = params else { return true };
+    let theirs = other.as_deref().map(ErrorParams::by_name);
+    params.by_name().into_iter().enumerate().all(|(index, (_, mine))| {
+        let Some(b) = mine else { return true };
+        match theirs.as_ref().and_then(|t| t[index].1) {
+            Some(a) => {
+                crate::compare::match_value(a, b)
+                    || matches!((a, b), (Value::Type(a), Value::Type(b)) if assignable(b, a, guard.as_deref_mut()))
+            }
+            None => false,
+        }
+    })
 }
 
 /// `PIterableType#_assignable?`.

@@ -113,6 +113,7 @@ fn write_leaf_s(out: &mut String, v: &Value) {
         // Pcore's meta types print expanded at the top of a notice only.
         Value::Type(t) if matches!(**t, Type::Deferred) => out.push_str(DEFERRED),
         Value::Type(t) if matches!(**t, Type::TypeSet) => out.push_str(TYPE_SET),
+        Value::Type(t) if matches!(**t, Type::Error(None)) => out.push_str(ERROR),
         Value::Type(t) if matches!(&**t, Type::Object(o) if o.name.is_none() && o.attributes.is_empty()) => {
             out.push_str(OBJECT)
         }
@@ -315,6 +316,9 @@ const TYPE_SET: &str = "TypeSet[{pcore_uri => 'http://puppet.com/2016.1/pcore', 
 /// The notice form of the `Deferred` type (an Object type defined in Pcore).
 const DEFERRED: &str = "Object[{name => 'Deferred', attributes => {'name' => Pattern[/\\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\\z/], 'arguments' => {type => Optional[Array], value => undef}}}]";
 
+/// The notice form of the `Error` type (an Object type defined in Pcore).
+const ERROR: &str = "Object[{name => 'Error', type_parameters => {'kind' => Variant[String, Regexp, Type[Enum], Type[Pattern], Type[NotUndef], Type[Undef]], 'issue_code' => Variant[String, Regexp, Type[Enum], Type[Pattern], Type[NotUndef], Type[Undef]]}, attributes => {'msg' => String[1], 'kind' => {type => Optional[String[1]], value => undef}, 'details' => {type => Optional[Hash[String[1], Data]], value => undef}, 'issue_code' => {type => Optional[String[1]], value => undef}}, functions => {'message' => Callable[[0, 0], String[1]]}}]";
+
 const COMMA_SEP: &str = ", ";
 
 #[derive(Default)]
@@ -403,6 +407,18 @@ impl Formatter {
             Type::Object(o) => self.bld.push_str(o.name.as_deref().unwrap_or("Object")),
             Type::TypeSet => self.bld.push_str("TypeSet"),
             Type::Deferred => self.bld.push_str("Deferred"),
+            // `init_parameters`: `default` for a free parameter, trailing ones left out.
+            Type::Error(params) => self.array("Error", params.is_none(), |f| {
+                let Some(p) = params else { return };
+                let given = p.by_name();
+                let count = given.iter().rposition(|(_, v)| v.is_some()).map_or(0, |i| i + 1);
+                for (index, (_, v)) in given[..count].iter().enumerate() {
+                    if index > 0 {
+                        f.sep();
+                    }
+                    f.value(v.unwrap_or(&Value::Default));
+                }
+            }),
             Type::Boolean(b) => self.array("Boolean", b.is_none(), |f| {
                 f.bld.push_str(if b == &Some(true) { "true" } else { "false" })
             }),
@@ -766,6 +782,18 @@ impl Formatter {
                         self.value(a);
                     }
                     self.bld.push(']');
+                }
+                self.bld.push_str("})");
+            }
+            Value::Error(e) => {
+                self.bld.push_str("Error({");
+                for (index, (name, v)) in e.init_hash().iter().enumerate() {
+                    if index > 0 {
+                        self.sep();
+                    }
+                    self.bld.push_str(&puppet_quote(name));
+                    self.bld.push_str(" => ");
+                    self.value(v);
                 }
                 self.bld.push_str("})");
             }

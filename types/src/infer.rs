@@ -165,6 +165,11 @@ fn infer_at(v: &Value, depth: usize) -> Type {
         Value::Sensitive(inner) => Type::Sensitive(Some(Rc::new(generalize(&infer_at(inner, depth + 1))))),
         // The Pcore `Deferred` Object type.
         Value::Deferred(_) => Type::Deferred,
+        // `PObjectTypeExtension.create_from_instance`: the type parameters' attributes.
+        Value::Error(e) => Type::Error(Some(Rc::new(crate::ty::ErrorParams {
+            kind: e.attribute("kind"),
+            issue_code: e.attribute("issue_code"),
+        }))),
         Value::Iterator(it) => Type::Iterator(iterator_element_type(&Value::Iterator(it.clone()), depth).map(Rc::new)),
         Value::Callable(c) => c.signature(),
     }
@@ -389,6 +394,7 @@ pub fn generalize(t: &Type) -> Type {
         Type::Iterable(Some(x)) => Type::Iterable(Some(Rc::new(generalize(x)))),
         Type::Iterator(Some(x)) => Type::Iterator(Some(Rc::new(generalize(x)))),
         Type::Sensitive(Some(x)) => Type::Sensitive(Some(Rc::new(generalize(x)))),
+        Type::Error(_) => Type::Error(None),
         other => other.clone(),
     }
 }

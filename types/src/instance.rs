@@ -136,7 +136,22 @@ pub(crate) fn instance_of(t: &Type, v: &Value, mut guard: Option<&mut RecursionG
             _ => false,
         },
         Type::Deferred => matches!(v, Value::Deferred(_)),
-        Type::Object(_) => matches!(v, Value::Deferred(_)) && assignable(t, &Type::Deferred, guard),
+        Type::Object(_) => match v {
+            Value::Deferred(_) => assignable(t, &Type::Deferred, guard),
+            Value::Error(_) => assignable(t, &Type::Error(None), guard),
+            _ => false,
+        },
+        // `PObjectTypeExtension#test_instance?`: each parameter matches its attribute.
+        Type::Error(params) => match v {
+            Value::Error(e) => params.as_deref().is_none_or(|p| {
+                p.by_name().into_iter().all(|(name, pattern)| {
+                    pattern.is_none_or(|pattern| {
+                        e.attribute(name).is_some_and(|a| crate::compare::match_value(&a, pattern))
+                    })
+                })
+            }),
+            _ => false,
+        },
         Type::Init { .. } => really_instance(t, v, guard) == 1,
         Type::Reference(_) => false,
         Type::Alias(_) => really_instance(t, v, guard) == 1,
@@ -212,6 +227,7 @@ fn value_id(v: &Value) -> usize {
         Value::Uri(u) => ptr(u),
         Value::Sensitive(s) => ptr(s),
         Value::Deferred(d) => ptr(d),
+        Value::Error(e) => ptr(e),
         Value::Iterator(i) => ptr(i),
         Value::Callable(c) => ptr(c),
     }

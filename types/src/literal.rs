@@ -250,6 +250,7 @@ pub fn builtin_type(lower: &str) -> Option<Type> {
         "callable" => Type::Callable(Rc::new(crate::ty::CallableType { params: None, block: None, return_type: None })),
         "sensitive" => Type::Sensitive(None),
         "deferred" => Type::Deferred,
+        "error" => Type::Error(None),
         "runtime" => Type::Runtime { runtime: None, name: None },
         "init" => Type::Init { ty: None, args: Rc::from([]) },
         "object" => Type::Object(Rc::new(crate::ty::ObjectType { name: None, parent: None, attributes: Vec::new() })),

@@ -160,10 +160,59 @@ fn type_access(base: &Type, keys: &[Value]) -> Result<Type> {
         },
         Type::Array { .. } => array(keys),
         Type::Deferred => Err(in_access("The Deferred-Type cannot be parameterized using []")),
+        Type::Error(None) => error_type(keys),
         Type::Reference(name) => Err(Error::new(format!("Resource type not found: {name}"))),
         Type::Alias(a) => Err(not_applicable(&Type::Alias(a.clone()))),
         other => Err(not_applicable(other)),
     }
+}
+
+/// `Error[kind, issue_code]` or `Error[{name => value}]` (`PObjectTypeExtension#initialize`):
+/// each parameter a string, regexp, `Enum`, `Pattern`, `NotUndef` or `Undef` type, or undef;
+/// `default` leaves it free.
+fn error_type(keys: &[Value]) -> Result<Type> {
+    let allowed = Type::optional(crate::normalize::maybe_create_variant(vec![
+        Type::STRING,
+        Type::Regexp(None),
+        Type::Type(Some(Rc::new(Type::Enum { values: Rc::from([]), case_insensitive: false }))),
+        Type::Type(Some(Rc::new(Type::Pattern(Rc::from([]))))),
+        Type::Type(Some(Rc::new(Type::NotUndef(None)))),
+        Type::Type(Some(Rc::new(Type::Undef))),
+    ]));
+    const NAMES: [&str; 2] = ["kind", "issue_code"];
+    let mut by_name: [Option<Value>; 2] = [None, None];
+    let mut set = |name: &str, v: &Value| -> Result<()> {
+        let Some(index) = NAMES.iter().position(|n| *n == name) else {
+            return Err(in_access(format!("'{name}' is not a known type parameter for Error-Type")));
+        };
+        if matches!(v, Value::Default) {
+            return Ok(());
+        }
+        if !crate::instance::is_instance(&allowed, v) {
+            let subject = format!("type_parameter Error[{name}] has wrong type,");
+            return Err(in_access(crate::mismatch::describe_value(&subject, &allowed, v)));
+        }
+        by_name[index] = Some(v.clone());
+        Ok(())
+    };
+    // A single hash that is not itself a valid first parameter names the parameters.
+    match keys {
+        [Value::Hash(h)] => {
+            for (k, v) in h.iter() {
+                set(k.as_str().unwrap_or_default(), v)?;
+            }
+        }
+        _ => {
+            for (name, v) in NAMES.iter().zip(keys) {
+                set(name, v)?;
+            }
+        }
+    }
+    let [kind, issue_code] = by_name;
+    if kind.is_none() && issue_code.is_none() {
+        return Err(in_access("The Error-Type cannot be parameterized using an empty parameter list"));
+    }
+    Ok(Type::Error(Some(Rc::new(crate::ty::ErrorParams { kind, issue_code }))))
 }
 
 /// `Operator '[]' is not applicable to a Scalar-Type.`
@@ -855,6 +904,7 @@ pub fn ruby_class(v: &Value) -> String {
         Value::Uri(u) => uri_class(u.class).into(),
         Value::Sensitive(_) => "Puppet::Pops::Types::PSensitiveType::Sensitive".into(),
         Value::Deferred(_) => "Puppet::Pops::Evaluator::DeferredValue".into(),
+        Value::Error(_) => "Puppet::DataTypes::Error".into(),
         Value::Iterator(_) => "Puppet::Pops::Types::Iterator".into(),
         Value::Callable(_) => "Puppet::Pops::Evaluator::Closure".into(),
     }
@@ -979,7 +1029,8 @@ fn type_class(t: &Type) -> String {
         Type::Alias(_) => "PTypeAliasType".into(),
         Type::Reference(_) => "PTypeReferenceType".into(),
         Type::Uri(_) => "PURIType".into(),
-        Type::Object(_) | Type::Deferred => "PObjectType".into(),
+        Type::Object(_) | Type::Deferred | Type::Error(None) => "PObjectType".into(),
+        Type::Error(Some(_)) => "PObjectTypeExtension".into(),
         other => format!("P{}Type", other.name()),
     }
 }

@@ -120,6 +120,22 @@ pub struct ObjectType {
     pub attributes: Vec<(Rc<str>, Type)>,
 }
 
+/// The type parameters of `Error[kind, issue_code]`. Each constrains its attribute as `=~`
+/// does (a string, case-insensitively; a regexp; a type, `Undef` for an unset attribute);
+/// `None` (`default`, or not given) leaves it free. At least one is given.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ErrorParams {
+    pub kind: Option<Value>,
+    pub issue_code: Option<Value>,
+}
+
+impl ErrorParams {
+    /// The parameters by name, in declaration order.
+    pub fn by_name(&self) -> [(&'static str, Option<&Value>); 2] {
+        [("kind", self.kind.as_ref()), ("issue_code", self.issue_code.as_ref())]
+    }
+}
+
 /// Every Puppet type.
 #[derive(Clone, Debug)]
 pub enum Type {
@@ -175,6 +191,8 @@ pub enum Type {
     /// `Init[type, args...]`.
     Init { ty: Option<Rc<Type>>, args: Rc<[Value]> },
     Object(Rc<ObjectType>),
+    /// Pcore's `Error` object type, or `Error[kind, issue_code]` (a `PObjectTypeExtension`).
+    Error(Option<Rc<ErrorParams>>),
     TypeSet,
     /// A reference to a type that does not exist (yet): `Foo` with no such alias.
     Reference(Rc<str>),
@@ -266,6 +284,7 @@ impl Type {
             Type::Runtime { .. } => "Runtime",
             Type::Init { .. } => "Init",
             Type::Object(o) => o.name.as_deref().unwrap_or("Object"),
+            Type::Error(_) => "Error",
             Type::TypeSet => "TypeSet",
             Type::Reference(n) => n,
             Type::Alias(a) => &a.name,
@@ -341,6 +360,7 @@ impl PartialEq for Type {
             (Runtime { runtime: a, name: b }, Runtime { runtime: c, name: d }) => a == c && b == d,
             (Init { ty: a, args: b }, Init { ty: c, args: d }) => a == c && b == d,
             (Object(a), Object(b)) => a == b,
+            (Self::Error(a), Self::Error(b)) => a == b,
             (Reference(a), Reference(b)) => a == b,
             (Alias(a), Alias(b)) => Rc::ptr_eq(a, b) || a.name == b.name,
             _ => false,

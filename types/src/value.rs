@@ -47,6 +47,8 @@ pub enum Value {
     Uri(Rc<Uri>),
     Sensitive(Rc<Value>),
     Deferred(Rc<Deferred>),
+    /// An `Error` object (the Pcore data type `Error`), such as the one `get` hands its lambda.
+    Error(Rc<ErrorValue>),
     /// A lazy iterator (`reverse_each` and `step` without a block, `Integer[1, 3].each`).
     Iterator(Rc<Iterator>),
     /// Something callable: a function or a lambda, filled in by the evaluator.
@@ -61,6 +63,44 @@ const _: () = assert!(std::mem::size_of::<Value>() <= 24);
 pub struct Deferred {
     pub name: Rc<str>,
     pub arguments: Option<Vec<Value>>,
+}
+
+/// An `Error` object (`Puppet::DataTypes::Error`): a message with an optional kind, details
+/// and issue code. Equal when all four are equal (`eql?`, case-sensitively).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorValue {
+    pub msg: Rc<str>,
+    pub kind: Option<Rc<str>>,
+    /// A `Hash[String[1], Data]`.
+    pub details: Option<Value>,
+    pub issue_code: Option<Rc<str>>,
+}
+
+impl ErrorValue {
+    /// An attribute by name (`msg`, `kind`, `details`, `issue_code`): `Some(Undef)` when
+    /// unset, `None` when there is no such attribute.
+    pub fn attribute(&self, name: &str) -> Option<Value> {
+        let text = |s: &Option<Rc<str>>| s.as_ref().map_or(Value::Undef, |s| Value::String(s.clone()));
+        match name {
+            "msg" => Some(Value::String(self.msg.clone())),
+            "kind" => Some(text(&self.kind)),
+            "details" => Some(self.details.clone().unwrap_or(Value::Undef)),
+            "issue_code" => Some(text(&self.issue_code)),
+            _ => None,
+        }
+    }
+
+    /// `_pcore_init_hash`: `msg`, and the attributes that are set, in declaration order.
+    pub fn init_hash(&self) -> Vec<(&'static str, Value)> {
+        let mut result = vec![("msg", Value::String(self.msg.clone()))];
+        for name in ["kind", "details", "issue_code"] {
+            match self.attribute(name) {
+                Some(Value::Undef) | None => {}
+                Some(v) => result.push((name, v)),
+            }
+        }
+        result
+    }
 }
 
 /// A lazy iterator over an iterable value.
@@ -165,6 +205,7 @@ impl PartialEq for Value {
             (Uri(a), Uri(b)) => a == b,
             (Sensitive(a), Sensitive(b)) => Rc::ptr_eq(a, b),
             (Deferred(a), Deferred(b)) => a == b,
+            (Error(a), Error(b)) => a == b,
             (Iterator(a), Iterator(b)) => Rc::ptr_eq(a, b),
             (Callable(a), Callable(b)) => a.identity() == b.identity(),
             _ => false,
@@ -209,6 +250,7 @@ impl StdHash for Value {
             Value::Uri(u) => u.hash(state),
             Value::Sensitive(s) => (Rc::as_ptr(s) as usize).hash(state),
             Value::Deferred(d) => d.name.hash(state),
+            Value::Error(e) => (&e.msg, &e.kind, &e.issue_code).hash(state),
             Value::Iterator(i) => (Rc::as_ptr(i) as *const u8 as usize).hash(state),
             Value::Callable(c) => c.identity().hash(state),
         }

@@ -140,6 +140,11 @@ impl Evaluator {
                 let ExprKind::QualifiedName(name) = &right.kind else {
                     return Err(fail_at("A method name must be a simple name", right.at));
                 };
+                if let Value::Error(object) = &receiver {
+                    if let Some(result) = self.object_member(object, name, arguments, lambda.is_some(), e.at) {
+                        return result;
+                    }
+                }
                 let mut args = vec![receiver];
                 args.extend(self.eval_list(arguments)?);
                 let block = self.block(lambda.as_ref())?;
@@ -158,6 +163,31 @@ impl Evaluator {
                 self.call_function("new", args, block, e.at, "Function Call")
             }
             _ => Err(fail_at("Illegal function call: the functor is not a name", e.at)),
+        }
+    }
+
+    /// A method call naming a member of an Error object (`$err.issue_code`, `$err.message`),
+    /// or `None` when the name is not one (a function is called with the object then).
+    fn object_member(
+        &mut self,
+        object: &puppet_types::value::ErrorValue,
+        name: &str,
+        arguments: &[Expr],
+        block: bool,
+        at: Span,
+    ) -> Option<Eval<Value>> {
+        let error = |message: String| Some(Err(fail_at(format!("Error while evaluating a Method call, {message}"), at)));
+        // The function `message` is Ruby's alias of `msg`.
+        let value = if name == "message" { Value::String(object.msg.clone()) } else { object.attribute(name)? };
+        if let Err(e) = self.eval_list(arguments) {
+            return Some(Err(e));
+        }
+        match (name, arguments.len()) {
+            ("message", 0) => Some(Ok(value)),
+            ("message", n) => error(format!("wrong number of arguments (given {n}, expected 0)")),
+            _ if block => error(format!("'attribute Error[{name}]' does not expect a block")),
+            (_, 0) => Some(Ok(value)),
+            (_, n) => error(format!("'attribute Error[{name}]' expects no arguments, got {n}")),
         }
     }
 

@@ -14,7 +14,7 @@ use std::rc::{Rc, Weak};
 
 use indexmap::IndexMap;
 use puppet_types::display::label;
-use puppet_types::value::Hash;
+use puppet_types::value::{ErrorValue, Hash};
 use puppet_types::Value;
 
 use super::iteration::{block_of, pair, ruby_arity, spread, yield_to, Mode, Walk, Yield};
@@ -273,12 +273,12 @@ impl DigError {
     /// The `Error` value a `get` lambda receives: its `msg`, `kind`, `details` and
     /// `issue_code`.
     fn to_value(&self) -> Value {
-        let mut h = Hash::default();
-        h.insert(Value::from("msg"), Value::from(self.message.as_str()));
-        h.insert(Value::from("kind"), Value::from("SLICE_ERROR"));
-        h.insert(Value::from("details"), Value::hash(self.details.clone()));
-        h.insert(Value::from("issue_code"), Value::from(self.issue_code));
-        Value::hash(h)
+        Value::Error(Rc::new(ErrorValue {
+            msg: self.message.as_str().into(),
+            kind: Some("SLICE_ERROR".into()),
+            details: Some(Value::hash(self.details.clone())),
+            issue_code: Some(self.issue_code.into()),
+        }))
     }
 }
 

@@ -23,6 +23,7 @@
 //! | Regexp                        | `new_float` (sic) | [`regexp`]                  |
 //! | Sensitive                     | `new_Sensitive` | [`sensitive`]                 |
 //! | Deferred                      | `new_Deferred`  | [`deferred`]                  |
+//! | Error                         | `new_Error`     | [`error`]                     |
 //! | Type                          | `new_type`      | [`type_`]                     |
 //! | Init[T, args]                 | `new_Init`      | [`init`]                      |
 //! | NotUndef (no type), Unit      | `new_unit`      | [`wrappers`]                  |
@@ -37,6 +38,7 @@ pub mod array;
 pub mod boolean;
 pub mod deferred;
 mod dispatch;
+pub mod error;
 pub mod float;
 pub mod hash;
 pub mod init;
@@ -123,6 +125,7 @@ impl New<'_> {
             Type::Hash { .. } | Type::Struct(_) => hash::new_hash(args),
             Type::Sensitive(_) => sensitive::new_sensitive(args),
             Type::Deferred => deferred::new_deferred(args),
+            Type::Error(_) => error::new_error(args),
             Type::Type(_) => type_::new_type(args),
             Type::Timespan { .. } => crate::time::new_timespan(args),
             Type::Timestamp { .. } => crate::time::new_timestamp(args),
@@ -175,6 +178,7 @@ pub(crate) fn param_tuples(t: &Type, depth: usize) -> Result<Vec<ParamTuple>> {
         Type::Hash { .. } | Type::Struct(_) => hash::param_tuples(),
         Type::Sensitive(_) => sensitive::param_tuples(),
         Type::Deferred => deferred::param_tuples(),
+        Type::Error(_) => error::param_tuples(),
         Type::Type(_) => type_::param_tuples(),
         Type::Optional(Some(inner)) | Type::NotUndef(Some(inner)) => return param_tuples(inner, depth + 1),
         Type::Optional(None) => return Err(ruby::no_method("new_function", &Value::Undef)),
