@@ -210,13 +210,19 @@ pub(crate) fn cannot_convert(from: &Value, target: &str) -> String {
     }
 }
 
-/// An Integer result: Puppet's integers are 64-bit; Ruby's bignums are not representable.
+/// An Integer result. Puppet's integers are 64-bit; its conversions can leave a Ruby bignum,
+/// which Puppet stops where it enters a function or the catalog (`Runtime3Converter`). Here
+/// the conversion stops it, with that message (`0x` and Ruby's `%x`: `0x-ff` when negative).
 pub(crate) fn integer_value(n: Option<i128>) -> Result<Value> {
     match n.and_then(|n| i64::try_from(n).ok()) {
         Some(i) => Ok(Value::Integer(i)),
         None => Err(Error::new(match n {
-            Some(n) => format!("The result {n} is outside of Puppet Integer max range"),
-            None => "The result is outside of Puppet Integer max range".to_owned(),
+            Some(n) => {
+                let end = if n > 0 { "max" } else { "min" };
+                let sign = if n < 0 { "-" } else { "" };
+                format!("Use of a Ruby Integer outside of Puppet Integer {end} range, got '0x{sign}{:x}'", n.unsigned_abs())
+            }
+            None => "Use of a Ruby Integer outside of Puppet Integer max range".to_owned(),
         })),
     }
 }
