@@ -7,6 +7,8 @@
 #                                                      # pfmt against Puppet's own, e.g. --count 10000
 #   bash bench/run.sh eval [poppet-bench-eval options] # the evaluation benchmark (bench/eval): poppet's
 #                                                      # evaluator against Puppet's compiler, e.g. --runs 20
+#   bash bench/run.sh shell [poppet-bench-shell options] # the shell's highlighting per keystroke
+#                                                        # (bench/shell), e.g. --runs 5000 --lines 200
 #
 # The corpus list defaults to $POPPET_CORPUS/pp-files.txt (POPPET_CORPUS=/tmp/puppet-corpus),
 # which ../shared/corpus/install.sh writes. Only reports; asserts nothing about the timings.
@@ -38,6 +40,20 @@ if [ "${1:-}" = eval ]; then
   cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
   echo "poppet = repl/ at $rev; ${cpu:-unknown CPU}, $(nproc) cores, $(uname -m); $(date -u +%Y-%m-%d)" >&2
   exec "$target/release/poppet-bench-eval" "$@"
+fi
+
+if [ "${1:-}" = shell ]; then
+  shift
+  cargo build --release -q -p poppet-bench-shell
+  target=${CARGO_TARGET_DIR:-$root/target}
+  # POPPET_REV, when set, names the commit instead of asking git.
+  rev=${POPPET_REV:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}
+  if [ -z "${POPPET_REV:-}" ] && [ -n "$(git -C "$root" status --porcelain -- repl tree-sitter-puppet queries 2>/dev/null)" ]; then
+    rev="$rev + uncommitted changes in repl/, tree-sitter-puppet/ or queries/"
+  fi
+  cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+  echo "poppet = repl/ at $rev; ${cpu:-unknown CPU}, $(nproc) cores, $(uname -m); $(date -u +%Y-%m-%d)" >&2
+  exec "$target/release/poppet-bench-shell" "$@"
 fi
 
 CORPUS=${POPPET_CORPUS:-/tmp/puppet-corpus}

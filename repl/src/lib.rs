@@ -12,8 +12,10 @@ pub mod error;
 pub mod eval;
 pub mod facts;
 pub mod functions;
+pub mod resource_types;
 pub mod scope;
 mod session;
+pub mod shell;
 
 pub use eval::{Evaluator, Level, Log, Options, Strict};
 pub use session::{Failure, Outcome, Session};

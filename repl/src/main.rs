@@ -47,6 +47,12 @@ struct Args {
     /// When to colour the output.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
+    /// The shell starts without its banner.
+    #[arg(short, long)]
+    quiet: bool,
+    /// The shell does not run ~/.config/poppet/init.pp.
+    #[arg(long)]
+    no_init: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -107,16 +113,7 @@ fn main() -> ExitCode {
         }
     };
     let facts_file = args.facts.clone();
-    let options = Options {
-        strict: match args.strict {
-            StrictArg::Off => Strict::Off,
-            StrictArg::Warning => Strict::Warning,
-            StrictArg::Error => Strict::Error,
-        },
-        strict_variables: !args.no_strict_variables,
-        allow_generate: args.allow_generate,
-        ..Options::default()
-    };
+    let options = options(&args);
     let interrupt = Arc::new(AtomicBool::new(false));
     let flag = interrupt.clone();
     let _ = ctrlc::set_handler(move || {
@@ -154,6 +151,20 @@ fn main() -> ExitCode {
             eprintln!("Error: the evaluation thread failed");
             ExitCode::from(1)
         }
+    }
+}
+
+/// The evaluator's options from the command line.
+fn options(args: &Args) -> Options {
+    Options {
+        strict: match args.strict {
+            StrictArg::Off => Strict::Off,
+            StrictArg::Warning => Strict::Warning,
+            StrictArg::Error => Strict::Error,
+        },
+        strict_variables: !args.no_strict_variables,
+        allow_generate: args.allow_generate,
+        ..Options::default()
     }
 }
 
@@ -230,15 +241,11 @@ fn print_error(error: &Failure, source: &Source, colour: bool) {
         (None, _, _) => error.location(),
     };
     let mut err = std::io::stderr().lock();
-    let (red, bold, reset) = if colour { ("\x1b[31m", "\x1b[1m", "\x1b[0m") } else { ("", "", "") };
+    let (red, reset) = if colour { ("\x1b[31m", "\x1b[0m") } else { ("", "") };
     let _ = writeln!(err, "{red}Error:{reset} {}{location}", error.message);
-    if std::io::stderr().is_terminal() && error.line > 0 {
-        if let Some(text) = source.text.lines().nth(error.line as usize - 1) {
-            let _ = writeln!(err, "  {text}");
-            if error.column > 0 {
-                let pad: String = text.chars().take(error.column as usize - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
-                let _ = writeln!(err, "  {pad}{bold}{red}^{reset}");
-            }
+    if std::io::stderr().is_terminal() {
+        if let Some(excerpt) = error.excerpt(&source.text, colour) {
+            let _ = writeln!(err, "{excerpt}");
         }
     }
 }
@@ -285,29 +292,34 @@ fn to_json(v: &Value) -> serde_json::Value {
     }
 }
 
-/// The interactive shell (a plain line loop until the full shell lands): each line is
-/// evaluated against the same scope and its value echoed.
+/// The interactive shell, on a thread with a deep stack as evaluation needs.
 fn interactive(args: &Args) -> ExitCode {
-    let facts = poppet::facts::builtin(&args.node);
-    let mut session = Session::new(Options::default(), &facts, &args.node);
-    session.evaluator.set_sink(Box::new(|log: &Log| print_log(log, Level::Notice)));
-    let stdin = std::io::stdin();
-    loop {
-        print!("poppet> ");
-        let _ = std::io::stdout().flush();
-        let mut line = String::new();
-        match stdin.read_line(&mut line) {
-            Ok(0) | Err(_) => return ExitCode::SUCCESS,
-            Ok(_) => {}
-        }
-        let outcome = session.run(&line);
-        match &outcome.error {
-            Some(e) => eprintln!("Error: {}{}", e.message, e.location()),
-            None => {
-                if let Some(v) = &outcome.value {
-                    println!("=> {}", puppet_types::display::value_to_string(v));
+    let facts_file = args.facts.clone();
+    let node = args.node.clone();
+    let options = options(args);
+    let colour = use_colour(args.color, std::io::stdout().is_terminal());
+    let quiet = args.quiet;
+    let init = if args.no_init { None } else { poppet::shell::default_init_path() };
+    let log_level = args.log_level.level();
+    let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || {
+        let facts = match &facts_file {
+            Some(path) => match poppet::facts::read(path) {
+                Ok(f) => f,
+                Err(message) => {
+                    eprintln!("Error: {message}");
+                    return ExitCode::from(1);
                 }
-            }
+            },
+            None => poppet::facts::builtin(&node),
+        };
+        let history = poppet::shell::default_history_path();
+        poppet::shell::run(poppet::shell::Config { options, facts, node, colour, quiet, init, history, log_level })
+    });
+    match worker.map(|w| w.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("Error: the shell's thread failed");
+            ExitCode::from(1)
         }
     }
 }

@@ -68,6 +68,21 @@ impl Failure {
         }
     }
 
+    /// The source line the error points at, with a caret under the column (two lines, each
+    /// indented by two spaces), or `None` without a line. `colour` paints the caret red.
+    pub fn excerpt(&self, source: &str, colour: bool) -> Option<String> {
+        let text = source.lines().nth((self.line as usize).checked_sub(1)?)?;
+        let mut out = format!("  {text}");
+        if self.column > 0 {
+            // Tabs stay tabs so that the caret lines up under them.
+            let pad: String =
+                text.chars().take(self.column as usize - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+            let (on, off) = if colour { ("\x1b[1;31m", "\x1b[0m") } else { ("", "") };
+            out.push_str(&format!("\n  {pad}{on}^{off}"));
+        }
+        Some(out)
+    }
+
     /// The error as `puppet apply` prints it after `Error: ` (without ` on node NAME`).
     pub fn puppet_text(&self) -> String {
         match self.kind {

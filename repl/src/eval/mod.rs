@@ -34,7 +34,7 @@ pub enum Strict {
     Error,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Options {
     pub strict: Strict,
     /// `strict_variables`: an unknown variable is an error (else it is undef).
@@ -111,6 +111,8 @@ pub struct Evaluator {
     pub functions: HashMap<String, Rc<FunctionDef>>,
     /// Type aliases by lower-case name.
     pub aliases: HashMap<String, Type>,
+    /// The names of the classes and defined types programs have defined (for completion).
+    pub classes: std::collections::BTreeSet<String>,
     pub registry: Registry,
     sink: LogSink,
     depth: usize,
@@ -144,6 +146,7 @@ impl Evaluator {
             nesting: 0,
             functions: HashMap::new(),
             aliases: HashMap::new(),
+            classes: Default::default(),
             registry: Registry::default(),
             sink,
             depth: 0,
@@ -265,6 +268,7 @@ impl Evaluator {
         let mut definitions = Vec::new();
         collect_definitions(statements, &mut definitions);
         for (name, parameters) in definitions {
+            self.classes.insert(name.to_lowercase());
             self.instantiate_definition(name, parameters)?;
         }
         Ok(())
