@@ -44,7 +44,7 @@ fi
 
 if [ "${1:-}" = shell ]; then
   shift
-  cargo build --release -q -p poppet-bench-shell
+  cargo build --release -q -p poppet-bench-shell -p poppet
   target=${CARGO_TARGET_DIR:-$root/target}
   # POPPET_REV, when set, names the commit instead of asking git.
   rev=${POPPET_REV:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}

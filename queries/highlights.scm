@@ -48,18 +48,9 @@
 ] @string.special
 
 (heredoc
-  ")" @string.special)
-
-(heredoc
   ":" @punctuation.delimiter)
 
 (heredoc_syntax) @attribute
-
-(interpolation
-  [
-    "${"
-    "}"
-  ] @punctuation.special)
 
 (double_quoted_string
   (variable) @variable)
@@ -160,6 +151,16 @@
   "."
   "|"
 ] @punctuation.delimiter
+
+; After the brackets, so that these win: the `}` closing `${`, the `)` of `@(END)`.
+(interpolation
+  [
+    "${"
+    "}"
+  ] @punctuation.special)
+
+(heredoc
+  ")" @string.special)
 
 (splat) @operator
 

@@ -316,7 +316,7 @@ fn painting_colours_each_capture() {
             "@(E)\n  x\n  |E\n",
             &heredocs,
             None,
-            "\x1b[32m@(E\x1b[0m)\n\x1b[32m  x\x1b[0m\n\x1b[32m  |E\x1b[0m\n",
+            "\x1b[32m@(E)\x1b[0m\n\x1b[32m  x\x1b[0m\n\x1b[32m  |E\x1b[0m\n",
         ),
     ] {
         assert_eq!(highlighter.paint(src, theme, pair), expected, "{src:?}");
@@ -373,8 +373,9 @@ fn the_dark_theme_colours_every_capture_but_operators_and_punctuation() {
     assert_eq!(Theme::default(), theme);
 }
 
-/// Random sources made of Puppet's tokens, brackets, quotes and odd characters: the spans
-/// keep their shape, painting keeps the text, and bracket matching gives a real pair.
+/// Random sources made of Puppet's tokens, brackets, quotes and odd characters, and small
+/// edits of them: the spans keep their shape, painting keeps the text, and bracket matching
+/// gives a real pair, the same from the previous source's tree as from a fresh parse.
 #[test]
 fn any_input_is_highlighted_without_harm() {
     const PIECES: &[&str] = &[
@@ -386,15 +387,44 @@ fn any_input_is_highlighted_without_harm() {
     let highlighter = Highlighter::new();
     let theme = Theme::dark();
     let mut rng = fastrand::Rng::with_seed(7);
-    for _ in 0..300 {
-        let len = rng.usize(0..40);
-        let src: String = (0..len)
-            .map(|_| PIECES[rng.usize(..PIECES.len())])
-            .collect();
+    let mut src = String::new();
+    for round in 0..3000 {
+        // Fresh sources, and small edits of the last one (as typing makes them).
+        if round % 10 == 0 || src.len() > 200 {
+            let len = rng.usize(0..40);
+            src = (0..len)
+                .map(|_| PIECES[rng.usize(..PIECES.len())])
+                .collect();
+        } else {
+            let mut at = rng.usize(..=src.len());
+            while !src.is_char_boundary(at) {
+                at -= 1;
+            }
+            if rng.bool() || src.is_empty() {
+                src.insert_str(at, PIECES[rng.usize(..PIECES.len())]);
+            } else if let Some(c) = src[at..].chars().next().or_else(|| src.chars().last()) {
+                let at = if at == src.len() {
+                    at - c.len_utf8()
+                } else {
+                    at
+                };
+                src.replace_range(at..at + c.len_utf8(), "");
+            }
+        }
         let spans = highlighter.spans(&src);
         check_spans(&src, &spans);
         let cursor = rng.usize(0..=src.len());
         let pair = matching_bracket(&src, cursor);
+        let fresh = {
+            let src = src.clone();
+            std::thread::spawn(move || matching_bracket(&src, cursor))
+                .join()
+                .expect("no panic")
+        };
+        assert_eq!(
+            pair, fresh,
+            "{src:?} at {cursor}: incremental and fresh parses differ"
+        );
         if let Some((at, partner)) = pair {
             let bytes = src.as_bytes();
             let kinds = [bytes[at.min(partner)], bytes[at.max(partner)]];
@@ -412,4 +442,51 @@ fn any_input_is_highlighted_without_harm() {
         let painted = highlighter.paint(&src, &theme, pair);
         assert_eq!(strip_ansi(&painted), src);
     }
+}
+
+/// `matching_bracket` parses each source from the previous one's tree (per thread): typing a
+/// manifest a key at a time, and moving the cursor over it, finds the same pairs as parsing
+/// each buffer afresh (in a new thread).
+#[test]
+fn incremental_parsing_finds_the_same_pairs() {
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/shell/input.pp");
+    let text =
+        std::fs::read_to_string(&input).unwrap_or_else(|e| panic!("{}: {e}", input.display()));
+    let fresh = |src: &str, pos: usize| {
+        let src = src.to_owned();
+        std::thread::spawn(move || matching_bracket(&src, pos))
+            .join()
+            .expect("no panic")
+    };
+    let start = text
+        .match_indices('\n')
+        .nth(150)
+        .map_or(0, |(at, _)| at + 1);
+    let mut checked = 0;
+    for end in (start..=text.len()).filter(|&end| text.is_char_boundary(end)) {
+        let buffer = &text[..end];
+        let typed = matching_bracket(buffer, end);
+        if typed.is_some() || end % 50 == 0 {
+            assert_eq!(typed, fresh(buffer, end), "typed up to {end}");
+            checked += 1;
+        }
+    }
+    // Cursor moves over a finished buffer, and edits in its middle.
+    let mut rng = fastrand::Rng::with_seed(11);
+    for _ in 0..100 {
+        let mut buffer = text.clone();
+        let at = rng.usize(..buffer.len());
+        if buffer.is_char_boundary(at) {
+            buffer.insert(at, ['{', '}', '(', '\'', '"', '\n'][rng.usize(..6)]);
+        }
+        for pos in [at, at + 1, rng.usize(..=buffer.len())] {
+            assert_eq!(
+                matching_bracket(&buffer, pos),
+                fresh(&buffer, pos),
+                "at {pos} after an edit at {at}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 300, "only {checked} checks");
 }

@@ -70,9 +70,23 @@ pub fn find(word: &str) -> Result<&'static Command, String> {
         .ok_or_else(|| format!("Unknown command ':{word}'. :help lists the commands."))
 }
 
-/// The words a command takes, for completion.
-pub fn arguments(command: &str, names: &Names) -> Vec<String> {
-    let Ok(command) = find(command) else { return Vec::new() };
+/// The words the next argument of a command takes, for completion: `words` is the command
+/// as typed and the arguments before (`set`, `set color`).
+pub fn arguments(words: &str, names: &Names) -> Vec<String> {
+    let mut words = words.split_whitespace();
+    let Ok(command) = find(words.next().unwrap_or_default()) else { return Vec::new() };
+    if let Some(previous) = words.next() {
+        // The second argument: a setting's values.
+        return match (command.name, SETTINGS.iter().find(|(n, _)| *n == previous)) {
+            ("set", Some(("format", _))) => vec!["default".to_owned()],
+            ("set", Some((_, values))) => values
+                .split('|')
+                .map(|v| v.split(':').next().unwrap_or_default().trim().to_owned())
+                .filter(|v| !v.is_empty())
+                .collect(),
+            _ => Vec::new(),
+        };
+    }
     match command.name {
         "help" => COMMANDS.iter().map(|c| c.name.to_owned()).collect(),
         "set" => SETTINGS.iter().map(|(n, _)| (*n).to_owned()).collect(),

@@ -45,9 +45,10 @@ pub trait World {
     fn classes(&self) -> Vec<String>;
     /// Meta-command names, without `:` (`help`, `quit`, `load`, `set`).
     fn commands(&self) -> Vec<String>;
-    /// The fixed words a command's first argument takes (`set` → `format`, `color`; `help` →
-    /// command names), given the command's name as typed (possibly abbreviated).
-    fn command_arguments(&self, command: &str) -> Vec<String>;
+    /// The fixed words the next argument of a command takes, given the command's name as
+    /// typed (possibly abbreviated) and the arguments before the one completed: `set` →
+    /// `format`, `color`, ...; `set color` → `on`, `off`; `help` → command names.
+    fn command_arguments(&self, words: &str) -> Vec<String>;
 }
 
 /// One completion: the text that replaces the word before the cursor, and what the list shows.
@@ -144,11 +145,12 @@ fn command(before: &str, after: &str, colon: usize, world: &dyn World, out: &mut
     if CODE_COMMANDS.contains(&name) && !(first && prefix.starts_with('-')) {
         return code(args, after, args_at, world, out);
     }
+    let words = format!("{typed} {}", args[..word_at].trim());
+    for word in world.command_arguments(words.trim_end()) {
+        out.word(&word, prefix);
+    }
     if !first {
         return start;
-    }
-    for word in world.command_arguments(typed) {
-        out.word(&word, prefix);
     }
     match name {
         "help" => world.commands().iter().for_each(|c| out.word(c, prefix)),
@@ -161,16 +163,13 @@ fn command(before: &str, after: &str, colon: usize, world: &dyn World, out: &mut
     start
 }
 
-/// The command `typed` names: itself or the one command it begins.
+/// The command `typed` names: itself, or the first command (in the shell's order) it begins,
+/// as the shell reads it.
 fn resolve(typed: &str, commands: &[String]) -> Option<String> {
     if commands.iter().any(|c| c == typed) {
         return Some(typed.to_owned());
     }
-    let mut matches = commands.iter().filter(|c| !typed.is_empty() && c.starts_with(typed));
-    match (matches.next(), matches.next()) {
-        (Some(one), None) => Some(one.clone()),
-        _ => None,
-    }
+    commands.iter().find(|c| !typed.is_empty() && c.starts_with(typed)).cloned()
 }
 
 /// Files and directories (ending in `/`) whose path starts with `arg`, relative to the current

@@ -19,8 +19,10 @@
 //! assert_eq!(matching_bracket("['(', 1]", 8), Some((7, 0)));
 //! ```
 //!
-//! Every call parses the whole input again: the shell's input is short, and a 200-line input
-//! takes well under the 2 ms a keystroke may cost (`bench/shell`).
+//! Highlighting parses the whole input at every call (tree-sitter-highlight takes no previous
+//! tree): the shell's input is short, and a 200-line input takes well under the 2 ms a
+//! keystroke may cost (`bench/shell`). [`matching_bracket`] parses from the tree of its
+//! previous call, so it costs little after a keystroke and nothing after a cursor move.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -28,7 +30,7 @@ use std::fmt::Write as _;
 use std::ops::Range;
 
 use nu_ansi_term::{Color, Style};
-use tree_sitter::{Parser, Tree};
+use tree_sitter::{InputEdit, Parser, Point, Tree};
 use tree_sitter_highlight::{HighlightConfiguration, HighlightEvent};
 
 /// The capture names a highlights query may use: tree-sitter-highlight's standard list, which
@@ -418,6 +420,9 @@ impl Theme {
 /// kind, so `(` finds its `)` in `([)`. `None` when there is no bracket there or it has no
 /// partner.
 ///
+/// Each thread keeps the last source and its tree, and parses the next source from them:
+/// only the edit between the two is parsed again.
+///
 /// ```
 /// use poppet::shell::highlight::matching_bracket;
 ///
@@ -449,23 +454,81 @@ pub fn matching_bracket(src: &str, pos: usize) -> Option<(usize, usize)> {
 }
 
 thread_local! {
-    /// The parser of [`matching_bracket`], made once per thread.
-    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+    /// The parser of [`matching_bracket`] and the last source it parsed, per thread.
+    static PARSED: RefCell<Option<Parsed>> = const { RefCell::new(None) };
+}
+
+/// A parser, and the last source it parsed with its tree: the next source is parsed
+/// incrementally from it (a keystroke's edit costs a sixth of a fresh parse), or not at all
+/// when only the cursor moved.
+struct Parsed {
+    parser: Parser,
+    last: Option<(String, Tree)>,
 }
 
 /// The tree of `src`, or `None` if it cannot be parsed.
 fn parse(src: &str) -> Option<Tree> {
-    PARSER.with(|cell| {
+    PARSED.with(|cell| {
         let mut cell = cell.try_borrow_mut().ok()?;
         if cell.is_none() {
             let mut parser = Parser::new();
             parser
                 .set_language(&tree_sitter_puppet::LANGUAGE.into())
                 .ok()?;
-            *cell = Some(parser);
+            *cell = Some(Parsed { parser, last: None });
         }
-        cell.as_mut()?.parse(src, None)
+        let parsed = cell.as_mut()?;
+        let old = match parsed.last.take() {
+            Some((old_src, tree)) if old_src == src => {
+                parsed.last = Some((old_src, tree.clone()));
+                return Some(tree);
+            }
+            Some((old_src, mut tree)) => {
+                tree.edit(&edit(&old_src, src));
+                Some(tree)
+            }
+            None => None,
+        };
+        let tree = parsed.parser.parse(src, old.as_ref())?;
+        parsed.last = Some((src.to_owned(), tree.clone()));
+        Some(tree)
     })
+}
+
+/// The edit that turns `old` into `new`: what lies between their common prefix and suffix.
+fn edit(old: &str, new: &str) -> InputEdit {
+    let prefix = old
+        .bytes()
+        .zip(new.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let suffix = old
+        .bytes()
+        .rev()
+        .zip(new.bytes().rev())
+        .take(old.len().min(new.len()) - prefix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    InputEdit {
+        start_byte: prefix,
+        old_end_byte: old.len() - suffix,
+        new_end_byte: new.len() - suffix,
+        start_position: point(new, prefix),
+        old_end_position: point(old, old.len() - suffix),
+        new_end_position: point(new, new.len() - suffix),
+    }
+}
+
+/// The row and byte column of `byte` in `text`, as tree-sitter counts them.
+fn point(text: &str, byte: usize) -> Point {
+    let before = &text.as_bytes()[..byte];
+    let row = before.iter().filter(|&&b| b == b'\n').count();
+    let column = byte
+        - before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+    Point::new(row, column)
 }
 
 /// The brackets among the tree's tokens, in order: each one's offset and byte.
@@ -498,7 +561,8 @@ fn bracket_tokens(tree: &Tree, src: &[u8]) -> Vec<(usize, u8)> {
             }
         }
     }
-    // Tokens come in source order; heredoc texts, which the tree holds as extras, too.
+    // The walk meets tokens in source order; a heredoc's text is an extra, which the parser
+    // places itself, so sort to be sure (the list is short and almost always sorted).
     brackets.sort_unstable_by_key(|&(offset, _)| offset);
     brackets
 }
