@@ -8,6 +8,7 @@
 //! assert_eq!(session.run("notice($x[1])").notices(), ["20"]);
 //! ```
 
+pub mod catalog;
 pub mod error;
 pub mod eval;
 pub mod facts;

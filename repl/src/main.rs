@@ -47,6 +47,9 @@ struct Args {
     /// When to colour the output.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
+    /// Print the compiled catalog (resources, parameters, containment edges) as JSON.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    catalog: Option<CatalogFormat>,
     /// The shell starts without its banner.
     #[arg(short, long)]
     quiet: bool,
@@ -58,6 +61,11 @@ struct Args {
 #[derive(Clone, Copy, ValueEnum)]
 enum Output {
     Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum CatalogFormat {
     Json,
 }
 
@@ -125,6 +133,7 @@ fn main() -> ExitCode {
     let min_level = args.log_level.level();
     let colour = use_colour(args.color, std::io::stderr().is_terminal());
     let node = args.node.clone();
+    let catalog = args.catalog;
     // Evaluation recurses once per nesting level of code and of calls: give it a deep stack.
     let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || {
         let facts = match &facts_file {
@@ -143,6 +152,10 @@ fn main() -> ExitCode {
             session.evaluator.set_sink(Box::new(move |log: &Log| print_log(log, min_level)));
         }
         let outcome = session.run(&source.text);
+        if catalog.is_some() && outcome.error.is_none() {
+            let json = session.evaluator.catalog.to_json(&node);
+            println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
+        }
         report(&outcome, &source, output, colour)
     });
     match worker.map(|w| w.join()) {

@@ -56,6 +56,11 @@ impl Scope {
         }
     }
 
+    /// The enclosing scope.
+    pub fn parent(&self) -> Option<Rc<Scope>> {
+        self.parent.clone()
+    }
+
     /// The variable, here or in an enclosing scope.
     pub fn get(&self, name: &str) -> Option<Value> {
         let mut scope = self;

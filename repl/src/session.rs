@@ -19,6 +19,11 @@ pub struct Outcome {
     /// Everything logged, in order.
     pub logs: Vec<Log>,
     pub error: Option<Failure>,
+    /// The catalog's resources in order, as references (`File[/tmp/x]`), without
+    /// `Stage[main]`, `Class[Settings]` and `Class[main]`; empty after an error.
+    pub resources: Vec<String>,
+    /// The catalog's relationships, sorted: `File[/a] -> File[/b]`, `A ~> B`.
+    pub relationships: Vec<String>,
 }
 
 impl Outcome {
@@ -112,6 +117,8 @@ impl Session {
         let sink_logs = logs.clone();
         let evaluator = Evaluator::new(options, Box::new(move |log: &Log| sink_logs.borrow_mut().push(log.clone())));
         facts::install(&evaluator.top, facts, node);
+        let mut evaluator = evaluator;
+        evaluator.node_name = node.to_owned();
         Session { evaluator, logs }
     }
 
@@ -120,7 +127,12 @@ impl Session {
         self.logs.borrow_mut().clear();
         let (value, error) = self.evaluate(source);
         let logs = std::mem::take(&mut *self.logs.borrow_mut());
-        Outcome { value, logs, error }
+        let (resources, relationships) = if error.is_none() {
+            (self.evaluator.catalog.references(), self.evaluator.catalog.edges())
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        Outcome { value, logs, error, resources, relationships }
     }
 
     fn log(&mut self, log: Log) {
@@ -144,7 +156,12 @@ impl Session {
         if !errors.is_empty() {
             return (None, Some(parse_failure(&errors)));
         }
-        match self.evaluator.run(&program, source) {
+        let compiled = self.evaluator.run(&program, source).and_then(|v| {
+            self.evaluator.evaluate_node()?;
+            self.evaluator.finish_catalog()?;
+            Ok(v)
+        });
+        match compiled {
             Ok(v) => (Some(v), None),
             Err(flow) => {
                 self.evaluator.reset_after_error();

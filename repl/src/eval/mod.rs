@@ -4,6 +4,7 @@
 
 mod access;
 mod call;
+mod compile;
 mod operators;
 
 use std::collections::HashMap;
@@ -113,6 +114,20 @@ pub struct Evaluator {
     pub aliases: HashMap<String, Type>,
     /// The names of the classes and defined types programs have defined (for completion).
     pub classes: std::collections::BTreeSet<String>,
+    /// The catalog being compiled.
+    pub catalog: crate::catalog::Catalog,
+    /// Classes and defined types by lower-case name, and node definitions in order.
+    pub(crate) classes_defs: HashMap<String, Rc<crate::catalog::Definition>>,
+    pub(crate) defines: HashMap<String, Rc<crate::catalog::Definition>>,
+    pub(crate) nodes: Vec<(Vec<Expr>, Rc<crate::catalog::Definition>)>,
+    /// The scopes of evaluated classes (`$apache::port`).
+    pub(crate) class_scopes: HashMap<String, Rc<Scope>>,
+    /// Relationships waiting for the end of compilation.
+    pending_relationships: Vec<(compile::Operand, compile::Operand, bool, Span)>,
+    /// The node's name (`--node`).
+    pub node_name: String,
+    /// The class or defined resource being evaluated (`Class[main]` at the top).
+    pub(crate) container: Rc<str>,
     pub registry: Registry,
     sink: LogSink,
     depth: usize,
@@ -147,6 +162,14 @@ impl Evaluator {
             functions: HashMap::new(),
             aliases: HashMap::new(),
             classes: Default::default(),
+            catalog: Default::default(),
+            classes_defs: HashMap::new(),
+            defines: HashMap::new(),
+            nodes: Vec::new(),
+            class_scopes: HashMap::new(),
+            pending_relationships: Vec::new(),
+            node_name: "testnode".into(),
+            container: "Class[main]".into(),
             registry: Registry::default(),
             sink,
             depth: 0,
@@ -265,6 +288,7 @@ impl Evaluator {
         }
         self.in_type_alias = saved;
         result?;
+        self.define_catalog_entities(statements);
         let mut definitions = Vec::new();
         collect_definitions(statements, &mut definitions);
         for (name, parameters) in definitions {
@@ -441,12 +465,14 @@ impl Evaluator {
             // Definitions were made known before evaluation (functions, type aliases); classes
             // and defined types are used only by the catalog, which comes later.
             K::Function { .. } | K::TypeAlias { .. } | K::Class { .. } | K::Define { .. } => Ok(Value::Undef),
-            K::Relationship { .. } => Err(not_yet("Relationships between resources", e.at)),
-            K::Resource { .. } => Err(not_yet("Resource declarations", e.at)),
-            K::ResourceDefaults { .. } => Err(not_yet("Resource defaults", e.at)),
-            K::ResourceOverride { .. } => Err(not_yet("Resource overrides", e.at)),
-            K::Collect { .. } => Err(not_yet("Resource collectors", e.at)),
-            K::Node { .. } => Err(not_yet("Node definitions", e.at)),
+            K::Relationship { op, left, right } => self.relationship(*op, left, right, e.at),
+            K::Resource { form, type_name, bodies } => self.resource_expression(*form, type_name, bodies, e),
+            K::ResourceDefaults { type_ref, operations, .. } => self.resource_defaults(type_ref, operations),
+            K::ResourceOverride { resources, operations, .. } => self.resource_override(resources, operations, e.at),
+            K::Collect { type_expr, exported, query, operations } => {
+                self.collect(type_expr, *exported, query.as_deref(), operations, e.at)
+            }
+            K::Node { .. } => Ok(Value::Undef),
             K::TypeMapping { .. } => Err(not_yet("Type mappings", e.at)),
             K::TypeDefinition { .. } => Err(not_yet("Object type definitions", e.at)),
         }
@@ -496,8 +522,8 @@ impl Evaluator {
             self.scope.get(name)
         } else {
             match name.strip_prefix("::") {
-                Some(top) => self.top.get(top),
-                None => self.top.get(name),
+                Some(top) if !top.contains("::") => self.top.get(top),
+                _ => self.top.get(name.trim_start_matches("::")).or_else(|| self.qualified_variable(name)),
             }
         };
         match found {

@@ -1,11 +1,50 @@
-//! Functions about what a catalog holds. `defined` answers for variables and for resource
-//! types Puppet ships; classes, defined types and declared resources come with the catalog.
+//! Functions about the catalog: `include`, `contain`, `require` declare classes; `realize`
+//! makes virtual resources real; `create_resources` declares resources from a hash;
+//! `defined` answers for variables, resource types, classes and declared resources.
 
 use puppet_types::{Type, Value};
 
 use super::{Builtin, Call};
 use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
+
+/// The class names of `include`'s arguments: strings, `Class['x']` references, arrays.
+fn class_names(args: &[Value]) -> Eval<Vec<String>> {
+    let mut names = Vec::new();
+    for a in args {
+        match a {
+            Value::String(s) => names.push(s.to_string()),
+            Value::Array(items) => names.extend(class_names(items)?),
+            Value::Type(t) => match &**t {
+                Type::Class(Some(name)) => names.push(name.to_string()),
+                Type::Resource { type_name: Some(n), title: Some(title) } if n.eq_ignore_ascii_case("class") => {
+                    names.push(title.to_string())
+                }
+                other => return Err(fail(format!("Cannot use a {other} where a class name is expected"))),
+            },
+            other => {
+                return Err(fail(format!(
+                    "Cannot use a {} where a class name is expected",
+                    puppet_types::infer::infer_generalized(other)
+                )))
+            }
+        }
+    }
+    Ok(names)
+}
+
+fn include(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let mut refs = Vec::new();
+    for name in class_names(&call.args)? {
+        refs.push(ev.include_class(&name, call.at)?);
+    }
+    Ok(Value::array(refs))
+}
+
+fn realize(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    ev.realize(&call.args, call.at)?;
+    Ok(Value::Undef)
+}
 
 fn defined(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     for val in &call.args {
@@ -14,24 +53,24 @@ fn defined(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                 Some(name) if !name.is_empty() => ev.variable_exists(name),
                 _ if s.is_empty() => false,
                 _ => {
-                    let lower = s.to_lowercase();
-                    if !puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) {
-                        return Err(fail(format!(
-                            "defined('{s}'): classes and defined types are not supported yet: they come with the catalog"
-                        )));
-                    }
-                    true
+                    let lower = s.trim_start_matches("::").to_lowercase();
+                    puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str())
+                        || ev.is_class_or_define(&lower)
                 }
             },
             Value::Type(t) => match &**t {
                 Type::Resource { type_name: None, .. } => {
                     return Err(fail("The given resource type is a reference to all kind of types"))
                 }
-                Type::Resource { title: None, .. } => true,
-                Type::Type(Some(inner)) if matches!(**inner, Type::Resource { title: None, type_name: Some(_) }) => true,
-                _ => {
-                    return Err(fail("defined() of resources and classes is not supported yet: it comes with the catalog"))
+                Type::Resource { type_name: Some(n), title: None } => {
+                    let lower = n.to_lowercase();
+                    puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) || ev.is_class_or_define(&lower)
                 }
+                Type::Resource { type_name: Some(n), title: Some(title) } => ev.catalog.get(n, title).is_some(),
+                Type::Class(Some(name)) => ev.catalog.get("Class", name).is_some(),
+                Type::Class(None) => true,
+                Type::Type(Some(inner)) if matches!(**inner, Type::Resource { title: None, type_name: Some(_) }) => true,
+                _ => false,
             },
             _ => return Err(fail("Invalid argument to 'defined'")),
         };
@@ -42,8 +81,14 @@ fn defined(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     Ok(Value::Boolean(false))
 }
 
-pub static FUNCTIONS: &[Builtin] = &[Builtin {
-    name: "defined",
-    dispatches: &["Variant[String, Type[CatalogEntry], Type[Type[CatalogEntry]]] +$vals"],
-    call: defined,
-}];
+pub static FUNCTIONS: &[Builtin] = &[
+    Builtin {
+        name: "defined",
+        dispatches: &["Variant[String, Type[CatalogEntry], Type[Type[CatalogEntry]]] +$vals"],
+        call: defined,
+    },
+    Builtin { name: "include", dispatches: &["Any +$names"], call: include },
+    Builtin { name: "contain", dispatches: &["Any +$names"], call: include },
+    Builtin { name: "require", dispatches: &["Any +$names"], call: include },
+    Builtin { name: "realize", dispatches: &["Any +$refs"], call: realize },
+];

@@ -1,0 +1,280 @@
+//! The catalog a program compiles to, as Puppet 7.23's compiler builds it
+//! (`Puppet::Parser::Compiler`, `Puppet::Resource::Catalog`): resources in the order they
+//! were added, each with its parameters, plus what compilation still has to do when the
+//! program's statements are done (defined resources to evaluate, collectors, relationships,
+//! overrides). Nothing is ever applied to the host.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use indexmap::IndexMap;
+use puppet_syntax::ast::{AttributeOp, Expr, Parameter};
+use puppet_syntax::Span;
+use puppet_types::display::capitalize_segments;
+use puppet_types::Value;
+
+use crate::scope::Scope;
+
+/// What kind of resource type a resource has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A core type (`file`, `notify`): its parameters are checked against its schema.
+    Builtin,
+    /// A defined type: its body is evaluated once per resource, after the main program.
+    Define,
+    /// A class: evaluated when declared.
+    Class,
+}
+
+/// One resource of the catalog.
+#[derive(Clone)]
+pub struct Resource {
+    /// The type's name as references print it: `File`, `Class`, `Apache::Vhost`.
+    pub type_name: Rc<str>,
+    /// The title; for classes the class name (`apache::mod`), printed capitalized.
+    pub title: Rc<str>,
+    pub params: IndexMap<Rc<str>, Value>,
+    pub kind: Kind,
+    /// Declared with `@` (not in the catalog until realized) or `@@`.
+    pub virtual_: bool,
+    pub exported: bool,
+    /// A defined resource's body has been evaluated (always true for the others).
+    pub evaluated: bool,
+    /// Where it was declared.
+    pub at: Span,
+    /// The scope it was declared in (resource defaults are looked up from there).
+    pub scope: Rc<Scope>,
+    /// The class or defined resource it was declared in (`Class[main]` at the top).
+    pub container: Rc<str>,
+}
+
+impl Resource {
+    /// The reference: `File[/tmp/x]`, `Class[Apache::Mod]`.
+    pub fn reference(&self) -> String {
+        reference(&self.type_name, &self.title)
+    }
+}
+
+/// `Type[title]` as Puppet prints a reference (class titles capitalized).
+pub fn reference(type_name: &str, title: &str) -> String {
+    if type_name.eq_ignore_ascii_case("class") {
+        format!("Class[{}]", capitalize_segments(title))
+    } else {
+        format!("{type_name}[{title}]")
+    }
+}
+
+/// The key of a resource: lower-case type and title (class titles lower-case too).
+pub fn key(type_name: &str, title: &str) -> (String, String) {
+    let type_lower = type_name.to_lowercase();
+    let title = if type_lower == "class" { title.trim_start_matches("::").to_lowercase() } else { title.to_owned() };
+    (type_lower, title)
+}
+
+/// A class, a defined type or a node definition, kept from the program that defined it.
+#[derive(Debug)]
+pub struct Definition {
+    pub name: String,
+    pub parameters: Vec<Parameter>,
+    /// A class's parent (`inherits`).
+    pub parent: Option<String>,
+    pub body: Option<Expr>,
+    pub at: Span,
+}
+
+/// A relationship statement (`a -> b`), applied when the catalog is finished.
+#[derive(Clone, Debug)]
+pub struct Relationship {
+    pub sources: Vec<Value>,
+    pub targets: Vec<Value>,
+    /// `before` or `notify`, set on each source.
+    pub notify: bool,
+    pub at: Span,
+}
+
+/// A collector (`File <| tag == 'x' |> { mode => '0600' }`), run until compilation ends.
+#[derive(Clone)]
+pub struct Collector {
+    pub type_name: String,
+    pub query: Option<Expr>,
+    pub exported: bool,
+    pub operations: Vec<AttributeOp>,
+    pub scope: Rc<Scope>,
+    pub at: Span,
+    /// The resources it matched (keys), for relationships.
+    pub matched: Vec<usize>,
+}
+
+/// Resource defaults (`File { mode => '0644' }`) of one scope.
+#[derive(Clone, Debug, Default)]
+pub struct Defaults {
+    /// By lower-case type name: parameter and value.
+    pub by_type: HashMap<String, IndexMap<Rc<str>, Value>>,
+}
+
+/// The compiled catalog.
+#[derive(Default)]
+pub struct Catalog {
+    resources: Vec<Resource>,
+    index: HashMap<(String, String), usize>,
+    pub relationships: Vec<Relationship>,
+    pub collectors: Vec<Collector>,
+    /// Resources to realize when the catalog is finished (`realize`), with where it was asked.
+    pub to_realize: Vec<((String, String), Span)>,
+    /// Overrides (`File['x'] { mode => ... }`) waiting for their resource.
+    pub overrides: Vec<Override>,
+    /// Resource defaults by scope (`Rc::as_ptr` of the scope).
+    pub defaults: HashMap<usize, Defaults>,
+}
+
+/// `File['x'] { ... }`: parameters to set on a resource at the end.
+#[derive(Clone, Debug)]
+pub struct Override {
+    pub key: (String, String),
+    pub params: Vec<(Rc<str>, Value, bool)>,
+    pub at: Span,
+}
+
+impl Catalog {
+    pub fn resources(&self) -> &[Resource] {
+        &self.resources
+    }
+
+    pub fn get(&self, type_name: &str, title: &str) -> Option<&Resource> {
+        self.index.get(&key(type_name, title)).map(|&i| &self.resources[i])
+    }
+
+    pub fn get_mut(&mut self, type_name: &str, title: &str) -> Option<&mut Resource> {
+        self.index.get(&key(type_name, title)).map(|&i| &mut self.resources[i])
+    }
+
+    pub fn position(&self, type_name: &str, title: &str) -> Option<usize> {
+        self.index.get(&key(type_name, title)).copied()
+    }
+
+    pub fn at(&self, index: usize) -> &Resource {
+        &self.resources[index]
+    }
+
+    pub fn at_mut(&mut self, index: usize) -> &mut Resource {
+        &mut self.resources[index]
+    }
+
+    pub fn len(&self) -> usize {
+        self.resources.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.resources.is_empty()
+    }
+
+    /// Adds a resource; `Err` with the one already declared under the same key.
+    pub fn add(&mut self, resource: Resource) -> Result<usize, &Resource> {
+        let k = key(&resource.type_name, &resource.title);
+        if let Some(&existing) = self.index.get(&k) {
+            return Err(&self.resources[existing]);
+        }
+        self.index.insert(k, self.resources.len());
+        self.resources.push(resource);
+        Ok(self.resources.len() - 1)
+    }
+
+    /// The references of the catalog's resources in order (virtual ones left out).
+    pub fn references(&self) -> Vec<String> {
+        self.resources.iter().filter(|r| !r.virtual_).map(Resource::reference).collect()
+    }
+
+    /// The relationship edges the resources' `before`, `require`, `notify` and `subscribe`
+    /// say, as `A -> B` / `A ~> B`, sorted.
+    pub fn edges(&self) -> Vec<String> {
+        let mut edges = Vec::new();
+        for r in self.resources.iter().filter(|r| !r.virtual_) {
+            let me = r.reference();
+            for (param, arrow, forward) in
+                [("before", "->", true), ("notify", "~>", true), ("require", "->", false), ("subscribe", "~>", false)]
+            {
+                let Some(value) = r.params.get(param) else { continue };
+                let targets: Vec<&Value> = match value {
+                    Value::Array(items) => items.iter().collect(),
+                    other => vec![other],
+                };
+                for t in targets {
+                    let other = reference_text(t);
+                    edges.push(if forward { format!("{me} {arrow} {other}") } else { format!("{other} {arrow} {me}") });
+                }
+            }
+        }
+        edges.sort();
+        edges
+    }
+
+    /// The catalog in the shape of Puppet's JSON catalog (`puppet catalog` output): the
+    /// resources with their parameters (`Stage[main]`, `Class[Settings]` and `Class[main]`
+    /// first, as Puppet has them), the containment edges, the classes.
+    pub fn to_json(&self, node: &str) -> serde_json::Value {
+        use serde_json::json;
+        let mut resources = vec![
+            json!({"type": "Stage", "title": "main", "exported": false, "parameters": {"name": "main"}}),
+            json!({"type": "Class", "title": "Settings", "exported": false}),
+            json!({"type": "Class", "title": "main", "exported": false, "parameters": {"name": "main"}}),
+        ];
+        let mut edges = vec![json!({"source": "Stage[main]", "target": "Class[Settings]"}), json!({"source": "Stage[main]", "target": "Class[main]"})];
+        let mut classes = vec![json!("settings")];
+        for r in self.resources.iter().filter(|r| !r.virtual_) {
+            let mut params = serde_json::Map::new();
+            for (k, v) in &r.params {
+                params.insert(k.to_string(), value_json(v));
+            }
+            let title = if r.kind == Kind::Class { capitalize_segments(&r.title) } else { r.title.to_string() };
+            let mut entry = json!({"type": &*r.type_name, "title": title, "line": r.at.line, "exported": r.exported});
+            if !params.is_empty() {
+                entry["parameters"] = params.into();
+            }
+            resources.push(entry);
+            edges.push(json!({"source": &*r.container, "target": r.reference()}));
+            if r.kind == Kind::Class {
+                classes.push(json!(&*r.title));
+            }
+        }
+        json!({"name": node, "environment": "production", "resources": resources, "edges": edges, "classes": classes})
+    }
+
+    /// Starts over (`:reset`).
+    pub fn clear(&mut self) {
+        *self = Catalog::default();
+    }
+}
+
+/// A value as JSON, as Puppet's catalog writes parameter values: references as their text.
+pub fn value_json(v: &Value) -> serde_json::Value {
+    match v {
+        Value::Undef => serde_json::Value::Null,
+        Value::Boolean(b) => (*b).into(),
+        Value::Integer(i) => (*i).into(),
+        Value::Float(f) => serde_json::Number::from_f64(*f)
+            .map_or_else(|| puppet_types::display::float_to_s(*f).into(), Into::into),
+        Value::String(s) => s.to_string().into(),
+        Value::Array(a) => a.iter().map(value_json).collect::<Vec<_>>().into(),
+        Value::Hash(h) => {
+            let mut map = serde_json::Map::new();
+            for (k, v) in h.iter() {
+                map.insert(puppet_types::display::value_to_s(k), value_json(v));
+            }
+            map.into()
+        }
+        Value::Type(_) => reference_text(v).into(),
+        other => puppet_types::display::value_to_s(other).into(),
+    }
+}
+
+/// A relationship target as Puppet prints it: a reference's `ref`, anything else `to_s`.
+pub fn reference_text(v: &Value) -> String {
+    match v {
+        Value::Type(t) => match &**t {
+            puppet_types::Type::Resource { type_name: Some(type_name), title: Some(title) } => reference(type_name, title),
+            puppet_types::Type::Class(Some(name)) => reference("Class", name),
+            other => other.to_string(),
+        },
+        other => puppet_types::display::value_to_s(other),
+    }
+}
