@@ -125,6 +125,9 @@ pub struct Catalog {
     pub overrides: Vec<Override>,
     /// Resource defaults by scope (`Rc::as_ptr` of the scope).
     pub defaults: HashMap<usize, Defaults>,
+    /// Where a defined resource's scope takes defaults from besides its own: the scope the
+    /// resource was declared in.
+    pub defaults_parent: HashMap<usize, Rc<Scope>>,
 }
 
 /// `File['x'] { ... }`: parameters to set on a resource at the end.
@@ -181,7 +184,7 @@ impl Catalog {
 
     /// The references of the catalog's resources in order (virtual ones left out).
     pub fn references(&self) -> Vec<String> {
-        self.resources.iter().filter(|r| !r.virtual_).map(Resource::reference).collect()
+        self.resources.iter().filter(|r| !r.virtual_ && !is_main(r)).map(Resource::reference).collect()
     }
 
     /// The relationship edges the resources' `before`, `require`, `notify` and `subscribe`
@@ -220,7 +223,7 @@ impl Catalog {
         ];
         let mut edges = vec![json!({"source": "Stage[main]", "target": "Class[Settings]"}), json!({"source": "Stage[main]", "target": "Class[main]"})];
         let mut classes = vec![json!("settings")];
-        for r in self.resources.iter().filter(|r| !r.virtual_) {
+        for r in self.resources.iter().filter(|r| !r.virtual_ && !is_main(r)) {
             let mut params = serde_json::Map::new();
             for (k, v) in &r.params {
                 params.insert(k.to_string(), value_json(v));
@@ -243,6 +246,11 @@ impl Catalog {
     pub fn clear(&mut self) {
         *self = Catalog::default();
     }
+}
+
+/// The main class (`Class[main]`), which holds the top scope's relationships.
+fn is_main(r: &Resource) -> bool {
+    r.kind == Kind::Class && &*r.title == "main"
 }
 
 /// A value as JSON, as Puppet's catalog writes parameter values: references as their text.

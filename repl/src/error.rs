@@ -86,6 +86,15 @@ pub fn fail(message: impl Into<String>) -> Flow {
     Flow::error(EvalError { message: message.into(), at: None })
 }
 
+/// Where an error Puppet reports after compilation, without prefix or position, is "placed":
+/// callers leave it as it is (it has a position), and the session reports it bare.
+pub const BARE: Span = Span { start: 0, end: 0, line: u32::MAX, column: 0 };
+
+/// An error Puppet reports bare (`no parameter named 'x' (line: 1) on File[/x] (line: 1)`).
+pub fn bare(message: impl Into<String>) -> Flow {
+    Flow::error(EvalError::new(message, BARE))
+}
+
 /// An error at `at`.
 pub fn fail_at(message: impl Into<String>, at: Span) -> Flow {
     Flow::error(EvalError::new(message, at))

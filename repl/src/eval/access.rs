@@ -58,6 +58,10 @@ impl Evaluator {
                 let text = self.source.get(e.span.start..e.span.end).unwrap_or_default();
                 Ok(Value::ty(puppet_types::Type::Reference(std::rc::Rc::from(text))))
             }
+            // A declared resource's parameters: `File['/x']['mode']`.
+            Value::Type(t) if matches!(&**t, puppet_types::Type::Resource { title: Some(_), .. } | puppet_types::Type::Class(Some(_))) => {
+                self.resource_parameters(t, &values, e.at)
+            }
             Value::Type(t) => puppet_types::params::parameterize(t, &values).map_err(|err| {
                 let at = blame(&err.message, &values).map_or(e.at, key_at);
                 fail_at(err.message, at)

@@ -12,7 +12,7 @@ use puppet_types::{Type, Value};
 
 use super::{truthy, Evaluator};
 use crate::catalog::{self, Collector, Definition, Kind, Override, Resource};
-use crate::error::{fail, fail_at, Eval, EvalError, Flow};
+use crate::error::{bare, fail, fail_at, Eval, Flow};
 use crate::scope::Scope;
 
 /// A reference value: `File['x']`.
@@ -72,43 +72,62 @@ impl Evaluator {
         let mut plans = Vec::new();
         for body in bodies {
             let title = self.eval(&body.title)?;
-            let params = self.attribute_values(&body.operations)?;
+            let params = self.attribute_values(&body.operations, e.at)?;
             if matches!(title, Value::Default) {
                 defaults.extend(params);
                 continue;
             }
-            plans.push((title, params, body.span, body.title.at));
+            plans.push((title, params, body.title.at));
         }
-        for (title, mut params, span, title_at) in plans {
+        let mut seen: Vec<String> = Vec::new();
+        let mut titled = Vec::new();
+        for (title, mut params, title_at) in plans {
             for (k, v) in &defaults {
                 if !params.contains_key(k) {
                     params.insert(k.clone(), v.clone());
                 }
             }
             for title in self.titles(&title, title_at)? {
-                let reference = if lower == "class" {
-                    self.declare_class_like(&title, params.clone(), span)?
-                } else {
-                    self.declare_resource(&lower, &title, params.clone(), form, span)?
-                };
-                declared.push(reference);
+                if seen.contains(&title) {
+                    return Err(fail_at(format!("The title '{title}' has already been used in this resource expression"), e.at));
+                }
+                seen.push(title.clone());
+                titled.push((title, params.clone()));
             }
         }
-        let _ = e;
+        for (title, params) in titled {
+            let reference = if lower == "class" {
+                self.declare_class_like(&title, params, e.at)
+            } else {
+                self.declare_resource(&lower, &title, params, form, e.at)
+            }
+            .map_err(|flow| statement_error(flow, e.at))?;
+            declared.push(reference);
+        }
         Ok(Value::array(declared))
     }
 
     /// The titles a title expression gives: a string, or an array of them (flattened).
     fn titles(&self, title: &Value, at: Span) -> Eval<Vec<String>> {
+        if title.is_undef() {
+            return Err(fail_at("Missing title. The title expression resulted in undef", at));
+        }
         let mut out = Vec::new();
-        let mut stack = vec![title.clone()];
-        while let Some(v) = stack.pop() {
-            match &v {
+        for (index, v) in flatten(title).iter().enumerate() {
+            match v {
+                Value::String(s) if s.is_empty() => {
+                    return Err(fail_at(
+                        format!("Empty string title at {index}. Title strings must have a length greater than zero."),
+                        at,
+                    ))
+                }
                 Value::String(s) => out.push(s.to_string()),
-                Value::Array(items) => stack.extend(items.iter().rev().cloned()),
                 other => {
                     return Err(fail_at(
-                        format!("Illegal title type at index 0. Expected String, got {}", puppet_types::infer::infer_generalized(other)),
+                        format!(
+                            "Illegal title type at index {index}. Expected String, got {}",
+                            puppet_types::infer::infer_generalized(other)
+                        ),
                         at,
                     ))
                 }
@@ -119,37 +138,33 @@ impl Evaluator {
 
     /// The values of `name => value` operations and `* => hash` splats, in order; undef
     /// values leave the attribute unset.
-    fn attribute_values(&mut self, operations: &[AttributeOp]) -> Eval<IndexMap<Rc<str>, Value>> {
+    fn attribute_values(&mut self, operations: &[AttributeOp], at: Span) -> Eval<IndexMap<Rc<str>, Value>> {
         let mut params: IndexMap<Rc<str>, Value> = IndexMap::new();
         for op in operations {
             match op {
-                AttributeOp::Set { name, value, span, .. } => {
+                AttributeOp::Set { name, value, .. } => {
                     let v = self.eval(value)?;
                     if params.contains_key(name.as_str()) {
-                        return Err(fail_at(format!("The attribute '{name}' has already been set"), *span));
+                        return Err(fail_at(format!("The attribute '{name}' has already been set"), at));
                     }
                     params.insert(name.as_str().into(), v);
                 }
-                AttributeOp::Splat { value, span } => match &self.eval(value)? {
+                AttributeOp::Splat { value, .. } => match &self.eval(value)? {
                     Value::Hash(h) => {
                         for (k, v) in h.iter() {
                             let Some(name) = k.as_str() else {
-                                return Err(fail_at("Attribute name is not a String", *span));
+                                return Err(fail_at("Attribute name is not a String", value.at));
                             };
                             if params.contains_key(name) {
-                                return Err(fail_at(format!("The attribute '{name}' has already been set"), *span));
+                                return Err(fail_at(format!("The attribute '{name}' has already been set"), at));
                             }
                             params.insert(name.into(), v.clone());
                         }
                     }
-                    Value::Undef => {}
                     other => {
                         return Err(fail_at(
-                            format!(
-                                "Unfolding of attributes from Hash can only be used with a Hash value, got {}",
-                                puppet_types::infer::infer_generalized(other)
-                            ),
-                            *span,
+                            format!("Expected value of type Hash, got {}", puppet_types::infer::infer_set(other)),
+                            value.at,
                         ))
                     }
                 },
@@ -172,21 +187,18 @@ impl Evaluator {
         } else if self.defines.contains_key(lower) {
             (Kind::Define, capitalize_segments(lower))
         } else {
-            return Err(fail_at(
-                format!("Error while evaluating a Resource Statement, Unknown resource type: '{lower}'"),
-                at,
-            ));
+            return Err(fail(format!("Unknown resource type: '{lower}'")));
         };
-        if kind == Kind::Builtin {
-            self.check_parameters(lower, &type_name, title, &params, at)?;
-        }
         let params: IndexMap<Rc<str>, Value> = params.into_iter().filter(|(_, v)| !v.is_undef()).collect();
+        if form == ResourceForm::Exported {
+            self.warn_at("You cannot collect exported resources without storeconfigs being set; the export is ignored", at);
+        }
         let resource = Resource {
             type_name: type_name.as_str().into(),
             title: title.into(),
             params,
             kind,
-            virtual_: form != ResourceForm::Regular,
+            virtual_: form == ResourceForm::Virtual,
             exported: form == ResourceForm::Exported,
             evaluated: kind != Kind::Define,
             at,
@@ -194,33 +206,130 @@ impl Evaluator {
             container: self.container.clone(),
         };
         let reference = resource.reference();
+        if let Some(namevar) = self.namevar_clash(&resource) {
+            return Err(fail(namevar));
+        }
         if let Err(existing) = self.catalog.add(resource) {
-            let message = format!(
-                "Error while evaluating a Resource Statement, Duplicate declaration: {reference} is already declared at (line: {}); cannot redeclare",
-                existing.at.line
-            );
-            return Err(fail_at(message, at));
+            return Err(fail(format!(
+                "Duplicate declaration: {reference} is already declared at (line: {}); cannot redeclare (line: {})",
+                existing.at.line, at.line
+            )));
         }
         Ok(reference_value(&type_name, title))
     }
 
-    /// A core type's parameters must be its attributes or metaparameters.
-    fn check_parameters(&self, lower: &str, type_name: &str, title: &str, params: &IndexMap<Rc<str>, Value>, at: Span) -> Eval<()> {
-        let Some(t) = crate::resource_types::get(lower) else { return Ok(()) };
-        for name in params.keys() {
-            if t.attribute(name).is_none() && crate::resource_types::metaparameter(name).is_none() {
-                return Err(Flow::error(EvalError {
-                    message: format!(
+    /// A core resource whose namevar (`path` of a file) another resource of its type already
+    /// has: Puppet's alias error.
+    fn namevar_clash(&self, r: &Resource) -> Option<String> {
+        if r.kind != Kind::Builtin {
+            return None;
+        }
+        let t = crate::resource_types::get(&r.type_name)?;
+        let [namevar] = t.namevars.as_slice() else { return None };
+        let mine = r.params.get(namevar.as_str()).map_or_else(|| r.title.to_string(), value_to_s);
+        for other in self.catalog.resources().iter().filter(|o| o.type_name == r.type_name && o.title != r.title) {
+            let theirs = other.params.get(namevar.as_str()).map_or_else(|| other.title.to_string(), value_to_s);
+            if theirs == mine {
+                return Some(format!(
+                    "Cannot alias {} to [\"{mine}\"] at (line: {}); resource [\"{}\", \"{mine}\"] already declared (line: {})",
+                    r.reference(),
+                    r.at.line,
+                    r.type_name,
+                    other.at.line
+                ));
+            }
+        }
+        None
+    }
+
+    /// A core type's parameters must be its attributes or metaparameters, and tags must be
+    /// tags: checked when the catalog is finished, as Puppet does.
+    fn check_parameters(&self) -> Eval<()> {
+        for r in self.catalog.resources().iter().filter(|r| r.kind == Kind::Builtin && !r.virtual_) {
+            let Some(t) = crate::resource_types::get(&r.type_name) else { continue };
+            for name in r.params.keys() {
+                if t.attribute(name).is_none() && crate::resource_types::metaparameter(name).is_none() {
+                    return Err(bare(format!(
                         "no parameter named '{name}' (line: {}) on {} (line: {})",
-                        at.line,
-                        catalog::reference(type_name, title),
-                        at.line
-                    ),
-                    at: None,
-                }));
+                        r.at.line,
+                        r.reference(),
+                        r.at.line
+                    )));
+                }
+            }
+        }
+        for r in self.catalog.resources() {
+            if let Some(tags) = r.params.get("tag") {
+                for tag in flatten(tags) {
+                    let text = value_to_s(&tag);
+                    if !valid_tag(&text) {
+                        return Err(bare(format!("Invalid tag '{text}' (line: {})", r.at.line)));
+                    }
+                }
             }
         }
         Ok(())
+    }
+
+    /// `File['/x']['mode']`: parameters of a declared resource (undef when not set).
+    pub(super) fn resource_parameters(&self, t: &Type, keys: &[Value], at: Span) -> Eval<Value> {
+        let (type_name, title) = match t {
+            Type::Resource { type_name: Some(n), title: Some(title) } => (n.to_string(), title.to_string()),
+            Type::Class(Some(name)) => ("Class".to_owned(), name.to_string()),
+            _ => return Ok(Value::Undef),
+        };
+        let Some(r) = self.catalog.get(&type_name, &title) else {
+            let shown = if type_name == "Class" { format!("Class['{title}']") } else { format!("{type_name}['{title}']") };
+            return Err(fail_at(format!("Resource not found: {shown}"), at));
+        };
+        let mut found = Vec::with_capacity(keys.len());
+        for k in keys {
+            let name = value_to_s(k);
+            if !self.has_parameter(r, &name) {
+                let shown = if type_name == "Class" { format!("Class['{title}']") } else { format!("{type_name}['{title}']") };
+                return Err(fail_at(format!("The resource {shown} does not have a parameter called '{name}'"), at));
+            }
+            let value = r.params.get(name.as_str()).cloned().or_else(|| self.default_for(r, &name));
+            found.push(value.unwrap_or(Value::Undef));
+        }
+        if found.len() == 1 {
+            return Ok(found.pop().unwrap_or(Value::Undef));
+        }
+        Ok(Value::array(found))
+    }
+
+    /// Whether a resource's type has the parameter (or it is a metaparameter).
+    fn has_parameter(&self, r: &Resource, name: &str) -> bool {
+        if crate::resource_types::metaparameter(name).is_some() {
+            return true;
+        }
+        match r.kind {
+            Kind::Builtin => crate::resource_types::get(&r.type_name).is_some_and(|t| t.attribute(name).is_some()),
+            Kind::Define => {
+                name == "name"
+                    || self.defines.get(&r.type_name.to_lowercase()).is_some_and(|d| d.parameters.iter().any(|p| p.name == name))
+            }
+            Kind::Class => self.classes_defs.get(&*r.title).is_some_and(|d| d.parameters.iter().any(|p| p.name == name)),
+        }
+    }
+
+    /// The default (`File { mode => ... }`) a resource would take for a parameter.
+    fn default_for(&self, r: &Resource, name: &str) -> Option<Value> {
+        let lower = r.type_name.to_lowercase();
+        let mut scope = Some(r.scope.clone());
+        let mut hops = 0;
+        while let Some(s) = scope {
+            let d = self.catalog.defaults.get(&(Rc::as_ptr(&s) as usize)).and_then(|d| d.by_type.get(&lower));
+            if let Some(v) = d.and_then(|d| d.get(name)) {
+                return Some(v.clone());
+            }
+            hops += 1;
+            if hops > 10_000 {
+                return None;
+            }
+            scope = self.catalog.defaults_parent.get(&(Rc::as_ptr(&s) as usize)).cloned().or_else(|| s.parent());
+        }
+        None
     }
 
     // ---- classes
@@ -234,52 +343,119 @@ impl Evaluator {
         Ok(reference_value("Class", &lower))
     }
 
+    /// Checks class names before `include` evaluates any.
+    pub fn check_class_names(&self, names: &[String]) -> Eval<()> {
+        for name in names {
+            let lower = name.trim_start_matches("::").to_lowercase();
+            if name.is_empty() {
+                return Err(fail("Cannot use empty string as a class name"));
+            }
+            if !self.classes_defs.contains_key(&lower) {
+                return Err(fail(format!("Could not find class ::{lower} for {}", self.node_name)));
+            }
+        }
+        Ok(())
+    }
+
+    /// `require`: the container requires the class (its `require` metaparameter).
+    pub fn require_from_container(&mut self, class: &str) {
+        let target = reference_value("Class", class);
+        let container = self.container.to_string();
+        let (type_name, title) = match container.split_once('[') {
+            Some((t, rest)) => (t.to_owned(), rest.trim_end_matches(']').to_owned()),
+            None => return,
+        };
+        let title = if type_name == "Class" { title.to_lowercase() } else { title };
+        if let Some(r) = self.catalog.get_mut(&type_name, &title) {
+            let merged = match r.params.get("require") {
+                None => target,
+                Some(old) => {
+                    let mut items = flatten(old);
+                    items.push(target);
+                    Value::array(items)
+                }
+            };
+            r.params.insert("require".into(), merged);
+        }
+    }
+
     /// `class { 'name': p => v }`: declares the class with parameters, once.
     fn declare_class_like(&mut self, name: &str, params: IndexMap<Rc<str>, Value>, at: Span) -> Eval<Value> {
         let lower = name.trim_start_matches("::").to_lowercase();
         if let Some(existing) = self.catalog.get("Class", &lower) {
-            let message = format!(
-                "Error while evaluating a Resource Statement, Duplicate declaration: {} is already declared at (line: {}); cannot redeclare",
+            let location = if existing.at.line == 0 { String::new() } else { format!(" at (line: {})", existing.at.line) };
+            return Err(fail(format!(
+                "Duplicate declaration: {} is already declared{location}; cannot redeclare (line: {})",
                 existing.reference(),
-                existing.at.line
-            );
-            return Err(fail_at(message, at));
+                at.line
+            )));
         }
-        self.evaluate_class(&lower, Some(params), at)?;
+        if !self.classes_defs.contains_key(&lower) {
+            return Err(fail(format!("Could not find declared class {lower}")));
+        }
+        self.add_class(&lower, Some(params), at, true)?;
+        self.evaluate_class_body(&lower)?;
         Ok(reference_value("Class", &lower))
     }
 
     /// Adds `Class[name]` to the catalog and evaluates the class's body in its own scope
     /// (its parent class first).
     fn evaluate_class(&mut self, lower: &str, params: Option<IndexMap<Rc<str>, Value>>, at: Span) -> Eval<()> {
+        self.add_class(lower, params, at, false)?;
+        self.evaluate_class_body(lower)
+    }
+
+    /// Adds `Class[name]` to the catalog (its parent first), not evaluated yet. `located`:
+    /// declared by a resource expression (a duplicate then names where).
+    fn add_class(&mut self, lower: &str, params: Option<IndexMap<Rc<str>, Value>>, at: Span, located: bool) -> Eval<()> {
         let Some(def) = self.classes_defs.get(lower).cloned() else {
-            return Err(fail_at(format!("Could not find class ::{lower} for {}", self.node_name), at));
+            return Err(fail(format!("Could not find class ::{lower} for {}", self.node_name)));
         };
+        if let Some(parent) = &def.parent {
+            let parent = parent.trim_start_matches("::").to_lowercase();
+            if !self.classes_defs.contains_key(&parent) {
+                return Err(bare(format!(
+                    "Could not find parent resource type '::{parent}' of type hostclass in production (line: {})",
+                    def.at.line
+                )));
+            }
+            if self.catalog.get("Class", &parent).is_none() {
+                self.add_class(&parent, None, at, false)?;
+            }
+        }
+        let resource = Resource {
+            type_name: "Class".into(),
+            title: lower.into(),
+            params: params.unwrap_or_default(),
+            kind: Kind::Class,
+            virtual_: false,
+            exported: false,
+            evaluated: false,
+            at: if located { at } else { Span { line: 0, ..at } },
+            scope: self.scope.clone(),
+            container: self.container.clone(),
+        };
+        let _ = self.catalog.add(resource);
+        Ok(())
+    }
+
+    /// Evaluates an added class's body (its parent's first) in the class's own scope.
+    fn evaluate_class_body(&mut self, lower: &str) -> Eval<()> {
+        let Some(index) = self.catalog.position("Class", lower) else { return Ok(()) };
+        if self.catalog.at(index).evaluated {
+            return Ok(());
+        }
+        self.catalog.at_mut(index).evaluated = true;
+        let Some(def) = self.classes_defs.get(lower).cloned() else { return Ok(()) };
         let parent_scope = match &def.parent {
             Some(parent) => {
                 let parent = parent.trim_start_matches("::").to_lowercase();
-                if self.catalog.get("Class", &parent).is_none() {
-                    self.evaluate_class(&parent, None, at)?;
-                }
+                self.evaluate_class_body(&parent)?;
                 self.class_scopes.get(&parent).cloned().unwrap_or_else(|| self.top.clone())
             }
             None => self.top.clone(),
         };
-        let resource = Resource {
-            type_name: "Class".into(),
-            title: lower.into(),
-            params: params.clone().unwrap_or_default(),
-            kind: Kind::Class,
-            virtual_: false,
-            exported: false,
-            evaluated: true,
-            at,
-            scope: self.scope.clone(),
-            container: self.container.clone(),
-        };
-        if self.catalog.add(resource).is_err() {
-            return Ok(());
-        }
+        let given = std::mem::take(&mut self.catalog.at_mut(index).params);
         let scope = Scope::local(&parent_scope);
         self.class_scopes.insert(lower.to_owned(), scope.clone());
         let reference = catalog::reference("Class", lower);
@@ -287,7 +463,8 @@ impl Evaluator {
         let result = self.in_definition_scope(scope, |ev| {
             ev.scope.bind("title".into(), Value::from(lower));
             ev.scope.bind("name".into(), Value::from(lower));
-            ev.bind_definition_parameters(&def.parameters, params.unwrap_or_default(), &reference, at)?;
+            let bound = ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            ev.catalog.at_mut(index).params = bound;
             match &def.body {
                 Some(body) => ev.eval(body).map(drop),
                 None => Ok(()),
@@ -312,15 +489,27 @@ impl Evaluator {
         parameters: &[Parameter],
         mut given: IndexMap<Rc<str>, Value>,
         reference: &str,
-        at: Span,
-    ) -> Eval<()> {
+    ) -> Eval<IndexMap<Rc<str>, Value>> {
+        let unknown: Vec<Rc<str>> = given
+            .keys()
+            .filter(|k| {
+                !parameters.iter().any(|p| p.name == ***k) && crate::resource_types::metaparameter(k).is_none()
+            })
+            .cloned()
+            .collect();
+        if let Some(name) = unknown.first() {
+            return Err(fail(format!("{reference}: has no parameter named '{name}'")));
+        }
+        let mut problems = Vec::new();
+        let mut bound = IndexMap::new();
         for p in parameters {
-            let value = match given.shift_remove(p.name.as_str()) {
+            let value = match given.shift_remove(p.name.as_str()).filter(|v| !v.is_undef()) {
                 Some(v) => v,
                 None => match &p.value {
                     Some(default) => self.eval(default)?,
                     None => {
-                        return Err(fail_at(format!("{reference}: expects a value for parameter '{}'", p.name), at));
+                        problems.push(format!("expects a value for parameter '{}'", p.name));
+                        continue;
                     }
                 },
             };
@@ -330,18 +519,19 @@ impl Evaluator {
                     _ => Type::Any,
                 };
                 if !puppet_types::instance::is_instance(&t, &value) {
-                    let subject = format!("{reference}: parameter '{}'", p.name);
-                    return Err(fail_at(puppet_types::mismatch::describe_value(&subject, &t, &value), at));
+                    let subject = format!("parameter '{}'", p.name);
+                    problems.push(puppet_types::mismatch::describe_value(&subject, &t, &value));
+                    continue;
                 }
             }
-            self.scope.bind(p.name.as_str().into(), value);
+            self.scope.bind(p.name.as_str().into(), value.clone());
+            bound.insert(Rc::from(p.name.as_str()), value);
         }
-        let unknown: Vec<&Rc<str>> =
-            given.keys().filter(|k| crate::resource_types::metaparameter(k).is_none()).collect();
-        if let Some(name) = unknown.first() {
-            return Err(fail_at(format!("{reference}: has no parameter named '{name}'"), at));
+        match problems.as_slice() {
+            [] => Ok(bound),
+            [one] => Err(fail(format!("{reference}: {one}"))),
+            many => Err(fail(format!("{reference}:\n  {}", many.join("\n  ")))),
         }
-        Ok(())
     }
 
     /// Whether a class or defined type of that (lower-case) name is known.
@@ -365,6 +555,7 @@ impl Evaluator {
         let lower = r.type_name.to_lowercase();
         let Some(def) = self.defines.get(&lower).cloned() else { return Ok(()) };
         let scope = Scope::local(&self.top);
+        self.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, r.scope.clone());
         let reference = r.reference();
         let saved = std::mem::replace(&mut self.container, reference.as_str().into());
         let result = self.in_definition_scope(scope, |ev| {
@@ -372,14 +563,14 @@ impl Evaluator {
             ev.scope.bind("name".into(), r.params.get("name").cloned().unwrap_or(Value::String(r.title.clone())));
             let mut given = r.params.clone();
             given.shift_remove("name");
-            ev.bind_definition_parameters(&def.parameters, given, &reference, r.at)?;
+            ev.bind_definition_parameters(&def.parameters, given, &reference)?;
             match &def.body {
                 Some(body) => ev.eval(body).map(drop),
                 None => Ok(()),
             }
         });
         self.container = saved;
-        result
+        result.map(drop).map_err(|flow| define_error(flow, r.at.line))
     }
 
     // ---- defaults, overrides, relationships, collectors
@@ -395,10 +586,19 @@ impl Evaluator {
             },
             _ => return Ok(Value::Undef),
         };
-        let params = self.attribute_values(operations)?;
+        let params = self.attribute_values(operations, type_ref.at)?;
         let key = Rc::as_ptr(&self.scope) as usize;
-        let entry = self.catalog.defaults.entry(key).or_default().by_type.entry(lower).or_default();
-        entry.extend(params);
+        let entry = self.catalog.defaults.entry(key).or_default().by_type.entry(lower.clone()).or_default();
+        for (k, v) in params {
+            if entry.contains_key(&k) {
+                return Err(bare(format!(
+                    "Default already defined for {} {{ {k} }}; cannot redefine (line: {})",
+                    capitalize_segments(&lower),
+                    type_ref.at.line
+                )));
+            }
+            entry.insert(k, v);
+        }
         Ok(Value::Undef)
     }
 
@@ -423,10 +623,35 @@ impl Evaluator {
         }
         for v in flatten(&target) {
             if let Some((type_name, title)) = reference_of(&v) {
-                self.catalog.overrides.push(Override { key: catalog::key(&type_name, &title), params: params.clone(), at });
+                let o = Override { key: catalog::key(&type_name, &title), params: params.clone(), at };
+                if !self.apply_override(&o) {
+                    self.catalog.overrides.push(o);
+                }
             }
         }
         Ok(target)
+    }
+
+    /// Sets an override's parameters on its resource; false when there is none yet.
+    fn apply_override(&mut self, o: &Override) -> bool {
+        let default_values: Vec<Option<Value>> = match self.catalog.get(&o.key.0, &o.key.1) {
+            Some(r) => o.params.iter().map(|(k, _, _)| self.default_for(r, k)).collect(),
+            None => return false,
+        };
+        let Some(r) = self.catalog.get_mut(&o.key.0, &o.key.1) else { return false };
+        for ((k, v, append), default) in o.params.iter().zip(default_values) {
+            if *append {
+                let old = r.params.get(k).cloned().or(default);
+                let mut items: Vec<Value> = old.map(|o| flatten(&o)).unwrap_or_default();
+                items.extend(flatten(v));
+                r.params.insert(k.clone(), Value::array(items));
+            } else if v.is_undef() {
+                r.params.shift_remove(k);
+            } else {
+                r.params.insert(k.clone(), v.clone());
+            }
+        }
+        true
     }
 
     /// `a -> b`, `a ~> b`, `a <- b`, `a <~ b`: recorded, applied when the catalog is
@@ -528,7 +753,7 @@ impl Evaluator {
                 }
                 if !collector.operations.is_empty() {
                     let saved = std::mem::replace(&mut self.scope, collector.scope.clone());
-                    let params = self.attribute_values(&collector.operations);
+                    let params = self.attribute_values(&collector.operations, collector.at);
                     self.scope = saved;
                     for (k, v) in params? {
                         self.catalog.at_mut(index).params.insert(k, v);
@@ -563,7 +788,7 @@ impl Evaluator {
                 let equal = match (&actual, name.as_str()) {
                     (_, "tag") => {
                         let wanted = value_to_s(&wanted).to_lowercase();
-                        resource_tags(r).iter().any(|t| *t == wanted)
+                        resource_tags(r).contains(&wanted)
                     }
                     (Some(Value::Array(items)), _) => items.iter().any(|i| puppet_types::compare::values_equal(i, &wanted)),
                     (Some(v), _) => puppet_types::compare::values_equal(v, &wanted),
@@ -625,23 +850,15 @@ impl Evaluator {
         }
         self.apply_relationships()?;
         for o in std::mem::take(&mut self.catalog.overrides) {
-            if let Some(r) = self.catalog.get_mut(&o.key.0, &o.key.1) {
-                for (k, v, append) in o.params {
-                    if append {
-                        let old = r.params.get(&k).cloned();
-                        let mut items: Vec<Value> = old.map(|o| flatten(&o)).unwrap_or_default();
-                        items.extend(flatten(&v));
-                        r.params.insert(k, Value::array(items));
-                    } else if v.is_undef() {
-                        r.params.shift_remove(&k);
-                    } else {
-                        r.params.insert(k, v);
-                    }
-                }
+            if !self.apply_override(&o) {
+                return Err(bare(format!(
+                    "Could not find resource(s) {} for overriding",
+                    catalog::reference(&capitalize_segments(&o.key.0), &o.key.1)
+                )));
             }
         }
         self.apply_defaults();
-        Ok(())
+        self.check_parameters()
     }
 
     /// Each resource takes the defaults of its scope and the scopes around it.
@@ -653,8 +870,12 @@ impl Evaluator {
             let r = self.catalog.at(index);
             let lower = r.type_name.to_lowercase();
             let mut chain = vec![r.scope.clone()];
-            while let Some(parent) = chain.last().and_then(|s| s.parent()) {
-                chain.push(parent);
+            while let Some(last) = chain.last() {
+                let next = self.catalog.defaults_parent.get(&(Rc::as_ptr(last) as usize)).cloned().or_else(|| last.parent());
+                match next {
+                    Some(n) if chain.len() < 10_000 => chain.push(n),
+                    _ => break,
+                }
             }
             let mut add: IndexMap<Rc<str>, Value> = IndexMap::new();
             for scope in &chain {
@@ -817,12 +1038,50 @@ impl Evaluator {
     }
 }
 
+/// A resource statement's error without a position: Puppet's prefix and the statement's
+/// position.
+fn statement_error(flow: Flow, at: Span) -> Flow {
+    match flow {
+        Flow::Error(mut e) if e.at.is_none() => {
+            e.message = format!("Error while evaluating a Resource Statement, {}", e.message);
+            e.at = Some(at);
+            Flow::Error(e)
+        }
+        other => other,
+    }
+}
+
+/// An error while evaluating a defined resource, as Puppet reports it: wrapped in the
+/// resource statement's prefix with the declaration's line (and the inner error's text).
+fn define_error(flow: Flow, line: u32) -> Flow {
+    match flow {
+        Flow::Error(e) if e.at == Some(crate::error::BARE) => Flow::Error(e),
+        Flow::Error(mut e) => {
+            let inner = match e.at {
+                None => e.message.clone(),
+                Some(at) => format!("Evaluation Error: {} (line: {}, column: {})", e.message, at.line, at.column),
+            };
+            e.message = format!("Error while evaluating a Resource Statement, {inner}");
+            e.at = Some(Span { start: 0, end: 0, line, column: 0 });
+            Flow::Error(e)
+        }
+        other => other,
+    }
+}
+
 /// Arrays flattened; anything else as one item.
 fn flatten(v: &Value) -> Vec<Value> {
     match v {
         Value::Array(items) => items.iter().flat_map(flatten).collect(),
         other => vec![other.clone()],
     }
+}
+
+/// `Puppet::Util::Tagging::ValidTagRegex`: `\A[[:alnum:]_][[:alnum:]_:.-]*\z`.
+fn valid_tag(tag: &str) -> bool {
+    let mut chars = tag.chars();
+    chars.next().is_some_and(|c| c.is_alphanumeric() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-'))
 }
 
 /// A resource's tags: its type, its title when it is a name, and its `tag` parameter.
