@@ -46,9 +46,16 @@ pub struct Resource {
     pub scope: Rc<Scope>,
     /// The class or defined resource it was declared in (`Class[main]` at the top).
     pub container: Rc<str>,
+    /// The tags it takes from where it was declared: its containers' names.
+    pub tags: Vec<String>,
 }
 
 impl Resource {
+    /// `Stage[main]` and `Class[Settings]`: in every catalog, not listed.
+    pub fn hidden(&self) -> bool {
+        (&*self.type_name == "Stage" && &*self.title == "main") || (self.kind == Kind::Class && &*self.title == "settings")
+    }
+
     /// The reference: `File[/tmp/x]`, `Class[Apache::Mod]`.
     pub fn reference(&self) -> String {
         reference(&self.type_name, &self.title)
@@ -139,6 +146,28 @@ pub struct Override {
 }
 
 impl Catalog {
+    /// A catalog with what Puppet's compiler starts every catalog with: `Stage[main]`,
+    /// `Class[Settings]` and `Class[main]` (the top scope's class).
+    pub fn with_main(top: &Rc<Scope>) -> Catalog {
+        let mut catalog = Catalog::default();
+        for (type_name, title, kind) in [("Stage", "main", Kind::Builtin), ("Class", "settings", Kind::Class), ("Class", "main", Kind::Class)] {
+            let _ = catalog.add(Resource {
+                type_name: type_name.into(),
+                title: title.into(),
+                params: IndexMap::new(),
+                kind,
+                virtual_: false,
+                exported: false,
+                evaluated: true,
+                at: Span::default(),
+                scope: top.clone(),
+                container: "Stage[main]".into(),
+                tags: Vec::new(),
+            });
+        }
+        catalog
+    }
+
     pub fn resources(&self) -> &[Resource] {
         &self.resources
     }
@@ -184,7 +213,7 @@ impl Catalog {
 
     /// The references of the catalog's resources in order (virtual ones left out).
     pub fn references(&self) -> Vec<String> {
-        self.resources.iter().filter(|r| !r.virtual_ && !is_main(r)).map(Resource::reference).collect()
+        self.resources.iter().filter(|r| !r.virtual_ && !is_main(r) && !r.hidden()).map(Resource::reference).collect()
     }
 
     /// The relationship edges the resources' `before`, `require`, `notify` and `subscribe`
@@ -197,12 +226,11 @@ impl Catalog {
                 [("before", "->", true), ("notify", "~>", true), ("require", "->", false), ("subscribe", "~>", false)]
             {
                 let Some(value) = r.params.get(param) else { continue };
-                let targets: Vec<&Value> = match value {
-                    Value::Array(items) => items.iter().collect(),
-                    other => vec![other],
-                };
-                for t in targets {
-                    let other = reference_text(t);
+                for t in flat(value) {
+                    if t.is_undef() {
+                        continue;
+                    }
+                    let other = reference_text(&t);
                     edges.push(if forward { format!("{me} {arrow} {other}") } else { format!("{other} {arrow} {me}") });
                 }
             }
@@ -223,9 +251,9 @@ impl Catalog {
         ];
         let mut edges = vec![json!({"source": "Stage[main]", "target": "Class[Settings]"}), json!({"source": "Stage[main]", "target": "Class[main]"})];
         let mut classes = vec![json!("settings")];
-        for r in self.resources.iter().filter(|r| !r.virtual_ && !is_main(r)) {
+        for r in self.resources.iter().filter(|r| !r.virtual_ && !is_main(r) && !r.hidden()) {
             let mut params = serde_json::Map::new();
-            for (k, v) in &r.params {
+            for (k, v) in r.params.iter().filter(|(_, v)| !v.is_undef()) {
                 params.insert(k.to_string(), value_json(v));
             }
             let title = if r.kind == Kind::Class { capitalize_segments(&r.title) } else { r.title.to_string() };
@@ -245,6 +273,14 @@ impl Catalog {
     /// Starts over (`:reset`).
     pub fn clear(&mut self) {
         *self = Catalog::default();
+    }
+}
+
+/// Arrays flattened.
+fn flat(v: &Value) -> Vec<Value> {
+    match v {
+        Value::Array(items) => items.iter().flat_map(flat).collect(),
+        other => vec![other.clone()],
     }
 }
 

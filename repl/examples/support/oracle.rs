@@ -16,7 +16,8 @@ pub fn oracle_path() -> PathBuf {
     }
 }
 
-/// Puppet's outcome of each program, in order.
+/// Puppet's outcome of each program, in order, with the compiled catalog's resources and
+/// relationships (`--catalog`).
 pub fn run_oracle(oracle: &Path, programs: &[String]) -> Result<Vec<Json>, String> {
     let mut input = String::new();
     for (i, code) in programs.iter().enumerate() {
@@ -28,6 +29,7 @@ pub fn run_oracle(oracle: &Path, programs: &[String]) -> Result<Vec<Json>, Strin
     }
     let mut child = Command::new("ruby")
         .arg(oracle)
+        .arg("--catalog")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -63,6 +65,11 @@ pub fn expectation(outcome: &Json) -> Vec<String> {
         let error = error.strip_suffix(" on node testnode").unwrap_or(error);
         lines.push(format!("error: {}", one_line(error)));
     }
+    for (key, label) in [("resources", "resource"), ("relationships", "edge")] {
+        for item in list(key) {
+            lines.push(format!("{label}: {}", one_line(&item)));
+        }
+    }
     lines
 }
 
@@ -77,6 +84,11 @@ pub fn our_expectation(outcome: &poppet::Outcome) -> Vec<String> {
     }
     if let Some(error) = &outcome.error {
         lines.push(format!("error: {}", error.puppet_text().lines().next().unwrap_or_default()));
+    }
+    for (items, label) in [(&outcome.resources, "resource"), (&outcome.relationships, "edge")] {
+        for item in items {
+            lines.push(format!("{label}: {}", one_line(item)));
+        }
     }
     lines
 }

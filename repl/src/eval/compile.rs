@@ -2,6 +2,7 @@
 //! resource declarations, defaults and overrides, classes and defined types, relationships,
 //! collectors, and finishing the catalog when a program's statements are done.
 
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use indexmap::IndexMap;
@@ -189,7 +190,6 @@ impl Evaluator {
         } else {
             return Err(fail(format!("Unknown resource type: '{lower}'")));
         };
-        let params: IndexMap<Rc<str>, Value> = params.into_iter().filter(|(_, v)| !v.is_undef()).collect();
         if form == ResourceForm::Exported {
             self.warn_at("You cannot collect exported resources without storeconfigs being set; the export is ignored", at);
         }
@@ -204,6 +204,7 @@ impl Evaluator {
             at,
             scope: self.scope.clone(),
             container: self.container.clone(),
+            tags: self.tags.clone(),
         };
         let reference = resource.reference();
         if let Some(namevar) = self.namevar_clash(&resource) {
@@ -255,6 +256,27 @@ impl Evaluator {
                         r.reference(),
                         r.at.line
                     )));
+                }
+            }
+        }
+        for r in self.catalog.resources().iter().filter(|r| !r.virtual_) {
+            for param in ["before", "require", "notify", "subscribe"] {
+                let Some(v) = r.params.get(param) else { continue };
+                for target in flatten(v) {
+                    let found = match reference_of(&target) {
+                        Some((t, title)) => self.catalog.get(&t, &title).is_some(),
+                        None => match &target {
+                            Value::String(text) => parse_reference(text).is_some_and(|(t, title)| self.catalog.get(&t, &title).is_some()),
+                            _ => true,
+                        },
+                    };
+                    if !found {
+                        return Err(bare(format!(
+                            "Could not find resource '{}' in parameter '{param}' (line: {})",
+                            catalog::reference_text(&target),
+                            r.at.line
+                        )));
+                    }
                 }
             }
         }
@@ -434,6 +456,7 @@ impl Evaluator {
             at: if located { at } else { Span { line: 0, ..at } },
             scope: self.scope.clone(),
             container: self.container.clone(),
+            tags: self.tags.clone(),
         };
         let _ = self.catalog.add(resource);
         Ok(())
@@ -453,17 +476,24 @@ impl Evaluator {
                 self.evaluate_class_body(&parent)?;
                 self.class_scopes.get(&parent).cloned().unwrap_or_else(|| self.top.clone())
             }
-            None => self.top.clone(),
+            None => self.node_scope.clone().unwrap_or_else(|| self.top.clone()),
         };
         let given = std::mem::take(&mut self.catalog.at_mut(index).params);
         let scope = Scope::local(&parent_scope);
         self.class_scopes.insert(lower.to_owned(), scope.clone());
         let reference = catalog::reference("Class", lower);
         let saved = std::mem::replace(&mut self.container, reference.as_str().into());
+        let saved_tags = std::mem::replace(&mut self.tags, name_tags(lower));
         let result = self.in_definition_scope(scope, |ev| {
             ev.scope.bind("title".into(), Value::from(lower));
             ev.scope.bind("name".into(), Value::from(lower));
-            let bound = ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            let metaparams: IndexMap<Rc<str>, Value> = given
+                .iter()
+                .filter(|(k, _)| crate::resource_types::metaparameter(k).is_some())
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let mut bound = ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            bound.extend(metaparams);
             ev.catalog.at_mut(index).params = bound;
             match &def.body {
                 Some(body) => ev.eval(body).map(drop),
@@ -471,6 +501,7 @@ impl Evaluator {
             }
         });
         self.container = saved;
+        self.tags = saved_tags;
         result
     }
 
@@ -558,6 +589,9 @@ impl Evaluator {
         self.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, r.scope.clone());
         let reference = r.reference();
         let saved = std::mem::replace(&mut self.container, reference.as_str().into());
+        let mut tags = r.tags.clone();
+        tags.extend(name_tags(&lower));
+        let saved_tags = std::mem::replace(&mut self.tags, tags);
         let result = self.in_definition_scope(scope, |ev| {
             ev.scope.bind("title".into(), Value::String(r.title.clone()));
             ev.scope.bind("name".into(), r.params.get("name").cloned().unwrap_or(Value::String(r.title.clone())));
@@ -570,6 +604,7 @@ impl Evaluator {
             }
         });
         self.container = saved;
+        self.tags = saved_tags;
         result.map(drop).map_err(|flow| define_error(flow, r.at.line))
     }
 
@@ -664,8 +699,45 @@ impl Evaluator {
             RelationshipOp::Require | RelationshipOp::Subscribe => (r, l),
         };
         let notify = matches!(op, RelationshipOp::Notify | RelationshipOp::Subscribe);
+        // Operands are checked now: references (strings on the right are read as ones).
+        let sources = self.check_operand(sources, left.at, true)?;
+        let targets = self.check_operand(targets, right.at, false)?;
         self.pending_relationships.push((sources, targets, notify, at));
-        Ok(value)
+        Ok(match value {
+            Value::Array(_) => value,
+            other => Value::array(vec![other]),
+        })
+    }
+
+    /// A relationship operand's values must be resource references; a string on the right
+    /// is read as one (`'Notify[x]'`), on the left it is not a type.
+    fn check_operand(&self, operand: Operand, at: Span, left: bool) -> Eval<Operand> {
+        let Operand::Values(values) = operand else { return Ok(operand) };
+        let mut out = Vec::with_capacity(values.len());
+        for v in values {
+            match &v {
+                _ if reference_of(&v).is_some() => out.push(v),
+                Value::String(text) if !left => match parse_reference(text) {
+                    Some((t, title)) => out.push(reference_value(&t, &title)),
+                    None => return Err(fail_at(format!("The expression <{text}> is not a valid type specification."), at)),
+                },
+                Value::String(text) => {
+                    return Err(fail_at(format!("The expression <{text}> is not a valid type specification."), at))
+                }
+                Value::Type(t) if matches!(&**t, Type::Resource { title: None, type_name: Some(_) }) => {
+                    return Err(bare(format!("No title provided and \"{t}[]\" is not a valid resource reference")));
+                }
+                other => {
+                    let label = puppet_types::display::label(other);
+                    let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+                    return Err(fail_at(
+                        format!("Illegal relationship operand, can not form a relationship with {article} {label}. A Catalog type is required."),
+                        at,
+                    ));
+                }
+            }
+        }
+        Ok(Operand::Values(out))
     }
 
     fn operand(&mut self, e: &Expr) -> Eval<Operand> {
@@ -704,14 +776,29 @@ impl Evaluator {
     /// `Type <| query |> { overrides }`: registered; it realizes and overrides the resources
     /// it matches until compilation ends.
     pub(super) fn collect(&mut self, type_expr: &Expr, exported: bool, query: Option<&Expr>, operations: &[AttributeOp], at: Span) -> Eval<Value> {
-        let type_name = match &self.eval(type_expr)? {
-            Value::Type(t) => match &**t {
-                Type::Resource { type_name: Some(n), .. } => n.to_string(),
-                Type::Class(_) => "Class".into(),
-                other => other.to_string(),
+        let type_name = match &type_expr.kind {
+            ExprKind::QualifiedReference(name) => {
+                let lower = name.trim_start_matches("::").to_lowercase();
+                if crate::resource_types::get(&lower).is_none() && !self.defines.contains_key(&lower) && lower != "class" {
+                    return Err(fail_at(
+                        format!("Error while evaluating a Virtual Query, Resource type {lower} doesn't exist"),
+                        at,
+                    ));
+                }
+                capitalize_segments(&lower)
+            }
+            _ => match &self.eval(type_expr)? {
+                Value::Type(t) => match &**t {
+                    Type::Resource { type_name: Some(n), .. } => n.to_string(),
+                    Type::Class(_) => "Class".into(),
+                    other => other.to_string(),
+                },
+                other => value_to_s(other),
             },
-            other => value_to_s(other),
         };
+        if exported {
+            self.warn_at("You cannot collect exported resources without storeconfigs being set; the collection will be ignored", at);
+        }
         self.catalog.collectors.push(Collector {
             type_name,
             query: query.cloned(),
@@ -734,7 +821,8 @@ impl Evaluator {
                 if !r.type_name.eq_ignore_ascii_case(&collector.type_name) || collector.matched.contains(&index) {
                     continue;
                 }
-                if collector.exported && !r.exported {
+                // Without storeconfigs an exported collection is ignored.
+                if collector.exported {
                     continue;
                 }
                 let saved = std::mem::replace(&mut self.scope, collector.scope.clone());
@@ -753,11 +841,25 @@ impl Evaluator {
                 }
                 if !collector.operations.is_empty() {
                     let saved = std::mem::replace(&mut self.scope, collector.scope.clone());
-                    let params = self.attribute_values(&collector.operations, collector.at);
-                    self.scope = saved;
-                    for (k, v) in params? {
-                        self.catalog.at_mut(index).params.insert(k, v);
+                    let mut params = Vec::new();
+                    let mut failed = None;
+                    for op in &collector.operations {
+                        if let AttributeOp::Set { name, append, value, .. } = op {
+                            match self.eval(value) {
+                                Ok(v) => params.push((Rc::from(name.as_str()), v, *append)),
+                                Err(e) => {
+                                    failed = Some(e);
+                                    break;
+                                }
+                            }
+                        }
                     }
+                    self.scope = saved;
+                    if let Some(e) = failed {
+                        return Err(e);
+                    }
+                    let (t, title) = (self.catalog.at(index).type_name.to_string(), self.catalog.at(index).title.to_string());
+                    self.apply_override(&Override { key: catalog::key(&t, &title), params, at: collector.at });
                 }
             }
         }
@@ -889,7 +991,7 @@ impl Evaluator {
             }
             let r = self.catalog.at_mut(index);
             for (k, v) in add {
-                if !r.params.contains_key(&k) && !v.is_undef() {
+                if !r.params.contains_key(&k) {
                     r.params.insert(k, v);
                 }
             }
@@ -902,20 +1004,18 @@ impl Evaluator {
             let sources = self.resolve_operand(sources);
             let targets = self.resolve_operand(targets);
             let param: Rc<str> = if notify { "notify".into() } else { "before".into() };
+            let _ = at;
             for s in &sources {
-                let Some((st, stitle)) = reference_of(s) else {
-                    return Err(fail_at(format!("Illegal relationship operand, can not form a relationship with a {}. A Catalog type is required.", puppet_types::infer::infer_generalized(s)), at));
-                };
+                let Some((st, stitle)) = reference_of(s) else { continue };
                 for t in &targets {
-                    let Some((tt, ttitle)) = reference_of(t) else {
-                        return Err(fail_at(format!("Illegal relationship operand, can not form a relationship with a {}. A Catalog type is required.", puppet_types::infer::infer_generalized(t)), at));
-                    };
-                    if self.catalog.get(&tt, &ttitle).is_none() {
-                        return Err(fail(format!("Could not find resource '{}' for relationship from '{}'", catalog::reference(&tt, &ttitle), catalog::reference(&st, &stitle))));
+                    let Some((tt, ttitle)) = reference_of(t) else { continue };
+                    if self.catalog.get(&st, &stitle).is_none() {
+                        return Err(bare(format!("Could not find resource '{}' for relationship on '{}'", catalog::reference(&st, &stitle), catalog::reference(&tt, &ttitle))));
                     }
-                    let Some(source) = self.catalog.get_mut(&st, &stitle) else {
-                        return Err(fail(format!("Could not find resource '{}' for relationship on '{}'", catalog::reference(&st, &stitle), catalog::reference(&tt, &ttitle))));
-                    };
+                    if self.catalog.get(&tt, &ttitle).is_none() {
+                        return Err(bare(format!("Could not find resource '{}' for relationship from '{}'", catalog::reference(&tt, &ttitle), catalog::reference(&st, &stitle))));
+                    }
+                    let Some(source) = self.catalog.get_mut(&st, &stitle) else { continue };
                     let target = reference_value(&tt, &ttitle);
                     let merged = match source.params.get(&param) {
                         None => target,
@@ -956,9 +1056,32 @@ impl Evaluator {
 
     /// Keeps a program's classes, defined types and node definitions.
     pub(super) fn define_catalog_entities(&mut self, statements: &[Expr]) {
+        let mut seen = HashMap::new();
+        self.define_entities_in(statements, &mut seen);
+    }
+
+    /// Records a definition of this program; a second one of the name is Puppet's error.
+    fn note_definition(&mut self, seen: &mut HashMap<String, (bool, u32)>, name: &str, class: bool, line: u32) {
+        let key = name.trim_start_matches("::").to_lowercase();
+        if let Some(&(was_class, first)) = seen.get(&key) {
+            if self.definition_error.is_none() {
+                self.definition_error = Some(match (was_class, class) {
+                    (true, true) => format!("Class '{key}' is already defined (line: {first}); cannot redefine (line: {line})"),
+                    (false, false) => format!("Definition '{key}' is already defined (line: {first}); cannot redefine (line: {line})"),
+                    (true, false) => format!("'{key}' is already defined (line: {first}) as a class; cannot redefine as a definition (line: {line})"),
+                    (false, true) => format!("'{key}' is already defined (line: {first}) as a definition; cannot redefine as a class (line: {line})"),
+                });
+            }
+            return;
+        }
+        seen.insert(key, (class, line));
+    }
+
+    fn define_entities_in(&mut self, statements: &[Expr], seen: &mut HashMap<String, (bool, u32)>) {
         for statement in statements {
             match &statement.kind {
                 ExprKind::Class { name, parameters, parent, body } => {
+                    self.note_definition(seen, name, true, statement.at.line);
                     let def = Definition {
                         name: name.clone(),
                         parameters: parameters.clone(),
@@ -972,10 +1095,11 @@ impl Evaluator {
                             ExprKind::Block(s) => s.as_slice(),
                             _ => std::slice::from_ref(&**body),
                         };
-                        self.define_catalog_entities(inner);
+                        self.define_entities_in(inner, seen);
                     }
                 }
                 ExprKind::Define { name, parameters, body } => {
+                    self.note_definition(seen, name, false, statement.at.line);
                     let def = Definition {
                         name: name.clone(),
                         parameters: parameters.clone(),
@@ -986,6 +1110,22 @@ impl Evaluator {
                     self.defines.insert(name.trim_start_matches("::").to_lowercase(), Rc::new(def));
                 }
                 ExprKind::Node { matches, body, .. } => {
+                    for m in matches {
+                        let name = match &m.kind {
+                            ExprKind::String(n) => n.to_lowercase(),
+                            ExprKind::QualifiedName(n) => n.to_lowercase(),
+                            _ => continue,
+                        };
+                        let earlier = self.nodes.iter().find(|(ms, _)| {
+                            ms.iter().any(|x| matches!(&x.kind, ExprKind::String(n) if n.to_lowercase() == name) || matches!(&x.kind, ExprKind::QualifiedName(n) if n.to_lowercase() == name))
+                        });
+                        if let Some((_, first)) = earlier {
+                            self.definition_error = Some(format!(
+                                "Node '{name}' is already defined (line: {}); cannot redefine (line: {})",
+                                first.at.line, statement.at.line
+                            ));
+                        }
+                    }
                     let def = Definition {
                         name: String::new(),
                         parameters: Vec::new(),
@@ -1000,41 +1140,74 @@ impl Evaluator {
         }
     }
 
-    /// Evaluates the node definition that matches the node's name, if there are any.
+    /// Evaluates the node definition that matches the node's name, if there are any: an
+    /// exact name first, then the first matching regular expression, then `default`. Its
+    /// `Node[name]` joins the catalog, and classes it declares see its scope.
     pub fn evaluate_node(&mut self) -> Eval<()> {
-        if self.nodes.is_empty() {
+        if self.nodes.is_empty() || self.node_scope.is_some() {
             return Ok(());
         }
         let node = self.node_name.clone();
         let mut exact = None;
-        let mut regex = None;
+        let mut regex: Option<(Rc<Definition>, String, Rc<[Value]>)> = None;
         let mut default = None;
         for (matches, def) in &self.nodes {
             for m in matches {
                 match &m.kind {
                     ExprKind::Default => default = default.or(Some(def.clone())),
+                    ExprKind::String(name) if name.eq_ignore_ascii_case("default") => default = default.or(Some(def.clone())),
                     ExprKind::Regex(source) => {
                         let re = puppet_types::regexp::Regexp::new(source.as_str());
-                        if regex.is_none() && re.is_match(&node) {
-                            regex = Some(def.clone());
+                        if regex.is_none() {
+                            if let Some(groups) = super::match_groups(&re, &node) {
+                                regex = Some((def.clone(), regex_node_name(source), groups));
+                            }
                         }
                     }
                     ExprKind::String(name) if name.eq_ignore_ascii_case(&node) => exact = exact.or(Some(def.clone())),
-                    ExprKind::QualifiedName(name) if name.eq_ignore_ascii_case(&node) => {
-                        exact = exact.or(Some(def.clone()))
-                    }
+                    ExprKind::QualifiedName(name) if name.eq_ignore_ascii_case(&node) => exact = exact.or(Some(def.clone())),
                     _ => {}
                 }
             }
         }
-        let Some(def) = exact.or(regex).or(default) else {
-            return Err(fail(format!("Could not find node statement with name 'default' or '{node}'")));
+        let (def, name, groups) = match (exact, regex, default) {
+            (Some(def), _, _) => (def, node.to_lowercase(), None),
+            (None, Some((def, name, groups)), _) => (def, name, Some(groups)),
+            (None, None, Some(def)) => (def, "default".to_owned(), None),
+            (None, None, None) => {
+                return Err(bare(format!("Could not find node statement with name 'default' or '{node}'")));
+            }
         };
+        let _ = self.catalog.add(Resource {
+            type_name: "Node".into(),
+            title: name.as_str().into(),
+            params: IndexMap::new(),
+            kind: Kind::Class,
+            virtual_: false,
+            exported: false,
+            evaluated: true,
+            at: def.at,
+            scope: self.top.clone(),
+            container: "Class[main]".into(),
+            tags: Vec::new(),
+        });
         let scope = Scope::local(&self.top);
-        self.in_definition_scope(scope, |ev| match &def.body {
-            Some(body) => ev.eval(body).map(drop),
-            None => Ok(()),
-        })
+        self.node_scope = Some(scope.clone());
+        let reference = catalog::reference("Node", &name);
+        let saved = std::mem::replace(&mut self.container, reference.as_str().into());
+        let result = self.in_definition_scope(scope, |ev| {
+            ev.scope.bind("title".into(), Value::from(name.as_str()));
+            ev.scope.bind("name".into(), Value::from(name.as_str()));
+            if let Some(groups) = groups {
+                ev.set_match(groups);
+            }
+            match &def.body {
+                Some(body) => ev.eval(body).map(drop),
+                None => Ok(()),
+            }
+        });
+        self.container = saved;
+        result
     }
 }
 
@@ -1077,6 +1250,34 @@ fn flatten(v: &Value) -> Vec<Value> {
     }
 }
 
+/// `Node[__node_regexp__...]`: a regex node's name, the source without characters other
+/// than `-`, word characters, `:` and `.`, and without leading dots.
+fn regex_node_name(source: &str) -> String {
+    let kept: String = source.to_lowercase().chars().filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.')).collect();
+    format!("__node_regexp__{}", kept.trim_start_matches('.'))
+}
+
+/// The tags a class or defined type's name gives: the name and each of its segments.
+fn name_tags(name: &str) -> Vec<String> {
+    let lower = name.to_lowercase();
+    let mut tags = vec![lower.clone()];
+    if lower.contains("::") {
+        tags.extend(lower.split("::").map(str::to_owned));
+    }
+    tags
+}
+
+/// `Notify[x]` as a reference's type and title.
+fn parse_reference(text: &str) -> Option<(String, String)> {
+    let (t, rest) = text.split_once('[')?;
+    let title = rest.strip_suffix(']')?;
+    let title = title.trim_matches(|c| c == '\'' || c == '"');
+    if t.is_empty() || !t.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return None;
+    }
+    Some((t.to_owned(), title.to_owned()))
+}
+
 /// `Puppet::Util::Tagging::ValidTagRegex`: `\A[[:alnum:]_][[:alnum:]_:.-]*\z`.
 fn valid_tag(tag: &str) -> bool {
     let mut chars = tag.chars();
@@ -1088,6 +1289,7 @@ fn valid_tag(tag: &str) -> bool {
 fn resource_tags(r: &Resource) -> Vec<String> {
     let mut tags = vec![r.type_name.to_lowercase()];
     tags.push(r.title.to_lowercase());
+    tags.extend(r.tags.iter().cloned());
     if let Some(t) = r.params.get("tag") {
         tags.extend(flatten(t).iter().map(|v| value_to_s(v).to_lowercase()));
     }

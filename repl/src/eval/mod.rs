@@ -128,6 +128,12 @@ pub struct Evaluator {
     pub node_name: String,
     /// The class or defined resource being evaluated (`Class[main]` at the top).
     pub(crate) container: Rc<str>,
+    /// The tags resources declared here take (the enclosing classes' names).
+    pub(crate) tags: Vec<String>,
+    /// The scope of the evaluated node definition (the parent of the classes it declares).
+    pub(crate) node_scope: Option<Rc<Scope>>,
+    /// A definition error found while making a program's definitions known.
+    pub(crate) definition_error: Option<String>,
     pub registry: Registry,
     sink: LogSink,
     depth: usize,
@@ -154,7 +160,7 @@ impl Evaluator {
         Evaluator {
             options,
             scope: top.clone(),
-            top,
+            top: top.clone(),
             matches: Vec::new(),
             frame_start: 0,
             match_base: 0,
@@ -162,7 +168,7 @@ impl Evaluator {
             functions: HashMap::new(),
             aliases: HashMap::new(),
             classes: Default::default(),
-            catalog: Default::default(),
+            catalog: crate::catalog::Catalog::with_main(&top),
             classes_defs: HashMap::new(),
             defines: HashMap::new(),
             nodes: Vec::new(),
@@ -170,6 +176,9 @@ impl Evaluator {
             pending_relationships: Vec::new(),
             node_name: "testnode".into(),
             container: "Class[main]".into(),
+            tags: Vec::new(),
+            node_scope: None,
+            definition_error: None,
             registry: Registry::default(),
             sink,
             depth: 0,
@@ -289,6 +298,9 @@ impl Evaluator {
         self.in_type_alias = saved;
         result?;
         self.define_catalog_entities(statements);
+        if let Some(message) = self.definition_error.take() {
+            return Err(crate::error::bare(message));
+        }
         let mut definitions = Vec::new();
         collect_definitions(statements, &mut definitions);
         for (name, parameters) in definitions {
@@ -680,7 +692,7 @@ impl Evaluator {
             }
             return Ok(t.clone());
         }
-        if puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) {
+        if puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) || self.defines.contains_key(&lower) {
             return Ok(Type::Resource { type_name: Some(display::capitalize_segments(name).into()), title: None });
         }
         if self.in_type_alias {
