@@ -48,9 +48,21 @@ pub struct Resource {
     pub container: Rc<str>,
     /// The tags it takes from where it was declared: its containers' names.
     pub tags: Vec<String>,
+    /// Declared by a function (`create_resources`): Puppet knows no file for it.
+    pub by_function: bool,
 }
 
 impl Resource {
+    /// Where it was declared, as Puppet's messages say: `(line: 3)`, or
+    /// `(file: unknown, line: 3)` for a resource a function declared.
+    pub fn location(&self) -> String {
+        if self.by_function {
+            format!("(file: unknown, line: {})", self.at.line)
+        } else {
+            format!("(line: {})", self.at.line)
+        }
+    }
+
     /// `Stage[main]` and `Class[Settings]`: in every catalog, not listed.
     pub fn hidden(&self) -> bool {
         (&*self.type_name == "Stage" && &*self.title == "main") || (self.kind == Kind::Class && &*self.title == "settings")
@@ -62,9 +74,11 @@ impl Resource {
     }
 }
 
-/// `Type[title]` as Puppet prints a reference (class titles capitalized).
+/// `Type[title]` as Puppet prints a reference (class titles capitalized, but `Class[main]`).
 pub fn reference(type_name: &str, title: &str) -> String {
-    if type_name.eq_ignore_ascii_case("class") {
+    if type_name.eq_ignore_ascii_case("class") && title == "main" {
+        "Class[main]".to_owned()
+    } else if type_name.eq_ignore_ascii_case("class") {
         format!("Class[{}]", capitalize_segments(title))
     } else {
         format!("{type_name}[{title}]")
@@ -124,10 +138,14 @@ pub struct Defaults {
 pub struct Catalog {
     resources: Vec<Resource>,
     index: HashMap<(String, String), usize>,
+    /// Other names of resources (`alias`, a namevar that differs from the title).
+    aliases: HashMap<(String, String), (String, String)>,
     pub relationships: Vec<Relationship>,
     pub collectors: Vec<Collector>,
     /// Resources to realize when the catalog is finished (`realize`), with where it was asked.
     pub to_realize: Vec<((String, String), Span)>,
+    /// Realized references with no resource yet: an error if none comes.
+    pub unrealized: Vec<((String, String), Span)>,
     /// Overrides (`File['x'] { mode => ... }`) waiting for their resource.
     pub overrides: Vec<Override>,
     /// Resource defaults by scope (`Rc::as_ptr` of the scope).
@@ -163,6 +181,7 @@ impl Catalog {
                 scope: top.clone(),
                 container: "Stage[main]".into(),
                 tags: Vec::new(),
+                by_function: false,
             });
         }
         catalog
@@ -173,15 +192,22 @@ impl Catalog {
     }
 
     pub fn get(&self, type_name: &str, title: &str) -> Option<&Resource> {
-        self.index.get(&key(type_name, title)).map(|&i| &self.resources[i])
+        self.position(type_name, title).map(|i| &self.resources[i])
+    }
+
+    /// Records another name of the resource `type_name[title]`.
+    pub fn add_alias(&mut self, type_lower: &str, alias: &str, title: &str) {
+        self.aliases.insert(key(type_lower, alias), key(type_lower, title));
     }
 
     pub fn get_mut(&mut self, type_name: &str, title: &str) -> Option<&mut Resource> {
-        self.index.get(&key(type_name, title)).map(|&i| &mut self.resources[i])
+        self.position(type_name, title).map(|i| &mut self.resources[i])
     }
 
+    /// The index of a resource by its title or one of its other names.
     pub fn position(&self, type_name: &str, title: &str) -> Option<usize> {
-        self.index.get(&key(type_name, title)).copied()
+        let k = key(type_name, title);
+        self.index.get(&k).or_else(|| self.aliases.get(&k).and_then(|real| self.index.get(real))).copied()
     }
 
     pub fn at(&self, index: usize) -> &Resource {
@@ -203,7 +229,7 @@ impl Catalog {
     /// Adds a resource; `Err` with the one already declared under the same key.
     pub fn add(&mut self, resource: Resource) -> Result<usize, &Resource> {
         let k = key(&resource.type_name, &resource.title);
-        if let Some(&existing) = self.index.get(&k) {
+        if let Some(existing) = self.position(&resource.type_name, &resource.title) {
             return Err(&self.resources[existing]);
         }
         self.index.insert(k, self.resources.len());

@@ -19,9 +19,6 @@ use crate::scope::Scope;
 /// Functions that come with later parts of Poppet, and which part: until then they are an
 /// error saying so, never a wrong answer.
 const NOT_YET: &[(&str, &str)] = &[
-    ("create_resources", "the catalog"),
-    ("tag", "the catalog"),
-    ("tagged", "the catalog"),
     ("epp", "templates"),
     ("inline_epp", "templates"),
     ("template", "templates"),

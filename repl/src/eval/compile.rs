@@ -205,15 +205,18 @@ impl Evaluator {
             scope: self.scope.clone(),
             container: self.container.clone(),
             tags: self.tags.clone(),
+            by_function: self.created_by_function,
         };
+        let unknown_file = self.created_by_function;
         let reference = resource.reference();
         if let Some(namevar) = self.namevar_clash(&resource) {
             return Err(fail(namevar));
         }
         if let Err(existing) = self.catalog.add(resource) {
+            let here = if unknown_file { format!("(file: unknown, line: {})", at.line) } else { format!("(line: {})", at.line) };
             return Err(fail(format!(
-                "Duplicate declaration: {reference} is already declared at (line: {}); cannot redeclare (line: {})",
-                existing.at.line, at.line
+                "Duplicate declaration: {reference} is already declared at (line: {}); cannot redeclare {here}",
+                existing.at.line
             )));
         }
         Ok(reference_value(&type_name, title))
@@ -221,24 +224,38 @@ impl Evaluator {
 
     /// A core resource whose namevar (`path` of a file) another resource of its type already
     /// has: Puppet's alias error.
-    fn namevar_clash(&self, r: &Resource) -> Option<String> {
-        if r.kind != Kind::Builtin {
-            return None;
+    fn namevar_clash(&mut self, r: &Resource) -> Option<String> {
+        let lower = r.type_name.to_lowercase();
+        let mut names: Vec<(String, String)> = Vec::new();
+        if r.kind == Kind::Builtin {
+            if let Some((key, shown)) = uniqueness_key(&lower, r) {
+                names.push((key, shown));
+            }
         }
-        let t = crate::resource_types::get(&r.type_name)?;
-        let [namevar] = t.namevars.as_slice() else { return None };
-        let mine = r.params.get(namevar.as_str()).map_or_else(|| r.title.to_string(), value_to_s);
-        for other in self.catalog.resources().iter().filter(|o| o.type_name == r.type_name && o.title != r.title) {
-            let theirs = other.params.get(namevar.as_str()).map_or_else(|| other.title.to_string(), value_to_s);
-            if theirs == mine {
+        if let Some(aliases) = r.params.get("alias") {
+            for a in flatten(aliases) {
+                let a = value_to_s(&a);
+                names.push((a.clone(), format!("\"{a}\"")));
+            }
+        }
+        for (key, shown) in names {
+            if key == *r.title {
+                continue;
+            }
+            if let Some(other) = self.catalog.get(&r.type_name, &key) {
+                let resource_key = if shown.starts_with('[') {
+                    format!("[\"{}\", {}]", r.type_name, shown.trim_start_matches('[').trim_end_matches(']'))
+                } else {
+                    format!("[\"{}\", {shown}]", r.type_name)
+                };
                 return Some(format!(
-                    "Cannot alias {} to [\"{mine}\"] at (line: {}); resource [\"{}\", \"{mine}\"] already declared (line: {})",
+                    "Cannot alias {} to {shown} at (line: {}); resource {resource_key} already declared (line: {})",
                     r.reference(),
                     r.at.line,
-                    r.type_name,
                     other.at.line
                 ));
             }
+            self.catalog.add_alias(&lower, &key, &r.title);
         }
         None
     }
@@ -250,12 +267,7 @@ impl Evaluator {
             let Some(t) = crate::resource_types::get(&r.type_name) else { continue };
             for name in r.params.keys() {
                 if t.attribute(name).is_none() && crate::resource_types::metaparameter(name).is_none() {
-                    return Err(bare(format!(
-                        "no parameter named '{name}' (line: {}) on {} (line: {})",
-                        r.at.line,
-                        r.reference(),
-                        r.at.line
-                    )));
+                    return Err(bare(format!("no parameter named '{name}' {} on {} {}", r.location(), r.reference(), r.location())));
                 }
             }
         }
@@ -354,6 +366,57 @@ impl Evaluator {
         None
     }
 
+    /// `create_resources(type, {title => params}, defaults)`.
+    pub fn create_resources(&mut self, args: &[Value], at: Span) -> Eval<Value> {
+        let (Some(type_arg), Some(instances)) = (args.first(), args.get(1)) else {
+            return Err(fail(format!("create_resources(): wrong number of arguments ({}; must be 2 or 3)", args.len())));
+        };
+        let Value::Hash(instances) = instances else {
+            return Err(fail("create_resources(): second argument must be a hash"));
+        };
+        let defaults = match args.get(2) {
+            None => None,
+            Some(Value::Hash(h)) => Some(h.clone()),
+            Some(_) => return Err(fail("create_resources(): third argument, if provided, must be a hash")),
+        };
+        let type_text = value_to_s(type_arg);
+        let (form, name) = match type_text.strip_prefix("@@") {
+            Some(rest) => (ResourceForm::Exported, rest),
+            None => match type_text.strip_prefix('@') {
+                Some(rest) => (ResourceForm::Virtual, rest),
+                None => (ResourceForm::Regular, type_text.as_str()),
+            },
+        };
+        let lower = name.trim_start_matches("::").to_lowercase();
+        let mut refs = Vec::new();
+        let site = Span { column: 0, ..at };
+        for (title, params) in instances.iter() {
+            let mut merged: IndexMap<Rc<str>, Value> = IndexMap::new();
+            if let Some(d) = &defaults {
+                for (k, v) in d.iter() {
+                    merged.insert(value_to_s(k).as_str().into(), v.clone());
+                }
+            }
+            if let Value::Hash(p) = params {
+                for (k, v) in p.iter() {
+                    merged.insert(value_to_s(k).as_str().into(), v.clone());
+                }
+            }
+            for title in self.titles(title, at)? {
+                let reference = if lower == "class" {
+                    self.declare_class_like(&title, merged.clone(), site)?
+                } else {
+                    self.created_by_function = true;
+                    let declared = self.declare_resource(&lower, &title, merged.clone(), form, site);
+                    self.created_by_function = false;
+                    declared?
+                };
+                refs.push(reference);
+            }
+        }
+        Ok(Value::array(refs))
+    }
+
     // ---- classes
 
     /// `include name`: evaluates the class unless it has been.
@@ -377,6 +440,37 @@ impl Evaluator {
             }
         }
         Ok(())
+    }
+
+    /// `tag(names)`: the container and what it declares from now on take the tags.
+    pub fn add_tags(&mut self, names: &[String]) -> Eval<()> {
+        for name in names {
+            let tag = name.to_lowercase();
+            if !valid_tag(&tag) {
+                return Err(fail(format!("Invalid tag '{name}'")));
+            }
+            if !self.tags.contains(&tag) {
+                self.tags.push(tag.clone());
+            }
+            self.container_tags.push(tag);
+        }
+        Ok(())
+    }
+
+    /// `tagged(names)`: whether the container has all the tags (its name's, the classes
+    /// around it, and those `tag` gave it).
+    pub fn has_tags(&self, names: &[String]) -> bool {
+        let container = self.container.to_lowercase();
+        let mut tags: Vec<String> = self.tags.clone();
+        tags.extend(self.container_tags.iter().cloned());
+        if container == "class[main]" {
+            // The main class has no tags of its own.
+        } else if let Some((t, title)) = container.split_once('[') {
+            let title = title.trim_end_matches(']');
+            tags.push(t.to_owned());
+            tags.extend(name_tags(title));
+        }
+        names.iter().all(|n| tags.contains(&n.to_lowercase()))
     }
 
     /// `require`: the container requires the class (its `require` metaparameter).
@@ -413,7 +507,13 @@ impl Evaluator {
             )));
         }
         if !self.classes_defs.contains_key(&lower) {
-            return Err(fail(format!("Could not find declared class {lower}")));
+            return Err(fail(format!("Could not find declared class {name}")));
+        }
+        if let Some(stage) = params.get("stage") {
+            let stage = value_to_s(stage);
+            if self.catalog.get("Stage", &stage).is_none() {
+                return Err(fail(format!("Could not find stage {stage} specified by {}", catalog::reference("Class", &lower))));
+            }
         }
         self.add_class(&lower, Some(params), at, true)?;
         self.evaluate_class_body(&lower)?;
@@ -457,6 +557,7 @@ impl Evaluator {
             scope: self.scope.clone(),
             container: self.container.clone(),
             tags: self.tags.clone(),
+            by_function: self.created_by_function,
         };
         let _ = self.catalog.add(resource);
         Ok(())
@@ -480,6 +581,7 @@ impl Evaluator {
         };
         let given = std::mem::take(&mut self.catalog.at_mut(index).params);
         let scope = Scope::local(&parent_scope);
+        self.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, self.scope.clone());
         self.class_scopes.insert(lower.to_owned(), scope.clone());
         let reference = catalog::reference("Class", lower);
         let saved = std::mem::replace(&mut self.container, reference.as_str().into());
@@ -597,6 +699,13 @@ impl Evaluator {
             ev.scope.bind("name".into(), r.params.get("name").cloned().unwrap_or(Value::String(r.title.clone())));
             let mut given = r.params.clone();
             given.shift_remove("name");
+            for p in &def.parameters {
+                if !given.contains_key(p.name.as_str()) {
+                    if let Some(v) = ev.default_for(&r, &p.name) {
+                        given.insert(p.name.as_str().into(), v);
+                    }
+                }
+            }
             ev.bind_definition_parameters(&def.parameters, given, &reference)?;
             match &def.body {
                 Some(body) => ev.eval(body).map(drop),
@@ -605,7 +714,7 @@ impl Evaluator {
         });
         self.container = saved;
         self.tags = saved_tags;
-        result.map(drop).map_err(|flow| define_error(flow, r.at.line))
+        result.map(drop).map_err(|flow| define_error(flow, &r))
     }
 
     // ---- defaults, overrides, relationships, collectors
@@ -700,8 +809,12 @@ impl Evaluator {
         };
         let notify = matches!(op, RelationshipOp::Notify | RelationshipOp::Subscribe);
         // Operands are checked now: references (strings on the right are read as ones).
-        let sources = self.check_operand(sources, left.at, true)?;
-        let targets = self.check_operand(targets, right.at, false)?;
+        let (source_left, target_left) = match op {
+            RelationshipOp::Before | RelationshipOp::Notify => (true, false),
+            RelationshipOp::Require | RelationshipOp::Subscribe => (false, true),
+        };
+        let sources = self.check_operand(sources, at, source_left, op)?;
+        let targets = self.check_operand(targets, at, target_left, op)?;
         self.pending_relationships.push((sources, targets, notify, at));
         Ok(match value {
             Value::Array(_) => value,
@@ -711,7 +824,16 @@ impl Evaluator {
 
     /// A relationship operand's values must be resource references; a string on the right
     /// is read as one (`'Notify[x]'`), on the left it is not a type.
-    fn check_operand(&self, operand: Operand, at: Span, left: bool) -> Eval<Operand> {
+    fn check_operand(&self, operand: Operand, at: Span, left: bool, op: RelationshipOp) -> Eval<Operand> {
+        let symbol = match op {
+            RelationshipOp::Before => "->",
+            RelationshipOp::Notify => "~>",
+            RelationshipOp::Require => "<-",
+            RelationshipOp::Subscribe => "<~",
+        };
+        let not_a_type = |text: &str| {
+            fail_at(format!("Error while evaluating a '{symbol}' expression, The expression <{text}> is not a valid type specification."), at)
+        };
         let Operand::Values(values) = operand else { return Ok(operand) };
         let mut out = Vec::with_capacity(values.len());
         for v in values {
@@ -719,11 +841,9 @@ impl Evaluator {
                 _ if reference_of(&v).is_some() => out.push(v),
                 Value::String(text) if !left => match parse_reference(text) {
                     Some((t, title)) => out.push(reference_value(&t, &title)),
-                    None => return Err(fail_at(format!("The expression <{text}> is not a valid type specification."), at)),
+                    None => return Err(not_a_type(text)),
                 },
-                Value::String(text) => {
-                    return Err(fail_at(format!("The expression <{text}> is not a valid type specification."), at))
-                }
+                Value::String(text) => return Err(not_a_type(text)),
                 Value::Type(t) if matches!(&**t, Type::Resource { title: None, type_name: Some(_) }) => {
                     return Err(bare(format!("No title provided and \"{t}[]\" is not a valid resource reference")));
                 }
@@ -905,7 +1025,11 @@ impl Evaluator {
     /// `realize(File['x'])`: the virtual resources become part of the catalog at the end.
     pub fn realize(&mut self, refs: &[Value], at: Span) -> Eval<()> {
         for v in refs.iter().flat_map(flatten) {
-            match reference_of(&v) {
+            let reference = match &v {
+                Value::String(text) => parse_reference(text),
+                other => reference_of(other),
+            };
+            match reference {
                 Some((t, title)) => self.catalog.to_realize.push((catalog::key(&t, &title), at)),
                 None => return Err(fail(format!("Invalid reference: {}", value_to_s(&v)))),
             }
@@ -922,6 +1046,16 @@ impl Evaluator {
         let mut rounds = 0;
         loop {
             let mut done = !self.run_collectors()?;
+            for (key, at) in std::mem::take(&mut self.catalog.to_realize) {
+                match self.catalog.get_mut(&key.0, &key.1) {
+                    Some(r) if r.virtual_ => {
+                        r.virtual_ = false;
+                        done = false;
+                    }
+                    Some(_) => {}
+                    None => self.catalog.unrealized.push((key, at)),
+                }
+            }
             let pending: Vec<usize> = (0..self.catalog.len())
                 .filter(|&i| {
                     let r = self.catalog.at(i);
@@ -941,7 +1075,7 @@ impl Evaluator {
             }
         }
         let mut missing = Vec::new();
-        for (key, _) in std::mem::take(&mut self.catalog.to_realize) {
+        for (key, _) in std::mem::take(&mut self.catalog.unrealized) {
             match self.catalog.get_mut(&key.0, &key.1) {
                 Some(r) => r.virtual_ = false,
                 None => missing.push(catalog::reference(&capitalize_segments(&key.0), &key.1)),
@@ -1190,6 +1324,7 @@ impl Evaluator {
             scope: self.top.clone(),
             container: "Class[main]".into(),
             tags: Vec::new(),
+            by_function: false,
         });
         let scope = Scope::local(&self.top);
         self.node_scope = Some(scope.clone());
@@ -1226,7 +1361,8 @@ fn statement_error(flow: Flow, at: Span) -> Flow {
 
 /// An error while evaluating a defined resource, as Puppet reports it: wrapped in the
 /// resource statement's prefix with the declaration's line (and the inner error's text).
-fn define_error(flow: Flow, line: u32) -> Flow {
+fn define_error(flow: Flow, r: &Resource) -> Flow {
+    let line = r.at.line;
     match flow {
         Flow::Error(e) if e.at == Some(crate::error::BARE) => Flow::Error(e),
         Flow::Error(mut e) => {
@@ -1234,6 +1370,12 @@ fn define_error(flow: Flow, line: u32) -> Flow {
                 None => e.message.clone(),
                 Some(at) => format!("Evaluation Error: {} (line: {}, column: {})", e.message, at.line, at.column),
             };
+            if r.by_function {
+                e.message = format!("Error while evaluating a Resource Statement, {inner} {}", r.location());
+                e.at = Some(crate::error::BARE);
+                e.message = format!("Evaluation Error: {}", e.message);
+                return Flow::Error(e);
+            }
             e.message = format!("Error while evaluating a Resource Statement, {inner}");
             e.at = Some(Span { start: 0, end: 0, line, column: 0 });
             Flow::Error(e)
@@ -1255,6 +1397,34 @@ fn flatten(v: &Value) -> Vec<Value> {
 fn regex_node_name(source: &str) -> String {
     let kept: String = source.to_lowercase().chars().filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.')).collect();
     format!("__node_regexp__{}", kept.trim_start_matches('.'))
+}
+
+/// The name that makes a core resource unique when it differs from its title (Puppet's
+/// `uniqueness_key` of isomorphic types): a file's path without trailing slashes, a package's
+/// `[provider, name, command]`, another type's namevar. Exec is not unique by its command.
+/// With how Puppet prints it in its alias error.
+fn uniqueness_key(lower: &str, r: &Resource) -> Option<(String, String)> {
+    let get = |name: &str| r.params.get(name).filter(|v| !v.is_undef()).map(value_to_s);
+    match lower {
+        "exec" => None,
+        "file" | "tidy" => {
+            let path = get("path").unwrap_or_else(|| r.title.to_string());
+            let trimmed = if path.len() > 1 { path.trim_end_matches('/').to_owned() } else { path };
+            let trimmed = if trimmed.is_empty() { "/".to_owned() } else { trimmed };
+            Some((trimmed.clone(), format!("[\"{trimmed}\"]")))
+        }
+        "package" => {
+            let name = get("name").unwrap_or_else(|| r.title.to_string());
+            let shown = |v: Option<String>| v.map_or_else(|| "nil".to_owned(), |v| format!("\"{v}\""));
+            Some((name.clone(), format!("[{}, \"{name}\", {}]", shown(get("provider")), shown(get("command")))))
+        }
+        _ => {
+            let t = crate::resource_types::get(lower)?;
+            let [namevar] = t.namevars.as_slice() else { return None };
+            let value = get(namevar).unwrap_or_else(|| r.title.to_string());
+            Some((value.clone(), format!("[\"{value}\"]")))
+        }
+    }
 }
 
 /// The tags a class or defined type's name gives: the name and each of its segments.

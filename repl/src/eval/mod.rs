@@ -134,6 +134,10 @@ pub struct Evaluator {
     pub(crate) node_scope: Option<Rc<Scope>>,
     /// A definition error found while making a program's definitions known.
     pub(crate) definition_error: Option<String>,
+    /// The tags `tag()` gave the current container.
+    pub(crate) container_tags: Vec<String>,
+    /// Declaring through `create_resources` (its errors name no file).
+    pub(crate) created_by_function: bool,
     pub registry: Registry,
     sink: LogSink,
     depth: usize,
@@ -179,6 +183,8 @@ impl Evaluator {
             tags: Vec::new(),
             node_scope: None,
             definition_error: None,
+            container_tags: Vec::new(),
+            created_by_function: false,
             registry: Registry::default(),
             sink,
             depth: 0,

@@ -1,6 +1,7 @@
 //! Functions about the catalog: `include`, `contain`, `require` declare classes; `realize`
-//! makes virtual resources real; `create_resources` declares resources from a hash;
-//! `defined` answers for variables, resource types, classes and declared resources.
+//! makes virtual resources real; `create_resources` declares resources from a hash; `tag`
+//! and `tagged` set and test the container's tags; `defined` answers for variables,
+//! resource types, classes and declared resources.
 
 use puppet_types::{Type, Value};
 
@@ -34,11 +35,49 @@ fn class_names(args: &[Value]) -> Eval<Vec<String>> {
 }
 
 fn include(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let names = class_names(&call.args)?;
+    ev.check_class_names(&names)?;
     let mut refs = Vec::new();
-    for name in class_names(&call.args)? {
+    for name in names {
         refs.push(ev.include_class(&name, call.at)?);
     }
     Ok(Value::array(refs))
+}
+
+fn require(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let names = class_names(&call.args)?;
+    ev.check_class_names(&names)?;
+    let mut refs = Vec::new();
+    for name in names {
+        refs.push(ev.include_class(&name, call.at)?);
+        ev.require_from_container(&name.trim_start_matches("::").to_lowercase());
+    }
+    Ok(Value::array(refs))
+}
+
+/// Tag names: strings and arrays of them.
+fn tag_names(args: &[Value]) -> Vec<String> {
+    let mut names = Vec::new();
+    for a in args {
+        match a {
+            Value::Array(items) => names.extend(tag_names(items)),
+            other => names.push(puppet_types::display::value_to_s(other)),
+        }
+    }
+    names
+}
+
+fn tag(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    ev.add_tags(&tag_names(&call.args))?;
+    Ok(Value::Undef)
+}
+
+fn tagged(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    Ok(Value::Boolean(ev.has_tags(&tag_names(&call.args))))
+}
+
+fn create_resources(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    ev.create_resources(&call.args, call.at)
 }
 
 fn realize(ev: &mut Evaluator, call: Call) -> Eval<Value> {
@@ -89,6 +128,9 @@ pub static FUNCTIONS: &[Builtin] = &[
     },
     Builtin { name: "include", dispatches: &["Any +$names"], call: include },
     Builtin { name: "contain", dispatches: &["Any +$names"], call: include },
-    Builtin { name: "require", dispatches: &["Any +$names"], call: include },
+    Builtin { name: "require", dispatches: &["Any +$names"], call: require },
+    Builtin { name: "tag", dispatches: &["Any +$names"], call: tag },
+    Builtin { name: "tagged", dispatches: &["Any +$names"], call: tagged },
+    Builtin { name: "create_resources", dispatches: &["Any +$args"], call: create_resources },
     Builtin { name: "realize", dispatches: &["Any +$refs"], call: realize },
 ];
