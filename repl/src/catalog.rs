@@ -63,6 +63,12 @@ impl Resource {
         }
     }
 
+    /// Whether lists of the catalog show it: not virtual, not one of the resources every
+    /// catalog starts with.
+    pub fn listed(&self) -> bool {
+        !self.virtual_ && !is_main(self) && !self.hidden()
+    }
+
     /// `Stage[main]` and `Class[Settings]`: in every catalog, not listed.
     pub fn hidden(&self) -> bool {
         (&*self.type_name == "Stage" && &*self.title == "main") || (self.kind == Kind::Class && &*self.title == "settings")

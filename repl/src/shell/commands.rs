@@ -27,6 +27,7 @@ pub const COMMANDS: &[Command] = &[
     Command { name: "doc", usage: "NAME", summary: "a function's signatures, a data type, a keyword", run: doc },
     Command { name: "functions", usage: "[FILTER]", summary: "the functions, built-in and defined here", run: functions },
     Command { name: "types", usage: "[FILTER]", summary: "the data types and type aliases", run: types },
+    Command { name: "catalog", usage: "[FILTER]", summary: "the resources declared so far, and their relationships", run: catalog },
     Command { name: "load", usage: "FILE", summary: "run a manifest in this session", run: load },
     Command { name: "reload", usage: "", summary: "run the loaded manifests again", run: reload },
     Command { name: "reset", usage: "", summary: "forget every variable and definition", run: reset },
@@ -281,6 +282,51 @@ fn print_columns(names: Vec<String>) {
         let line: String = row.iter().map(|n| format!("{n:<width$}")).collect();
         println!("  {}", line.trim_end());
     }
+}
+
+/// `:catalog [FILTER]`: the resources in Puppet syntax with the attributes that were set,
+/// then the relationship edges; FILTER keeps those whose reference contains it (any case).
+fn catalog(shell: &mut Shell, rest: &str) -> Next {
+    let filter = rest.to_lowercase();
+    let catalog = &shell.session.evaluator.catalog;
+    let mut shown = 0;
+    for r in catalog.resources().iter().filter(|r| r.listed()) {
+        if !r.reference().to_lowercase().contains(&filter) {
+            continue;
+        }
+        shown += 1;
+        let params: Vec<(&str, String)> = r
+            .params
+            .iter()
+            .filter(|(_, v)| !v.is_undef())
+            .map(|(k, v)| (&**k, shell.show_plain(v)))
+            .collect();
+        let width = params.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+        let type_name = r.type_name.to_lowercase();
+        let title = puppet_types::display::puppet_quote(&r.title);
+        let mut text = if params.is_empty() {
+            format!("{type_name} {{ {title}: }}")
+        } else {
+            let mut t = format!("{type_name} {{ {title}:\n");
+            for (k, v) in &params {
+                t.push_str(&format!("  {k:<width$} => {v},\n"));
+            }
+            t.push('}');
+            t
+        };
+        if r.exported {
+            text.insert_str(0, "@@");
+        }
+        println!("{}", shell.paint(&text));
+    }
+    let edges: Vec<String> = catalog.edges().into_iter().filter(|e| e.to_lowercase().contains(&filter)).collect();
+    for e in &edges {
+        println!("{e}");
+    }
+    if shown == 0 && edges.is_empty() {
+        println!("{}", if filter.is_empty() { "The catalog is empty." } else { "Nothing matches." });
+    }
+    Next::Continue
 }
 
 fn load(shell: &mut Shell, rest: &str) -> Next {
