@@ -47,6 +47,9 @@ struct Args {
     /// When to colour the output.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
+    /// Where modules are loaded from (classes, defined types, functions, type aliases).
+    #[arg(long, value_name = "DIR[:DIR]")]
+    modulepath: Option<String>,
     /// Print the compiled catalog (resources, parameters, containment edges) as JSON.
     #[arg(long, value_enum, value_name = "FORMAT")]
     catalog: Option<CatalogFormat>,
@@ -134,6 +137,7 @@ fn main() -> ExitCode {
     let colour = use_colour(args.color, std::io::stderr().is_terminal());
     let node = args.node.clone();
     let catalog = args.catalog;
+    let modulepath = args.modulepath.clone();
     // Evaluation recurses once per nesting level of code and of calls: give it a deep stack.
     let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || {
         let facts = match &facts_file {
@@ -148,6 +152,9 @@ fn main() -> ExitCode {
         };
         let mut session = Session::new(options, &facts, &node);
         session.evaluator.interrupt = interrupt;
+        if let Some(path) = &modulepath {
+            session.evaluator.set_modulepath(path);
+        }
         if let Output::Text = output {
             session.evaluator.set_sink(Box::new(move |log: &Log| print_log(log, min_level)));
         }
@@ -314,6 +321,7 @@ fn interactive(args: &Args) -> ExitCode {
     let quiet = args.quiet;
     let init = if args.no_init { None } else { poppet::shell::default_init_path() };
     let log_level = args.log_level.level();
+    let modulepath = args.modulepath.clone();
     let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || {
         let facts = match &facts_file {
             Some(path) => match poppet::facts::read(path) {
@@ -326,7 +334,7 @@ fn interactive(args: &Args) -> ExitCode {
             None => poppet::facts::builtin(&node),
         };
         let history = poppet::shell::default_history_path();
-        poppet::shell::run(poppet::shell::Config { options, facts, node, colour, quiet, init, history, log_level })
+        poppet::shell::run(poppet::shell::Config { options, facts, node, colour, quiet, init, history, log_level, modulepath })
     });
     match worker.map(|w| w.join()) {
         Ok(Ok(code)) => code,

@@ -157,3 +157,36 @@ fn ctrl_c_stops_a_running_evaluation() {
     assert_eq!(text(&out.stderr), "Error: Evaluation interrupted (line: 1, column: 52)\n");
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn ruby_functions_of_modules_say_they_are_not_available() {
+    let modules = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/modules");
+    let out = poppet(&["--modulepath", modules, "-e", "include rubyonly"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr).lines().next().unwrap_or_default(),
+        "Error: The function 'rubyonly::shout' is implemented in Ruby (module rubyonly): Ruby functions are not available (line: 2, column: 10)"
+    );
+}
+
+#[test]
+fn catalog_json_lists_resources_parameters_and_containment() {
+    let modules = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/modules");
+    let out = poppet(&["--modulepath", modules, "--catalog", "json", "-e", "include demo"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    let json_start = stdout.find('{').unwrap_or(0);
+    let catalog: serde_json::Value = serde_json::from_str(&stdout[json_start..]).expect("JSON");
+    let resources = catalog["resources"].as_array().cloned().unwrap_or_default();
+    let refs: Vec<String> = resources
+        .iter()
+        .map(|r| format!("{}[{}]", r["type"].as_str().unwrap_or_default(), r["title"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        refs,
+        ["Stage[main]", "Class[Settings]", "Class[main]", "Class[Demo]", "File[/etc/demo]", "Class[Demo::Config]", "File[/etc/demo/demo.conf]"]
+    );
+    assert_eq!(resources[4]["parameters"]["owner"], "www-data");
+    assert!(catalog["edges"].as_array().is_some_and(|e| e.iter().any(|e| e["source"] == "Class[Demo]" && e["target"] == "File[/etc/demo]")));
+    assert_eq!(catalog["classes"], serde_json::json!(["settings", "demo", "demo::config"]));
+}

@@ -61,3 +61,25 @@ fn golden() {
     eprintln!("golden: {} known disagreements (disagree.todo)", known.len());
     assert!(unexpected.is_empty() && fixed.is_empty(), "{} cases differ from Puppet besides disagree.todo; {} listed cases agree", unexpected.len(), fixed.len());
 }
+
+/// The programs of `tests/golden_modules/*.txt`, run with the modules of `tests/modules` on
+/// the module path (recorded by `examples/modules_oracle.rb`, Puppet with that module path).
+#[test]
+fn modules() {
+    let modules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/modules");
+    let report = cases::run("golden_modules", "GOLDEN_FILTER", |case, source| {
+        let ours = std::panic::catch_unwind(|| {
+            let mut session = Session::default();
+            session.evaluator.set_modulepath(&modules.display().to_string());
+            oracle::our_expectation(&session.run(source))
+        })
+        .unwrap_or_else(|_| vec!["PANIC".to_string()]);
+        if ours == case.expected {
+            return None;
+        }
+        Some(format!("{}  puppet: {:?}\n  ours:   {:?}", cases::show_source(source), case.expected, ours))
+    });
+    report.print("golden_modules", "agree with Puppet 7.23");
+    assert!(report.problems.is_empty(), "malformed case files");
+    assert!(report.failures.is_empty(), "{} module programs differ from Puppet", report.failures.len());
+}

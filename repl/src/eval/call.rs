@@ -224,7 +224,7 @@ impl Evaluator {
     /// position get the call's, and Puppet's `Error while evaluating a {what}, ` prefix.
     pub fn call_function(&mut self, name: &str, args: Vec<Value>, block: Option<Value>, at: Span, what: &str) -> Eval<Value> {
         let key = name.strip_prefix("::").unwrap_or(name);
-        if !self.function_exists(key) {
+        if !self.function_exists(key) && !self.autoload(super::modules::Entity::Function, key).map_err(|e| crate::error::place(e, at))? {
             if let Some((_, part)) = NOT_YET.iter().find(|(n, _)| *n == key) {
                 return Err(fail_at(format!("The function '{key}' is not supported yet: it comes with {part}"), at));
             }

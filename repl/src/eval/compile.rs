@@ -183,6 +183,9 @@ impl Evaluator {
         form: ResourceForm,
         at: Span,
     ) -> Eval<Value> {
+        if crate::resource_types::get(lower).is_none() {
+            self.load_definition(lower)?;
+        }
         let (kind, type_name) = if let Some(t) = crate::resource_types::get(lower) {
             (Kind::Builtin, capitalize_segments(&t.name))
         } else if self.defines.contains_key(lower) {
@@ -429,12 +432,13 @@ impl Evaluator {
     }
 
     /// Checks class names before `include` evaluates any.
-    pub fn check_class_names(&self, names: &[String]) -> Eval<()> {
+    pub fn check_class_names(&mut self, names: &[String]) -> Eval<()> {
         for name in names {
             let lower = name.trim_start_matches("::").to_lowercase();
             if name.is_empty() {
                 return Err(fail("Cannot use empty string as a class name"));
             }
+            self.load_definition(&lower)?;
             if !self.classes_defs.contains_key(&lower) {
                 return Err(fail(format!("Could not find class ::{lower} for {}", self.node_name)));
             }
@@ -506,6 +510,7 @@ impl Evaluator {
                 at.line
             )));
         }
+        self.load_definition(&lower)?;
         if !self.classes_defs.contains_key(&lower) {
             return Err(fail(format!("Could not find declared class {name}")));
         }
@@ -530,11 +535,13 @@ impl Evaluator {
     /// Adds `Class[name]` to the catalog (its parent first), not evaluated yet. `located`:
     /// declared by a resource expression (a duplicate then names where).
     fn add_class(&mut self, lower: &str, params: Option<IndexMap<Rc<str>, Value>>, at: Span, located: bool) -> Eval<()> {
+        self.load_definition(lower)?;
         let Some(def) = self.classes_defs.get(lower).cloned() else {
             return Err(fail(format!("Could not find class ::{lower} for {}", self.node_name)));
         };
         if let Some(parent) = &def.parent {
             let parent = parent.trim_start_matches("::").to_lowercase();
+            self.load_definition(&parent)?;
             if !self.classes_defs.contains_key(&parent) {
                 return Err(bare(format!(
                     "Could not find parent resource type '::{parent}' of type hostclass in production (line: {})",
@@ -589,6 +596,10 @@ impl Evaluator {
         let result = self.in_definition_scope(scope, |ev| {
             ev.scope.bind("title".into(), Value::from(lower));
             ev.scope.bind("name".into(), Value::from(lower));
+            let module = ev.module_of(lower);
+            if !module.is_empty() {
+                ev.scope.bind("module_name".into(), Value::from(module.as_str()));
+            }
             let metaparams: IndexMap<Rc<str>, Value> = given
                 .iter()
                 .filter(|(k, _)| crate::resource_types::metaparameter(k).is_some())
@@ -667,6 +678,14 @@ impl Evaluator {
         }
     }
 
+    /// Loads a class or defined type from the module path unless it is known.
+    fn load_definition(&mut self, lower: &str) -> Eval<()> {
+        if !self.classes_defs.contains_key(lower) && !self.defines.contains_key(lower) {
+            self.autoload(super::modules::Entity::Definition, lower)?;
+        }
+        Ok(())
+    }
+
     /// Whether a class or defined type of that (lower-case) name is known.
     pub fn is_class_or_define(&self, lower: &str) -> bool {
         self.classes_defs.contains_key(lower) || self.defines.contains_key(lower)
@@ -696,6 +715,10 @@ impl Evaluator {
         let saved_tags = std::mem::replace(&mut self.tags, tags);
         let result = self.in_definition_scope(scope, |ev| {
             ev.scope.bind("title".into(), Value::String(r.title.clone()));
+            let module = ev.module_of(&lower);
+            if !module.is_empty() {
+                ev.scope.bind("module_name".into(), Value::from(module.as_str()));
+            }
             ev.scope.bind("name".into(), r.params.get("name").cloned().unwrap_or(Value::String(r.title.clone())));
             let mut given = r.params.clone();
             given.shift_remove("name");

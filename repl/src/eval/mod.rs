@@ -5,6 +5,7 @@
 mod access;
 mod call;
 mod compile;
+pub mod modules;
 mod operators;
 
 use std::collections::HashMap;
@@ -138,6 +139,9 @@ pub struct Evaluator {
     pub(crate) container_tags: Vec<String>,
     /// Declaring through `create_resources` (its errors name no file).
     pub(crate) created_by_function: bool,
+    /// Where modules are loaded from (`--modulepath`), and the files loaded so far.
+    pub modulepath: Vec<std::path::PathBuf>,
+    pub(crate) loaded_files: std::collections::HashSet<std::path::PathBuf>,
     pub registry: Registry,
     sink: LogSink,
     depth: usize,
@@ -185,6 +189,8 @@ impl Evaluator {
             definition_error: None,
             container_tags: Vec::new(),
             created_by_function: false,
+            modulepath: Vec::new(),
+            loaded_files: Default::default(),
             registry: Registry::default(),
             sink,
             depth: 0,
@@ -700,6 +706,12 @@ impl Evaluator {
         }
         if puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) || self.defines.contains_key(&lower) {
             return Ok(Type::Resource { type_name: Some(display::capitalize_segments(name).into()), title: None });
+        }
+        // A type alias or a defined type of a module on the module path.
+        if lower.contains("::")
+            && (self.autoload(modules::Entity::TypeAlias, &lower)? || self.autoload(modules::Entity::Definition, &lower)?)
+        {
+            return self.type_reference(name, at);
         }
         if self.in_type_alias {
             // A type alias's body is read by Puppet's type parser: unknown names are

@@ -48,6 +48,8 @@ pub struct Config {
     /// Where history is kept, if anywhere.
     pub history: Option<PathBuf>,
     pub log_level: Level,
+    /// Where modules are loaded from (`--modulepath`).
+    pub modulepath: Option<String>,
 }
 
 /// What `:set` changes.
@@ -91,6 +93,7 @@ pub struct Shell {
     facts: puppet_types::value::Hash,
     node: String,
     base_options: Options,
+    modulepath: Option<String>,
     /// The lowest log level shown (shared with the session's log sink).
     log_level: Rc<Cell<Level>>,
     sink_colour: Rc<Cell<bool>>,
@@ -111,13 +114,17 @@ impl Shell {
         let log_level = Rc::new(Cell::new(config.log_level));
         let sink_colour = Rc::new(Cell::new(config.colour));
         let interrupt = Arc::new(AtomicBool::new(false));
-        let session = new_session(config.options, &config.facts, &config.node, &log_level, &sink_colour, &interrupt);
+        let mut session = new_session(config.options, &config.facts, &config.node, &log_level, &sink_colour, &interrupt);
+        if let Some(path) = &config.modulepath {
+            session.evaluator.set_modulepath(path);
+        }
         let mut shell = Shell {
             session,
             settings: Settings { format: None, colour: config.colour, timing: false, show_types: false },
             facts: config.facts.clone(),
             node: config.node.clone(),
             base_options: config.options,
+            modulepath: config.modulepath.clone(),
             log_level,
             sink_colour,
             names: Rc::default(),
@@ -287,6 +294,9 @@ impl Shell {
             &self.sink_colour,
             &self.interrupt,
         );
+        if let Some(path) = &self.modulepath {
+            self.session.evaluator.set_modulepath(path);
+        }
         self.refresh_names();
     }
 

@@ -1,0 +1,20 @@
+# Puppet 7.23 with a module path: the shared oracle (../shared/oracle/oracle.rb, or
+# $POPPET_SHARED_ORACLE) with every environment it creates given the directories of
+# $POPPET_MODULEPATH (DIR[:DIR]). Same input and output as the oracle; used to record the
+# golden programs of tests/golden_modules and by examples/modules_corpus.rs:
+#
+#   POPPET_ORACLE=repl/examples/modules_oracle.rb POPPET_MODULEPATH=repl/tests/modules \
+#     cargo run --release -p poppet --example record -- repl/tests/golden_modules/*.txt
+require 'puppet'
+
+MODULEPATH = ENV.fetch('POPPET_MODULEPATH', '').split(':').reject(&:empty?).map { |d| File.expand_path(d) }
+
+class << Puppet::Node::Environment
+  alias_method :poppet_create_without_modulepath, :create
+
+  def create(name, _modulepath, *rest)
+    poppet_create_without_modulepath(name, MODULEPATH, *rest)
+  end
+end
+
+load(ENV['POPPET_SHARED_ORACLE'] || File.expand_path('../../../shared/oracle/oracle.rb', __dir__))

@@ -1,0 +1,3 @@
+function demo::double(Integer $x) >> Integer {
+  $x * 2
+}

@@ -1,0 +1,1 @@
+type Demo::Port = Integer[1, 65535]

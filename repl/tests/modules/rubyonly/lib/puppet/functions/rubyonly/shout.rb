@@ -1,0 +1,5 @@
+Puppet::Functions.create_function(:'rubyonly::shout') do
+  def shout(s)
+    s.upcase
+  end
+end

@@ -1,0 +1,3 @@
+class rubyonly {
+  notice(rubyonly::shout('hi'))
+}
