@@ -68,6 +68,9 @@ check "validation: our diagnostics for every corpus manifest are Puppet's" \
 check "evaluation: every corpus manifest evaluates as Puppet 7.23 does (no panic; notices, warnings, errors)" \
   cargo run --release -q -p poppet --example corpus -- "$CORPUS/pp-files.txt"
 
+check "modules: every class of the corpus modules compiled here and in Puppet 7.23 (no panic; agreement reported)" \
+  cargo run --release -q -p poppet --example modules_corpus -- /usr/share/puppet/modules
+
 check "fuzz: mutated corpus files and stress inputs through the parser (no crash, hang or bad tree)" \
   cargo run --release -q -p tree-sitter-puppet --example mutate -- --corpus "$CORPUS/pp-files.txt"
 

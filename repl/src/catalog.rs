@@ -50,6 +50,8 @@ pub struct Resource {
     pub tags: Vec<String>,
     /// Declared by a function (`create_resources`): Puppet knows no file for it.
     pub by_function: bool,
+    /// The module manifest it was declared in (`None`: the program).
+    pub file: Option<Rc<str>>,
 }
 
 impl Resource {
@@ -107,6 +109,8 @@ pub struct Definition {
     pub parent: Option<String>,
     pub body: Option<Expr>,
     pub at: Span,
+    /// The module manifest it was loaded from (`None`: the program).
+    pub file: Option<Rc<str>>,
 }
 
 /// A relationship statement (`a -> b`), applied when the catalog is finished.
@@ -188,6 +192,7 @@ impl Catalog {
                 container: "Stage[main]".into(),
                 tags: Vec::new(),
                 by_function: false,
+                file: None,
             });
         }
         catalog

@@ -10,11 +10,13 @@ use puppet_types::Value;
 pub struct EvalError {
     pub message: String,
     pub at: Option<Span>,
+    /// The manifest the position is in, when it is not the program's (a module's file).
+    pub file: Option<std::rc::Rc<str>>,
 }
 
 impl EvalError {
     pub fn new(message: impl Into<String>, at: Span) -> EvalError {
-        EvalError { message: message.into(), at: Some(at) }
+        EvalError { message: message.into(), at: Some(at), file: None }
     }
 }
 
@@ -70,7 +72,7 @@ impl From<EvalError> for Flow {
 impl From<puppet_types::Error> for Flow {
     /// A type-system error, without a position yet.
     fn from(e: puppet_types::Error) -> Flow {
-        Flow::error(EvalError { message: e.message, at: None })
+        Flow::error(EvalError { message: e.message, at: None, file: None })
     }
 }
 
@@ -83,7 +85,7 @@ impl From<pfmt::error::FormatError> for Flow {
 /// An error without a position: inside a built-in function, the call's position is added
 /// with Puppet's `Error while evaluating a Function Call, ` prefix.
 pub fn fail(message: impl Into<String>) -> Flow {
-    Flow::error(EvalError { message: message.into(), at: None })
+    Flow::error(EvalError { message: message.into(), at: None, file: None })
 }
 
 /// Where an error Puppet reports after compilation, without prefix or position, is "placed":

@@ -255,6 +255,8 @@ fn report(outcome: &Outcome, source: &Source, output: Output, colour: bool) -> E
 
 fn print_error(error: &Failure, source: &Source, colour: bool) {
     let location = match (&source.file, error.line, error.column) {
+        // A position in a module's manifest names that manifest.
+        _ if error.file.is_some() => error.location(),
         (_, 0, _) => String::new(),
         (Some(f), l, 0) => format!(" (file: {f}, line: {l})"),
         (Some(f), l, c) => format!(" (file: {f}, line: {l}, column: {c})"),

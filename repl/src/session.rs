@@ -47,6 +47,8 @@ pub struct Failure {
     pub line: u32,
     /// 0 when Puppet gives no column.
     pub column: u32,
+    /// The manifest of the position when it is not the program's (a module's file).
+    pub file: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +68,13 @@ pub enum FailureKind {
 impl Failure {
     /// The location as Puppet appends it: ` (line: N, column: M)`, or nothing.
     pub fn location(&self) -> String {
+        if let Some(file) = &self.file {
+            return match (self.line, self.column) {
+                (0, _) => String::new(),
+                (l, 0) => format!(" (file: {file}, line: {l})"),
+                (l, c) => format!(" (file: {file}, line: {l}, column: {c})"),
+            };
+        }
         match (self.line, self.column) {
             (0, _) => String::new(),
             (l, 0) => format!(" (line: {l})"),
@@ -178,16 +187,17 @@ fn parse_failure(errors: &[Diagnostic]) -> Failure {
             message: format!("Language validation logged {} errors. Giving up", errors.len()),
             line: 0,
             column: 0,
+            file: None,
         };
     }
     let d = &errors[0];
-    Failure { kind: FailureKind::Parse, message: d.message.clone(), line: d.span.line, column: d.span.column }
+    Failure { kind: FailureKind::Parse, message: d.message.clone(), line: d.span.line, column: d.span.column, file: None }
 }
 
 fn flow_failure(flow: Flow) -> Failure {
     match flow {
         Flow::Error(e) => {
-            let EvalError { message, at } = *e;
+            let EvalError { message, at, file } = *e;
             let at = at.filter(|a| *a != crate::error::BARE);
             let (line, column) = at.map_or((0, 0), |s| (s.line, s.column));
             let kind = if message.ends_with("from context where this is illegal") {
@@ -197,7 +207,7 @@ fn flow_failure(flow: Flow) -> Failure {
             } else {
                 FailureKind::Evaluation
             };
-            Failure { kind, message, line, column }
+            Failure { kind, message, line, column, file: file.map(|f| f.to_string()) }
         }
         Flow::Break(at) => context_failure(*at),
         Flow::Next(exit) | Flow::Return(exit) => context_failure(exit.at),
@@ -205,5 +215,5 @@ fn flow_failure(flow: Flow) -> Failure {
 }
 
 fn context_failure(at: puppet_syntax::Span) -> Failure {
-    Failure { kind: FailureKind::Context, message: "break() from context where this is illegal".into(), line: at.line, column: 0 }
+    Failure { kind: FailureKind::Context, message: "break() from context where this is illegal".into(), line: at.line, column: 0, file: None }
 }

@@ -165,7 +165,9 @@ fn ruby_functions_of_modules_say_they_are_not_available() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr).lines().next().unwrap_or_default(),
-        "Error: The function 'rubyonly::shout' is implemented in Ruby (module rubyonly): Ruby functions are not available (line: 2, column: 10)"
+        format!(
+            "Error: The function 'rubyonly::shout' is implemented in Ruby (module rubyonly): Ruby functions are not available (file: {modules}/rubyonly/manifests/init.pp, line: 2, column: 10)"
+        )
     );
 }
 

@@ -19,6 +19,11 @@ pub fn oracle_path() -> PathBuf {
 /// Puppet's outcome of each program, in order, with the compiled catalog's resources and
 /// relationships (`--catalog`).
 pub fn run_oracle(oracle: &Path, programs: &[String]) -> Result<Vec<Json>, String> {
+    run_oracle_with_env(oracle, programs, &[])
+}
+
+/// [`run_oracle`] with more environment for the oracle's process.
+pub fn run_oracle_with_env(oracle: &Path, programs: &[String], env: &[(&str, &str)]) -> Result<Vec<Json>, String> {
     let mut input = String::new();
     for (i, code) in programs.iter().enumerate() {
         input.push_str(&serde_json::json!({ "id": i.to_string(), "code": code }).to_string());
@@ -30,6 +35,7 @@ pub fn run_oracle(oracle: &Path, programs: &[String]) -> Result<Vec<Json>, Strin
     let mut child = Command::new("ruby")
         .arg(oracle)
         .arg("--catalog")
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

@@ -188,6 +188,9 @@ impl Evaluator {
         }
         let (kind, type_name) = if let Some(t) = crate::resource_types::get(lower) {
             (Kind::Builtin, capitalize_segments(&t.name))
+        } else if self.ruby_type_exists(lower) {
+            // A type a module implements in Ruby: declared as it is, its parameters unchecked.
+            (Kind::Builtin, capitalize_segments(lower))
         } else if self.defines.contains_key(lower) {
             (Kind::Define, capitalize_segments(lower))
         } else {
@@ -209,6 +212,7 @@ impl Evaluator {
             container: self.container.clone(),
             tags: self.tags.clone(),
             by_function: self.created_by_function,
+            file: self.current_file.clone(),
         };
         let unknown_file = self.created_by_function;
         let reference = resource.reference();
@@ -565,6 +569,7 @@ impl Evaluator {
             container: self.container.clone(),
             tags: self.tags.clone(),
             by_function: self.created_by_function,
+            file: self.current_file.clone(),
         };
         let _ = self.catalog.add(resource);
         Ok(())
@@ -593,6 +598,7 @@ impl Evaluator {
         let reference = catalog::reference("Class", lower);
         let saved = std::mem::replace(&mut self.container, reference.as_str().into());
         let saved_tags = std::mem::replace(&mut self.tags, name_tags(lower));
+        let saved_file = std::mem::replace(&mut self.current_file, def.file.clone());
         let result = self.in_definition_scope(scope, |ev| {
             ev.scope.bind("title".into(), Value::from(lower));
             ev.scope.bind("name".into(), Value::from(lower));
@@ -615,7 +621,8 @@ impl Evaluator {
         });
         self.container = saved;
         self.tags = saved_tags;
-        result
+        self.current_file = saved_file;
+        result.map_err(|flow| in_file(flow, def.file.as_ref()))
     }
 
     /// Runs `f` with `scope` as the current scope and its own match frames.
@@ -713,6 +720,7 @@ impl Evaluator {
         let mut tags = r.tags.clone();
         tags.extend(name_tags(&lower));
         let saved_tags = std::mem::replace(&mut self.tags, tags);
+        let saved_file = std::mem::replace(&mut self.current_file, def.file.clone());
         let result = self.in_definition_scope(scope, |ev| {
             ev.scope.bind("title".into(), Value::String(r.title.clone()));
             let module = ev.module_of(&lower);
@@ -737,7 +745,8 @@ impl Evaluator {
         });
         self.container = saved;
         self.tags = saved_tags;
-        result.map(drop).map_err(|flow| define_error(flow, &r))
+        self.current_file = saved_file;
+        result.map(drop).map_err(|flow| define_error(in_file(flow, def.file.as_ref()), &r))
     }
 
     // ---- defaults, overrides, relationships, collectors
@@ -922,7 +931,12 @@ impl Evaluator {
         let type_name = match &type_expr.kind {
             ExprKind::QualifiedReference(name) => {
                 let lower = name.trim_start_matches("::").to_lowercase();
-                if crate::resource_types::get(&lower).is_none() && !self.defines.contains_key(&lower) && lower != "class" {
+                if crate::resource_types::get(&lower).is_none()
+                    && !self.defines.contains_key(&lower)
+                    && lower != "class"
+                    && !self.ruby_type_exists(&lower)
+                    && !self.autoload(super::modules::Entity::Definition, &lower)?
+                {
                     return Err(fail_at(
                         format!("Error while evaluating a Virtual Query, Resource type {lower} doesn't exist"),
                         at,
@@ -1245,6 +1259,7 @@ impl Evaluator {
                         parent: parent.clone(),
                         body: body.as_deref().cloned(),
                         at: statement.at,
+                        file: self.loading_file.clone(),
                     };
                     self.classes_defs.insert(name.trim_start_matches("::").to_lowercase(), Rc::new(def));
                     if let Some(body) = body {
@@ -1263,6 +1278,7 @@ impl Evaluator {
                         parent: None,
                         body: body.as_deref().cloned(),
                         at: statement.at,
+                        file: self.loading_file.clone(),
                     };
                     self.defines.insert(name.trim_start_matches("::").to_lowercase(), Rc::new(def));
                 }
@@ -1289,6 +1305,7 @@ impl Evaluator {
                         parent: None,
                         body: body.as_deref().cloned(),
                         at: statement.at,
+                        file: self.loading_file.clone(),
                     };
                     self.nodes.push((matches.clone(), Rc::new(def)));
                 }
@@ -1348,6 +1365,7 @@ impl Evaluator {
             container: "Class[main]".into(),
             tags: Vec::new(),
             by_function: false,
+            file: None,
         });
         let scope = Scope::local(&self.top);
         self.node_scope = Some(scope.clone());
@@ -1389,9 +1407,10 @@ fn define_error(flow: Flow, r: &Resource) -> Flow {
     match flow {
         Flow::Error(e) if e.at == Some(crate::error::BARE) => Flow::Error(e),
         Flow::Error(mut e) => {
+            let file = e.file.take().map(|f| format!("file: {f}, ")).unwrap_or_default();
             let inner = match e.at {
                 None => e.message.clone(),
-                Some(at) => format!("Evaluation Error: {} (line: {}, column: {})", e.message, at.line, at.column),
+                Some(at) => format!("Evaluation Error: {} ({file}line: {}, column: {})", e.message, at.line, at.column),
             };
             if r.by_function {
                 e.message = format!("Error while evaluating a Resource Statement, {inner} {}", r.location());
@@ -1401,9 +1420,21 @@ fn define_error(flow: Flow, r: &Resource) -> Flow {
             }
             e.message = format!("Error while evaluating a Resource Statement, {inner}");
             e.at = Some(Span { start: 0, end: 0, line, column: 0 });
+            e.file = r.file.clone();
             Flow::Error(e)
         }
         other => other,
+    }
+}
+
+/// An error with a position in a module's manifest names that file.
+fn in_file(flow: Flow, file: Option<&Rc<str>>) -> Flow {
+    match (flow, file) {
+        (Flow::Error(mut e), Some(file)) if e.at.is_some() && e.at != Some(crate::error::BARE) && e.file.is_none() => {
+            e.file = Some(file.clone());
+            Flow::Error(e)
+        }
+        (flow, _) => flow,
     }
 }
 

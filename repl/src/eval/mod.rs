@@ -142,6 +142,10 @@ pub struct Evaluator {
     /// Where modules are loaded from (`--modulepath`), and the files loaded so far.
     pub modulepath: Vec<std::path::PathBuf>,
     pub(crate) loaded_files: std::collections::HashSet<std::path::PathBuf>,
+    /// The module manifest whose definitions are being made known.
+    pub(crate) loading_file: Option<Rc<str>>,
+    /// The module manifest whose code is being evaluated (`None`: the program's).
+    pub(crate) current_file: Option<Rc<str>>,
     pub registry: Registry,
     sink: LogSink,
     depth: usize,
@@ -191,6 +195,8 @@ impl Evaluator {
             created_by_function: false,
             modulepath: Vec::new(),
             loaded_files: Default::default(),
+            loading_file: None,
+            current_file: None,
             registry: Registry::default(),
             sink,
             depth: 0,
@@ -259,6 +265,7 @@ impl Evaluator {
             Flow::error(EvalError {
                 message: format!("Attempt to redefine entity 'http://puppet.com/2016.1/runtime/{kind}/{key}'. {origin}"),
                 at: None,
+                file: None,
             })
         };
         for statement in statements {
@@ -359,6 +366,7 @@ impl Evaluator {
                 return Err(Flow::error(EvalError {
                     message: format!("{} is a metaparameter; please choose another parameter name in the {name} definition", p.name),
                     at: None,
+                    file: None,
                 }));
             }
         }
@@ -704,7 +712,10 @@ impl Evaluator {
             }
             return Ok(t.clone());
         }
-        if puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) || self.defines.contains_key(&lower) {
+        if puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str())
+            || self.defines.contains_key(&lower)
+            || self.ruby_type_exists(&lower)
+        {
             return Ok(Type::Resource { type_name: Some(display::capitalize_segments(name).into()), title: None });
         }
         // A type alias or a defined type of a module on the module path.
@@ -1023,7 +1034,7 @@ fn numeric_variable(name: &str) -> Option<usize> {
 }
 
 fn illegal_context(what: &str, at: Span) -> Flow {
-    Flow::error(EvalError { message: format!("{what}() from context where this is illegal"), at: Some(at) })
+    Flow::error(EvalError { message: format!("{what}() from context where this is illegal"), at: Some(at), file: None })
 }
 
 fn not_yet(what: &str, at: Span) -> Flow {

@@ -35,7 +35,16 @@ impl Evaluator {
         let (dir, file) = match entity {
             Entity::Definition if segments.is_empty() => ("manifests", vec!["init".to_owned()]),
             Entity::Definition => ("manifests", segments.iter().map(|s| (*s).to_owned()).collect()),
-            // Functions and type aliases live in a module's namespace.
+            // A global function can only be one a module implements in Ruby (3.x API).
+            Entity::Function if segments.is_empty() => {
+                return match self.ruby_global_function(&name) {
+                    Some(m) => Err(fail(format!(
+                        "The function '{name}' is implemented in Ruby (module {m}): Ruby functions are not available"
+                    ))),
+                    None => Ok(false),
+                };
+            }
+            // Type aliases live in a module's namespace.
             _ if segments.is_empty() => return Ok(false),
             Entity::Function => ("functions", segments.iter().map(|s| (*s).to_owned()).collect()),
             Entity::TypeAlias => ("types", segments.iter().map(|s| (*s).to_owned()).collect()),
@@ -78,7 +87,10 @@ impl Evaluator {
         };
         if let Some(body) = &program.body {
             let saved = std::mem::replace(&mut self.source, std::rc::Rc::from(source.as_str()));
+            let file = std::rc::Rc::from(path.display().to_string().as_str());
+            let saved_file = self.loading_file.replace(file);
             let defined = self.define_all(body, &source);
+            self.loading_file = saved_file;
             self.source = saved;
             defined?;
         }
@@ -100,6 +112,32 @@ impl Evaluator {
             return path.is_file().then_some(path);
         }
         None
+    }
+
+    /// The module that implements a global function in Ruby (`lib/puppet/parser/functions/`
+    /// or `lib/puppet/functions/`), if one does.
+    fn ruby_global_function(&self, name: &str) -> Option<String> {
+        for root in &self.modulepath {
+            let Ok(modules) = std::fs::read_dir(root) else { continue };
+            for m in modules.flatten() {
+                let lib = m.path().join("lib/puppet");
+                let file = format!("{name}.rb");
+                if lib.join("parser/functions").join(&file).is_file() || lib.join("functions").join(&file).is_file() {
+                    return Some(m.file_name().to_string_lossy().into_owned());
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether a module implements the resource type in Ruby (`lib/puppet/type/NAME.rb`).
+    pub(crate) fn ruby_type_exists(&self, lower: &str) -> bool {
+        !lower.contains("::")
+            && self.modulepath.iter().any(|root| {
+                std::fs::read_dir(root).is_ok_and(|modules| {
+                    modules.flatten().any(|m| m.path().join("lib/puppet/type").join(format!("{lower}.rb")).is_file())
+                })
+            })
     }
 
     /// Sets the module path (`DIR:DIR`).
