@@ -140,15 +140,9 @@ fn main() -> ExitCode {
     let modulepath = args.modulepath.clone();
     // Evaluation recurses once per nesting level of code and of calls: give it a deep stack.
     let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || {
-        let facts = match &facts_file {
-            Some(path) => match poppet::facts::read(path) {
-                Ok(f) => f,
-                Err(message) => {
-                    eprintln!("Error: {message}");
-                    return ExitCode::from(1);
-                }
-            },
-            None => poppet::facts::builtin(&node),
+        let facts = match node_facts(facts_file.as_deref(), &node) {
+            Ok(f) => f,
+            Err(code) => return code,
         };
         let mut session = Session::new(options, &facts, &node);
         session.evaluator.interrupt = interrupt;
@@ -171,6 +165,18 @@ fn main() -> ExitCode {
             eprintln!("Error: the evaluation thread failed");
             ExitCode::from(1)
         }
+    }
+}
+
+/// The node's facts: read from `--facts FILE`, else the built-in set; an unreadable file is
+/// reported and exits 1.
+fn node_facts(file: Option<&std::path::Path>, node: &str) -> Result<puppet_types::value::Hash, ExitCode> {
+    match file {
+        Some(path) => poppet::facts::read(path).map_err(|message| {
+            eprintln!("Error: {message}");
+            ExitCode::from(1)
+        }),
+        None => Ok(poppet::facts::builtin(node)),
     }
 }
 
@@ -325,15 +331,9 @@ fn interactive(args: &Args) -> ExitCode {
     let log_level = args.log_level.level();
     let modulepath = args.modulepath.clone();
     let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || {
-        let facts = match &facts_file {
-            Some(path) => match poppet::facts::read(path) {
-                Ok(f) => f,
-                Err(message) => {
-                    eprintln!("Error: {message}");
-                    return ExitCode::from(1);
-                }
-            },
-            None => poppet::facts::builtin(&node),
+        let facts = match node_facts(facts_file.as_deref(), &node) {
+            Ok(f) => f,
+            Err(code) => return code,
         };
         let history = poppet::shell::default_history_path();
         poppet::shell::run(poppet::shell::Config { options, facts, node, colour, quiet, init, history, log_level, modulepath })

@@ -596,10 +596,7 @@ impl Evaluator {
         self.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, self.scope.clone());
         self.class_scopes.insert(lower.to_owned(), scope.clone());
         let reference = catalog::reference("Class", lower);
-        let saved = std::mem::replace(&mut self.container, reference.as_str().into());
-        let saved_tags = std::mem::replace(&mut self.tags, name_tags(lower));
-        let saved_file = std::mem::replace(&mut self.current_file, def.file.clone());
-        let result = self.in_definition_scope(scope, |ev| {
+        self.in_container(&reference, name_tags(lower), def.file.clone(), scope, |ev| {
             ev.scope.bind("title".into(), Value::from(lower));
             ev.scope.bind("name".into(), Value::from(lower));
             let module = ev.module_of(lower);
@@ -618,11 +615,28 @@ impl Evaluator {
                 Some(body) => ev.eval(body).map(drop),
                 None => Ok(()),
             }
-        });
+        })
+    }
+
+    /// Evaluates a class's, defined resource's or node's code: `f` runs in `scope` with its
+    /// own match frames, as the container `reference` (what its resources are contained
+    /// in), with `tags` for what it declares and `file` for its errors' positions.
+    fn in_container<T>(
+        &mut self,
+        reference: &str,
+        tags: Vec<String>,
+        file: Option<Rc<str>>,
+        scope: Rc<Scope>,
+        f: impl FnOnce(&mut Self) -> Eval<T>,
+    ) -> Eval<T> {
+        let saved = std::mem::replace(&mut self.container, reference.into());
+        let saved_tags = std::mem::replace(&mut self.tags, tags);
+        let saved_file = std::mem::replace(&mut self.current_file, file.clone());
+        let result = self.in_definition_scope(scope, f);
         self.container = saved;
         self.tags = saved_tags;
         self.current_file = saved_file;
-        result.map_err(|flow| in_file(flow, def.file.as_ref()))
+        result.map_err(|flow| in_file(flow, file.as_ref()))
     }
 
     /// Runs `f` with `scope` as the current scope and its own match frames.
@@ -716,12 +730,9 @@ impl Evaluator {
         let scope = Scope::local(&self.top);
         self.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, r.scope.clone());
         let reference = r.reference();
-        let saved = std::mem::replace(&mut self.container, reference.as_str().into());
         let mut tags = r.tags.clone();
         tags.extend(name_tags(&lower));
-        let saved_tags = std::mem::replace(&mut self.tags, tags);
-        let saved_file = std::mem::replace(&mut self.current_file, def.file.clone());
-        let result = self.in_definition_scope(scope, |ev| {
+        let result = self.in_container(&reference, tags, def.file.clone(), scope, |ev| {
             ev.scope.bind("title".into(), Value::String(r.title.clone()));
             let module = ev.module_of(&lower);
             if !module.is_empty() {
@@ -743,10 +754,7 @@ impl Evaluator {
                 None => Ok(()),
             }
         });
-        self.container = saved;
-        self.tags = saved_tags;
-        self.current_file = saved_file;
-        result.map(drop).map_err(|flow| define_error(in_file(flow, def.file.as_ref()), &r))
+        result.map(drop).map_err(|flow| define_error(flow, &r))
     }
 
     // ---- defaults, overrides, relationships, collectors
@@ -1370,8 +1378,7 @@ impl Evaluator {
         let scope = Scope::local(&self.top);
         self.node_scope = Some(scope.clone());
         let reference = catalog::reference("Node", &name);
-        let saved = std::mem::replace(&mut self.container, reference.as_str().into());
-        let result = self.in_definition_scope(scope, |ev| {
+        self.in_container(&reference, Vec::new(), def.file.clone(), scope, |ev| {
             ev.scope.bind("title".into(), Value::from(name.as_str()));
             ev.scope.bind("name".into(), Value::from(name.as_str()));
             if let Some(groups) = groups {
@@ -1381,9 +1388,7 @@ impl Evaluator {
                 Some(body) => ev.eval(body).map(drop),
                 None => Ok(()),
             }
-        });
-        self.container = saved;
-        result
+        })
     }
 }
 
