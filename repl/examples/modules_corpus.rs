@@ -38,7 +38,10 @@ fn main() -> ExitCode {
     let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/modules_oracle.rb");
     let path_text = modulepath.display().to_string();
     let puppet_start = Instant::now();
-    let puppet = match support::oracle::run_oracle_with_env(&oracle, &programs, &[("POPPET_MODULEPATH", path_text.as_str())]) {
+    // The Puppet oracle it wraps: `$POPPET_ORACLE`, else ../shared beside the checkout.
+    let shared = support::oracle::oracle_path().display().to_string();
+    let env = [("POPPET_MODULEPATH", path_text.as_str()), ("POPPET_SHARED_ORACLE", shared.as_str())];
+    let puppet = match support::oracle::run_oracle_with_env(&oracle, &programs, &env) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");
