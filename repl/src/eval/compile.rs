@@ -37,6 +37,7 @@ fn reference_of(v: &Value) -> Option<(String, String)> {
 }
 
 /// One side of a relationship: references now, or a collector's resources at the end.
+#[derive(Clone)]
 pub(crate) enum Operand {
     Values(Vec<Value>),
     Collector(usize),
@@ -855,6 +856,11 @@ impl Evaluator {
         };
         let sources = self.check_operand(sources, at, source_left, op)?;
         let targets = self.check_operand(targets, at, target_left, op)?;
+        // A collector on the right that collects nothing stands, as the source of the next
+        // relationship in a chain, for what was on its left (Puppet's empty alternative).
+        if let Operand::Collector(i) = &targets {
+            self.collector_alternatives.insert(*i, sources.clone());
+        }
         self.pending_relationships.push((sources, targets, notify, at));
         Ok(match value {
             Value::Array(_) => value,
@@ -1180,7 +1186,7 @@ impl Evaluator {
     /// Sets `before`/`notify` on each source of each relationship.
     fn apply_relationships(&mut self) -> Eval<()> {
         for (sources, targets, notify, at) in std::mem::take(&mut self.pending_relationships) {
-            let sources = self.resolve_operand(sources);
+            let sources = self.resolve_source(sources, 0);
             let targets = self.resolve_operand(targets);
             let param: Rc<str> = if notify { "notify".into() } else { "before".into() };
             let _ = at;
@@ -1209,6 +1215,21 @@ impl Evaluator {
             }
         }
         Ok(())
+    }
+
+    /// The resources of a relationship's source: a collector that collected nothing stands
+    /// for its empty alternative (`leftmost_alternative`).
+    fn resolve_source(&self, operand: Operand, depth: usize) -> Vec<Value> {
+        if let Operand::Collector(i) = &operand {
+            let empty = self.catalog.collectors.get(*i).is_none_or(|c| c.matched.is_empty());
+            if empty && depth < 1000 {
+                return match self.collector_alternatives.get(i) {
+                    Some(alternative) => self.resolve_source(alternative.clone(), depth + 1),
+                    None => Vec::new(),
+                };
+            }
+        }
+        self.resolve_operand(operand)
     }
 
     fn resolve_operand(&self, operand: Operand) -> Vec<Value> {

@@ -125,6 +125,8 @@ pub struct Evaluator {
     pub(crate) class_scopes: HashMap<String, Rc<Scope>>,
     /// Relationships waiting for the end of compilation.
     pending_relationships: Vec<(compile::Operand, compile::Operand, bool, Span)>,
+    /// What a collector on the right of a relationship stands for when it collects nothing.
+    collector_alternatives: HashMap<usize, compile::Operand>,
     /// The node's name (`--node`).
     pub node_name: String,
     /// The class or defined resource being evaluated (`Class[main]` at the top).
@@ -186,6 +188,7 @@ impl Evaluator {
             nodes: Vec::new(),
             class_scopes: HashMap::new(),
             pending_relationships: Vec::new(),
+            collector_alternatives: HashMap::new(),
             node_name: "testnode".into(),
             container: "Class[main]".into(),
             tags: Vec::new(),
