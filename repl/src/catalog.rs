@@ -55,13 +55,13 @@ pub struct Resource {
 }
 
 impl Resource {
-    /// Where it was declared, as Puppet's messages say: `(line: 3)`, or
-    /// `(file: unknown, line: 3)` for a resource a function declared.
+    /// Where it was declared, as Puppet's messages say: `(line: 3)`, `(file: F, line: 3)` in
+    /// a module's manifest, `(file: unknown, line: 3)` for a resource a function declared.
     pub fn location(&self) -> String {
-        if self.by_function {
-            format!("(file: unknown, line: {})", self.at.line)
-        } else {
-            format!("(line: {})", self.at.line)
+        match (&self.file, self.by_function) {
+            (_, true) => format!("(file: unknown, line: {})", self.at.line),
+            (Some(file), false) => format!("(file: {file}, line: {})", self.at.line),
+            (None, false) => format!("(line: {})", self.at.line),
         }
     }
 

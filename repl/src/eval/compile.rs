@@ -292,9 +292,9 @@ impl Evaluator {
                     };
                     if !found {
                         return Err(bare(format!(
-                            "Could not find resource '{}' in parameter '{param}' (line: {})",
+                            "Could not find resource '{}' in parameter '{param}' {}",
                             catalog::reference_text(&target),
-                            r.at.line
+                            r.location()
                         )));
                     }
                 }

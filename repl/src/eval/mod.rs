@@ -226,7 +226,8 @@ impl Evaluator {
 
     /// A warning at a position, as Puppet logs it: `MESSAGE (line: N, column: M)`.
     pub fn warn_at(&mut self, message: &str, at: Span) {
-        self.log(Level::Warning, format!("{message} (line: {}, column: {})", at.line, at.column));
+        let file = self.current_file.as_ref().map(|f| format!("file: {f}, ")).unwrap_or_default();
+        self.log(Level::Warning, format!("{message} ({file}line: {}, column: {})", at.line, at.column));
     }
 
     /// Evaluates a program (parsed from `source`) in the current scope: its definitions
