@@ -21,11 +21,27 @@ check() {
   passed=$((passed + 1))
 }
 
+# The project's shared directory (the oracle, the corpus installer): $POPPET_SHARED, else
+# ../shared beside this checkout, else beside the local checkout this one was cloned from.
+SHARED=${POPPET_SHARED:-}
+if [ -z "$SHARED" ]; then
+  origin=$(git -C "$root" remote get-url origin 2>/dev/null || true)
+  for candidate in "$root/../shared" "${origin:+$origin/../shared}"; do
+    if [ -n "$candidate" ] && [ -d "$candidate/oracle" ]; then
+      SHARED=$(cd "$candidate" && pwd)
+      break
+    fi
+  done
+fi
+if [ -n "$SHARED" ] && [ -z "${POPPET_ORACLE:-}" ]; then
+  export POPPET_ORACLE="$SHARED/oracle/oracle.rb"
+fi
+
 step "set-up: Puppet 7.23 and the real-code corpus"
-if [ -r ../shared/corpus/install.sh ]; then
-  bash ../shared/corpus/install.sh "$CORPUS"
+if [ -n "$SHARED" ] && [ -r "$SHARED/corpus/install.sh" ]; then
+  bash "$SHARED/corpus/install.sh" "$CORPUS"
 elif [ ! -s "$CORPUS/pp-files.txt" ]; then
-  echo "no ../shared/corpus/install.sh and no $CORPUS/pp-files.txt: cannot get the corpus" >&2
+  echo "no shared directory (../shared) and no $CORPUS/pp-files.txt: cannot get the corpus" >&2
   exit 1
 fi
 

@@ -26,6 +26,34 @@ pub enum Kind {
     Class,
 }
 
+/// What code is being evaluated as: a class, a defined resource or a node (`Class[main]` at
+/// the top). Its resources are contained in it; `require` and `tagged` are about it.
+#[derive(Clone, Debug)]
+pub struct Container {
+    pub type_name: Rc<str>,
+    /// The title as the catalog keys it (a class's lower-case name).
+    pub title: Rc<str>,
+}
+
+impl Container {
+    pub fn main() -> Container {
+        Container { type_name: "Class".into(), title: "main".into() }
+    }
+
+    pub fn new(type_name: &str, title: &str) -> Container {
+        Container { type_name: type_name.into(), title: title.into() }
+    }
+
+    pub fn is_main(&self) -> bool {
+        &*self.type_name == "Class" && &*self.title == "main"
+    }
+
+    /// `Class[Apache]`, `Site[blog]`.
+    pub fn reference(&self) -> String {
+        reference(&self.type_name, &self.title)
+    }
+}
+
 /// One resource of the catalog.
 #[derive(Clone)]
 pub struct Resource {
@@ -55,6 +83,40 @@ pub struct Resource {
 }
 
 impl Resource {
+    /// A resource declared at `at` in `scope`: no parameters, not virtual, evaluated, in
+    /// `Class[main]`, untagged, from the program.
+    pub fn new(type_name: &str, title: &str, kind: Kind, at: Span, scope: Rc<Scope>) -> Resource {
+        Resource {
+            type_name: type_name.into(),
+            title: title.into(),
+            params: IndexMap::new(),
+            kind,
+            virtual_: false,
+            exported: false,
+            evaluated: true,
+            at,
+            scope,
+            container: "Class[main]".into(),
+            tags: Vec::new(),
+            by_function: false,
+            file: None,
+        }
+    }
+
+    /// Adds a value to a parameter that takes several (`before`, `require`): the first stays
+    /// single, the next make an array.
+    pub fn append_param(&mut self, name: &str, value: Value) {
+        let merged = match self.params.get(name) {
+            None => value,
+            Some(old) => {
+                let mut items = flatten(old);
+                items.push(value);
+                Value::array(items)
+            }
+        };
+        self.params.insert(name.into(), merged);
+    }
+
     /// Where it was declared, as Puppet's messages say: `(line: 3)`, `(file: F, line: 3)` in
     /// a module's manifest, `(file: unknown, line: 3)` for a resource a function declared.
     pub fn location(&self) -> String {
@@ -179,21 +241,8 @@ impl Catalog {
     pub fn with_main(top: &Rc<Scope>) -> Catalog {
         let mut catalog = Catalog::default();
         for (type_name, title, kind) in [("Stage", "main", Kind::Builtin), ("Class", "settings", Kind::Class), ("Class", "main", Kind::Class)] {
-            let _ = catalog.add(Resource {
-                type_name: type_name.into(),
-                title: title.into(),
-                params: IndexMap::new(),
-                kind,
-                virtual_: false,
-                exported: false,
-                evaluated: true,
-                at: Span::default(),
-                scope: top.clone(),
-                container: "Stage[main]".into(),
-                tags: Vec::new(),
-                by_function: false,
-                file: None,
-            });
+            let resource = Resource { container: "Stage[main]".into(), ..Resource::new(type_name, title, kind, Span::default(), top.clone()) };
+            let _ = catalog.add(resource);
         }
         catalog
     }
@@ -263,7 +312,7 @@ impl Catalog {
                 [("before", "->", true), ("notify", "~>", true), ("require", "->", false), ("subscribe", "~>", false)]
             {
                 let Some(value) = r.params.get(param) else { continue };
-                for t in flat(value) {
+                for t in flatten(value) {
                     if t.is_undef() {
                         continue;
                     }
@@ -313,10 +362,10 @@ impl Catalog {
     }
 }
 
-/// Arrays flattened.
-fn flat(v: &Value) -> Vec<Value> {
+/// Arrays flattened; anything else as one item.
+pub(crate) fn flatten(v: &Value) -> Vec<Value> {
     match v {
-        Value::Array(items) => items.iter().flat_map(flat).collect(),
+        Value::Array(items) => items.iter().flat_map(flatten).collect(),
         other => vec![other.clone()],
     }
 }

@@ -12,11 +12,15 @@ pub struct EvalError {
     pub at: Option<Span>,
     /// The manifest the position is in, when it is not the program's (a module's file).
     pub file: Option<std::rc::Rc<str>>,
+    /// Reported as it is, without prefix or position: an error Puppet raises after
+    /// evaluation (`no parameter named 'x' (line: 1) on File[/x] (line: 1)`). Callers that
+    /// place positionless errors leave it alone.
+    pub bare: bool,
 }
 
 impl EvalError {
     pub fn new(message: impl Into<String>, at: Span) -> EvalError {
-        EvalError { message: message.into(), at: Some(at), file: None }
+        EvalError { message: message.into(), at: Some(at), file: None, bare: false }
     }
 }
 
@@ -72,7 +76,7 @@ impl From<EvalError> for Flow {
 impl From<puppet_types::Error> for Flow {
     /// A type-system error, without a position yet.
     fn from(e: puppet_types::Error) -> Flow {
-        Flow::error(EvalError { message: e.message, at: None, file: None })
+        Flow::error(EvalError { message: e.message, at: None, file: None, bare: false })
     }
 }
 
@@ -85,16 +89,12 @@ impl From<pfmt::error::FormatError> for Flow {
 /// An error without a position: inside a built-in function, the call's position is added
 /// with Puppet's `Error while evaluating a Function Call, ` prefix.
 pub fn fail(message: impl Into<String>) -> Flow {
-    Flow::error(EvalError { message: message.into(), at: None, file: None })
+    Flow::error(EvalError { message: message.into(), at: None, file: None, bare: false })
 }
-
-/// Where an error Puppet reports after compilation, without prefix or position, is "placed":
-/// callers leave it as it is (it has a position), and the session reports it bare.
-pub const BARE: Span = Span { start: 0, end: 0, line: u32::MAX, column: 0 };
 
 /// An error Puppet reports bare (`no parameter named 'x' (line: 1) on File[/x] (line: 1)`).
 pub fn bare(message: impl Into<String>) -> Flow {
-    Flow::error(EvalError::new(message, BARE))
+    Flow::error(EvalError { message: message.into(), at: None, file: None, bare: true })
 }
 
 /// An error at `at`.
@@ -105,7 +105,7 @@ pub fn fail_at(message: impl Into<String>, at: Span) -> Flow {
 /// Gives an error without a position the position `at`.
 pub fn place(flow: Flow, at: Span) -> Flow {
     match flow {
-        Flow::Error(mut e) if e.at.is_none() => {
+        Flow::Error(mut e) if e.at.is_none() && !e.bare => {
             e.at = Some(at);
             Flow::Error(e)
         }

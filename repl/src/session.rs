@@ -197,8 +197,7 @@ fn parse_failure(errors: &[Diagnostic]) -> Failure {
 fn flow_failure(flow: Flow) -> Failure {
     match flow {
         Flow::Error(e) => {
-            let EvalError { message, at, file } = *e;
-            let at = at.filter(|a| *a != crate::error::BARE);
+            let EvalError { message, at, file, .. } = *e;
             let (line, column) = at.map_or((0, 0), |s| (s.line, s.column));
             let kind = if message.ends_with("from context where this is illegal") {
                 FailureKind::Context

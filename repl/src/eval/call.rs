@@ -231,7 +231,7 @@ impl Evaluator {
             return Err(fail_at(format!("Unknown function: '{name}'."), at));
         }
         self.call_known(key, args, block, at).map_err(|flow| match flow {
-            Flow::Error(mut e) if e.at.is_none() => {
+            Flow::Error(mut e) if e.at.is_none() && !e.bare => {
                 e.message = format!("Error while evaluating a {what}, {}", e.message);
                 e.at = Some(at);
                 Flow::Error(e)

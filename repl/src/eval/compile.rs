@@ -12,7 +12,7 @@ use puppet_types::display::{capitalize_segments, value_to_s};
 use puppet_types::{Type, Value};
 
 use super::{truthy, Evaluator};
-use crate::catalog::{self, Collector, Definition, Kind, Override, Resource};
+use crate::catalog::{self, flatten, Collector, Container, Definition, Kind, Override, Resource};
 use crate::error::{bare, fail, fail_at, Eval, Flow};
 use crate::scope::Scope;
 
@@ -201,19 +201,11 @@ impl Evaluator {
             self.warn_at("You cannot collect exported resources without storeconfigs being set; the export is ignored", at);
         }
         let resource = Resource {
-            type_name: type_name.as_str().into(),
-            title: title.into(),
             params,
-            kind,
             virtual_: form == ResourceForm::Virtual,
             exported: form == ResourceForm::Exported,
             evaluated: kind != Kind::Define,
-            at,
-            scope: self.scope.clone(),
-            container: self.container.clone(),
-            tags: self.tags.clone(),
-            by_function: self.created_by_function,
-            file: self.current_file.clone(),
+            ..self.new_resource(&type_name, title, kind, at)
         };
         let unknown_file = self.created_by_function;
         let reference = resource.reference();
@@ -228,6 +220,17 @@ impl Evaluator {
             )));
         }
         Ok(reference_value(&type_name, title))
+    }
+
+    /// A resource declared here: in the current scope and container, with its tags and file.
+    fn new_resource(&self, type_name: &str, title: &str, kind: Kind, at: Span) -> Resource {
+        Resource {
+            container: self.container.reference().into(),
+            tags: self.tags.clone(),
+            by_function: self.created_by_function,
+            file: self.current_file.clone(),
+            ..Resource::new(type_name, title, kind, at, self.scope.clone())
+        }
     }
 
     /// A core resource whose namevar (`path` of a file) another resource of its type already
@@ -469,15 +472,12 @@ impl Evaluator {
     /// `tagged(names)`: whether the container has all the tags (its name's, the classes
     /// around it, and those `tag` gave it).
     pub fn has_tags(&self, names: &[String]) -> bool {
-        let container = self.container.to_lowercase();
         let mut tags: Vec<String> = self.tags.clone();
         tags.extend(self.container_tags.iter().cloned());
-        if container == "class[main]" {
-            // The main class has no tags of its own.
-        } else if let Some((t, title)) = container.split_once('[') {
-            let title = title.trim_end_matches(']');
-            tags.push(t.to_owned());
-            tags.extend(name_tags(title));
+        // The main class has no tags of its own.
+        if !self.container.is_main() {
+            tags.push(self.container.type_name.to_lowercase());
+            tags.extend(name_tags(&self.container.title));
         }
         names.iter().all(|n| tags.contains(&n.to_lowercase()))
     }
@@ -485,22 +485,9 @@ impl Evaluator {
     /// `require`: the container requires the class (its `require` metaparameter).
     pub fn require_from_container(&mut self, class: &str) {
         let target = reference_value("Class", class);
-        let container = self.container.to_string();
-        let (type_name, title) = match container.split_once('[') {
-            Some((t, rest)) => (t.to_owned(), rest.trim_end_matches(']').to_owned()),
-            None => return,
-        };
-        let title = if type_name == "Class" { title.to_lowercase() } else { title };
+        let Container { type_name, title } = self.container.clone();
         if let Some(r) = self.catalog.get_mut(&type_name, &title) {
-            let merged = match r.params.get("require") {
-                None => target,
-                Some(old) => {
-                    let mut items = flatten(old);
-                    items.push(target);
-                    Value::array(items)
-                }
-            };
-            r.params.insert("require".into(), merged);
+            r.append_param("require", target);
         }
     }
 
@@ -557,21 +544,9 @@ impl Evaluator {
                 self.add_class(&parent, None, at, false)?;
             }
         }
-        let resource = Resource {
-            type_name: "Class".into(),
-            title: lower.into(),
-            params: params.unwrap_or_default(),
-            kind: Kind::Class,
-            virtual_: false,
-            exported: false,
-            evaluated: false,
-            at: if located { at } else { Span { line: 0, ..at } },
-            scope: self.scope.clone(),
-            container: self.container.clone(),
-            tags: self.tags.clone(),
-            by_function: self.created_by_function,
-            file: self.current_file.clone(),
-        };
+        let at = if located { at } else { Span { line: 0, ..at } };
+        let resource =
+            Resource { params: params.unwrap_or_default(), evaluated: false, ..self.new_resource("Class", lower, Kind::Class, at) };
         let _ = self.catalog.add(resource);
         Ok(())
     }
@@ -597,13 +572,10 @@ impl Evaluator {
         self.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, self.scope.clone());
         self.class_scopes.insert(lower.to_owned(), scope.clone());
         let reference = catalog::reference("Class", lower);
-        self.in_container(&reference, name_tags(lower), def.file.clone(), scope, |ev| {
+        self.in_container(Container::new("Class", lower), name_tags(lower), def.file.clone(), scope, |ev| {
             ev.scope.bind("title".into(), Value::from(lower));
             ev.scope.bind("name".into(), Value::from(lower));
-            let module = ev.module_of(lower);
-            if !module.is_empty() {
-                ev.scope.bind("module_name".into(), Value::from(module.as_str()));
-            }
+            ev.bind_module_name(lower);
             let metaparams: IndexMap<Rc<str>, Value> = given
                 .iter()
                 .filter(|(k, _)| crate::resource_types::metaparameter(k).is_some())
@@ -624,13 +596,13 @@ impl Evaluator {
     /// in), with `tags` for what it declares and `file` for its errors' positions.
     fn in_container<T>(
         &mut self,
-        reference: &str,
+        container: Container,
         tags: Vec<String>,
         file: Option<Rc<str>>,
         scope: Rc<Scope>,
         f: impl FnOnce(&mut Self) -> Eval<T>,
     ) -> Eval<T> {
-        let saved = std::mem::replace(&mut self.container, reference.into());
+        let saved = std::mem::replace(&mut self.container, container);
         let saved_tags = std::mem::replace(&mut self.tags, tags);
         let saved_file = std::mem::replace(&mut self.current_file, file.clone());
         let result = self.in_definition_scope(scope, f);
@@ -638,6 +610,14 @@ impl Evaluator {
         self.tags = saved_tags;
         self.current_file = saved_file;
         result.map_err(|flow| in_file(flow, file.as_ref()))
+    }
+
+    /// `$module_name` in the scope of a class or defined type loaded from a module.
+    fn bind_module_name(&mut self, name: &str) {
+        let module = self.module_of(name);
+        if !module.is_empty() {
+            self.scope.bind("module_name".into(), Value::from(module.as_str()));
+        }
     }
 
     /// Runs `f` with `scope` as the current scope and its own match frames.
@@ -733,12 +713,10 @@ impl Evaluator {
         let reference = r.reference();
         let mut tags = r.tags.clone();
         tags.extend(name_tags(&lower));
-        let result = self.in_container(&reference, tags, def.file.clone(), scope, |ev| {
+        let container = Container::new(&r.type_name, &r.title);
+        let result = self.in_container(container, tags, def.file.clone(), scope, |ev| {
             ev.scope.bind("title".into(), Value::String(r.title.clone()));
-            let module = ev.module_of(&lower);
-            if !module.is_empty() {
-                ev.scope.bind("module_name".into(), Value::from(module.as_str()));
-            }
+            ev.bind_module_name(&lower);
             ev.scope.bind("name".into(), r.params.get("name").cloned().unwrap_or(Value::String(r.title.clone())));
             let mut given = r.params.clone();
             given.shift_remove("name");
@@ -1188,7 +1166,7 @@ impl Evaluator {
         for (sources, targets, notify, at) in std::mem::take(&mut self.pending_relationships) {
             let sources = self.resolve_source(sources, 0);
             let targets = self.resolve_operand(targets);
-            let param: Rc<str> = if notify { "notify".into() } else { "before".into() };
+            let param = if notify { "notify" } else { "before" };
             let _ = at;
             for s in &sources {
                 let Some((st, stitle)) = reference_of(s) else { continue };
@@ -1201,16 +1179,7 @@ impl Evaluator {
                         return Err(bare(format!("Could not find resource '{}' for relationship from '{}'", catalog::reference(&tt, &ttitle), catalog::reference(&st, &stitle))));
                     }
                     let Some(source) = self.catalog.get_mut(&st, &stitle) else { continue };
-                    let target = reference_value(&tt, &ttitle);
-                    let merged = match source.params.get(&param) {
-                        None => target,
-                        Some(old) => {
-                            let mut items = flatten(old);
-                            items.push(target);
-                            Value::array(items)
-                        }
-                    };
-                    source.params.insert(param.clone(), merged);
+                    source.append_param(param, reference_value(&tt, &ttitle));
                 }
             }
         }
@@ -1381,25 +1350,10 @@ impl Evaluator {
                 return Err(bare(format!("Could not find node statement with name 'default' or '{node}'")));
             }
         };
-        let _ = self.catalog.add(Resource {
-            type_name: "Node".into(),
-            title: name.as_str().into(),
-            params: IndexMap::new(),
-            kind: Kind::Class,
-            virtual_: false,
-            exported: false,
-            evaluated: true,
-            at: def.at,
-            scope: self.top.clone(),
-            container: "Class[main]".into(),
-            tags: Vec::new(),
-            by_function: false,
-            file: None,
-        });
+        let _ = self.catalog.add(Resource::new("Node", &name, Kind::Class, def.at, self.top.clone()));
         let scope = Scope::local(&self.top);
         self.node_scope = Some(scope.clone());
-        let reference = catalog::reference("Node", &name);
-        self.in_container(&reference, Vec::new(), def.file.clone(), scope, |ev| {
+        self.in_container(Container::new("Node", &name), Vec::new(), def.file.clone(), scope, |ev| {
             ev.scope.bind("title".into(), Value::from(name.as_str()));
             ev.scope.bind("name".into(), Value::from(name.as_str()));
             if let Some(groups) = groups {
@@ -1417,7 +1371,7 @@ impl Evaluator {
 /// position.
 fn statement_error(flow: Flow, at: Span) -> Flow {
     match flow {
-        Flow::Error(mut e) if e.at.is_none() => {
+        Flow::Error(mut e) if e.at.is_none() && !e.bare => {
             e.message = format!("Error while evaluating a Resource Statement, {}", e.message);
             e.at = Some(at);
             Flow::Error(e)
@@ -1431,7 +1385,7 @@ fn statement_error(flow: Flow, at: Span) -> Flow {
 fn define_error(flow: Flow, r: &Resource) -> Flow {
     let line = r.at.line;
     match flow {
-        Flow::Error(e) if e.at == Some(crate::error::BARE) => Flow::Error(e),
+        Flow::Error(e) if e.bare => Flow::Error(e),
         Flow::Error(mut e) => {
             let file = e.file.take().map(|f| format!("file: {f}, ")).unwrap_or_default();
             let inner = match e.at {
@@ -1440,7 +1394,8 @@ fn define_error(flow: Flow, r: &Resource) -> Flow {
             };
             if r.by_function {
                 e.message = format!("Error while evaluating a Resource Statement, {inner} {}", r.location());
-                e.at = Some(crate::error::BARE);
+                e.at = None;
+                e.bare = true;
                 e.message = format!("Evaluation Error: {}", e.message);
                 return Flow::Error(e);
             }
@@ -1456,19 +1411,11 @@ fn define_error(flow: Flow, r: &Resource) -> Flow {
 /// An error with a position in a module's manifest names that file.
 fn in_file(flow: Flow, file: Option<&Rc<str>>) -> Flow {
     match (flow, file) {
-        (Flow::Error(mut e), Some(file)) if e.at.is_some() && e.at != Some(crate::error::BARE) && e.file.is_none() => {
+        (Flow::Error(mut e), Some(file)) if e.at.is_some() && e.file.is_none() => {
             e.file = Some(file.clone());
             Flow::Error(e)
         }
         (flow, _) => flow,
-    }
-}
-
-/// Arrays flattened; anything else as one item.
-fn flatten(v: &Value) -> Vec<Value> {
-    match v {
-        Value::Array(items) => items.iter().flat_map(flatten).collect(),
-        other => vec![other.clone()],
     }
 }
 

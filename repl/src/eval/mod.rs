@@ -130,7 +130,7 @@ pub struct Evaluator {
     /// The node's name (`--node`).
     pub node_name: String,
     /// The class or defined resource being evaluated (`Class[main]` at the top).
-    pub(crate) container: Rc<str>,
+    pub(crate) container: crate::catalog::Container,
     /// The tags resources declared here take (the enclosing classes' names).
     pub(crate) tags: Vec<String>,
     /// The scope of the evaluated node definition (the parent of the classes it declares).
@@ -190,7 +190,7 @@ impl Evaluator {
             pending_relationships: Vec::new(),
             collector_alternatives: HashMap::new(),
             node_name: "testnode".into(),
-            container: "Class[main]".into(),
+            container: crate::catalog::Container::main(),
             tags: Vec::new(),
             node_scope: None,
             definition_error: None,
@@ -270,6 +270,7 @@ impl Evaluator {
                 message: format!("Attempt to redefine entity 'http://puppet.com/2016.1/runtime/{kind}/{key}'. {origin}"),
                 at: None,
                 file: None,
+                bare: false,
             })
         };
         for statement in statements {
@@ -371,6 +372,7 @@ impl Evaluator {
                     message: format!("{} is a metaparameter; please choose another parameter name in the {name} definition", p.name),
                     at: None,
                     file: None,
+                    bare: false,
                 }));
             }
         }
@@ -1038,7 +1040,7 @@ fn numeric_variable(name: &str) -> Option<usize> {
 }
 
 fn illegal_context(what: &str, at: Span) -> Flow {
-    Flow::error(EvalError { message: format!("{what}() from context where this is illegal"), at: Some(at), file: None })
+    Flow::error(EvalError { message: format!("{what}() from context where this is illegal"), at: Some(at), file: None, bare: false })
 }
 
 fn not_yet(what: &str, at: Span) -> Flow {

@@ -598,53 +598,35 @@ impl<'a> Scanner<'a> {
 /// The end of a variable's name starting at `from` (PATTERN_DOLLAR_VAR: `(::)?(\w+::)*\w+`),
 /// a `::` at the very end of the text included (a name being typed).
 fn variable_end(src: &str, from: usize) -> usize {
-    let bytes = src.as_bytes();
-    let mut j = from;
-    if src[j..].starts_with("::") {
-        j += 2;
-    }
-    loop {
-        let segment = j;
-        while j < bytes.len() && is_word_byte(bytes[j]) {
-            j += 1;
-        }
-        if j == segment {
-            // `$` or `$x::` with nothing after: the name so far, if the text ends here.
-            return if j == bytes.len() {
-                j
-            } else if segment == from {
-                from
-            } else {
-                segment - 2
-            };
-        }
-        if src[j..].starts_with("::") {
-            j += 2;
-        } else {
-            return j;
-        }
-    }
+    name_end(src, from, false)
 }
 
 /// The end of the name at `from` (`(::)?\w+(::\w+)*`, a `-` inside a lowercase word as in
 /// PATTERN_BARE_WORD), a trailing `::` at the very end of the text included.
 fn word_end(src: &str, from: usize) -> usize {
+    name_end(src, from, true)
+}
+
+/// The end of `(::)?\w+(::\w+)*` at `from`; with `dashes`, a `-` between word characters of
+/// a lowercase name belongs to it. A `::` with nothing after is part of the name only at the
+/// very end of the text.
+fn name_end(src: &str, from: usize, dashes: bool) -> usize {
     let bytes = src.as_bytes();
     let mut j = from;
     if src[j..].starts_with("::") {
         j += 2;
     }
-    let lowercase = bytes.get(j).is_some_and(|b| !b.is_ascii_uppercase());
+    let dashes = dashes && bytes.get(j).is_some_and(|b| !b.is_ascii_uppercase());
     loop {
         let segment = j;
         while j < bytes.len()
             && (is_word_byte(bytes[j])
-                || lowercase && j > segment && bytes[j] == b'-' && bytes.get(j + 1).is_some_and(|&b| is_word_byte(b)))
+                || dashes && j > segment && bytes[j] == b'-' && bytes.get(j + 1).is_some_and(|&b| is_word_byte(b)))
         {
             j += 1;
         }
         if j == segment {
-            return if j == bytes.len() && segment > from {
+            return if j == bytes.len() {
                 j
             } else if segment == from {
                 from
