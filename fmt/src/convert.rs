@@ -22,7 +22,7 @@
 //! | SemVer, SemVerRange      | [`crate::semver`] (`string_PAnyType`) |
 //! | Sensitive, Callable      | [`crate::sensitive`], [`crate::any`] (`string_PAnyType`) |
 
-use puppet_types::{Type, Value};
+use puppet_types::{Int, Type, Value};
 
 use crate::error::FormatError;
 use crate::map::FormatMap;
@@ -79,7 +79,8 @@ pub fn convert_typed(val_type: &Type, value: &Value, map: &FormatMap, ind: Inden
         Value::Undef => crate::undef::string_undef(val_type, map),
         Value::Default => crate::default::string_default(val_type, map),
         Value::Boolean(b) => crate::boolean::string_boolean(val_type, *b, map, ind),
-        Value::Integer(i) => crate::integer::string_integer(val_type, *i, map),
+        Value::Integer(i) => crate::integer::string_integer(val_type, &Int::Small(*i), map),
+        Value::BigInt(b) => crate::integer::string_integer(val_type, &Int::Big(b.clone()), map),
         Value::Float(f) => crate::float::string_float(val_type, *f, map),
         Value::String(s) => crate::string::string_string(val_type, s, map),
         Value::Regexp(r) => crate::regexp::string_regexp(val_type, r, map),

@@ -14,23 +14,27 @@
 //! Defaults to `d`. The format string goes to Ruby's `format` as it is: `%#x` is `0xff`,
 //! `%+x` of -255 is `-ff`, `%x` of -255 is `..f01`, `%010.3d` pads.
 
-use puppet_types::Type;
+use puppet_types::{Int, Type};
 
 use crate::error::FormatError;
 use crate::format::tr;
 use crate::map::FormatMap;
 use crate::sprintf::{format, Arg};
 
-/// `String(i, format)` for an Integer.
-pub fn string_integer(val_type: &Type, val: i64, map: &FormatMap) -> Result<String, FormatError> {
+/// `String(i, format)` for an Integer (of any size: a Ruby bignum formats as well).
+pub fn string_integer(val_type: &Type, val: &Int, map: &FormatMap) -> Result<String, FormatError> {
     let f = map.get_format(val_type)?;
     match f.letter {
-        'd' | 'x' | 'X' | 'o' | 'b' | 'B' | 'p' => format(&f.orig_fmt, &Arg::Int(i128::from(val))),
-        'e' | 'E' | 'f' | 'g' | 'G' | 'a' | 'A' => format(&f.orig_fmt, &Arg::Float(val as f64)),
+        'd' | 'x' | 'X' | 'o' | 'b' | 'B' | 'p' => format(&f.orig_fmt, &int_arg(val)),
+        'e' | 'E' | 'f' | 'g' | 'G' | 'a' | 'A' => format(&f.orig_fmt, &Arg::Float(val.to_f64())),
         'c' => {
-            // `[val].pack("U")`
-            let c = u32::try_from(val)
-                .ok()
+            // `[val].pack("U")`, which takes a C long
+            if val.as_i64().is_none() {
+                return Err(FormatError::new("bignum too big to convert into `long'"));
+            }
+            let c = val
+                .as_i64()
+                .and_then(|v| u32::try_from(v).ok())
                 .and_then(char::from_u32)
                 .ok_or_else(|| FormatError::new("pack(U): value out of range"))?;
             let s = if f.alt { format!("\"{c}\"") } else { c.to_string() };
@@ -41,6 +45,14 @@ pub fn string_integer(val_type: &Type, val: i64, map: &FormatMap) -> Result<Stri
             format(&tr(&f.orig_fmt, 's', fmt), &Arg::Str(val.to_string().into()))
         }
         other => Err(FormatError::illegal("Integer", other, "dxXobBeEfgGaAspc")),
+    }
+}
+
+/// An Integer as a format's argument.
+pub(crate) fn int_arg(val: &Int) -> Arg<'static> {
+    match val {
+        Int::Small(i) => Arg::Int(i128::from(*i)),
+        Int::Big(b) => Arg::Big((**b).clone()),
     }
 }
 

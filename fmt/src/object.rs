@@ -170,6 +170,7 @@ fn is_short_array(items: &[Value], level: usize) -> bool {
             Value::Undef => 3,
             Value::Default => 8,
             Value::Integer(i) => i.to_string().len() as i64,
+            Value::BigInt(b) => b.to_string().len() as i64,
             Value::Float(f) => puppet_types::display::float_to_s(*f).len() as i64,
             Value::Timespan(_) | Value::Timestamp(_) => {
                 crate::ruby::inspect(&crate::sprintf::Arg::Obj(v)).map_or(1000, |s| s.chars().count() as i64)

@@ -225,6 +225,9 @@ pub struct Catalog {
     /// Where a defined resource's scope takes defaults from besides its own: the scope the
     /// resource was declared in.
     pub defaults_parent: HashMap<usize, Rc<Scope>>,
+    /// Containment edges `contain` adds besides each resource's container (container
+    /// reference, class reference).
+    pub contained: Vec<(String, String)>,
 }
 
 /// `File['x'] { ... }`: parameters to set on a resource at the end.
@@ -348,10 +351,16 @@ impl Catalog {
                 entry["parameters"] = params.into();
             }
             resources.push(entry);
-            edges.push(json!({"source": &*r.container, "target": r.reference()}));
+            // a stage is contained in nothing: it is a top-level container
+            if &*r.type_name != "Stage" {
+                edges.push(json!({"source": &*r.container, "target": r.reference()}));
+            }
             if r.kind == Kind::Class {
                 classes.push(json!(&*r.title));
             }
+        }
+        for (container, class) in &self.contained {
+            edges.push(json!({"source": container, "target": class}));
         }
         json!({"name": node, "environment": "production", "resources": resources, "edges": edges, "classes": classes})
     }
@@ -381,6 +390,8 @@ pub fn value_json(v: &Value) -> serde_json::Value {
         Value::Undef => serde_json::Value::Null,
         Value::Boolean(b) => (*b).into(),
         Value::Integer(i) => (*i).into(),
+        // never in a catalog: an attribute refuses a bignum
+        Value::BigInt(b) => b.to_string().into(),
         Value::Float(f) => serde_json::Number::from_f64(*f)
             .map_or_else(|| puppet_types::display::float_to_s(*f).into(), Into::into),
         Value::String(s) => s.to_string().into(),

@@ -302,6 +302,8 @@ fn to_json(v: &Value) -> serde_json::Value {
         Value::Undef => serde_json::Value::Null,
         Value::Boolean(b) => (*b).into(),
         Value::Integer(i) => (*i).into(),
+        // JSON numbers here are 64-bit: a bignum is written as its digits, in a string
+        Value::BigInt(b) => b.to_string().into(),
         Value::Float(f) => serde_json::Number::from_f64(*f).map_or_else(|| puppet_types::display::float_to_s(*f).into(), Into::into),
         Value::String(s) => s.to_string().into(),
         Value::Array(a) => a.iter().map(to_json).collect::<Vec<_>>().into(),

@@ -192,3 +192,36 @@ fn catalog_json_lists_resources_parameters_and_containment() {
     assert!(catalog["edges"].as_array().is_some_and(|e| e.iter().any(|e| e["source"] == "Class[Demo]" && e["target"] == "File[/etc/demo]")));
     assert_eq!(catalog["classes"], serde_json::json!(["settings", "demo", "demo::config"]));
 }
+
+/// `--catalog json`'s containment edges and classes against Puppet's compiled catalogs
+/// (`tests/catalog_edges.txt`, recorded by `examples/catalog_edges.rb`).
+#[test]
+fn catalog_json_edges_as_puppet_compiles_them() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/catalog_edges.txt");
+    let data = std::fs::read_to_string(path).expect("catalog_edges.txt");
+    let mut differing = Vec::new();
+    let mut cases = 0;
+    for chunk in data.split("\n=== ").skip(1) {
+        let (head, expected) = chunk.split_once("\n---\n").expect("a --- line");
+        let (name, code) = head.split_once('\n').expect("a name line");
+        let expected: Vec<&str> = expected.lines().filter(|l| !l.is_empty()).collect();
+        let out = poppet(&["--catalog", "json", "-e", code], None);
+        let stdout = text(&out.stdout);
+        let catalog: serde_json::Value = serde_json::from_str(&stdout[stdout.find('{').unwrap_or(0)..]).unwrap_or_default();
+        let mut ours: Vec<String> = catalog["edges"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|e| format!("edge: {} -> {}", e["source"].as_str().unwrap_or("?"), e["target"].as_str().unwrap_or("?")))
+            .collect();
+        ours.sort();
+        let classes: Vec<&str> = catalog["classes"].as_array().into_iter().flatten().filter_map(|c| c.as_str()).collect();
+        ours.push(format!("classes: {}", classes.join(" ")));
+        cases += 1;
+        if ours != expected {
+            differing.push(format!("{name}\n  puppet: {expected:?}\n  ours:   {ours:?}"));
+        }
+    }
+    assert!(cases >= 10, "only {cases} cases read");
+    assert!(differing.is_empty(), "{} of {cases} catalogs differ:\n{}", differing.len(), differing.join("\n"));
+}

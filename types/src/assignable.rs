@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 use crate::compare::type_eql;
 use crate::normalize::maybe_create_variant;
-use crate::ty::{CallableType, ErrorParams, ObjectType, Size, StringParam, StructElement, Type, TypeAlias};
+use crate::ty::{CallableType, ErrorParams, IntBound, ObjectType, Size, StringParam, StructElement, Type, TypeAlias};
 use crate::value::Value;
 
 /// Whether `t` accepts every value of `other` (`t.assignable?(other)`).
@@ -363,7 +363,7 @@ fn specific_assignable(t: &Type, o: &Type, guard: Option<&mut RecursionGuard>) -
         Type::ScalarData => is_scalar_data_class(o),
         Type::Numeric => matches!(o, Type::Numeric | Type::Integer { .. } | Type::Float { .. }),
         Type::Integer { from, to } => match o {
-            Type::Integer { from: f2, to: t2 } => int_range_covers((*from, *to), (*f2, *t2)),
+            Type::Integer { from: f2, to: t2 } => int_bounds_cover((from, to), (f2, t2)),
             _ => false,
         },
         Type::Float { from, to } => match o {
@@ -509,7 +509,22 @@ fn hi(b: Option<i64>) -> i128 {
     b.map_or(i128::MAX, i128::from)
 }
 
-/// `Integer[a, b].assignable?(Integer[c, d])`: `a <= c && b >= d`.
+/// `Integer[a, b].assignable?(Integer[c, d])` for bounds of any size: `a <= c && b >= d`.
+fn int_bounds_cover(outer: (&IntBound, &IntBound), inner: (&IntBound, &IntBound)) -> bool {
+    let from_ok = match (outer.0, inner.0) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(a), Some(c)) => a <= c,
+    };
+    let to_ok = match (outer.1, inner.1) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(b), Some(d)) => b >= d,
+    };
+    from_ok && to_ok
+}
+
+/// `Integer[a, b].assignable?(Integer[c, d])` for sizes: `a <= c && b >= d`.
 fn int_range_covers(outer: (Option<i64>, Option<i64>), inner: (Option<i64>, Option<i64>)) -> bool {
     lo(outer.0) <= lo(inner.0) && hi(outer.1) >= hi(inner.1)
 }

@@ -27,6 +27,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::int::Int;
 use crate::assignable::{array_element, hash_key_value, is_assignable};
 use crate::normalize::{make_enum, maybe_create_variant};
 use crate::ty::{Size, StringParam, Type, TypeAlias};
@@ -84,8 +85,8 @@ fn same_kind_common(a: &Type, b: &Type) -> Option<Type> {
             }
         }
         (Type::Integer { from: f1, to: t1 }, Type::Integer { from: f2, to: t2 }) => {
-            let from = if f1.is_none() || f2.is_none() { None } else { (*f1).min(*f2) };
-            let to = if t1.is_none() || t2.is_none() { None } else { (*t1).max(*t2) };
+            let from = if f1.is_none() || f2.is_none() { None } else { f1.clone().min(f2.clone()) };
+            let to = if t1.is_none() || t2.is_none() { None } else { t1.clone().max(t2.clone()) };
             Type::Integer { from, to }
         }
         (Type::Float { from: f1, to: t1 }, Type::Float { from: f2, to: t2 }) => {
@@ -180,10 +181,11 @@ fn string_common(p1: Option<&StringParam>, p2: Option<&StringParam>) -> Type {
     match (p1, p2) {
         (Some(StringParam::Size(s1)), Some(StringParam::Size(s2))) => {
             let range = common_type(&size_type(s1), &size_type(s2));
-            match range {
+            match &range {
                 Type::Integer { from, to } => {
-                    let from = from.unwrap_or(0).max(0);
-                    let to = to.map(|t| t.max(0));
+                    // the bounds of two sizes are sizes
+                    let from = from.as_ref().and_then(Int::as_i64).unwrap_or(0).max(0);
+                    let to = to.as_ref().and_then(Int::as_i64).map(|t| t.max(0));
                     Type::String(Some(StringParam::Size(Size { from, to })))
                 }
                 _ => Type::STRING,
@@ -198,7 +200,7 @@ fn string_common(p1: Option<&StringParam>, p2: Option<&StringParam>) -> Type {
 
 /// A size as the Integer type Puppet keeps for it.
 fn size_type(s: &Size) -> Type {
-    Type::Integer { from: Some(s.from), to: s.to }
+    Type::integer(Some(s.from), s.to)
 }
 
 /// The unparameterised Enum (`PEnumType::DEFAULT`).

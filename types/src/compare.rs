@@ -17,6 +17,9 @@
 
 use std::cmp::Ordering;
 
+use num_traits::FromPrimitive;
+
+use crate::int::Int;
 use crate::assignable::is_assignable;
 use crate::error::{Error, Result};
 use crate::ty::Type;
@@ -41,7 +44,9 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
     let Some(_level) = crate::assignable::Nesting::enter() else { return false };
     match a {
         Value::String(x) => matches!(b, Value::String(y) if casecmp(x, y) == Ordering::Equal),
-        Value::Integer(_) | Value::Float(_) | Value::Timespan(_) | Value::Timestamp(_) => numeric_equal(a, b),
+        Value::Integer(_) | Value::BigInt(_) | Value::Float(_) | Value::Timespan(_) | Value::Timestamp(_) => {
+            numeric_equal(a, b)
+        }
         Value::Array(x) => match b {
             Value::Array(y) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| values_equal(p, q)),
             _ => false,
@@ -168,18 +173,18 @@ pub fn compare(a: &Value, b: &Value) -> Result<Ordering> {
             Value::String(y) => Ok(casecmp(x, y)),
             _ => Err(Error::new("A String is not comparable to a non String")),
         },
-        Value::Integer(_) | Value::Float(_) => match b {
-            Value::Integer(_) | Value::Float(_) => Ok(numeric_cmp(a, b)),
+        Value::Integer(_) | Value::BigInt(_) | Value::Float(_) => match b {
+            Value::Integer(_) | Value::BigInt(_) | Value::Float(_) => Ok(numeric_cmp(a, b)),
             // Ruby coerces both to Float (`Numeric#coerce`): the time value's `to_f` seconds.
             Value::Timespan(_) | Value::Timestamp(_) => Ok(time_cmp(b, &Value::Float(as_f64(a))).reverse()),
             _ => Err(Error::new("A Numeric is not comparable to non Numeric")),
         },
         Value::Timespan(_) => match b {
-            Value::Timespan(_) | Value::Integer(_) | Value::Float(_) => Ok(time_cmp(a, b)),
+            Value::Timespan(_) | Value::Integer(_) | Value::BigInt(_) | Value::Float(_) => Ok(time_cmp(a, b)),
             _ => Err(Error::new("Timespans are only comparable to Timespans, Integers, and Floats")),
         },
         Value::Timestamp(_) => match b {
-            Value::Timestamp(_) | Value::Integer(_) | Value::Float(_) => Ok(time_cmp(a, b)),
+            Value::Timestamp(_) | Value::Integer(_) | Value::BigInt(_) | Value::Float(_) => Ok(time_cmp(a, b)),
             _ => Err(Error::new("Timestamps are only comparable to Timestamps, Integers, and Floats")),
         },
         Value::SemVer(x) => match b {
@@ -224,12 +229,23 @@ pub fn match_value(value: &Value, pattern: &Value) -> bool {
 // --- numbers ---------------------------------------------------------------------------
 
 /// Ruby's `<=>` between an Integer and a Float: exact (no rounding of the integer).
-fn int_float_cmp(i: i64, f: f64) -> Ordering {
+fn int_float_cmp(i: &Int, f: f64) -> Ordering {
     if f.is_nan() {
         return Ordering::Equal;
     }
     // 2^63 as a float: floats at or above it exceed every i64.
     const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    let i = match i {
+        Int::Small(i) => *i,
+        Int::Big(b) => {
+            // a float this large is integral, and converts exactly
+            return match num_bigint::BigInt::from_f64(f) {
+                Some(whole) if f.abs() >= LIMIT => (**b).cmp(&whole),
+                _ if f.is_infinite() => if f > 0.0 { Ordering::Less } else { Ordering::Greater },
+                _ => if i.is_negative() { Ordering::Less } else { Ordering::Greater },
+            };
+        }
+    };
     if f >= LIMIT {
         return Ordering::Less;
     }
@@ -249,10 +265,13 @@ fn int_float_cmp(i: i64, f: f64) -> Ordering {
 fn numeric_cmp(a: &Value, b: &Value) -> Ordering {
     match (a, b) {
         (Value::Integer(x), Value::Integer(y)) => x.cmp(y),
-        (Value::Integer(x), Value::Float(y)) => int_float_cmp(*x, *y),
-        (Value::Float(x), Value::Integer(y)) => int_float_cmp(*y, *x).reverse(),
         (Value::Float(x), Value::Float(y)) => x.partial_cmp(y).unwrap_or(Ordering::Equal),
-        _ => Ordering::Equal,
+        (Value::Float(x), _) => b.as_int().map_or(Ordering::Equal, |y| int_float_cmp(&y, *x).reverse()),
+        (_, Value::Float(y)) => a.as_int().map_or(Ordering::Equal, |x| int_float_cmp(&x, *y)),
+        _ => match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            _ => Ordering::Equal,
+        },
     }
 }
 
@@ -260,6 +279,7 @@ fn numeric_cmp(a: &Value, b: &Value) -> Ordering {
 fn as_f64(v: &Value) -> f64 {
     match v {
         Value::Integer(i) => *i as f64,
+        Value::BigInt(_) => v.as_int().map_or(0.0, |i| i.to_f64()),
         Value::Float(f) => *f,
         _ => 0.0,
     }
@@ -280,6 +300,7 @@ fn time_cmp(a: &Value, b: &Value) -> Ordering {
         Value::Timespan(t) => nsecs.cmp(&t.nsecs),
         Value::Timestamp(t) => nsecs.cmp(&t.nsecs),
         Value::Integer(i) => nsecs.div_euclid(NSECS_PER_SEC).cmp(&i128::from(*i)),
+        Value::BigInt(_) => Int::Small(0).cmp(&b.as_int().unwrap_or(Int::Small(0))),
         Value::Float(f) => {
             let secs = nsecs as f64 / NSECS_PER_SEC as f64;
             secs.partial_cmp(f).unwrap_or(Ordering::Equal)
@@ -293,7 +314,7 @@ fn time_cmp(a: &Value, b: &Value) -> Ordering {
 /// nanoseconds.
 fn numeric_equal(a: &Value, b: &Value) -> bool {
     let is_time = |v: &Value| matches!(v, Value::Timespan(_) | Value::Timestamp(_));
-    let is_num = |v: &Value| matches!(v, Value::Integer(_) | Value::Float(_));
+    let is_num = |v: &Value| matches!(v, Value::Integer(_) | Value::BigInt(_) | Value::Float(_));
     match (is_time(a), is_time(b)) {
         (false, false) => is_num(b) && numeric_cmp(a, b) == Ordering::Equal,
         (true, false) => is_num(b) && time_cmp(a, b) == Ordering::Equal,

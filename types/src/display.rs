@@ -287,7 +287,7 @@ pub fn label(v: &Value) -> String {
     match v {
         Value::Undef => "Undef Value".into(),
         Value::Boolean(_) => "Boolean".into(),
-        Value::Integer(_) => "Integer".into(),
+        Value::Integer(_) | Value::BigInt(_) => "Integer".into(),
         Value::Float(_) => "Float".into(),
         Value::String(_) => "String".into(),
         Value::Regexp(_) => "Regexp".into(),
@@ -722,6 +722,9 @@ impl Formatter {
             Value::Boolean(b) => self.bld.push_str(if *b { "true" } else { "false" }),
             Value::Integer(i) => {
                 let _ = write!(self.bld, "{i}");
+            }
+            Value::BigInt(b) => {
+                let _ = write!(self.bld, "{b}");
             }
             Value::Float(f) => self.bld.push_str(&float_to_s(*f)),
             Value::String(s) => self.bld.push_str(&puppet_quote(s)),

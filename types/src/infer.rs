@@ -39,6 +39,7 @@
 use std::rc::Rc;
 
 
+use crate::int::Int;
 use crate::normalize::maybe_create_variant;
 use crate::semver::SemVerRange;
 use crate::ty::{Size, StringParam, StructElement, Type};
@@ -149,6 +150,10 @@ fn infer_at(v: &Value, depth: usize) -> Type {
         Value::Default => Type::Default,
         Value::Boolean(b) => Type::Boolean(Some(*b)),
         Value::Integer(i) => Type::integer(Some(*i), Some(*i)),
+        Value::BigInt(b) => {
+            let n = Some(Int::Big(b.clone()));
+            Type::Integer { from: n.clone(), to: n }
+        }
         Value::Float(f) => Type::float(*f, *f),
         Value::String(s) => Type::String(Some(StringParam::Value(s.clone()))),
         Value::Regexp(r) => Type::Regexp(Some(r.clone())),
@@ -293,9 +298,13 @@ fn hash_pair_type(h: &Hash, depth: usize) -> Type {
 /// A finite `Integer[a, b]` iterates over its range, an `Enum` over its values (its element
 /// type is the Enum itself); aliases iterate as what they stand for.
 fn type_iter_state(t: &Type) -> Option<IterState> {
-    match t.resolved() {
-        Type::Integer { from: Some(from), to: Some(to) } => Some(IterState::Range { from, to, step: 1 }),
-        e @ Type::Enum { .. } => Some(IterState::Elements(e)),
+    match &t.resolved() {
+        Type::Integer { from: Some(from), to: Some(to) } => {
+            // nothing iterates beyond 64 bits: a bignum bound is as far as that goes
+            let clamp = |b: &Int| b.as_i64().unwrap_or(if b.is_negative() { i64::MIN } else { i64::MAX });
+            Some(IterState::Range { from: clamp(from), to: clamp(to), step: 1 })
+        }
+        e @ Type::Enum { .. } => Some(IterState::Elements(e.clone())),
         _ => None,
     }
 }

@@ -28,10 +28,15 @@ pub(crate) fn instance_of(t: &Type, v: &Value, mut guard: Option<&mut RecursionG
         Type::Undef => v.is_undef(),
         Type::Default => matches!(v, Value::Default),
         Type::Scalar => is_scalar_value(v),
-        Type::ScalarData => matches!(v, Value::String(_) | Value::Integer(_) | Value::Float(_) | Value::Boolean(_)),
-        Type::Numeric => matches!(v, Value::Integer(_) | Value::Float(_)),
+        Type::ScalarData => {
+            matches!(v, Value::String(_) | Value::Integer(_) | Value::BigInt(_) | Value::Float(_) | Value::Boolean(_))
+        }
+        Type::Numeric => matches!(v, Value::Integer(_) | Value::BigInt(_) | Value::Float(_)),
         Type::Integer { from, to } => match v {
-            Value::Integer(i) => from.is_none_or(|f| *i >= f) && to.is_none_or(|t| *i <= t),
+            Value::Integer(i) => from.as_ref().is_none_or(|f| *f <= *i) && to.as_ref().is_none_or(|t| *t >= *i),
+            Value::BigInt(_) => v.as_int().is_some_and(|i| {
+                from.as_ref().is_none_or(|f| *f <= i) && to.as_ref().is_none_or(|t| *t >= i)
+            }),
             _ => false,
         },
         Type::Float { from, to } => match v {
@@ -213,6 +218,7 @@ fn value_id(v: &Value) -> usize {
         Value::Default => 11,
         Value::Boolean(b) => 19 + usize::from(*b) * 8,
         Value::Integer(i) => ((*i as usize) << 3) | 1,
+        Value::BigInt(b) => ptr(b),
         Value::Float(f) => ((f.to_bits() as usize) << 3) | 2,
         Value::String(s) => ptr(s),
         Value::Regexp(r) => ptr(r),
@@ -240,6 +246,7 @@ fn is_scalar_value(v: &Value) -> bool {
         v,
         Value::String(_)
             | Value::Integer(_)
+            | Value::BigInt(_)
             | Value::Float(_)
             | Value::Boolean(_)
             | Value::Regexp(_)

@@ -18,6 +18,7 @@ pub mod display;
 pub mod error;
 pub mod infer;
 pub mod instance;
+pub mod int;
 pub mod literal;
 pub mod mismatch;
 pub mod new;
@@ -32,5 +33,6 @@ pub mod uri;
 pub mod value;
 
 pub use error::{Error, Result};
+pub use int::Int;
 pub use ty::Type;
 pub use value::Value;

@@ -22,7 +22,7 @@ use std::rc::Rc;
 
 use crate::assignable::is_assignable;
 use crate::compare::type_eql;
-use crate::ty::{CallableType, Size, StringParam, StructElement, Type};
+use crate::ty::{CallableType, IntBound, Size, StringParam, StructElement, Type};
 
 /// The normalised form of `t`.
 pub fn normalize(t: &Type) -> Type {
@@ -389,16 +389,15 @@ fn merge_ranges(ranges: Vec<Type>) -> Vec<Type> {
 fn merge_range(a: &Type, b: &Type) -> Option<Type> {
     match (a, b) {
         (Type::Integer { from: f1, to: t1 }, Type::Integer { from: f2, to: t2 }) => {
-            let lo = |x: Option<i64>| x.map_or(i128::MIN, i128::from);
-            let hi = |x: Option<i64>| x.map_or(i128::MAX, i128::from);
-            let intersect = !(hi(*t1) < lo(*f2) || hi(*t2) < lo(*f1));
-            let adjacent = t1.is_some_and(|t| f2.is_some_and(|f| i128::from(t) + 1 == i128::from(f)))
-                || t2.is_some_and(|t| f1.is_some_and(|f| i128::from(t) + 1 == i128::from(f)));
-            if !(intersect || adjacent) {
+            // `t < f` with both bounded (an unbounded end reaches every number)
+            let below = |t: &IntBound, f: &IntBound| matches!((t, f), (Some(t), Some(f)) if t < f);
+            let next_to = |t: &IntBound, f: &IntBound| matches!((t, f), (Some(t), Some(f)) if t.to_big() + 1 == f.to_big());
+            let intersect = !(below(t1, f2) || below(t2, f1));
+            if !(intersect || next_to(t1, f2) || next_to(t2, f1)) {
                 return None;
             }
-            let from = if lo(*f1) <= lo(*f2) { *f1 } else { *f2 };
-            let to = if hi(*t1) >= hi(*t2) { *t1 } else { *t2 };
+            let from = f1.as_ref().zip(f2.as_ref()).map(|(a, b)| a.min(b).clone());
+            let to = t1.as_ref().zip(t2.as_ref()).map(|(a, b)| a.max(b).clone());
             Some(Type::Integer { from, to })
         }
         (Type::Float { from: f1, to: t1 }, Type::Float { from: f2, to: t2 }) => {

@@ -11,8 +11,9 @@ use std::rc::Rc;
 
 use crate::display::{a_an, a_an_uc, capitalize_segments};
 use crate::error::{Error, Result};
+use crate::int::Int;
 use crate::regexp::Regexp;
-use crate::ty::{CallableType, RuntimeName, Size, StringParam, StructElement, Type};
+use crate::ty::{CallableType, IntBound, RuntimeName, Size, StringParam, StructElement, Type};
 use crate::value::Value;
 
 /// `base[keys...]` where `base` is a type.
@@ -243,7 +244,7 @@ fn integer(keys: &[Value]) -> Result<Type> {
     let mut bounds = [None, None];
     for (i, k) in keys.iter().enumerate() {
         bounds[i] = match k {
-            Value::Integer(n) => Some(*n),
+            Value::Integer(_) | Value::BigInt(_) => k.as_int(),
             Value::Default => None,
             other => {
                 return Err(Error::new(format!(
@@ -253,17 +254,23 @@ fn integer(keys: &[Value]) -> Result<Type> {
             }
         };
     }
-    int_range(bounds[0], if keys.len() == 1 { None } else { bounds[1] })
+    let [from, to] = bounds;
+    int_range(from, if keys.len() == 1 { None } else { to })
 }
 
 /// `PIntegerType.new(from, to)` with its order check.
-fn int_range(from: Option<i64>, to: Option<i64>) -> Result<Type> {
-    if let (Some(f), Some(t)) = (from, to) {
+fn int_range(from: IntBound, to: IntBound) -> Result<Type> {
+    if let (Some(f), Some(t)) = (&from, &to) {
         if f > t {
             return Err(in_access(format!("'from' must be less or equal to 'to'. Got ({f}, {t}")));
         }
     }
     Ok(Type::Integer { from, to })
+}
+
+/// [`int_range`]'s check of a size.
+fn size_range(from: Option<i64>, to: Option<i64>) -> Result<Type> {
+    int_range(from.map(Int::Small), to.map(Int::Small))
 }
 
 fn float(keys: &[Value]) -> Result<Type> {
@@ -277,6 +284,7 @@ fn float(keys: &[Value]) -> Result<Type> {
     for (i, k) in keys.iter().enumerate() {
         match k {
             Value::Integer(n) => bounds[i] = *n as f64,
+            Value::BigInt(_) => bounds[i] = k.as_int().map_or(0.0, |n| n.to_f64()),
             Value::Float(f) => bounds[i] = *f,
             Value::Default => {}
             other => {
@@ -301,13 +309,17 @@ fn float(keys: &[Value]) -> Result<Type> {
 fn collection_size(keys: &[Value]) -> Result<Size> {
     if let [Value::Type(t)] = keys {
         if let Type::Integer { from, to } = &**t {
-            return Ok(Size { from: from.unwrap_or(0).max(0), to: *to });
+            // a size beyond 64 bits is as good as none
+            let from = from.as_ref().map_or(0, |f| f.as_i64().unwrap_or(if f.is_negative() { 0 } else { i64::MAX }));
+            return Ok(Size { from: from.max(0), to: to.as_ref().map(|t| t.as_i64().unwrap_or(i64::MAX)) });
         }
     }
     let mut bounds = [None, None];
     for (i, k) in keys.iter().enumerate().take(2) {
         bounds[i] = match k {
             Value::Integer(n) => Some(*n),
+            // no size reaches beyond 64 bits: such a bound is as far as a size goes
+            Value::BigInt(_) => Some(if k.as_int().is_some_and(|b| b.is_negative()) { i64::MIN } else { i64::MAX }),
             Value::Default => None,
             other => {
                 return Err(Error::new(format!(
@@ -318,7 +330,7 @@ fn collection_size(keys: &[Value]) -> Result<Size> {
         };
     }
     let to = if keys.len() == 1 { None } else { bounds[1] };
-    int_range(bounds[0], to)?;
+    size_range(bounds[0], to)?;
     Ok(Size { from: bounds[0].unwrap_or(0).max(0), to })
 }
 
@@ -340,7 +352,7 @@ fn trailing_size(keys: &[Value]) -> Result<(&[Value], Option<Size>)> {
     if n >= 2 && is_range_param(keys.get(n - 2)) && is_range_param(keys.get(n - 1)) {
         let from = range_bound(&keys[n - 2]);
         let to = range_bound(&keys[n - 1]);
-        int_range(from, to)?;
+        size_range(from, to)?;
         Ok((&keys[..n - 2], Some(Size { from: from.unwrap_or(0).max(0), to })))
     } else if is_range_param(keys.last()) {
         let from = keys.last().and_then(range_bound).unwrap_or(0).max(0);
@@ -599,7 +611,7 @@ fn uri_parts(u: &crate::uri::Uri) -> Value {
 
 fn hash(keys: &[Value]) -> Result<Type> {
     if let [Value::Integer(a), Value::Integer(b)] = keys {
-        int_range(Some(*a), Some(*b))?;
+        size_range(Some(*a), Some(*b))?;
         return Ok(Type::Hash { key: None, value: None, size: Some(Size { from: (*a).max(0), to: Some(*b) }) });
     }
     for k in keys.iter().take(2) {
@@ -889,7 +901,7 @@ pub fn ruby_class(v: &Value) -> String {
         Value::Default => "Symbol".into(),
         Value::Boolean(true) => "TrueClass".into(),
         Value::Boolean(false) => "FalseClass".into(),
-        Value::Integer(_) => "Integer".into(),
+        Value::Integer(_) | Value::BigInt(_) => "Integer".into(),
         Value::Float(_) => "Float".into(),
         Value::String(_) => "String".into(),
         Value::Regexp(_) => "Regexp".into(),
@@ -951,6 +963,7 @@ fn write_inspect(out: &mut String, v: &Value, depth: usize) {
         Value::Default => out.push_str(":default"),
         Value::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Integer(i) => out.push_str(&i.to_string()),
+        Value::BigInt(b) => out.push_str(&b.to_string()),
         Value::Float(f) => out.push_str(&crate::display::float_to_s(*f)),
         Value::String(s) => out.push_str(&crate::ruby_string::inspect(s)),
         Value::Regexp(r) => out.push_str(&crate::display::regexp_with_delimiters(r.source())),
@@ -982,8 +995,8 @@ fn write_inspect(out: &mut String, v: &Value, depth: usize) {
             match &**t {
                 Type::Integer { from, to } => out.push_str(&format!(
                     "#<{class}:0x0000000000000000 @from={}, @to={}>",
-                    from.map_or("-Infinity".to_string(), |f| f.to_string()),
-                    to.map_or("Infinity".to_string(), |f| f.to_string())
+                    from.as_ref().map_or("-Infinity".to_string(), |f| f.to_string()),
+                    to.as_ref().map_or("Infinity".to_string(), |f| f.to_string())
                 )),
                 _ => out.push_str(&format!("#<{class}:0x0000000000000000>")),
             }

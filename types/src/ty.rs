@@ -15,12 +15,13 @@ use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
+use crate::int::Int;
 use crate::regexp::Regexp;
 use crate::semver::SemVerRange;
 use crate::value::Value;
 
 /// A bound of an `Integer` range; `None` is unbounded (`default`).
-pub type IntBound = Option<i64>;
+pub type IntBound = Option<Int>;
 
 /// A size constraint of a String, Collection, Array, Hash or Tuple: Puppet keeps an
 /// `Integer[from, to]` for it (`to` unbounded when `None`).
@@ -200,9 +201,9 @@ pub enum Type {
 }
 
 impl Type {
-    /// `Integer[from, to]`.
-    pub fn integer(from: IntBound, to: IntBound) -> Type {
-        Type::Integer { from, to }
+    /// `Integer[from, to]` with 64-bit bounds (`Type::Integer` takes bounds of any size).
+    pub fn integer(from: Option<i64>, to: Option<i64>) -> Type {
+        Type::Integer { from: from.map(Int::Small), to: to.map(Int::Small) }
     }
 
     pub fn float(from: f64, to: f64) -> Type {

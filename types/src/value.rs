@@ -31,6 +31,8 @@ pub enum Value {
     Boolean(bool),
     /// A 64-bit integer; arithmetic beyond it is Puppet's out-of-range error.
     Integer(i64),
+    /// An integer beyond 64 bits, which only some conversions make (see [`crate::int`]).
+    BigInt(Rc<num_bigint::BigInt>),
     Float(f64),
     String(Rc<str>),
     Regexp(Rc<Regexp>),
@@ -162,6 +164,20 @@ impl Value {
         matches!(self, Value::Undef)
     }
 
+    /// An Integer of any size (a 64-bit one or a bignum), or `None` for other values.
+    pub fn as_int(&self) -> Option<crate::Int> {
+        match self {
+            Value::Integer(i) => Some(crate::Int::Small(*i)),
+            Value::BigInt(b) => Some(crate::Int::Big(b.clone())),
+            _ => None,
+        }
+    }
+
+    /// Whether the value is an Integer of any size.
+    pub fn is_integer(&self) -> bool {
+        matches!(self, Value::Integer(_) | Value::BigInt(_))
+    }
+
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Value::String(s) => Some(s),
@@ -191,6 +207,7 @@ impl PartialEq for Value {
             (Undef, Undef) | (Default, Default) => true,
             (Boolean(a), Boolean(b)) => a == b,
             (Integer(a), Integer(b)) => a == b,
+            (BigInt(a), BigInt(b)) => a == b,
             (Float(a), Float(b)) => a.to_bits() == b.to_bits() || a == b,
             (String(a), String(b)) => a == b,
             (Regexp(a), Regexp(b)) => a.source() == b.source(),
@@ -222,6 +239,7 @@ impl StdHash for Value {
             Value::Undef | Value::Default => {}
             Value::Boolean(b) => b.hash(state),
             Value::Integer(i) => i.hash(state),
+            Value::BigInt(b) => b.hash(state),
             Value::Float(f) => {
                 // 0.0 and -0.0 are eql? in Ruby
                 if *f == 0.0 { 0u64 } else { f.to_bits() }.hash(state)

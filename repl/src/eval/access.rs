@@ -124,7 +124,7 @@ impl Evaluator {
                         return Err(fail_at(format!("The value '{s}' cannot be converted to Numeric."), key_at(i)));
                     }
                 },
-                Value::Integer(_) | Value::Float(_) => v.clone(),
+                Value::Integer(_) | Value::BigInt(_) | Value::Float(_) => v.clone(),
                 other => {
                     return Err(fail_at(
                         format!("The value '{}' cannot be converted to Numeric.", puppet_types::display::value_to_s(other)),

@@ -144,8 +144,12 @@ impl Evaluator {
         let mut params: IndexMap<Rc<str>, Value> = IndexMap::new();
         for op in operations {
             match op {
-                AttributeOp::Set { name, value, .. } => {
+                AttributeOp::Set { name, value, span, .. } => {
                     let v = self.eval(value)?;
+                    if let Some(big) = puppet_types::int::find_big(&v) {
+                        let message = big.out_of_range_message();
+                        return Err(fail_at(format!("Error while evaluating a '=>' expression, {message}"), *span));
+                    }
                     if params.contains_key(name.as_str()) {
                         return Err(fail_at(format!("The attribute '{name}' has already been set"), at));
                     }
@@ -212,11 +216,17 @@ impl Evaluator {
         if let Some(namevar) = self.namevar_clash(&resource) {
             return Err(fail(namevar));
         }
+        let sets_stage = resource.params.get("stage").is_some_and(|v| !v.is_undef());
         if let Err(existing) = self.catalog.add(resource) {
             let here = if unknown_file { format!("(file: unknown, line: {})", at.line) } else { format!("(line: {})", at.line) };
             return Err(fail(format!(
                 "Duplicate declaration: {reference} is already declared at (line: {}); cannot redeclare {here}",
                 existing.at.line
+            )));
+        }
+        if sets_stage {
+            return Err(fail(format!(
+                "Only classes can set 'stage'; normal resources like {reference} cannot change run stage"
             )));
         }
         Ok(reference_value(&type_name, title))
@@ -439,6 +449,14 @@ impl Evaluator {
         Ok(reference_value("Class", &lower))
     }
 
+    /// `contain`'s containment edge, from what is being evaluated to the class (once).
+    pub fn contain_class(&mut self, name: &str) {
+        let edge = (self.container.reference(), catalog::reference("Class", &name.trim_start_matches("::").to_lowercase()));
+        if !self.catalog.contained.contains(&edge) {
+            self.catalog.contained.push(edge);
+        }
+    }
+
     /// Checks class names before `include` evaluates any.
     pub fn check_class_names(&mut self, names: &[String]) -> Eval<()> {
         for name in names {
@@ -545,8 +563,33 @@ impl Evaluator {
             }
         }
         let at = if located { at } else { Span { line: 0, ..at } };
-        let resource =
-            Resource { params: params.unwrap_or_default(), evaluated: false, ..self.new_resource("Class", lower, Kind::Class, at) };
+        let mut params = params.unwrap_or_default();
+        // A class is contained in its run stage (`add_edge_to_stage`): the one it names, else
+        // the one of the class or resource declaring it, which it then names too.
+        let stage = match params.get("stage").filter(|v| !v.is_undef()) {
+            Some(v) => value_to_s(v),
+            None => {
+                let inherited = self
+                    .catalog
+                    .get(&self.container.type_name, &self.container.title)
+                    .and_then(|r| r.params.get("stage"))
+                    .filter(|v| !v.is_undef())
+                    .map(value_to_s);
+                match inherited {
+                    Some(stage) if stage != "main" => {
+                        params.insert("stage".into(), Value::from(stage.as_str()));
+                        stage
+                    }
+                    _ => "main".to_owned(),
+                }
+            }
+        };
+        let resource = Resource {
+            params,
+            evaluated: false,
+            container: catalog::reference("Stage", &stage).into(),
+            ..self.new_resource("Class", lower, Kind::Class, at)
+        };
         let _ = self.catalog.add(resource);
         Ok(())
     }

@@ -4,13 +4,14 @@
 use std::rc::Rc;
 
 use num_bigint::BigInt;
+use num_integer::Integer as _;
 use puppet_syntax::ast::{BinaryOp, Expr, ExprKind};
 use puppet_syntax::Span;
 use puppet_types::compare::{compare_op, equals, ComparisonOp};
 use puppet_types::display::{a_an, a_an_uc, label};
 use puppet_types::new::numeric::string_to_number;
 use puppet_types::time::{Timespan, Timestamp};
-use puppet_types::Value;
+use puppet_types::{Int, Value};
 
 use super::{match_groups, truthy, Evaluator, Strict};
 use crate::error::{fail_at, Eval};
@@ -212,6 +213,33 @@ impl Evaluator {
                     Err(_) => Err(overflow(BigInt::from(result))),
                 }
             }
+            // a bignum (see `puppet_types::int`) computes as Ruby does; the result must fit
+            (x, y) if x.is_integer() && y.is_integer() => {
+                let (Some(x), Some(y)) = (x.as_int(), y.as_int()) else { return unreachable_logic(e.at) };
+                let (x, y) = (x.to_big(), y.to_big());
+                let zero = BigInt::from(0);
+                if matches!(op, B::Divide | B::Modulo) && y == zero {
+                    return Err(fail_at("Division by 0", right.at));
+                }
+                let result = match op {
+                    B::Add => x + y,
+                    B::Subtract => x - y,
+                    B::Multiply => x * y,
+                    B::Divide => x.div_floor(&y),
+                    B::Modulo => x.mod_floor(&y),
+                    B::LeftShift | B::RightShift => {
+                        let left_shift = (op == B::LeftShift) == (y >= zero);
+                        // a shift this far leaves no bits, or more than any range holds
+                        let n = usize::try_from(y.magnitude()).unwrap_or(usize::MAX).min(1 << 20);
+                        if left_shift { x << n } else { x >> n }
+                    }
+                    _ => return unreachable_logic(e.at),
+                };
+                match Int::from_big(result) {
+                    Int::Small(i) => Ok(Value::Integer(i)),
+                    Int::Big(b) => Err(overflow((*b).clone())),
+                }
+            }
             (x, y) => {
                 let (Some(fx), Some(fy)) = (as_f64(&x), as_f64(&y)) else {
                     return Err(not_applicable(op, &x, left.at));
@@ -240,7 +268,7 @@ impl Evaluator {
     /// A number, or a string that reads as one (with Puppet's coercion warning).
     fn coerce_numeric(&mut self, v: Value, at: &Expr) -> Eval<Value> {
         match v {
-            Value::Integer(_) | Value::Float(_) | Value::Timespan(_) | Value::Timestamp(_) => Ok(v),
+            Value::Integer(_) | Value::BigInt(_) | Value::Float(_) | Value::Timespan(_) | Value::Timestamp(_) => Ok(v),
             Value::String(ref s) => match string_to_number(s) {
                 Some(n) => {
                     self.coercion_warning(s, &n, at.at)?;
@@ -313,6 +341,7 @@ impl Evaluator {
             Value::Integer(i) => i.checked_neg().map(Value::Integer).ok_or_else(|| {
                 fail_at("A '-' expression resulted in a value outside of Puppet Integer max range, got '+0x8000000000000000'", e.at)
             }),
+            Value::BigInt(_) => Ok(v.as_int().map_or(Value::Undef, |i| i.neg().into_value())),
             Value::Float(f) => Ok(Value::Float(-f)),
             Value::Timespan(ref t) => Ok(Value::Timespan(Rc::new(Timespan::new(-t.nsecs)))),
             other => Err(not_numeric(&other, e.at)),
@@ -536,6 +565,7 @@ fn array_to_hash(a: &[Value]) -> Result<Vec<(Value, Value)>, String> {
 fn as_f64(v: &Value) -> Option<f64> {
     match v {
         Value::Integer(i) => Some(*i as f64),
+        Value::BigInt(_) => v.as_int().map(|i| i.to_f64()),
         Value::Float(f) => Some(*f),
         _ => None,
     }

@@ -44,6 +44,17 @@ fn include(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     Ok(Value::array(refs))
 }
 
+fn contain(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let names = class_names(&call.args)?;
+    ev.check_class_names(&names)?;
+    let mut refs = Vec::new();
+    for name in names {
+        refs.push(ev.include_class(&name, call.at)?);
+        ev.contain_class(&name);
+    }
+    Ok(Value::array(refs))
+}
+
 fn require(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let names = class_names(&call.args)?;
     ev.check_class_names(&names)?;
@@ -127,7 +138,7 @@ pub static FUNCTIONS: &[Builtin] = &[
         call: defined,
     },
     Builtin { name: "include", dispatches: &["Any +$names"], call: include },
-    Builtin { name: "contain", dispatches: &["Any +$names"], call: include },
+    Builtin { name: "contain", dispatches: &["Any +$names"], call: contain },
     Builtin { name: "require", dispatches: &["Any +$names"], call: require },
     Builtin { name: "tag", dispatches: &["Any +$names"], call: tag },
     Builtin { name: "tagged", dispatches: &["Any +$names"], call: tagged },

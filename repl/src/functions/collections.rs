@@ -83,7 +83,7 @@ fn empty(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let v = call.arg(0);
     Ok(Value::Boolean(match &v {
         Value::Sensitive(inner) => matches!(&**inner, Value::String(s) if s.is_empty()),
-        Value::Integer(_) | Value::Float(_) => {
+        Value::Integer(_) | Value::BigInt(_) | Value::Float(_) => {
             warn_once_per_line(ev, call.at.line, "Calling function empty() with Numeric value is deprecated.");
             false
         }
@@ -597,7 +597,7 @@ fn slice(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 fn compare_fn(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let (a, b) = (call.arg(0), call.arg(1));
     let extra = &call.args[2.min(call.args.len())..];
-    let num = |v: &Value| matches!(v, Value::Integer(_) | Value::Float(_));
+    let num = |v: &Value| matches!(v, Value::Integer(_) | Value::BigInt(_) | Value::Float(_));
     let ord = |o: Ordering| Ok(Value::Integer(o as i64));
     match (&a, &b, extra) {
         _ if num(&a) && num(&b) && extra.is_empty() => {
@@ -624,7 +624,13 @@ fn compare_fn(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let comparable = |v: &Value| {
         matches!(
             v,
-            Value::String(_) | Value::SemVer(_) | Value::Integer(_) | Value::Float(_) | Value::Timespan(_) | Value::Timestamp(_)
+            Value::String(_)
+                | Value::SemVer(_)
+                | Value::Integer(_)
+                | Value::BigInt(_)
+                | Value::Float(_)
+                | Value::Timespan(_)
+                | Value::Timestamp(_)
         )
     };
     let message = if comparable(&a) && comparable(&b) {

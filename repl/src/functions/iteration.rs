@@ -146,8 +146,10 @@ fn range_of(v: &Value, depth: usize) -> Eval<Option<IntRange>> {
     }
     Ok(match v {
         Value::Integer(n) if *n > 0 => Some(IntRange { from: 0, to: i128::from(*n) - 1, step: 1 }),
-        Value::Type(t) => match t.resolved() {
-            Type::Integer { from: Some(a), to: Some(b) } => Some(IntRange { from: a.into(), to: b.into(), step: 1 }),
+        Value::Type(t) => match &t.resolved() {
+            Type::Integer { from: Some(a), to: Some(b) } => {
+                Some(IntRange { from: a.saturating_i128(), to: b.saturating_i128(), step: 1 })
+            }
             _ => None,
         },
         Value::Iterator(it) => match range_of(&it.source, depth + 1)? {

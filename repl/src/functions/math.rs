@@ -10,12 +10,14 @@
 use std::cmp::Ordering;
 
 use puppet_types::regexp::Regexp;
-use puppet_types::Value;
+use num_bigint::BigInt;
+use num_traits::FromPrimitive;
+use puppet_types::{Int, Value};
 
 use super::ruby;
 use super::strings::warn_once;
 use super::{Builtin, Call};
-use crate::error::{fail, Eval, Flow};
+use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
 
 const NUMERIC_OR_STRING: &[&str] = &["Numeric $val", "String $val"];
@@ -52,19 +54,13 @@ fn float_to_integer(f: f64) -> Eval<Value> {
     if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&t) {
         Ok(Value::Integer(t as i64))
     } else {
-        Err(out_of_range(t < 0.0))
+        // beyond 64 bits Ruby keeps a bignum (see `puppet_types::int`)
+        Ok(Int::from_big(BigInt::from_f64(t).unwrap_or_default()).into_value())
     }
 }
 
-fn out_of_range(negative: bool) -> Flow {
-    fail(format!(
-        "Use of a Ruby Integer outside of Puppet Integer {} range",
-        if negative { "min" } else { "max" }
-    ))
-}
-
 /// Ruby's `String#to_i`: the leading decimal integer (`0` when there is none).
-fn ruby_to_i(s: &str) -> Eval<Value> {
+fn ruby_to_i(s: &str) -> Int {
     let t = s.trim_start_matches(|c: char| c.is_ascii_whitespace());
     let (neg, body) = match t.as_bytes().first() {
         Some(b'-') => (true, &t[1..]),
@@ -83,15 +79,8 @@ fn ruby_to_i(s: &str) -> Eval<Value> {
             break;
         }
     }
-    if digits.is_empty() {
-        return Ok(Value::Integer(0));
-    }
-    let magnitude: i128 = match digits.parse::<i128>() {
-        Ok(m) => m,
-        Err(_) => return Err(out_of_range(neg)),
-    };
-    let v = if neg { -magnitude } else { magnitude };
-    i64::try_from(v).map(Value::Integer).map_err(|_| out_of_range(neg))
+    let magnitude: BigInt = digits.parse().unwrap_or_default();
+    Int::from_big(if neg { -magnitude } else { magnitude })
 }
 
 /// Ruby's `String#to_f`: the leading decimal float (`0.0` when there is none); underscores
@@ -144,7 +133,7 @@ pub(crate) fn ruby_to_f(s: &str) -> f64 {
 
 fn abs(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     match &call.arg(0) {
-        Value::Integer(i) => i.checked_abs().map(Value::Integer).ok_or_else(|| out_of_range(false)),
+        v @ (Value::Integer(_) | Value::BigInt(_)) => Ok(v.as_int().map_or(Value::Undef, |i| i.abs().into_value())),
         Value::Float(f) => Ok(Value::Float(f.abs())),
         Value::String(s) => {
             warn_once(
@@ -155,10 +144,7 @@ fn abs(ev: &mut Evaluator, call: Call) -> Eval<Value> {
             if Regexp::new(r"^-?(?:\d+)(?:\.\d+){1}$").is_match(s) {
                 Ok(Value::Float(ruby_to_f(s).abs()))
             } else if Regexp::new(r"^-?\d+$").is_match(s) {
-                match ruby_to_i(s)? {
-                    Value::Integer(i) => i.checked_abs().map(Value::Integer).ok_or_else(|| out_of_range(false)),
-                    other => Ok(other),
-                }
+                Ok(ruby_to_i(s).abs().into_value())
             } else {
                 Err(fail("abs(): Requires float or integer to work with - was given non decimal string"))
             }
@@ -191,7 +177,7 @@ fn ceil_floor(ev: &mut Evaluator, call: Call, name: &str, f: fn(f64) -> f64) -> 
 /// through a Float too).
 fn round(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let x = match &call.arg(0) {
-        Value::Integer(i) => *i as f64,
+        v @ (Value::Integer(_) | Value::BigInt(_)) => v.as_int().map_or(0.0, |i| i.to_f64()),
         Value::Float(f) => *f,
         other => return Ok(other.clone()),
     };
@@ -266,9 +252,10 @@ fn min_max(ev: &mut Evaluator, call: Call, which: Extreme) -> Eval<Value> {
 fn compare_numbers(a: &Value, b: &Value) -> Ordering {
     match (a, b) {
         (Value::Integer(x), Value::Integer(y)) => x.cmp(y),
+        _ if a.is_integer() && b.is_integer() => a.as_int().cmp(&b.as_int()),
         _ => {
             let f = |v: &Value| match v {
-                Value::Integer(i) => *i as f64,
+                Value::Integer(_) | Value::BigInt(_) => v.as_int().map_or(0.0, |i| i.to_f64()),
                 Value::Float(f) => *f,
                 _ => 0.0,
             };

@@ -52,7 +52,7 @@ pub(crate) fn cmperr(a: &Value, b: &Value) -> Flow {
 /// Whether Ruby compares a value as a number (`Integer`, `Float`, and Puppet's time values,
 /// which are `Comparable` with numbers).
 fn numeric_or_time(v: &Value) -> bool {
-    matches!(v, Value::Integer(_) | Value::Float(_) | Value::Timespan(_) | Value::Timestamp(_))
+    matches!(v, Value::Integer(_) | Value::BigInt(_) | Value::Float(_) | Value::Timespan(_) | Value::Timestamp(_))
 }
 
 /// Ruby's `==` between Puppet's values: numbers and time values by `<=>` (`1 == 1.0`,
@@ -116,6 +116,7 @@ pub(crate) fn cmpint(val: &Value, a: &Value, b: &Value) -> Eval<Ordering> {
     match val {
         Value::Undef => Err(cmperr(a, b)),
         Value::Integer(i) => Ok(i.cmp(&0)),
+        Value::BigInt(b) => Ok(if b.sign() == num_bigint::Sign::Minus { Ordering::Less } else { Ordering::Greater }),
         // A NaN is neither.
         Value::Float(f) => Ok(f.partial_cmp(&0.0).unwrap_or(Ordering::Equal)),
         Value::Timespan(_) | Value::Timestamp(_) | Value::String(_) | Value::Default | Value::SemVer(_) => {

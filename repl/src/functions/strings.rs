@@ -196,7 +196,7 @@ fn each_string(_ev: &mut Evaluator, call: Call, f: fn(&str) -> String) -> Eval<V
     let arg = call.arg(0);
     match &arg {
         Value::String(s) => Ok(Value::from(f(s).as_str())),
-        Value::Integer(_) | Value::Float(_) => Ok(arg.clone()),
+        Value::Integer(_) | Value::BigInt(_) | Value::Float(_) => Ok(arg.clone()),
         _ => {
             let items = iterable_elements(&arg)?;
             Ok(Value::array(
@@ -232,7 +232,7 @@ fn is_string_data(v: &Value, depth: usize) -> bool {
         return false;
     }
     match v {
-        Value::String(_) | Value::Integer(_) | Value::Float(_) => true,
+        Value::String(_) | Value::Integer(_) | Value::BigInt(_) | Value::Float(_) => true,
         Value::Array(a) => a.iter().all(|x| is_string_data(x, depth + 1)),
         Value::Hash(h) => h.iter().all(|(k, x)| is_string_data(k, depth + 1) && is_string_data(x, depth + 1)),
         _ => false,
@@ -896,7 +896,8 @@ pub(crate) fn to_3x(v: &Value, top: bool, depth: usize) -> Value {
     }
 }
 
-/// The arguments of a 3.x function ([`to_3x`]): an Iterator anywhere is refused.
+/// The arguments of a 3.x function ([`to_3x`]): an Iterator anywhere is refused, and so is
+/// an Integer beyond 64 bits.
 pub(crate) fn args_3x(args: &[Value]) -> Eval<Vec<Value>> {
     fn has_iterator(v: &Value, depth: usize) -> bool {
         match v {
@@ -908,6 +909,9 @@ pub(crate) fn args_3x(args: &[Value]) -> Eval<Vec<Value>> {
     }
     if args.iter().any(|a| has_iterator(a, 0)) {
         return Err(fail("Use of an Iterator is not supported here"));
+    }
+    if let Some(big) = args.iter().find_map(puppet_types::int::find_big) {
+        return Err(fail(big.out_of_range_message()));
     }
     Ok(args.iter().map(|a| to_3x(a, true, 0)).collect())
 }
@@ -954,6 +958,7 @@ fn sprintf(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
         .map(|a| match a {
             Value::String(s) => Arg::Str(Cow::Borrowed(&**s)),
             Value::Integer(i) => Arg::Int(i128::from(*i)),
+            Value::BigInt(b) => Arg::Big((**b).clone()),
             Value::Float(f) => Arg::Float(*f),
             other => Arg::Obj(other),
         })

@@ -121,6 +121,7 @@ fn from_convertible(from: &Value) -> Result<f64> {
     match from {
         Value::Float(f) => Ok(*f),
         Value::Integer(n) => Ok(*n as f64),
+        Value::BigInt(_) => Ok(from.as_int().map_or(0.0, |i| i.to_f64())),
         Value::Timespan(t) => Ok(seconds_f(t.nsecs)),
         Value::Timestamp(t) => Ok(seconds_f(t.nsecs)),
         Value::Boolean(b) => Ok(if *b { 1.0 } else { 0.0 }),
@@ -145,8 +146,7 @@ fn from_string(s: &str) -> Result<f64> {
             None => return Err(ruby::no_method("casecmp", &Value::Undef)),
             Some('b') | Some('B') => {
                 return match ruby::parse_integer(s, None) {
-                    Ok(Some(n)) => Ok(n as f64),
-                    Ok(None) => Ok(f64::INFINITY),
+                    Ok(n) => Ok(n.to_f64()),
                     Err(()) => Err(Error::new(format!("invalid value for Integer(): {}", ruby::inspect_str(s)))),
                 };
             }

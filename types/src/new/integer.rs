@@ -22,13 +22,16 @@
 //! The radix only matters for strings; `abs` takes the absolute value. A string with blanks
 //! between its sign and digits (`'- 5'`) is tried again without them.
 
+use num_traits::FromPrimitive;
+
 use crate::error::{Error, Result};
+use crate::int::Int;
 use crate::instance::is_instance;
 use crate::ty::Type;
 use crate::value::{Hash, Value};
 
 use super::dispatch::{alias, entry, int_exactly, pattern, struct_of, Dispatch, Function, ParamTuple, Selected};
-use super::{cannot_convert, hash_get, integer_value, ruby};
+use super::{cannot_convert, hash_get, ruby};
 
 /// Puppet's `INTEGER_PATTERN_LENIENT`: the strings Integer.new accepts.
 pub const INTEGER_PATTERN_LENIENT: &str = r"\A[+-]?\s*(?:(?:\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\z";
@@ -144,8 +147,7 @@ fn radix_of(v: &Value) -> Option<u32> {
 /// `from_args(from, radix = :default, abs = false)`.
 fn from_args(from: &Value, radix: Option<u32>, abs: bool) -> Result<Value> {
     let n = from_convertible(from, radix)?;
-    let n = if abs { n.map(|n| n.abs()) } else { n };
-    integer_value(n)
+    Ok(if abs { n.abs() } else { n }.into_value())
 }
 
 /// `from_hash(args_hash)`: `from`, `radix` (default when missing), `abs` (false when missing).
@@ -157,21 +159,21 @@ fn from_hash(h: &Hash) -> Result<Value> {
     from_args(from, radix, abs)
 }
 
-/// `from_convertible(from, radix)`: the integer (`None` when beyond 128 bits).
-fn from_convertible(from: &Value, radix: Option<u32>) -> Result<Option<i128>> {
+/// `from_convertible(from, radix)`: the integer, of any size (as Ruby's).
+fn from_convertible(from: &Value, radix: Option<u32>) -> Result<Int> {
     match from {
-        Value::Integer(n) => Ok(Some(i128::from(*n))),
+        Value::Integer(_) | Value::BigInt(_) => from.as_int().ok_or_else(|| Error::new(cannot_convert(from, "Integer"))),
         Value::Float(f) => float_to_i(*f),
-        Value::Timespan(t) => Ok(Some(seconds_floor(t.nsecs))),
-        Value::Timestamp(t) => Ok(Some(seconds_floor(t.nsecs))),
-        Value::Boolean(b) => Ok(Some(i128::from(*b))),
+        Value::Timespan(t) => Ok(Int::from_big(seconds_floor(t.nsecs).into())),
+        Value::Timestamp(t) => Ok(Int::from_big(seconds_floor(t.nsecs).into())),
+        Value::Boolean(b) => Ok(Int::Small(i64::from(*b))),
         Value::String(s) => from_string(s, radix),
         other => Err(Error::new(cannot_convert(other, "Integer"))),
     }
 }
 
 /// Ruby's `Integer(s)` / `Integer(s, radix)`, retried without blanks after the sign.
-fn from_string(s: &str, radix: Option<u32>) -> Result<Option<i128>> {
+fn from_string(s: &str, radix: Option<u32>) -> Result<Int> {
     match ruby::parse_integer(s, radix) {
         Ok(n) => Ok(n),
         Err(()) => {
@@ -186,7 +188,7 @@ fn from_string(s: &str, radix: Option<u32>) -> Result<Option<i128>> {
 }
 
 /// Ruby's `Float#to_i`: truncation; infinities and NaN are Ruby's `FloatDomainError`.
-pub(crate) fn float_to_i(f: f64) -> Result<Option<i128>> {
+pub(crate) fn float_to_i(f: f64) -> Result<Int> {
     if f.is_nan() {
         return Err(Error::new("NaN"));
     }
@@ -194,10 +196,10 @@ pub(crate) fn float_to_i(f: f64) -> Result<Option<i128>> {
         return Err(Error::new(if f > 0.0 { "Infinity" } else { "-Infinity" }));
     }
     let t = f.trunc();
-    if t.abs() >= 1.7e38 {
-        return Ok(None);
+    if t.abs() < 9.2e18 {
+        return Ok(Int::Small(t as i64));
     }
-    Ok(Some(t as i128))
+    Ok(Int::from_big(num_bigint::BigInt::from_f64(t).unwrap_or_default()))
 }
 
 /// `TimeData#to_i`: whole seconds, rounded towards negative infinity.
@@ -278,8 +280,10 @@ mod tests {
         assert_eq!(seconds_floor(-1_500_000_000), -2);
         let e = from_args(&Value::Float(f64::NEG_INFINITY), None, false).err().map(|e| e.message);
         assert_eq!(e.as_deref(), Some("-Infinity"));
-        assert!(from_args(&s("-9223372036854775808"), None, true).is_err());
-        assert!(from_args(&Value::Float(1e30), None, false).is_err());
+        // beyond 64 bits: a bignum, as Ruby's
+        let big = |v: Result<Value>| v.ok().map(|v| crate::display::value_to_s(&v));
+        assert_eq!(big(from_args(&s("-9223372036854775808"), None, true)).as_deref(), Some("9223372036854775808"));
+        assert_eq!(big(from_args(&Value::Float(1e30), None, false)).as_deref(), Some("1000000000000000019884624838656"));
     }
 
     #[test]

@@ -55,7 +55,7 @@ fn elements_at(v: &Value, depth: usize) -> Option<Result<Vec<Value>>> {
 /// The elements of a type used as a value.
 fn type_elements(t: &Type, depth: usize) -> Option<Result<Vec<Value>>> {
     match t {
-        Type::Integer { from: Some(a), to: Some(b) } => Some(range(i128::from(*a), i128::from(*b))),
+        Type::Integer { from: Some(a), to: Some(b) } => Some(range(a.saturating_i128(), b.saturating_i128())),
         Type::Enum { values, .. } => Some(Ok(values.iter().map(|s| Value::String(s.clone())).collect())),
         Type::Alias(a) => elements_at(&Value::ty(a.resolved_type()), depth + 1),
         _ => None,

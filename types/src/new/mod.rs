@@ -210,23 +210,6 @@ pub(crate) fn cannot_convert(from: &Value, target: &str) -> String {
     }
 }
 
-/// An Integer result. Puppet's integers are 64-bit; its conversions can leave a Ruby bignum,
-/// which Puppet stops where it enters a function or the catalog (`Runtime3Converter`). Here
-/// the conversion stops it, with that message (`0x` and Ruby's `%x`: `0x-ff` when negative).
-pub(crate) fn integer_value(n: Option<i128>) -> Result<Value> {
-    match n.and_then(|n| i64::try_from(n).ok()) {
-        Some(i) => Ok(Value::Integer(i)),
-        None => Err(Error::new(match n {
-            Some(n) => {
-                let end = if n > 0 { "max" } else { "min" };
-                let sign = if n < 0 { "-" } else { "" };
-                format!("Use of a Ruby Integer outside of Puppet Integer {end} range, got '0x{sign}{:x}'", n.unsigned_abs())
-            }
-            None => "Use of a Ruby Integer outside of Puppet Integer max range".to_owned(),
-        })),
-    }
-}
-
 /// The value of a string key of a Puppet hash.
 pub(crate) fn hash_get<'h>(h: &'h crate::value::Hash, key: &str) -> Option<&'h Value> {
     h.get(&Value::from(key))
@@ -277,12 +260,5 @@ mod tests {
         assert_eq!(new_signatures(&Type::INTEGER).map(|s| s.len()).ok(), Some(2));
         assert_eq!(new_signatures(&Type::Boolean(None)).map(|s| s.len()).ok(), Some(1));
         assert!(new_signatures(&Type::Scalar).is_err());
-    }
-
-    #[test]
-    fn integer_range() {
-        assert_eq!(integer_value(Some(5)).ok(), Some(Value::Integer(5)));
-        assert!(integer_value(Some(i128::from(i64::MAX) + 1)).is_err());
-        assert!(integer_value(None).is_err());
     }
 }

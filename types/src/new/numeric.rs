@@ -25,7 +25,8 @@ use crate::value::Value;
 
 use super::dispatch::{Function, ParamTuple};
 use super::float::{call_from_abs, from_abs_function, seconds_f, Method};
-use super::{cannot_convert, integer_value, ruby};
+use super::{cannot_convert, ruby};
+use crate::int::Int;
 
 
 thread_local! {
@@ -43,10 +44,10 @@ pub(crate) fn param_tuples() -> Vec<ParamTuple> {
     FUNCTION.with(|f| f.param_tuples())
 }
 
-/// A number Ruby computed: an Integer (`None` beyond 128 bits) or a Float.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A number Ruby computed: an Integer (of any size) or a Float.
+#[derive(Clone, Debug, PartialEq)]
 enum Num {
-    Int(Option<i128>),
+    Int(Int),
     Float(f64),
 }
 
@@ -56,7 +57,7 @@ fn from_args(from: &Value, abs: bool) -> Result<Value> {
     match (n, abs) {
         (None, true) => Err(ruby::no_method("abs", &Value::Undef)),
         (None, false) => Ok(Value::Undef),
-        (Some(Num::Int(i)), abs) => integer_value(if abs { i.map(i128::abs) } else { i }),
+        (Some(Num::Int(i)), abs) => Ok(if abs { i.abs() } else { i }.into_value()),
         (Some(Num::Float(f)), abs) => Ok(Value::Float(if abs { f.abs() } else { f })),
     }
 }
@@ -65,10 +66,10 @@ fn from_args(from: &Value, abs: bool) -> Result<Value> {
 fn from_convertible(from: &Value) -> Result<Option<Num>> {
     match from {
         Value::Float(f) => Ok(Some(Num::Float(*f))),
-        Value::Integer(n) => Ok(Some(Num::Int(Some(i128::from(*n))))),
+        Value::Integer(_) | Value::BigInt(_) => Ok(from.as_int().map(Num::Int)),
         Value::Timespan(t) => Ok(Some(Num::Float(seconds_f(t.nsecs)))),
         Value::Timestamp(t) => Ok(Some(Num::Float(seconds_f(t.nsecs)))),
-        Value::Boolean(b) => Ok(Some(Num::Int(Some(i128::from(*b))))),
+        Value::Boolean(b) => Ok(Some(Num::Int(Int::Small(i64::from(*b))))),
         Value::String(s) => from_string(s),
         other => Err(Error::new(cannot_convert(other, "Numeric"))),
     }
@@ -99,10 +100,10 @@ fn numeric_pattern() -> Option<&'static regex::Regex> {
 }
 
 /// `Puppet::Pops::Utils.to_n` as a value: the Integer or Float a string reads as (`'0x10'`,
-/// `' -1.5e3 '`), `None` when it is no number or an Integer beyond 64 bits.
+/// `' -1.5e3 '`), `None` when it is no number.
 pub fn string_to_number(s: &str) -> Option<Value> {
     match to_n(s)? {
-        Num::Int(n) => i64::try_from(n?).ok().map(Value::Integer),
+        Num::Int(n) => Some(n.into_value()),
         Num::Float(f) => Some(Value::Float(f)),
     }
 }
@@ -119,13 +120,13 @@ fn to_n(s: &str) -> Option<Num> {
         return match_to_fp(negative, number, whole, fraction);
     }
     let n = ruby::parse_integer(number, None).ok()?;
-    Some(Num::Int(if negative { n.map(|n| -n) } else { n }))
+    Some(Num::Int(if negative { n.neg() } else { n }))
 }
 
 /// `Puppet::Pops::Utils.match_to_fp`: `nil` for a zero with an exponent (`0e5`, `0.0e1`)
 /// and for infinity.
 fn match_to_fp(negative: bool, number: &str, whole: &str, fraction: &str) -> Option<Num> {
-    let zero = ruby::parse_integer(whole, None).ok()? == Some(0);
+    let zero = ruby::parse_integer(whole, None).ok()? == Int::Small(0);
     let zero_exponent = {
         let f = fraction.strip_prefix('.').unwrap_or(fraction);
         let f = f.trim_start_matches('0');

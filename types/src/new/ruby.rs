@@ -3,8 +3,11 @@
 //! `to_s`, `NoMethodError`; a value's `inspect` and class are [`crate::params`]'s, which the
 //! evaluator shares).
 
+use num_bigint::BigInt;
+
 use crate::display::float_to_s;
 use crate::error::Error;
+use crate::int::Int;
 use crate::value::Value;
 
 /// Ruby's `ISSPACE`: what `Integer()` and `Float()` skip around a number.
@@ -24,9 +27,8 @@ fn is_space(c: u8) -> bool {
 /// | none          | 10    |
 ///
 /// Leading and trailing whitespace, one sign, and single underscores between digits are
-/// allowed. `Err(())` is Ruby's `invalid value for Integer()`; `Ok(None)` is a valid number
-/// beyond 128 bits.
-pub(crate) fn parse_integer(s: &str, radix: Option<u32>) -> Result<Option<i128>, ()> {
+/// allowed. `Err(())` is Ruby's `invalid value for Integer()`. The number may be of any size.
+pub(crate) fn parse_integer(s: &str, radix: Option<u32>) -> Result<Int, ()> {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() && is_space(b[i]) {
@@ -50,10 +52,7 @@ pub(crate) fn parse_integer(s: &str, radix: Option<u32>) -> Result<Option<i128>,
     };
     let digits = &b[i..end];
     let magnitude = parse_digits(digits, base)?;
-    Ok(magnitude.and_then(|m| {
-        let m = i128::try_from(m).ok()?;
-        Some(if negative { -m } else { m })
-    }))
+    Ok(Int::from_big(if negative { -magnitude } else { magnitude }))
 }
 
 /// The radix and the length of the prefix to skip.
@@ -79,12 +78,14 @@ fn prefix(b: &[u8], radix: Option<u32>) -> (u32, usize) {
     }
 }
 
-/// Digits in `base` with single underscores between them; `Ok(None)` beyond `u128`.
-fn parse_digits(digits: &[u8], base: u32) -> Result<Option<u128>, ()> {
+/// Digits in `base` with single underscores between them.
+fn parse_digits(digits: &[u8], base: u32) -> Result<BigInt, ()> {
     if !(2..=36).contains(&base) || digits.is_empty() || digits[0] == b'_' || digits[digits.len() - 1] == b'_' {
         return Err(());
     }
+    // u128 arithmetic while it lasts, a BigInt beyond
     let mut acc: Option<u128> = Some(0);
+    let mut big: Option<BigInt> = None;
     let mut prev_underscore = false;
     for &c in digits {
         if c == b'_' {
@@ -96,9 +97,16 @@ fn parse_digits(digits: &[u8], base: u32) -> Result<Option<u128>, ()> {
         }
         prev_underscore = false;
         let d = (c as char).to_digit(base).ok_or(())?;
-        acc = acc.and_then(|a| a.checked_mul(base as u128)).and_then(|a| a.checked_add(d as u128));
+        match acc.and_then(|a| a.checked_mul(base as u128)).and_then(|a| a.checked_add(d as u128)) {
+            Some(a) => acc = Some(a),
+            None => {
+                let b = big.take().unwrap_or_else(|| BigInt::from(acc.unwrap_or(0)));
+                big = Some(b * base + d);
+                acc = None;
+            }
+        }
     }
-    Ok(acc)
+    Ok(big.unwrap_or_else(|| BigInt::from(acc.unwrap_or(0))))
 }
 
 /// `Kernel#Float(s)`: a decimal number (`1`, `1.5`, `1e3`, `1.5E-3`) or a hexadecimal
@@ -205,6 +213,7 @@ pub(crate) fn to_s(v: &Value) -> String {
         Value::Default => "default".into(),
         Value::Boolean(b) => b.to_string(),
         Value::Integer(i) => i.to_string(),
+        Value::BigInt(b) => b.to_string(),
         Value::Float(f) => float_to_s(*f),
         Value::String(s) => s.to_string(),
         Value::Array(_) | Value::Hash(_) => crate::params::ruby_inspect(v),
@@ -225,7 +234,7 @@ pub(crate) fn conversion_class(v: &Value) -> &'static str {
         Value::Default => "Symbol",
         Value::Boolean(true) => "true",
         Value::Boolean(false) => "false",
-        Value::Integer(_) => "Integer",
+        Value::Integer(_) | Value::BigInt(_) => "Integer",
         Value::Float(_) => "Float",
         Value::String(_) => "String",
         Value::Array(_) => "Array",
@@ -241,24 +250,27 @@ mod tests {
 
     #[test]
     fn integers() {
-        assert_eq!(parse_integer("0x10", None), Ok(Some(16)));
-        assert_eq!(parse_integer("-0b101", None), Ok(Some(-5)));
-        assert_eq!(parse_integer("017", None), Ok(Some(15)));
-        assert_eq!(parse_integer("0", None), Ok(Some(0)));
-        assert_eq!(parse_integer("00", None), Ok(Some(0)));
+        assert_eq!(parse_integer("0x10", None), Ok(Int::Small(16)));
+        assert_eq!(parse_integer("-0b101", None), Ok(Int::Small(-5)));
+        assert_eq!(parse_integer("017", None), Ok(Int::Small(15)));
+        assert_eq!(parse_integer("0", None), Ok(Int::Small(0)));
+        assert_eq!(parse_integer("00", None), Ok(Int::Small(0)));
         assert_eq!(parse_integer("09", None), Err(()));
-        assert_eq!(parse_integer(" 12\t", None), Ok(Some(12)));
+        assert_eq!(parse_integer(" 12\t", None), Ok(Int::Small(12)));
         assert_eq!(parse_integer("- 5", None), Err(()));
         assert_eq!(parse_integer("0x", None), Err(()));
-        assert_eq!(parse_integer("1_000", None), Ok(Some(1000)));
+        assert_eq!(parse_integer("1_000", None), Ok(Int::Small(1000)));
         assert_eq!(parse_integer("1__0", None), Err(()));
-        assert_eq!(parse_integer("0b1", Some(16)), Ok(Some(0xb1)));
-        assert_eq!(parse_integer("0x1f", Some(16)), Ok(Some(31)));
+        assert_eq!(parse_integer("0b1", Some(16)), Ok(Int::Small(0xb1)));
+        assert_eq!(parse_integer("0x1f", Some(16)), Ok(Int::Small(31)));
         assert_eq!(parse_integer("0x10", Some(10)), Err(()));
-        assert_eq!(parse_integer("017", Some(8)), Ok(Some(15)));
-        assert_eq!(parse_integer("08", Some(10)), Ok(Some(8)));
+        assert_eq!(parse_integer("017", Some(8)), Ok(Int::Small(15)));
+        assert_eq!(parse_integer("08", Some(10)), Ok(Int::Small(8)));
         assert_eq!(parse_integer("12", Some(2)), Err(()));
-        assert_eq!(parse_integer("99999999999999999999999999999999999999999", None), Ok(None));
+        assert_eq!(
+            parse_integer("-99999999999999999999999999999999999999999", None).map(|i| i.to_string()),
+            Ok("-99999999999999999999999999999999999999999".to_owned())
+        );
     }
 
     #[test]
