@@ -276,6 +276,10 @@ fn iter_state(v: &Value, depth: usize) -> Option<IterState> {
         Value::Hash(h) => Some(IterState::Elements(hash_pair_type(h, depth))),
         Value::Integer(0) => Some(IterState::Elements(Type::Unit)),
         Value::Integer(n) if *n > 0 => Some(IterState::Range { from: 0, to: n - 1, step: 1 }),
+        // a bignum's range reaches as far as 64 bits go
+        Value::BigInt(_) if v.as_int().is_some_and(|n| !n.is_negative()) => {
+            Some(IterState::Range { from: 0, to: i64::MAX, step: 1 })
+        }
         Value::Type(t) => type_iter_state(t),
         _ => None,
     }

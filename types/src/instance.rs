@@ -363,6 +363,7 @@ fn iterable_value(v: &Value, depth: usize) -> bool {
     match v {
         Value::Iterator(_) | Value::String(_) | Value::Hash(_) | Value::Array(_) => true,
         Value::Integer(i) => *i >= 0,
+        Value::BigInt(_) => v.as_int().is_some_and(|i| !i.is_negative()),
         Value::Type(t) => match &**t {
             Type::Enum { .. } => true,
             Type::Integer { from, to } => from.is_some() && to.is_some(),

@@ -91,6 +91,7 @@ fn class_at(v: &Value, depth: usize) -> Eval<Option<Class>> {
         Value::Array(_) | Value::String(_) | Value::Integer(0) => Some(Class::Plain),
         Value::Hash(_) => Some(Class::HashStyle),
         Value::Integer(n) if *n > 0 => Some(Class::Range),
+        Value::BigInt(_) if v.as_int().is_some_and(|n| !n.is_negative()) => Some(Class::Range),
         Value::Type(t) => match t.resolved() {
             Type::Integer { from: Some(_), to: Some(_) } => Some(Class::Range),
             Type::Enum { .. } => Some(Class::Plain),
@@ -146,6 +147,8 @@ fn range_of(v: &Value, depth: usize) -> Eval<Option<IntRange>> {
     }
     Ok(match v {
         Value::Integer(n) if *n > 0 => Some(IntRange { from: 0, to: i128::from(*n) - 1, step: 1 }),
+        // a bignum's range is as long as anything iterates
+        Value::BigInt(_) => v.as_int().filter(|n| !n.is_negative()).map(|n| IntRange { from: 0, to: n.saturating_i128() - 1, step: 1 }),
         Value::Type(t) => match &t.resolved() {
             Type::Integer { from: Some(a), to: Some(b) } => {
                 Some(IntRange { from: a.saturating_i128(), to: b.saturating_i128(), step: 1 })
