@@ -35,33 +35,26 @@ fn class_names(args: &[Value]) -> Eval<Vec<String>> {
 }
 
 fn include(ev: &mut Evaluator, call: Call) -> Eval<Value> {
-    let names = class_names(&call.args)?;
-    ev.check_class_names(&names)?;
-    let mut refs = Vec::new();
-    for name in names {
-        refs.push(ev.include_class(&name, call.at)?);
-    }
-    Ok(Value::array(refs))
+    declare_classes(ev, &call, |_, _| {})
 }
 
 fn contain(ev: &mut Evaluator, call: Call) -> Eval<Value> {
-    let names = class_names(&call.args)?;
-    ev.check_class_names(&names)?;
-    let mut refs = Vec::new();
-    for name in names {
-        refs.push(ev.include_class(&name, call.at)?);
-        ev.contain_class(&name);
-    }
-    Ok(Value::array(refs))
+    declare_classes(ev, &call, Evaluator::contain_class)
 }
 
 fn require(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    declare_classes(ev, &call, |ev, name| ev.require_from_container(&name.trim_start_matches("::").to_lowercase()))
+}
+
+/// `include` and its kin: the named classes declared (every name checked first), each then
+/// given to `then` (`contain`'s containment, `require`'s relationship); their references.
+fn declare_classes(ev: &mut Evaluator, call: &Call, then: fn(&mut Evaluator, &str)) -> Eval<Value> {
     let names = class_names(&call.args)?;
     ev.check_class_names(&names)?;
     let mut refs = Vec::new();
     for name in names {
         refs.push(ev.include_class(&name, call.at)?);
-        ev.require_from_container(&name.trim_start_matches("::").to_lowercase());
+        then(ev, &name);
     }
     Ok(Value::array(refs))
 }
