@@ -12,6 +12,7 @@
 //! [tree-sitter-puppet]: https://docs.rs/tree-sitter-puppet
 
 pub mod ast;
+pub mod epp;
 pub mod lexer;
 mod lower;
 mod lr;

@@ -1,0 +1,318 @@
+//! EPP templates (Embedded Puppet): text with Puppet code in tags.
+//!
+//! | tag            | meaning                                                           |
+//! |----------------|-------------------------------------------------------------------|
+//! | `<% code %>`   | code, evaluated for its effect                                    |
+//! | `<%= expr %>`  | the value of the expression, rendered into the text               |
+//! | `<%# text %>`  | a comment                                                         |
+//! | `<%- ...`      | also removes the spaces and tabs before the tag on its line       |
+//! | `... -%>`      | also removes the line break right after the tag                   |
+//! | `<%%`, `%%>`   | a literal `<%` / `%>` in the text                                 |
+//! | `<%- \|$a, $b = 1\| -%>` | the template's parameters: the first tag, before any text |
+//!
+//! Puppet lexes a template as one token stream, so a tag may open a block that a later tag
+//! closes (`<% $xs.each |$x| { %>…<% } %>`). The template is read here the same way: it is
+//! rewritten as one Puppet function whose body is the code with the text and rendered
+//! expressions as calls of [`TEXT`] and [`RENDER`], and that function is parsed with the
+//! Puppet parser. Code keeps its lines; [`Template::template_offset`] maps a position in the
+//! rewritten source back to the template for messages.
+
+use crate::ast::{ExprKind, Parameter, Span};
+use crate::{Diagnostic, Expr};
+
+/// The function a text part becomes: it appends its one argument, a string, to the output.
+pub const TEXT: &str = "epp_text__";
+/// The function a `<%= expr %>` becomes: it appends the value, rendered as interpolation
+/// renders it.
+pub const RENDER: &str = "epp_render__";
+const FUNCTION: &str = "epp_template__";
+
+/// A parsed template: its parameters (`None` when it declares none) and its body.
+#[derive(Clone, Debug)]
+pub struct Template {
+    pub parameters: Option<Vec<Parameter>>,
+    pub body: Option<Expr>,
+    /// Pieces of code copied from the template: (offset in the rewritten source, offset in
+    /// the template, length).
+    pieces: Vec<(usize, usize, usize)>,
+    template: String,
+}
+
+impl Template {
+    /// The line and column in the template of a position of the rewritten source (what the
+    /// evaluator's spans are in). A position in generated text is placed at the start of
+    /// the nearest piece of code before it.
+    pub fn template_position(&self, span: Span) -> (u32, u32) {
+        let offset = self.template_offset(span.start);
+        position_of(&self.template, offset)
+    }
+
+    /// The template offset of a rewritten-source offset.
+    pub fn template_offset(&self, offset: usize) -> usize {
+        let mut best = 0;
+        for &(at, orig, len) in &self.pieces {
+            if offset >= at && offset <= at + len {
+                return orig + (offset - at);
+            }
+            if offset > at + len {
+                best = orig + len;
+            }
+        }
+        best
+    }
+}
+
+/// The 1-based line and column (in characters) of a byte offset.
+fn position_of(text: &str, offset: usize) -> (u32, u32) {
+    let offset = offset.min(text.len());
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    (u32::try_from(line).unwrap_or(u32::MAX), u32::try_from(column).unwrap_or(u32::MAX))
+}
+
+/// A piece of the template.
+enum Part<'a> {
+    Text(String),
+    /// Code copied as it is, at its template offset.
+    Code(&'a str, usize),
+    /// A rendered expression, at its template offset.
+    Render(&'a str, usize),
+}
+
+/// Parses a template. A malformed one is Puppet's message for it, placed in the template
+/// (`Unbalanced epp tag, reached <eof> without closing tag.`, `Syntax error at '}'`).
+pub fn parse_template(template: &str) -> Result<Template, Diagnostic> {
+    let (parts, params) = split(template)?;
+    let mut source = String::with_capacity(template.len() + 64);
+    let mut pieces = Vec::new();
+    source.push_str("function ");
+    source.push_str(FUNCTION);
+    source.push('(');
+    if let Some((params, at)) = params {
+        pieces.push((source.len(), at, params.len()));
+        source.push_str(params);
+    }
+    source.push_str(") {");
+    for part in &parts {
+        match part {
+            Part::Text(text) => {
+                source.push_str(TEXT);
+                source.push_str("('");
+                for c in text.chars() {
+                    if c == '\\' || c == '\'' {
+                        source.push('\\');
+                    }
+                    source.push(c);
+                }
+                source.push_str("')\n");
+            }
+            Part::Code(code, at) => {
+                pieces.push((source.len(), *at, code.len()));
+                source.push_str(code);
+                source.push('\n');
+            }
+            Part::Render(code, at) => {
+                source.push_str(RENDER);
+                source.push('(');
+                pieces.push((source.len(), *at, code.len()));
+                source.push_str(code);
+                source.push_str("\n)\n");
+            }
+        }
+    }
+    source.push('}');
+    let mut partial = Template { parameters: None, body: None, pieces, template: template.to_owned() };
+    let program = crate::parse(&source).map_err(|diags| {
+        let d = diags.into_iter().next().unwrap_or_else(|| Diagnostic::error("Syntax error", Span::default()));
+        let (line, column) = partial.template_position(d.span);
+        Diagnostic::error(d.message, Span { line, column, ..d.span })
+    })?;
+    match program.body.map(|b| b.kind) {
+        Some(ExprKind::Function { parameters, body, .. }) => {
+            partial.parameters = params.map(|_| parameters);
+            partial.body = body.map(|b| *b);
+            Ok(partial)
+        }
+        _ => Err(Diagnostic::error("Syntax error", Span { line: 1, column: 1, ..Span::default() })),
+    }
+}
+
+/// The template's parts, and its parameter list (the text between the pipes, with its
+/// offset) when the first tag declares one.
+#[allow(clippy::type_complexity)]
+fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagnostic> {
+    let bytes = template.as_bytes();
+    let mut parts = Vec::new();
+    let mut params = None;
+    let mut text = String::new();
+    let mut i = 0;
+    let mut seen_tag = false;
+    while i < bytes.len() {
+        if template[i..].starts_with("<%%") {
+            text.push_str("<%");
+            i += 3;
+            continue;
+        }
+        if template[i..].starts_with("%%>") {
+            text.push_str("%>");
+            i += 3;
+            continue;
+        }
+        if !template[i..].starts_with("<%") {
+            let c = template[i..].chars().next().unwrap_or('\0');
+            text.push(c);
+            i += c.len_utf8().max(1);
+            continue;
+        }
+        // a tag
+        let tag_start = i;
+        i += 2;
+        let trim_left = bytes.get(i) == Some(&b'-');
+        if trim_left {
+            i += 1;
+            text.truncate(text.trim_end_matches([' ', '\t']).len());
+        }
+        let kind = match bytes.get(i) {
+            Some(b'=') => {
+                i += 1;
+                b'='
+            }
+            Some(b'#') => {
+                i += 1;
+                b'#'
+            }
+            _ => b' ',
+        };
+        let (end, close_len, trim_right) = if kind == b'#' {
+            match template[i..].find("%>") {
+                Some(k) => {
+                    let end = i + k;
+                    let trim = end > i && bytes[end - 1] == b'-';
+                    (if trim { end - 1 } else { end }, if trim { 3 } else { 2 }, trim)
+                }
+                None => return Err(unbalanced(template, tag_start)),
+            }
+        } else {
+            match find_close(template, i) {
+                Some((end, trim)) => (end, if trim { 3 } else { 2 }, trim),
+                None => return Err(unbalanced(template, tag_start)),
+            }
+        };
+        let code = &template[i..end];
+        if !text.is_empty() {
+            parts.push(Part::Text(std::mem::take(&mut text)));
+        }
+        match kind {
+            b'#' => {}
+            b'=' => parts.push(Part::Render(code, i)),
+            _ => {
+                let trimmed = code.trim_start();
+                let first = !seen_tag && parts.is_empty();
+                // (a parameter list anywhere else is code, and a syntax error)
+                match (first, trimmed.strip_prefix('|'), trimmed.trim_end().strip_suffix('|')) {
+                    (true, Some(_), Some(_)) => {
+                        let open = i + (code.len() - trimmed.len());
+                        let inner_end = i + code.trim_end().len() - 1;
+                        params = Some((&template[open + 1..inner_end], open + 1));
+                    }
+                    _ => parts.push(Part::Code(code, i)),
+                }
+            }
+        }
+        seen_tag = true;
+        i = end + close_len;
+        if trim_right {
+            // blanks up to the line break go with it
+            let rest = template[i..].trim_start_matches([' ', '\t']);
+            if let Some(after) = rest.strip_prefix("\r\n").or_else(|| rest.strip_prefix('\n')) {
+                i = template.len() - after.len();
+            }
+        }
+    }
+    if !text.is_empty() {
+        parts.push(Part::Text(text));
+    }
+    Ok((parts, params))
+}
+
+/// Where the code of a tag ends: the offset of its `%>` (or of the `-` of `-%>`, then
+/// `true`), skipping quoted strings, in which `%>` is text.
+fn find_close(template: &str, from: usize) -> Option<(usize, bool)> {
+    let bytes = template.as_bytes();
+    let mut i = from;
+    while i < bytes.len() {
+        match bytes[i] {
+            q @ (b'\'' | b'"') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'-' if template[i..].starts_with("-%>") => return Some((i, true)),
+            b'%' if template[i..].starts_with("%>") => return Some((i, false)),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Puppet's error for a tag that is not closed, placed at the end of the template.
+fn unbalanced(template: &str, _tag_start: usize) -> Diagnostic {
+    let (line, column) = position_of(template, template.len());
+    Diagnostic::error(
+        "Unbalanced epp tag, reached <eof> without closing tag.",
+        Span { start: template.len(), end: template.len(), line, column },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(t: &str) -> Vec<String> {
+        match split(t) {
+            Ok((parts, _)) => parts
+                .iter()
+                .map(|p| match p {
+                    Part::Text(s) => format!("T:{s}"),
+                    Part::Code(c, _) => format!("C:{c}"),
+                    Part::Render(c, _) => format!("R:{c}"),
+                })
+                .collect(),
+            Err(d) => vec![format!("E:{}", d.message)],
+        }
+    }
+
+    #[test]
+    fn tags_and_trimming() {
+        assert_eq!(texts("a<%= 1 %>b"), ["T:a", "R: 1 ", "T:b"]);
+        assert_eq!(texts("  <%- $a = 1 -%>\nx"), ["C: $a = 1 ", "T:x"]);
+        assert_eq!(texts("abc  <%- $a = 1 %>x"), ["T:abc", "C: $a = 1 ", "T:x"]);
+        assert_eq!(texts("<%= 1 -%>  \nx"), ["R: 1 ", "T:x"]);
+        assert_eq!(texts("x<%# c %>y <%% z %%>"), ["T:x", "T:y <% z %>"]);
+        assert_eq!(texts("<%= '%>' %>"), ["R: '%>' "]);
+        assert_eq!(texts("a<%= 1 "), ["E:Unbalanced epp tag, reached <eof> without closing tag."]);
+    }
+
+    #[test]
+    fn parameters_come_first() {
+        let params = |t| split(t).ok().and_then(|(_, p)| p).map(|p| p.0);
+        assert_eq!(params("<%- | $x, $y = 1 | -%>\nhi"), Some(" $x, $y = 1 "));
+        assert_eq!(params("x <%| $a |%>"), None);
+        assert_eq!(params("  <%| $a |%>"), None);
+    }
+
+    #[test]
+    fn positions_map_back() {
+        let t = parse_template("ab<%= $nope %>").expect("parses");
+        let body = t.body.expect("a body");
+        let ExprKind::Block(items) = &body.kind else { return assert!(matches!(body.kind, ExprKind::Call { .. })) };
+        assert_eq!(items.len(), 2);
+    }
+}
