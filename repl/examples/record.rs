@@ -38,6 +38,8 @@ const BATCH: usize = 500;
 
 fn main() -> ExitCode {
     let oracle = oracle::oracle_path();
+    // Module goldens: the module path's directories are written as `$modulepath`.
+    let modulepath = std::env::var_os("POPPET_MODULEPATH").unwrap_or_default();
     let mut trouble = Vec::new();
     let result = cases::record_files(
         "poppet-record",
@@ -50,7 +52,10 @@ fn main() -> ExitCode {
             oracle::run_oracle(&oracle, &programs)
         },
         |at, outcome: Json| {
-            let lines = oracle::expectation(&outcome);
+            let mut lines = oracle::expectation(&outcome);
+            for dir in std::env::split_paths(&modulepath).filter(|d| !d.as_os_str().is_empty()) {
+                lines = oracle::hide_modulepath(lines, &dir);
+            }
             if let Some(bad) = lines.iter().find(|l| l.contains("ORACLE ") || l.contains(":0x")) {
                 trouble.push(format!("{at}: {bad}"));
             }

@@ -62,6 +62,8 @@ pub struct Resource {
     /// The title; for classes the class name (`apache::mod`), printed capitalized.
     pub title: Rc<str>,
     pub params: IndexMap<Rc<str>, Value>,
+    /// Where each parameter was set, when known (see [`Resource::param_location`]).
+    pub origins: HashMap<Rc<str>, Origin>,
     pub kind: Kind,
     /// Declared with `@` (not in the catalog until realized) or `@@`.
     pub virtual_: bool,
@@ -90,6 +92,7 @@ impl Resource {
             type_name: type_name.into(),
             title: title.into(),
             params: IndexMap::new(),
+            origins: HashMap::new(),
             kind,
             virtual_: false,
             exported: false,
@@ -127,6 +130,22 @@ impl Resource {
         }
     }
 
+    /// Where parameter `name` was set, as messages about its value say: its attribute's
+    /// line (` (file: F, line: 3)`), nothing for a value a function gave, and the
+    /// resource's own place when it is not known.
+    pub fn param_location(&self, name: &str) -> String {
+        match self.origins.get(name) {
+            Some(origin) => origin.suffix(),
+            None => format!(" {}", self.location()),
+        }
+    }
+
+    /// Sets a parameter and where it was set.
+    pub fn set_param(&mut self, name: Rc<str>, value: Value, origin: Origin) {
+        self.origins.insert(name.clone(), origin);
+        self.params.insert(name, value);
+    }
+
     /// Whether lists of the catalog show it: not virtual, not one of the resources every
     /// catalog starts with.
     pub fn listed(&self) -> bool {
@@ -141,6 +160,52 @@ impl Resource {
     /// The reference: `File[/tmp/x]`, `Class[Apache::Mod]`.
     pub fn reference(&self) -> String {
         reference(&self.type_name, &self.title)
+    }
+}
+
+/// Where a parameter was set (Puppet's `Param#file` and `#line`): the line of its attribute
+/// (`require => ...`), of a resource default or an override, in a module's manifest
+/// (`file`) or the program. `line` is `None` for a value a function gave
+/// (`create_resources`): Puppet's messages then name no place.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Origin {
+    pub file: Option<Rc<str>>,
+    pub line: Option<u32>,
+}
+
+impl Origin {
+    /// ` (file: F, line: 3)`, ` (line: 3)`, or nothing when the line is not known.
+    pub fn suffix(&self) -> String {
+        match (&self.file, self.line) {
+            (_, None) => String::new(),
+            (Some(file), Some(line)) => format!(" (file: {file}, line: {line})"),
+            (None, Some(line)) => format!(" (line: {line})"),
+        }
+    }
+}
+
+/// Parameters as an expression gives them (attributes, a default's, a function's), with
+/// where each was set.
+#[derive(Clone, Debug, Default)]
+pub struct Attributes {
+    pub values: IndexMap<Rc<str>, Value>,
+    pub origins: HashMap<Rc<str>, Origin>,
+}
+
+impl Attributes {
+    /// Values a function gave: set nowhere Puppet names.
+    pub fn unplaced(values: IndexMap<Rc<str>, Value>) -> Attributes {
+        let origins = values.keys().map(|k| (k.clone(), Origin::default())).collect();
+        Attributes { values, origins }
+    }
+
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.values.contains_key(name)
+    }
+
+    pub fn insert(&mut self, name: Rc<str>, value: Value, origin: Origin) {
+        self.origins.insert(name.clone(), origin);
+        self.values.insert(name, value);
     }
 }
 
@@ -201,8 +266,8 @@ pub struct Collector {
 /// Resource defaults (`File { mode => '0644' }`) of one scope.
 #[derive(Clone, Debug, Default)]
 pub struct Defaults {
-    /// By lower-case type name: parameter and value.
-    pub by_type: HashMap<String, IndexMap<Rc<str>, Value>>,
+    /// By lower-case type name: parameters, values and where they were set.
+    pub by_type: HashMap<String, Attributes>,
 }
 
 /// The compiled catalog.
@@ -234,8 +299,18 @@ pub struct Catalog {
 #[derive(Clone, Debug)]
 pub struct Override {
     pub key: (String, String),
-    pub params: Vec<(Rc<str>, Value, bool)>,
+    pub params: Vec<OverrideParam>,
     pub at: Span,
+}
+
+/// One parameter an override or a collector sets.
+#[derive(Clone, Debug)]
+pub struct OverrideParam {
+    pub name: Rc<str>,
+    pub value: Value,
+    /// `+>`: added to the values the resource has.
+    pub append: bool,
+    pub origin: Origin,
 }
 
 impl Catalog {

@@ -71,7 +71,7 @@ fn modules() {
         let ours = std::panic::catch_unwind(|| {
             let mut session = Session::default();
             session.evaluator.set_modulepath(&modules.display().to_string());
-            oracle::our_expectation(&session.run(source))
+            oracle::hide_modulepath(oracle::our_expectation(&session.run(source)), &modules)
         })
         .unwrap_or_else(|_| vec!["PANIC".to_string()]);
         if ours == case.expected {

@@ -142,6 +142,20 @@ fn translate(src: &str) -> String {
                 Some('S') if in_class == 0 => out.push_str("[^\\t\\n\\x0B\\f\\r ]"),
                 Some('Z') if in_class == 0 => out.push_str("(?=\\n?\\z)"),
                 Some('/') => out.push('/'),
+                Some('0') => {
+                    // Ruby's octal escape `\0`, `\0o`, `\0oo` (the regex crate has none).
+                    let mut code = 0u32;
+                    for _ in 0..2 {
+                        match chars.peek().and_then(|c| c.to_digit(8)) {
+                            Some(d) => {
+                                code = code * 8 + d;
+                                chars.next();
+                            }
+                            None => break,
+                        }
+                    }
+                    out.push_str(&format!("\\x{{{code:X}}}"));
+                }
                 Some(n) => {
                     out.push('\\');
                     out.push(n);
@@ -384,6 +398,11 @@ mod tests {
         assert!(Regexp::new("^[[:alpha:]]$").is_match("é"));
         assert!(Regexp::new("^[x[:digit:]]+$").is_match("x٣1"));
         assert!(!Regexp::new("^[[:^alpha:]]$").is_match("é"));
+        // Octal escapes after \0 (stdlib's Unixpath has `[^\n\/\0]`).
+        assert!(Regexp::new("\\A\\/([^\\n\\/\\0]+\\/*)*\\z").is_match("/var/lib"));
+        assert!(Regexp::new("\\0").is_match("a\0"));
+        assert!(Regexp::new("^a\\01$").is_match("a\u{1}"));
+        assert!(Regexp::new("^\\078$").is_match("\u{7}8"));
     }
 
     #[test]

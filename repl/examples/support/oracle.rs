@@ -99,6 +99,18 @@ pub fn our_expectation(outcome: &poppet::Outcome) -> Vec<String> {
     lines
 }
 
+/// What module goldens write for the module path directory in messages (`(file:
+/// $modulepath/demo/manifests/init.pp, line: 3)`), so that expectations do not depend on
+/// where the checkout is.
+pub const MODULEPATH_TOKEN: &str = "$modulepath";
+
+/// `lines` with the absolute form of `dir` written as [`MODULEPATH_TOKEN`].
+pub fn hide_modulepath(lines: Vec<String>, dir: &Path) -> Vec<String> {
+    let Ok(dir) = std::path::absolute(dir) else { return lines };
+    let dir = dir.display().to_string();
+    lines.into_iter().map(|l| l.replace(&dir, MODULEPATH_TOKEN)).collect()
+}
+
 pub fn one_line(message: &str) -> String {
     message.replace('\n', "\u{2424}")
 }

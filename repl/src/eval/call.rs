@@ -363,7 +363,12 @@ impl Evaluator {
     /// Evaluates the default of parameter `index` (`ParameterScope#evaluate`): reading that
     /// parameter or a later one, not bound yet, is Puppet's error.
     fn eval_default(&mut self, callee: &str, names: &[Rc<str>], index: usize, default: &Expr) -> Eval<Value> {
-        let guard = super::ParamGuard { callee: callee.into(), from: names[index].clone(), pending: names[index..].to_vec() };
+        let guard = super::ParamGuard {
+            callee: callee.into(),
+            from: names[index].clone(),
+            names: names.to_vec(),
+            pending: names[index..].to_vec(),
+        };
         let saved = self.param_guard.replace(guard);
         let v = self.eval(default);
         self.param_guard = saved;

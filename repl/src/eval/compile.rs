@@ -12,7 +12,7 @@ use puppet_types::display::{capitalize_segments, value_to_s};
 use puppet_types::{Type, Value};
 
 use super::{truthy, Evaluator};
-use crate::catalog::{self, flatten, Collector, Container, Definition, Kind, Override, Resource};
+use crate::catalog::{self, flatten, Attributes, Collector, Container, Definition, Kind, Origin, Override, OverrideParam, Resource};
 use crate::error::{bare, fail, fail_at, Eval, Flow};
 use crate::scope::Scope;
 
@@ -69,14 +69,15 @@ impl Evaluator {
         };
         let lower = type_name.trim_start_matches("::").to_lowercase();
         // A `default:` body gives the other bodies of the expression their defaults.
-        let mut defaults: IndexMap<Rc<str>, Value> = IndexMap::new();
+        let mut defaults = Attributes::default();
         let mut declared = Vec::new();
         let mut plans = Vec::new();
         for body in bodies {
             let title = self.eval(&body.title)?;
             let params = self.attribute_values(&body.operations, e.at)?;
             if matches!(title, Value::Default) {
-                defaults.extend(params);
+                defaults.values.extend(params.values);
+                defaults.origins.extend(params.origins);
                 continue;
             }
             plans.push((title, params, body.title.at));
@@ -84,9 +85,10 @@ impl Evaluator {
         let mut seen: Vec<String> = Vec::new();
         let mut titled = Vec::new();
         for (title, mut params, title_at) in plans {
-            for (k, v) in &defaults {
+            for (k, v) in &defaults.values {
                 if !params.contains_key(k) {
-                    params.insert(k.clone(), v.clone());
+                    let origin = defaults.origins.get(k).cloned().unwrap_or_default();
+                    params.insert(k.clone(), v.clone(), origin);
                 }
             }
             for title in self.titles(&title, title_at)? {
@@ -138,10 +140,10 @@ impl Evaluator {
         Ok(out)
     }
 
-    /// The values of `name => value` operations and `* => hash` splats, in order; undef
-    /// values leave the attribute unset.
-    fn attribute_values(&mut self, operations: &[AttributeOp], at: Span) -> Eval<IndexMap<Rc<str>, Value>> {
-        let mut params: IndexMap<Rc<str>, Value> = IndexMap::new();
+    /// The values of `name => value` operations and `* => hash` splats, in order, with
+    /// where each was set; undef values leave the attribute unset.
+    fn attribute_values(&mut self, operations: &[AttributeOp], at: Span) -> Eval<Attributes> {
+        let mut params = Attributes::default();
         for op in operations {
             match op {
                 AttributeOp::Set { name, value, span, .. } => {
@@ -153,30 +155,41 @@ impl Evaluator {
                     if params.contains_key(name.as_str()) {
                         return Err(fail_at(format!("The attribute '{name}' has already been set"), at));
                     }
-                    params.insert(name.as_str().into(), v);
+                    params.insert(name.as_str().into(), v, self.origin(span.line));
                 }
-                AttributeOp::Splat { value, .. } => match &self.eval(value)? {
-                    Value::Hash(h) => {
-                        for (k, v) in h.iter() {
-                            let Some(name) = k.as_str() else {
-                                return Err(fail_at("Attribute name is not a String", value.at));
-                            };
-                            if params.contains_key(name) {
-                                return Err(fail_at(format!("The attribute '{name}' has already been set"), at));
-                            }
-                            params.insert(name.into(), v.clone());
+                AttributeOp::Splat { value, span } => {
+                    for (name, v) in self.splat(value)? {
+                        if params.contains_key(&name) {
+                            return Err(fail_at(format!("The attribute '{name}' has already been set"), at));
                         }
+                        params.insert(name, v, self.origin(span.line));
                     }
-                    other => {
-                        return Err(fail_at(
-                            format!("Expected value of type Hash, got {}", puppet_types::infer::infer_set(other)),
-                            value.at,
-                        ))
-                    }
-                },
+                }
             }
         }
         Ok(params)
+    }
+
+    /// The attributes of `* => hash` (`eval_AttributesOperation`).
+    fn splat(&mut self, value: &Expr) -> Eval<Vec<(Rc<str>, Value)>> {
+        match &self.eval(value)? {
+            Value::Hash(h) => h
+                .iter()
+                .map(|(k, v)| match k.as_str() {
+                    Some(name) => Ok((Rc::from(name), v.clone())),
+                    None => Err(fail_at("Attribute name is not a String", value.at)),
+                })
+                .collect(),
+            other => Err(fail_at(
+                format!("Expected value of type Hash, got {}", puppet_types::infer::infer_generalized(other)),
+                value.at,
+            )),
+        }
+    }
+
+    /// A parameter set on `line` of the code being evaluated.
+    fn origin(&self, line: u32) -> Origin {
+        Origin { file: self.current_file.clone(), line: Some(line) }
     }
 
     /// Adds one resource of a core or defined type to the catalog.
@@ -184,7 +197,7 @@ impl Evaluator {
         &mut self,
         lower: &str,
         title: &str,
-        params: IndexMap<Rc<str>, Value>,
+        params: Attributes,
         form: ResourceForm,
         at: Span,
     ) -> Eval<Value> {
@@ -205,23 +218,23 @@ impl Evaluator {
             self.warn_at("You cannot collect exported resources without storeconfigs being set; the export is ignored", at);
         }
         let resource = Resource {
-            params,
+            params: params.values,
+            origins: params.origins,
             virtual_: form == ResourceForm::Virtual,
             exported: form == ResourceForm::Exported,
             evaluated: kind != Kind::Define,
             ..self.new_resource(&type_name, title, kind, at)
         };
-        let unknown_file = self.created_by_function;
+        let here = if self.created_by_function { format!(" (file: unknown, line: {})", at.line) } else { self.origin(at.line).suffix() };
         let reference = resource.reference();
         if let Some(namevar) = self.namevar_clash(&resource) {
             return Err(fail(namevar));
         }
         let sets_stage = resource.params.get("stage").is_some_and(|v| !v.is_undef());
         if let Err(existing) = self.catalog.add(resource) {
-            let here = if unknown_file { format!("(file: unknown, line: {})", at.line) } else { format!("(line: {})", at.line) };
             return Err(fail(format!(
-                "Duplicate declaration: {reference} is already declared at (line: {}); cannot redeclare {here}",
-                existing.at.line
+                "Duplicate declaration: {reference} is already declared at {}; cannot redeclare{here}",
+                existing.location()
             )));
         }
         if sets_stage {
@@ -281,13 +294,29 @@ impl Evaluator {
         None
     }
 
-    /// A core type's parameters must be its attributes or metaparameters, and tags must be
-    /// tags: checked when the catalog is finished, as Puppet does.
+    /// A core type's parameters must be its attributes or metaparameters (so must those of a
+    /// type a module implements in Ruby, when its attributes can be read), relationship
+    /// metaparameters must name resources of the catalog, and tags must be tags: checked
+    /// when the catalog is finished, as Puppet does.
     fn check_parameters(&self) -> Eval<()> {
+        // The attributes of types modules implement in Ruby, by type.
+        let mut ruby: HashMap<String, Option<Rc<[String]>>> = HashMap::new();
         for r in self.catalog.resources().iter().filter(|r| r.kind == Kind::Builtin && !r.virtual_) {
-            let Some(t) = crate::resource_types::get(&r.type_name) else { continue };
+            let lower = r.type_name.to_lowercase();
+            let core = crate::resource_types::get(&lower);
+            let module_names = match core {
+                Some(_) => None,
+                None => match ruby.entry(lower.clone()).or_insert_with(|| self.ruby_type_attributes(&lower).map(Rc::from)) {
+                    Some(names) => Some(names.clone()),
+                    None => continue,
+                },
+            };
+            let has = |name: &str| match core {
+                Some(t) => t.attribute(name).is_some(),
+                None => module_names.as_deref().is_some_and(|names| names.iter().any(|n| n == name)),
+            };
             for name in r.params.keys() {
-                if t.attribute(name).is_none() && crate::resource_types::metaparameter(name).is_none() {
+                if !has(name) && crate::resource_types::metaparameter(name).is_none() {
                     return Err(bare(format!("no parameter named '{name}' {} on {} {}", r.location(), r.reference(), r.location())));
                 }
             }
@@ -305,9 +334,9 @@ impl Evaluator {
                     };
                     if !found {
                         return Err(bare(format!(
-                            "Could not find resource '{}' in parameter '{param}' {}",
+                            "Could not find resource '{}' in parameter '{param}'{}",
                             catalog::reference_text(&target),
-                            r.location()
+                            r.param_location(param)
                         )));
                     }
                 }
@@ -375,7 +404,7 @@ impl Evaluator {
         let mut hops = 0;
         while let Some(s) = scope {
             let d = self.catalog.defaults.get(&(Rc::as_ptr(&s) as usize)).and_then(|d| d.by_type.get(&lower));
-            if let Some(v) = d.and_then(|d| d.get(name)) {
+            if let Some(v) = d.and_then(|d| d.values.get(name)) {
                 return Some(v.clone());
             }
             hops += 1;
@@ -424,11 +453,12 @@ impl Evaluator {
                 }
             }
             for title in self.titles(title, at)? {
+                let params = Attributes::unplaced(merged.clone());
                 let reference = if lower == "class" {
-                    self.declare_class_like(&title, merged.clone(), site)?
+                    self.declare_class_like(&title, params, site)?
                 } else {
                     self.created_by_function = true;
-                    let declared = self.declare_resource(&lower, &title, merged.clone(), form, site);
+                    let declared = self.declare_resource(&lower, &title, params, form, site);
                     self.created_by_function = false;
                     declared?
                 };
@@ -510,21 +540,21 @@ impl Evaluator {
     }
 
     /// `class { 'name': p => v }`: declares the class with parameters, once.
-    fn declare_class_like(&mut self, name: &str, params: IndexMap<Rc<str>, Value>, at: Span) -> Eval<Value> {
+    fn declare_class_like(&mut self, name: &str, params: Attributes, at: Span) -> Eval<Value> {
         let lower = name.trim_start_matches("::").to_lowercase();
         if let Some(existing) = self.catalog.get("Class", &lower) {
-            let location = if existing.at.line == 0 { String::new() } else { format!(" at (line: {})", existing.at.line) };
+            let location = if existing.at.line == 0 { String::new() } else { format!(" at {}", existing.location()) };
             return Err(fail(format!(
-                "Duplicate declaration: {} is already declared{location}; cannot redeclare (line: {})",
+                "Duplicate declaration: {} is already declared{location}; cannot redeclare{}",
                 existing.reference(),
-                at.line
+                self.origin(at.line).suffix()
             )));
         }
         self.load_definition(&lower)?;
         if !self.classes_defs.contains_key(&lower) {
             return Err(fail(format!("Could not find declared class {name}")));
         }
-        if let Some(stage) = params.get("stage") {
+        if let Some(stage) = params.values.get("stage") {
             let stage = value_to_s(stage);
             if self.catalog.get("Stage", &stage).is_none() {
                 return Err(fail(format!("Could not find stage {stage} specified by {}", catalog::reference("Class", &lower))));
@@ -537,14 +567,14 @@ impl Evaluator {
 
     /// Adds `Class[name]` to the catalog and evaluates the class's body in its own scope
     /// (its parent class first).
-    fn evaluate_class(&mut self, lower: &str, params: Option<IndexMap<Rc<str>, Value>>, at: Span) -> Eval<()> {
+    fn evaluate_class(&mut self, lower: &str, params: Option<Attributes>, at: Span) -> Eval<()> {
         self.add_class(lower, params, at, false)?;
         self.evaluate_class_body(lower)
     }
 
     /// Adds `Class[name]` to the catalog (its parent first), not evaluated yet. `located`:
     /// declared by a resource expression (a duplicate then names where).
-    fn add_class(&mut self, lower: &str, params: Option<IndexMap<Rc<str>, Value>>, at: Span, located: bool) -> Eval<()> {
+    fn add_class(&mut self, lower: &str, params: Option<Attributes>, at: Span, located: bool) -> Eval<()> {
         self.load_definition(lower)?;
         let Some(def) = self.classes_defs.get(lower).cloned() else {
             return Err(fail(format!("Could not find class ::{lower} for {}", self.node_name)));
@@ -566,7 +596,7 @@ impl Evaluator {
         let mut params = params.unwrap_or_default();
         // A class is contained in its run stage (`add_edge_to_stage`): the one it names, else
         // the one of the class or resource declaring it, which it then names too.
-        let stage = match params.get("stage").filter(|v| !v.is_undef()) {
+        let stage = match params.values.get("stage").filter(|v| !v.is_undef()) {
             Some(v) => value_to_s(v),
             None => {
                 let inherited = self
@@ -577,7 +607,7 @@ impl Evaluator {
                     .map(value_to_s);
                 match inherited {
                     Some(stage) if stage != "main" => {
-                        params.insert("stage".into(), Value::from(stage.as_str()));
+                        params.values.insert("stage".into(), Value::from(stage.as_str()));
                         stage
                     }
                     _ => "main".to_owned(),
@@ -585,7 +615,8 @@ impl Evaluator {
             }
         };
         let resource = Resource {
-            params,
+            params: params.values,
+            origins: params.origins,
             evaluated: false,
             container: catalog::reference("Stage", &stage).into(),
             ..self.new_resource("Class", lower, Kind::Class, at)
@@ -671,36 +702,61 @@ impl Evaluator {
         result
     }
 
-    /// Binds a class's or defined type's parameters in the current scope: the given values
-    /// (checked against the parameter types), else the defaults.
+    /// Binds a class's or defined type's parameters in the current scope, as Puppet's
+    /// `set_resource_parameters`: the given values first, then the defaults of the others in
+    /// order (a default reading a parameter that has no value yet is an error), then every
+    /// value checked against its parameter's type. The problems are reported together, as
+    /// Puppet's `validate_parameters` lists them: unknown names, then missing values and
+    /// mismatches in parameter order.
     fn bind_definition_parameters(
         &mut self,
         parameters: &[Parameter],
         mut given: IndexMap<Rc<str>, Value>,
         reference: &str,
     ) -> Eval<IndexMap<Rc<str>, Value>> {
-        let unknown: Vec<Rc<str>> = given
+        let mut problems: Vec<String> = given
             .keys()
             .filter(|k| {
                 !parameters.iter().any(|p| p.name == ***k) && crate::resource_types::metaparameter(k).is_none()
             })
-            .cloned()
+            .map(|name| format!("has no parameter named '{name}'"))
             .collect();
-        if let Some(name) = unknown.first() {
-            return Err(fail(format!("{reference}: has no parameter named '{name}'")));
+        let names: Vec<Rc<str>> = parameters.iter().map(|p| Rc::from(p.name.as_str())).collect();
+        for name in &names {
+            if let Some(v) = given.get(name) {
+                self.scope.bind(name.clone(), v.clone());
+            }
         }
-        let mut problems = Vec::new();
+        let mut pending: Vec<Rc<str>> = names.iter().filter(|n| !given.contains_key(*n)).cloned().collect();
+        let mut values = Vec::with_capacity(parameters.len());
+        for (p, name) in parameters.iter().zip(&names) {
+            let value = match (given.shift_remove(name), &p.value) {
+                (Some(v), None) => Some(v),
+                (Some(v), Some(_)) if !v.is_undef() => Some(v),
+                (_, Some(default)) => {
+                    let guard = super::ParamGuard {
+                        callee: reference.into(),
+                        from: name.clone(),
+                        names: names.clone(),
+                        pending: pending.clone(),
+                    };
+                    let saved = self.param_guard.replace(guard);
+                    let v = self.eval(default);
+                    self.param_guard = saved;
+                    let v = v?;
+                    pending.retain(|n| n != name);
+                    self.scope.replace(name, v.clone());
+                    Some(v)
+                }
+                (None, None) => None,
+            };
+            values.push((p, name, value));
+        }
         let mut bound = IndexMap::new();
-        for p in parameters {
-            let value = match given.shift_remove(p.name.as_str()).filter(|v| !v.is_undef()) {
-                Some(v) => v,
-                None => match &p.value {
-                    Some(default) => self.eval(default)?,
-                    None => {
-                        problems.push(format!("expects a value for parameter '{}'", p.name));
-                        continue;
-                    }
-                },
+        for (p, name, value) in values {
+            let Some(value) = value else {
+                problems.push(format!("expects a value for parameter '{name}'"));
+                continue;
             };
             if let Some(type_expr) = &p.type_expr {
                 let t = match &self.eval(type_expr)? {
@@ -708,13 +764,12 @@ impl Evaluator {
                     _ => Type::Any,
                 };
                 if !puppet_types::instance::is_instance(&t, &value) {
-                    let subject = format!("parameter '{}'", p.name);
+                    let subject = format!("parameter '{name}'");
                     problems.push(puppet_types::mismatch::describe_value(&subject, &t, &value));
                     continue;
                 }
             }
-            self.scope.bind(p.name.as_str().into(), value.clone());
-            bound.insert(Rc::from(p.name.as_str()), value);
+            bound.insert(name.clone(), value);
         }
         match problems.as_slice() {
             [] => Ok(bound),
@@ -795,7 +850,7 @@ impl Evaluator {
         let params = self.attribute_values(operations, type_ref.at)?;
         let key = Rc::as_ptr(&self.scope) as usize;
         let entry = self.catalog.defaults.entry(key).or_default().by_type.entry(lower.clone()).or_default();
-        for (k, v) in params {
+        for (k, v) in params.values {
             if entry.contains_key(&k) {
                 return Err(bare(format!(
                     "Default already defined for {} {{ {k} }}; cannot redefine (line: {})",
@@ -803,7 +858,8 @@ impl Evaluator {
                     type_ref.at.line
                 )));
             }
-            entry.insert(k, v);
+            let origin = params.origins.get(&k).cloned().unwrap_or_default();
+            entry.insert(k, v, origin);
         }
         Ok(Value::Undef)
     }
@@ -812,21 +868,7 @@ impl Evaluator {
     /// finished.
     pub(super) fn resource_override(&mut self, resources: &Expr, operations: &[AttributeOp], at: Span) -> Eval<Value> {
         let target = self.eval(resources)?;
-        let mut params = Vec::new();
-        for op in operations {
-            match op {
-                AttributeOp::Set { name, append, value, .. } => {
-                    params.push((Rc::from(name.as_str()), self.eval(value)?, *append));
-                }
-                AttributeOp::Splat { value, .. } => {
-                    if let Value::Hash(h) = &self.eval(value)? {
-                        for (k, v) in h.iter() {
-                            params.push((Rc::from(value_to_s(k).as_str()), v.clone(), false));
-                        }
-                    }
-                }
-            }
-        }
+        let params = self.override_params(operations)?;
         for v in flatten(&target) {
             if let Some((type_name, title)) = reference_of(&v) {
                 let o = Override { key: catalog::key(&type_name, &title), params: params.clone(), at };
@@ -838,23 +880,42 @@ impl Evaluator {
         Ok(target)
     }
 
+    /// The parameters an override or a collector sets.
+    fn override_params(&mut self, operations: &[AttributeOp]) -> Eval<Vec<OverrideParam>> {
+        let mut params = Vec::new();
+        for op in operations {
+            match op {
+                AttributeOp::Set { name, append, value, span } => {
+                    let value = self.eval(value)?;
+                    params.push(OverrideParam { name: name.as_str().into(), value, append: *append, origin: self.origin(span.line) });
+                }
+                AttributeOp::Splat { value, span } => {
+                    for (name, value) in self.splat(value)? {
+                        params.push(OverrideParam { name, value, append: false, origin: self.origin(span.line) });
+                    }
+                }
+            }
+        }
+        Ok(params)
+    }
+
     /// Sets an override's parameters on its resource; false when there is none yet.
     fn apply_override(&mut self, o: &Override) -> bool {
         let default_values: Vec<Option<Value>> = match self.catalog.get(&o.key.0, &o.key.1) {
-            Some(r) => o.params.iter().map(|(k, _, _)| self.default_for(r, k)).collect(),
+            Some(r) => o.params.iter().map(|p| self.default_for(r, &p.name)).collect(),
             None => return false,
         };
         let Some(r) = self.catalog.get_mut(&o.key.0, &o.key.1) else { return false };
-        for ((k, v, append), default) in o.params.iter().zip(default_values) {
-            if *append {
-                let old = r.params.get(k).cloned().or(default);
+        for (p, default) in o.params.iter().zip(default_values) {
+            if p.append {
+                let old = r.params.get(&p.name).cloned().or(default);
                 let mut items: Vec<Value> = old.map(|o| flatten(&o)).unwrap_or_default();
-                items.extend(flatten(v));
-                r.params.insert(k.clone(), Value::array(items));
-            } else if v.is_undef() {
-                r.params.shift_remove(k);
+                items.extend(flatten(&p.value));
+                r.set_param(p.name.clone(), Value::array(items), p.origin.clone());
+            } else if p.value.is_undef() {
+                r.params.shift_remove(&p.name);
             } else {
-                r.params.insert(k.clone(), v.clone());
+                r.set_param(p.name.clone(), p.value.clone(), p.origin.clone());
             }
         }
         true
@@ -966,11 +1027,16 @@ impl Evaluator {
         let type_name = match &type_expr.kind {
             ExprKind::QualifiedReference(name) => {
                 let lower = name.trim_start_matches("::").to_lowercase();
+                let defined = |ev: &mut Self| -> Eval<bool> {
+                    if !ev.defines.contains_key(&lower) {
+                        ev.autoload(super::modules::Entity::Definition, &lower)?;
+                    }
+                    Ok(ev.defines.contains_key(&lower))
+                };
                 if crate::resource_types::get(&lower).is_none()
-                    && !self.defines.contains_key(&lower)
                     && lower != "class"
                     && !self.ruby_type_exists(&lower)
-                    && !self.autoload(super::modules::Entity::Definition, &lower)?
+                    && !defined(self)?
                 {
                     return Err(fail_at(
                         format!("Error while evaluating a Virtual Query, Resource type {lower} doesn't exist"),
@@ -1033,23 +1099,9 @@ impl Evaluator {
                 }
                 if !collector.operations.is_empty() {
                     let saved = std::mem::replace(&mut self.scope, collector.scope.clone());
-                    let mut params = Vec::new();
-                    let mut failed = None;
-                    for op in &collector.operations {
-                        if let AttributeOp::Set { name, append, value, .. } = op {
-                            match self.eval(value) {
-                                Ok(v) => params.push((Rc::from(name.as_str()), v, *append)),
-                                Err(e) => {
-                                    failed = Some(e);
-                                    break;
-                                }
-                            }
-                        }
-                    }
+                    let params = self.override_params(&collector.operations);
                     self.scope = saved;
-                    if let Some(e) = failed {
-                        return Err(e);
-                    }
+                    let params = params?;
                     let (t, title) = (self.catalog.at(index).type_name.to_string(), self.catalog.at(index).title.to_string());
                     self.apply_override(&Override { key: catalog::key(&t, &title), params, at: collector.at });
                 }
@@ -1185,20 +1237,21 @@ impl Evaluator {
                     _ => break,
                 }
             }
-            let mut add: IndexMap<Rc<str>, Value> = IndexMap::new();
+            let mut add = Attributes::default();
             for scope in &chain {
                 if let Some(d) = self.catalog.defaults.get(&(Rc::as_ptr(scope) as usize)).and_then(|d| d.by_type.get(&lower)) {
-                    for (k, v) in d {
+                    for (k, v) in &d.values {
                         if !add.contains_key(k) {
-                            add.insert(k.clone(), v.clone());
+                            add.insert(k.clone(), v.clone(), d.origins.get(k).cloned().unwrap_or_default());
                         }
                     }
                 }
             }
             let r = self.catalog.at_mut(index);
-            for (k, v) in add {
+            for (k, v) in add.values {
                 if !r.params.contains_key(&k) {
-                    r.params.insert(k, v);
+                    let origin = add.origins.get(&k).cloned().unwrap_or_default();
+                    r.set_param(k, v, origin);
                 }
             }
         }
@@ -1452,7 +1505,7 @@ fn define_error(flow: Flow, r: &Resource) -> Flow {
 }
 
 /// An error with a position in a module's manifest names that file.
-fn in_file(flow: Flow, file: Option<&Rc<str>>) -> Flow {
+pub(super) fn in_file(flow: Flow, file: Option<&Rc<str>>) -> Flow {
     match (flow, file) {
         (Flow::Error(mut e), Some(file)) if e.at.is_some() && e.file.is_none() => {
             e.file = Some(file.clone());

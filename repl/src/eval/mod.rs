@@ -544,10 +544,15 @@ impl Evaluator {
     fn variable(&mut self, name: &str, at: Span) -> Eval<Value> {
         if let Some(g) = &self.param_guard {
             if g.pending.iter().any(|p| &**p == name) {
-                return Err(crate::error::fail(format!(
-                    "{}: default expression for ${} tries to illegally access not yet evaluated ${name}",
-                    g.callee, g.from
-                )));
+                // `ParameterScope#parameter_reference_failure`: a parameter before the one
+                // being defaulted can only be one that was given no value.
+                let position = |n: &str| g.names.iter().position(|p| &**p == n);
+                let message = if position(name) < position(&g.from) {
+                    format!("{}: expects a value for parameter ${name}", g.callee)
+                } else {
+                    format!("{}: default expression for ${} tries to illegally access not yet evaluated ${name}", g.callee, g.from)
+                };
+                return Err(crate::error::fail(message));
             }
         }
         let bytes = name.as_bytes();
@@ -1004,8 +1009,13 @@ fn interpolate_into(out: &mut String, v: &Value) {
 
 /// The parameters a default expression may not read yet (Puppet's `ParameterScope`).
 pub(crate) struct ParamGuard {
+    /// `Class[A]`, `A[x]`, a function's name.
     pub callee: Rc<str>,
+    /// The parameter whose default is being evaluated.
     pub from: Rc<str>,
+    /// All the parameters, in order.
+    pub names: Vec<Rc<str>>,
+    /// Those without a value yet.
     pub pending: Vec<Rc<str>>,
 }
 

@@ -33,8 +33,7 @@ impl Evaluator {
             return Ok(false);
         }
         let (dir, file) = match entity {
-            Entity::Definition if segments.is_empty() => ("manifests", vec!["init".to_owned()]),
-            Entity::Definition => ("manifests", segments.iter().map(|s| (*s).to_owned()).collect()),
+            Entity::Definition => return self.autoload_definition(module, &segments, &name),
             // A global function can only be one a module implements in Ruby (3.x API).
             Entity::Function if segments.is_empty() => {
                 return match self.ruby_global_function(&name) {
@@ -46,7 +45,7 @@ impl Evaluator {
             }
             // Type aliases live in a module's namespace.
             _ if segments.is_empty() => return Ok(false),
-            Entity::Function => ("functions", segments.iter().map(|s| (*s).to_owned()).collect()),
+            Entity::Function => ("functions", segments.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>()),
             Entity::TypeAlias => ("types", segments.iter().map(|s| (*s).to_owned()).collect()),
         };
         let Some(path) = self.module_file(module, dir, &file, "pp") else {
@@ -68,33 +67,53 @@ impl Evaluator {
         if !self.loaded_files.insert(path.clone()) {
             return Ok(false);
         }
-        let bytes = std::fs::read(&path).map_err(|e| fail(format!("Could not read {}: {e}", path.display())))?;
-        let source = puppet_syntax::lexer::check_encoding(&bytes)
-            .map_err(|d| fail(format!("{} (file: {})", d.message, path.display())))?
-            .to_owned();
-        let program = match puppet_syntax::analyze(&source).result {
-            Ok(p) => p,
-            Err(errors) => {
-                let d = &errors[0];
-                return Err(fail(format!(
-                    "Could not parse for environment production: {} (file: {}, line: {}, column: {})",
-                    d.message,
-                    path.display(),
-                    d.span.line,
-                    d.span.column
-                )));
-            }
-        };
-        if let Some(body) = &program.body {
-            let saved = std::mem::replace(&mut self.source, std::rc::Rc::from(source.as_str()));
-            let file = std::rc::Rc::from(path.display().to_string().as_str());
-            let saved_file = self.loading_file.replace(file);
-            let defined = self.define_all(body, &source);
-            self.loading_file = saved_file;
-            self.source = saved;
-            defined?;
-        }
+        let parsed = parse_manifest(&path)?;
+        self.define_manifest(&path, parsed)?;
         Ok(true)
+    }
+
+    /// Loads a class or defined type as Puppet's 3.x type loader does
+    /// (`TypeLoader#try_load_fqname`): for `m::a::b` the files of `m/a/b`, then of `m/a`,
+    /// then of `m`, until one defines the name. Each takes the module's `init.pp` first (the
+    /// module's `match_manifests`), then `manifests/a/b.pp`; the files of one step are all
+    /// parsed before any is instantiated. Whether a file was loaded.
+    fn autoload_definition(&mut self, module: &str, segments: &[&str], name: &str) -> Eval<bool> {
+        let mut loaded = false;
+        for n in (0..=segments.len()).rev() {
+            let mut files = Vec::new();
+            files.extend(self.module_file(module, "manifests", &["init".to_owned()], "pp"));
+            if n > 0 {
+                let rest: Vec<String> = segments[..n].iter().map(|s| (*s).to_owned()).collect();
+                files.extend(self.module_file(module, "manifests", &rest, "pp").filter(|f| !files.contains(f)));
+            }
+            let mut parsed = Vec::new();
+            for path in files {
+                if self.loaded_files.insert(path.clone()) {
+                    let manifest = parse_manifest(&path)?;
+                    parsed.push((path, manifest));
+                }
+            }
+            for (path, manifest) in parsed {
+                loaded = true;
+                self.define_manifest(&path, manifest)?;
+            }
+            if self.is_class_or_define(name) {
+                break;
+            }
+        }
+        Ok(loaded)
+    }
+
+    /// Makes a module manifest's definitions known (errors name the file).
+    fn define_manifest(&mut self, path: &std::path::Path, (source, program): (String, puppet_syntax::ast::Program)) -> Eval<()> {
+        let Some(body) = &program.body else { return Ok(()) };
+        let saved = std::mem::replace(&mut self.source, std::rc::Rc::from(source.as_str()));
+        let file: std::rc::Rc<str> = std::rc::Rc::from(path.display().to_string().as_str());
+        let saved_file = self.loading_file.replace(file.clone());
+        let defined = self.define_all(body, &source);
+        self.loading_file = saved_file;
+        self.source = saved;
+        defined.map_err(|flow| super::compile::in_file(flow, Some(&file)))
     }
 
     /// `MODULE/DIR/a/b.EXT` in the first module path directory that has the module.
@@ -140,6 +159,36 @@ impl Evaluator {
             })
     }
 
+    /// The attributes of a resource type a module implements in Ruby, read from the
+    /// `newparam`/`newproperty`/`ensurable` declarations of its `lib/puppet/type/NAME.rb`,
+    /// and `provider` when a module has providers for it (`lib/puppet/provider/NAME/`: Puppet
+    /// loads them with the type, and the first adds the parameter). `None` when the file
+    /// defines attributes in ways this reading cannot follow (loops, shared code, a parent
+    /// type): its parameters are then not checked.
+    pub(crate) fn ruby_type_attributes(&self, lower: &str) -> Option<Vec<String>> {
+        if lower.contains("::") {
+            return None;
+        }
+        let modules: Vec<PathBuf> = self
+            .modulepath
+            .iter()
+            .filter_map(|root| std::fs::read_dir(root).ok())
+            .flat_map(|modules| modules.flatten().map(|m| m.path().join("lib/puppet")))
+            .collect();
+        let file = format!("type/{lower}.rb");
+        let path = modules.iter().map(|lib| lib.join(&file)).find(|p| p.is_file())?;
+        let mut names = static_ruby_attributes(&std::fs::read_to_string(path).ok()?, lower)?;
+        let providers = format!("provider/{lower}");
+        let has_provider = |lib: &PathBuf| {
+            std::fs::read_dir(lib.join(&providers))
+                .is_ok_and(|files| files.flatten().any(|f| f.path().extension().is_some_and(|e| e == "rb")))
+        };
+        if modules.iter().any(has_provider) {
+            names.push("provider".to_owned());
+        }
+        Some(names)
+    }
+
     /// Sets the module path (`DIR:DIR`).
     pub fn set_modulepath(&mut self, path: &str) {
         self.modulepath = std::env::split_paths(path).filter(|p| !p.as_os_str().is_empty()).collect();
@@ -157,4 +206,75 @@ impl Evaluator {
             String::new()
         }
     }
+}
+
+/// A module manifest's text and program, or Puppet's error for a file it cannot read or parse.
+fn parse_manifest(path: &std::path::Path) -> Eval<(String, puppet_syntax::ast::Program)> {
+    let bytes = std::fs::read(path).map_err(|e| fail(format!("Could not read {}: {e}", path.display())))?;
+    let source = puppet_syntax::lexer::check_encoding(&bytes)
+        .map_err(|d| fail(format!("{} (file: {})", d.message, path.display())))?
+        .to_owned();
+    match puppet_syntax::analyze(&source).result {
+        Ok(program) => Ok((source, program)),
+        Err(errors) => {
+            let d = &errors[0];
+            Err(fail(format!(
+                "Could not parse for environment production: {} (file: {}, line: {}, column: {})",
+                d.message,
+                path.display(),
+                d.span.line,
+                d.span.column
+            )))
+        }
+    }
+}
+
+/// The attributes a Ruby resource type's source declares one by one (`newparam(:name)`,
+/// `newproperty :value`, `ensurable`), or `None` when anything else may add some.
+fn static_ruby_attributes(source: &str, lower: &str) -> Option<Vec<String>> {
+    const DYNAMIC: &[&str] = &[
+        "Puppet::Type.type(",
+        "PuppetX",
+        "puppet_x",
+        "require_relative",
+        ":parent",
+        ".each",
+        "newcheck",
+        "newmetaparam",
+        "define_method",
+        "class_eval",
+        "instance_eval",
+        "send(",
+    ];
+    if DYNAMIC.iter().any(|d| source.contains(d)) {
+        return None;
+    }
+    let newtype = |quote: &str| source.matches(&format!("newtype({quote}{lower}")).count();
+    if source.matches("newtype(").count() != 1 || newtype(":") + newtype("'") + newtype("\"") != 1 {
+        return None;
+    }
+    let mut names = Vec::new();
+    for line in source.lines().map(str::trim_start) {
+        if line.starts_with("include ") || line.starts_with("extend ") {
+            return None;
+        }
+        if line == "ensurable" || line.starts_with("ensurable ") {
+            names.push("ensure".to_owned());
+            continue;
+        }
+        let Some(rest) = line.strip_prefix("newparam").or_else(|| line.strip_prefix("newproperty")) else {
+            if line.contains("newparam") || line.contains("newproperty") {
+                return None;
+            }
+            continue;
+        };
+        let rest = rest.trim_start_matches(['(', ' ']);
+        let rest = rest.strip_prefix(':').or_else(|| rest.strip_prefix(['\'', '"']))?;
+        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        if name.is_empty() {
+            return None;
+        }
+        names.push(name);
+    }
+    Some(names)
 }

@@ -1,0 +1,3 @@
+class brokentypes::params {
+  $value = 1
+}

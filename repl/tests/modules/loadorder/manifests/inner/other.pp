@@ -1,0 +1,3 @@
+class loadorder::inner::other {
+  notice('loadorder::inner::other')
+}

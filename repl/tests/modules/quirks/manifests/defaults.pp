@@ -1,0 +1,6 @@
+class quirks::defaults (
+  String $user,
+  String $home,
+  String $root = "${home}/repositories",
+) {
+}

@@ -1,0 +1,4 @@
+class quirks::redeclare {
+  include quirks::relation
+  class { 'quirks::relation': }
+}

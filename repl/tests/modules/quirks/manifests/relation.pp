@@ -1,0 +1,6 @@
+class quirks::relation {
+  notify { 'quirks':
+    message => 'x',
+    require => Package['missing'],
+  }
+}
