@@ -85,16 +85,19 @@ enum Part<'a> {
 /// (`Unbalanced epp tag, reached <eof> without closing tag.`, `Syntax error at '}'`).
 pub fn parse_template(template: &str) -> Result<Template, Diagnostic> {
     let (parts, params) = split(template)?;
+    let mut out = Template { parameters: None, body: None, pieces: Vec::new(), template: template.to_owned() };
+    if let Some((params, at)) = params {
+        // the parameters, as those of a function
+        let head = format!("function {FUNCTION}(");
+        let source = format!("{head}{params}) {{}}");
+        let pieces = vec![(head.len(), at, params.len())];
+        let program = out.parse_mapped(&source, pieces)?;
+        if let Some(ExprKind::Function { parameters, .. }) = program.body.map(|b| b.kind) {
+            out.parameters = Some(parameters);
+        }
+    }
     let mut source = String::with_capacity(template.len() + 64);
     let mut pieces = Vec::new();
-    source.push_str("function ");
-    source.push_str(FUNCTION);
-    source.push('(');
-    if let Some((params, at)) = params {
-        pieces.push((source.len(), at, params.len()));
-        source.push_str(params);
-    }
-    source.push_str(") {");
     for part in &parts {
         match part {
             Part::Text(text) => {
@@ -122,20 +125,27 @@ pub fn parse_template(template: &str) -> Result<Template, Diagnostic> {
             }
         }
     }
-    source.push('}');
-    let mut partial = Template { parameters: None, body: None, pieces, template: template.to_owned() };
-    let program = crate::parse(&source).map_err(|diags| {
-        let d = diags.into_iter().next().unwrap_or_else(|| Diagnostic::error("Syntax error", Span::default()));
-        let (line, column) = partial.template_position(d.span);
-        Diagnostic::error(d.message, Span { line, column, ..d.span })
-    })?;
-    match program.body.map(|b| b.kind) {
-        Some(ExprKind::Function { parameters, body, .. }) => {
-            partial.parameters = params.map(|_| parameters);
-            partial.body = body.map(|b| *b);
-            Ok(partial)
+    out.body = out.parse_mapped(&source, pieces)?.body;
+    Ok(out)
+}
+
+impl Template {
+    /// Parses rewritten source whose pieces of template code are `pieces`; a syntax error
+    /// is placed in the template. The body's pieces are the ones kept for positions.
+    fn parse_mapped(&mut self, source: &str, pieces: Vec<(usize, usize, usize)>) -> Result<crate::Program, Diagnostic> {
+        self.pieces = pieces;
+        let place = |t: &Template, d: Diagnostic| {
+            let (line, column) = t.template_position(d.span);
+            Diagnostic::error(d.message, Span { line, column, ..d.span })
+        };
+        let program = crate::parse(source).map_err(|diags| {
+            place(self, diags.into_iter().next().unwrap_or_else(|| Diagnostic::error("Syntax error", Span::default())))
+        })?;
+        // Puppet's validation of what was parsed, its first error
+        if let Some(d) = crate::validate(&program).into_iter().find(|d| d.severity == crate::Severity::Error) {
+            return Err(place(self, d));
         }
-        _ => Err(Diagnostic::error("Syntax error", Span { line: 1, column: 1, ..Span::default() })),
+        Ok(program)
     }
 }
 
@@ -210,12 +220,16 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
             _ => {
                 let trimmed = code.trim_start();
                 let first = !seen_tag && parts.is_empty();
-                // (a parameter list anywhere else is code, and a syntax error)
-                match (first, trimmed.strip_prefix('|'), trimmed.trim_end().strip_suffix('|')) {
-                    (true, Some(_), Some(_)) => {
-                        let open = i + (code.len() - trimmed.len());
+                let pipe = i + (code.len() - trimmed.len());
+                match (trimmed.strip_prefix('|'), trimmed.trim_end().strip_suffix('|')) {
+                    (Some(_), Some(_)) if first => {
                         let inner_end = i + code.trim_end().len() - 1;
-                        params = Some((&template[open + 1..inner_end], open + 1));
+                        params = Some((&template[pipe + 1..inner_end], pipe + 1));
+                    }
+                    // a parameter list anywhere else: no statement starts with `|`
+                    (Some(_), _) => {
+                        let (line, column) = position_of(template, pipe);
+                        return Err(Diagnostic::error("Syntax error at '|'", Span { start: pipe, end: pipe + 1, line, column }));
                     }
                     _ => parts.push(Part::Code(code, i)),
                 }
@@ -224,11 +238,10 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
         seen_tag = true;
         i = end + close_len;
         if trim_right {
-            // blanks up to the line break go with it
+            // the blanks after the tag go, and the line break after them
             let rest = template[i..].trim_start_matches([' ', '\t']);
-            if let Some(after) = rest.strip_prefix("\r\n").or_else(|| rest.strip_prefix('\n')) {
-                i = template.len() - after.len();
-            }
+            let rest = rest.strip_prefix("\r\n").or_else(|| rest.strip_prefix('\n')).unwrap_or(rest);
+            i = template.len() - rest.len();
         }
     }
     if !text.is_empty() {
@@ -310,9 +323,11 @@ mod tests {
 
     #[test]
     fn positions_map_back() {
-        let t = parse_template("ab<%= $nope %>").expect("parses");
-        let body = t.body.expect("a body");
-        let ExprKind::Block(items) = &body.kind else { return assert!(matches!(body.kind, ExprKind::Call { .. })) };
-        assert_eq!(items.len(), 2);
+        // `$nope` is at line 2, column 6 of the template
+        let t = parse_template("a\nb<%= $nope %>").expect("parses");
+        let Some(ExprKind::Block(items)) = t.body.as_ref().map(|b| &b.kind) else { panic!("two statements") };
+        let Some(ExprKind::Call { arguments, .. }) = items.get(1).map(|c| &c.kind) else { panic!("a render call") };
+        assert_eq!(t.template_position(arguments[0].span), (2, 6));
+        assert_eq!(parse_template("a<% } %>").err().map(|d| (d.span.line, d.span.column)), Some((1, 5)));
     }
 }

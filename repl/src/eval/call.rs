@@ -5,7 +5,7 @@ use std::cell::OnceCell;
 use std::rc::Rc;
 
 use puppet_syntax::ast::{CallKind, Expr, ExprKind, Lambda, Parameter};
-use puppet_syntax::Span;
+use puppet_syntax::{epp, Span};
 use puppet_types::mismatch::{select_signature, Signature};
 use puppet_types::ty::{CallableType, Size};
 use puppet_types::value::Callable;
@@ -19,8 +19,6 @@ use crate::scope::Scope;
 /// Functions that come with later parts of Poppet, and which part: until then they are an
 /// error saying so, never a wrong answer.
 const NOT_YET: &[(&str, &str)] = &[
-    ("epp", "templates"),
-    ("inline_epp", "templates"),
     ("template", "templates"),
     ("inline_template", "templates"),
     ("file", "modules"),
@@ -144,6 +142,9 @@ impl Evaluator {
                 self.call_function(name, args, block, e.at, "Method call")
             }
             (CallKind::Function, ExprKind::QualifiedName(name)) => {
+                if !self.epp_output.is_empty() && (name == epp::TEXT || name == epp::RENDER) {
+                    return self.template_part(name, arguments);
+                }
                 let args = self.eval_list(arguments)?;
                 let block = self.block(lambda.as_ref())?;
                 self.call_function(name, args, block, e.at, "Function Call")
@@ -156,6 +157,75 @@ impl Evaluator {
                 self.call_function("new", args, block, e.at, "Function Call")
             }
             _ => Err(fail_at("Illegal function call: the functor is not a name", e.at)),
+        }
+    }
+
+    /// A text part or a `<%= %>` expression of the EPP template being rendered: appended to
+    /// its output (a value as interpolation renders it).
+    fn template_part(&mut self, name: &str, arguments: &[Expr]) -> Eval<Value> {
+        let value = match arguments.first() {
+            Some(e) => self.eval(e)?,
+            None => Value::Undef,
+        };
+        if let Some(out) = self.epp_output.last_mut() {
+            if name == epp::TEXT {
+                out.push_str(value.as_str().unwrap_or_default());
+            } else {
+                super::interpolate_into(out, &value);
+            }
+        }
+        Ok(Value::Undef)
+    }
+
+    /// Renders a parsed template in a scope local to `scope`, with the given parameters
+    /// (bound as the template's declared parameters, as a lambda's by name; or, when it
+    /// declares none, as variables). Errors in its code name `file` and the template's lines.
+    pub(crate) fn render_template(
+        &mut self,
+        template: &epp::Template,
+        file: Rc<str>,
+        scope: Rc<super::Scope>,
+        given: Option<&puppet_types::value::Hash>,
+    ) -> Eval<Value> {
+        let saved_scope = std::mem::replace(&mut self.scope, super::Scope::local(&scope));
+        let saved_file = self.current_file.replace(file.clone());
+        self.epp_output.push(String::new());
+        let result = self.with_function_match_frames(|ev| {
+            match (&template.parameters, given) {
+                (Some(parameters), _) => {
+                    let given = given
+                        .map(|h| h.iter().filter_map(|(k, v)| Some((Rc::from(k.as_str()?), v.clone()))).collect())
+                        .unwrap_or_default();
+                    ev.bind_definition_parameters(parameters, given, "lambda")?;
+                }
+                (None, Some(h)) => {
+                    for (k, v) in h.iter() {
+                        if let Some(k) = k.as_str() {
+                            ev.scope.bind(k.into(), v.clone());
+                        }
+                    }
+                }
+                (None, None) => {}
+            }
+            match &template.body {
+                Some(body) => ev.eval(body).map(drop),
+                None => Ok(()),
+            }
+        });
+        let out = self.epp_output.pop().unwrap_or_default();
+        self.scope = saved_scope;
+        self.current_file = saved_file;
+        match result {
+            Ok(()) => Ok(Value::from(out.as_str())),
+            Err(Flow::Error(mut e)) if e.file.is_none() && !e.bare => {
+                if let Some(at) = e.at {
+                    let (line, column) = template.template_position(at);
+                    e.at = Some(Span { line, column, ..at });
+                    e.file = Some(file);
+                }
+                Err(Flow::Error(e))
+            }
+            Err(other) => Err(other),
         }
     }
 

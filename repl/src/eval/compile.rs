@@ -708,7 +708,7 @@ impl Evaluator {
     /// value checked against its parameter's type. The problems are reported together, as
     /// Puppet's `validate_parameters` lists them: unknown names, then missing values and
     /// mismatches in parameter order.
-    fn bind_definition_parameters(
+    pub(crate) fn bind_definition_parameters(
         &mut self,
         parameters: &[Parameter],
         mut given: IndexMap<Rc<str>, Value>,

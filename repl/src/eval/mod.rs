@@ -166,6 +166,8 @@ pub struct Evaluator {
     /// Evaluating a parameter's default: the parameters not bound yet.
     pub(crate) param_guard: Option<ParamGuard>,
     regexps: HashMap<String, Rc<puppet_types::regexp::Regexp>>,
+    /// The output of the EPP templates being rendered, innermost last.
+    pub(crate) epp_output: Vec<String>,
 }
 
 impl Evaluator {
@@ -208,6 +210,7 @@ impl Evaluator {
             in_type_alias: false,
             source: Rc::from(""),
             scope_pool: Vec::new(),
+            epp_output: Vec::new(),
             garbled: HashMap::new(),
             param_guard: None,
             regexps: HashMap::new(),
@@ -999,7 +1002,7 @@ fn lvalue(e: &Expr) -> Eval<LValue> {
 }
 
 /// Appends a value as interpolation renders it.
-fn interpolate_into(out: &mut String, v: &Value) {
+pub(crate) fn interpolate_into(out: &mut String, v: &Value) {
     match v {
         Value::String(s) => out.push_str(s),
         Value::Integer(i) => out.push_str(itoa::Buffer::new().format(*i)),

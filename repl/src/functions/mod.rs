@@ -41,6 +41,7 @@ mod math;
 mod ruby;
 mod strings;
 mod system;
+mod templates;
 mod types;
 
 /// Ruby's `==` between values, for the evaluator's operators (`[1] - [1.0]`).
@@ -83,6 +84,7 @@ pub fn all() -> impl Iterator<Item = &'static Builtin> {
         .chain(math::FUNCTIONS)
         .chain(strings::FUNCTIONS)
         .chain(system::FUNCTIONS)
+        .chain(templates::FUNCTIONS)
         .chain(types::FUNCTIONS)
 }
 
