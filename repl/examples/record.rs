@@ -19,7 +19,9 @@
 //!                        without ` on node testnode`
 //! ```
 //!
-//! A line feed inside a message is written `␤`. Cases the oracle cannot answer (its timeout,
+//! A line feed inside a message is written `␤`; the directories of `$POPPET_MODULEPATH` (the
+//! module goldens' module path) are written `<modules>`, so that the files a message names
+//! do not depend on where the checkout is. Cases the oracle cannot answer (its timeout,
 //! a crash inside Puppet, a message with a Ruby object address) stop the recorder: leave them
 //! out of the suite.
 
@@ -38,6 +40,13 @@ const BATCH: usize = 500;
 
 fn main() -> ExitCode {
     let oracle = oracle::oracle_path();
+    let modulepath: Vec<String> = std::env::var("POPPET_MODULEPATH")
+        .unwrap_or_default()
+        .split(':')
+        .filter(|d| !d.is_empty())
+        .filter_map(|d| std::path::absolute(d).ok())
+        .map(|d| d.display().to_string())
+        .collect();
     let mut trouble = Vec::new();
     let result = cases::record_files(
         "poppet-record",
@@ -50,7 +59,10 @@ fn main() -> ExitCode {
             oracle::run_oracle(&oracle, &programs)
         },
         |at, outcome: Json| {
-            let lines = oracle::expectation(&outcome);
+            let lines: Vec<String> = oracle::expectation(&outcome)
+                .into_iter()
+                .map(|l| modulepath.iter().fold(l, |l, dir| l.replace(dir.as_str(), "<modules>")))
+                .collect();
             if let Some(bad) = lines.iter().find(|l| l.contains("ORACLE ") || l.contains(":0x")) {
                 trouble.push(format!("{at}: {bad}"));
             }

@@ -24,11 +24,6 @@ const NOT_YET: &[(&str, &str)] = &[
     ("template", "templates"),
     ("inline_template", "templates"),
     ("file", "modules"),
-    ("lookup", "modules and Hiera data"),
-    ("hiera", "modules and Hiera data"),
-    ("hiera_array", "modules and Hiera data"),
-    ("hiera_hash", "modules and Hiera data"),
-    ("hiera_include", "modules and Hiera data"),
 ];
 
 /// A Puppet-language function (`function f(Integer $x) >> Integer { ... }`).

@@ -166,6 +166,8 @@ pub struct Evaluator {
     /// Evaluating a parameter's default: the parameters not bound yet.
     pub(crate) param_guard: Option<ParamGuard>,
     regexps: HashMap<String, Rc<puppet_types::regexp::Regexp>>,
+    /// The Hiera data read while compiling the current program.
+    pub(crate) hiera: crate::hiera::Hiera,
 }
 
 impl Evaluator {
@@ -211,6 +213,7 @@ impl Evaluator {
             garbled: HashMap::new(),
             param_guard: None,
             regexps: HashMap::new(),
+            hiera: Default::default(),
         }
     }
 
@@ -241,6 +244,7 @@ impl Evaluator {
         let Some(body) = &program.body else { return Ok(Value::Undef) };
         self.source = Rc::from(source);
         self.garbled.values_mut().for_each(|named| *named = false);
+        self.hiera.reset();
         self.define_all(body, source)?;
         match self.eval(body) {
             Err(Flow::Break(at)) => Err(illegal_context("break", *at)),
