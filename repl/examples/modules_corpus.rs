@@ -2,8 +2,8 @@
 //! /usr/share/puppet/modules) here and in Puppet 7.23 with the same module path
 //! (`examples/modules_oracle.rb`), one `include CLASS` program per class, and reports how
 //! many give Puppet's notices, warnings, error, resources and edges. Classes whose
-//! compilation calls a function implemented in Ruby are counted apart: Poppet cannot run
-//! them.
+//! compilation calls a function implemented in Ruby (a module's, or an ERB template's `template`)
+//! are counted apart: Poppet cannot run them.
 //!
 //! ```sh
 //! cargo run --release -p poppet --example modules_corpus -- [/usr/share/puppet/modules] [--show N]

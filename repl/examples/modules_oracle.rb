@@ -1,7 +1,12 @@
 # Puppet 7.23 with a module path: the shared oracle (../shared/oracle/oracle.rb, or
 # $POPPET_SHARED_ORACLE) with every environment it creates given the directories of
 # $POPPET_MODULEPATH (DIR[:DIR]). Same input and output as the oracle; used to record the
-# golden programs of tests/golden_modules and by examples/modules_corpus.rs:
+# golden programs of tests/golden_modules and by examples/modules_corpus.rs.
+#
+# Each program compiles as if `puppet apply` ran it alone: the warnings Puppet gives once
+# per process (`Puppet.warn_once`: deprecated functions, undefined variables in Hiera
+# interpolation) are forgotten before each compilation, or only the first program that
+# earns one would show it.
 #
 #   POPPET_ORACLE=repl/examples/modules_oracle.rb POPPET_MODULEPATH=repl/tests/modules \
 #     cargo run --release -p poppet --example record -- repl/tests/golden_modules/*.txt
@@ -14,6 +19,17 @@ class << Puppet::Node::Environment
 
   def create(name, _modulepath, *rest)
     poppet_create_without_modulepath(name, MODULEPATH, *rest)
+  end
+end
+
+require 'puppet/parser/compiler'
+
+class << Puppet::Parser::Compiler
+  alias_method :poppet_compile_after_earlier_programs, :compile
+
+  def compile(*args, **kwargs, &block)
+    Puppet.clear_deprecation_warnings
+    poppet_compile_after_earlier_programs(*args, **kwargs, &block)
   end
 end
 

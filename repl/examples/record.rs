@@ -19,7 +19,9 @@
 //!                        without ` on node testnode`
 //! ```
 //!
-//! A line feed inside a message is written `␤`. Cases the oracle cannot answer (its timeout,
+//! A line feed inside a message is written `␤`; the directories of `$POPPET_MODULEPATH` (the
+//! module goldens' module path) are written `<modules>`, so that the files a message names
+//! do not depend on where the checkout is. Cases the oracle cannot answer (its timeout,
 //! a crash inside Puppet, a message with a Ruby object address) stop the recorder: leave them
 //! out of the suite.
 
@@ -38,7 +40,7 @@ const BATCH: usize = 500;
 
 fn main() -> ExitCode {
     let oracle = oracle::oracle_path();
-    // Module goldens: the module path's directories are written as `$modulepath`.
+    // Module goldens: the module path's directories are written as `<modules>`.
     let modulepath = std::env::var_os("POPPET_MODULEPATH").unwrap_or_default();
     let mut trouble = Vec::new();
     let result = cases::record_files(

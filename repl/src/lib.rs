@@ -13,6 +13,7 @@ pub mod error;
 pub mod eval;
 pub mod facts;
 pub mod functions;
+pub mod hiera;
 pub mod resource_types;
 pub mod scope;
 mod session;

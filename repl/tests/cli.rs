@@ -225,3 +225,15 @@ fn catalog_json_edges_as_puppet_compiles_them() {
     assert!(cases >= 10, "only {cases} cases read");
     assert!(differing.is_empty(), "{} of {cases} catalogs differ:\n{}", differing.len(), differing.join("\n"));
 }
+
+/// ERB templates are Ruby code: `template` and `inline_template` say they are not available
+/// (as functions modules implement in Ruby do), never a wrong answer.
+#[test]
+fn erb_templates_are_refused_as_ruby() {
+    for code in ["notice(inline_template('<%= 1 %>'))", "notice(template('m/x.erb'))"] {
+        let out = poppet(&["-e", code], None);
+        assert_eq!(out.status.code(), Some(1), "{code}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("is implemented in Ruby (its ERB templates are Ruby code): Ruby functions are not available"), "{stderr}");
+    }
+}

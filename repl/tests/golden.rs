@@ -63,7 +63,8 @@ fn golden() {
 }
 
 /// The programs of `tests/golden_modules/*.txt`, run with the modules of `tests/modules` on
-/// the module path (recorded by `examples/modules_oracle.rb`, Puppet with that module path).
+/// the module path (recorded by `examples/modules_oracle.rb`, Puppet with that module path;
+/// the module path is written `<modules>` in messages).
 #[test]
 fn modules() {
     let modules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/modules");

@@ -135,6 +135,10 @@ impl Template {
     fn parse_mapped(&mut self, source: &str, pieces: Vec<(usize, usize, usize)>) -> Result<crate::Program, Diagnostic> {
         self.pieces = pieces;
         let place = |t: &Template, d: Diagnostic| {
+            // the end of the input has no position (as in Puppet's message for it)
+            if d.message.ends_with("at end of input") {
+                return Diagnostic::error(d.message, Span::default());
+            }
             let (line, column) = t.template_position(d.span);
             Diagnostic::error(d.message, Span { line, column, ..d.span })
         };
@@ -222,9 +226,13 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
                 let first = !seen_tag && parts.is_empty();
                 let pipe = i + (code.len() - trimmed.len());
                 match (trimmed.strip_prefix('|'), trimmed.trim_end().strip_suffix('|')) {
-                    (Some(_), Some(_)) if first => {
+                    (Some(_), Some(_)) if first && trimmed.trim_end().len() >= 2 => {
                         let inner_end = i + code.trim_end().len() - 1;
-                        params = Some((&template[pipe + 1..inner_end], pipe + 1));
+                        params = template.get(pipe + 1..inner_end).map(|p| (p, pipe + 1));
+                    }
+                    // a parameter list that is not closed: Puppet reads on to the end
+                    (Some(_), _) if first => {
+                        return Err(Diagnostic::error("Syntax error at end of input", Span::default()));
                     }
                     // a parameter list anywhere else: no statement starts with `|`
                     (Some(_), _) => {
@@ -319,6 +327,8 @@ mod tests {
         assert_eq!(params("<%- | $x, $y = 1 | -%>\nhi"), Some(" $x, $y = 1 "));
         assert_eq!(params("x <%| $a |%>"), None);
         assert_eq!(params("  <%| $a |%>"), None);
+        assert_eq!(params("<%| -%>"), None);
+        assert_eq!(params("<%||%>"), Some(""));
     }
 
     #[test]

@@ -100,9 +100,9 @@ pub fn our_expectation(outcome: &poppet::Outcome) -> Vec<String> {
 }
 
 /// What module goldens write for the module path directory in messages (`(file:
-/// $modulepath/demo/manifests/init.pp, line: 3)`), so that expectations do not depend on
+/// <modules>/demo/manifests/init.pp, line: 3)`), so that expectations do not depend on
 /// where the checkout is.
-pub const MODULEPATH_TOKEN: &str = "$modulepath";
+pub const MODULEPATH_TOKEN: &str = "<modules>";
 
 /// `lines` with the absolute form of `dir` written as [`MODULEPATH_TOKEN`].
 pub fn hide_modulepath(lines: Vec<String>, dir: &Path) -> Vec<String> {

@@ -16,18 +16,15 @@ use crate::error::{fail, fail_at, Eval, Flow};
 use crate::functions::Call;
 use crate::scope::Scope;
 
-/// Functions that come with later parts of Poppet, and which part: until then they are an
-/// error saying so, never a wrong answer.
-const NOT_YET: &[(&str, &str)] = &[
-    ("template", "templates"),
-    ("inline_template", "templates"),
-    ("file", "modules"),
-    ("lookup", "modules and Hiera data"),
-    ("hiera", "modules and Hiera data"),
-    ("hiera_array", "modules and Hiera data"),
-    ("hiera_hash", "modules and Hiera data"),
-    ("hiera_include", "modules and Hiera data"),
-];
+/// Puppet's built-in functions that run Ruby code (ERB templates are Ruby): an error saying
+/// so, never a wrong answer.
+const RUBY_BUILTINS: &[&str] = &["template", "inline_template"];
+
+fn ruby_builtin(key: &str, at: Span) -> Option<Flow> {
+    RUBY_BUILTINS.contains(&key).then(|| {
+        fail_at(format!("The function '{key}' is implemented in Ruby (its ERB templates are Ruby code): Ruby functions are not available"), at)
+    })
+}
 
 /// A Puppet-language function (`function f(Integer $x) >> Integer { ... }`).
 pub struct FunctionDef {
@@ -196,7 +193,7 @@ impl Evaluator {
                     let given = given
                         .map(|h| h.iter().filter_map(|(k, v)| Some((Rc::from(k.as_str()?), v.clone()))).collect())
                         .unwrap_or_default();
-                    ev.bind_definition_parameters(parameters, given, "lambda")?;
+                    ev.bind_definition_parameters(parameters, given, Default::default(), "lambda")?;
                 }
                 (None, Some(h)) => {
                     for (k, v) in h.iter() {
@@ -295,8 +292,8 @@ impl Evaluator {
     pub fn call_function(&mut self, name: &str, args: Vec<Value>, block: Option<Value>, at: Span, what: &str) -> Eval<Value> {
         let key = name.strip_prefix("::").unwrap_or(name);
         if !self.function_exists(key) && !self.autoload(super::modules::Entity::Function, key).map_err(|e| crate::error::place(e, at))? {
-            if let Some((_, part)) = NOT_YET.iter().find(|(n, _)| *n == key) {
-                return Err(fail_at(format!("The function '{key}' is not supported yet: it comes with {part}"), at));
+            if let Some(flow) = ruby_builtin(key, at) {
+                return Err(flow);
             }
             return Err(fail_at(format!("Unknown function: '{name}'."), at));
         }
@@ -315,8 +312,8 @@ impl Evaluator {
     pub fn call_function_inner(&mut self, name: &str, args: Vec<Value>, block: Option<Value>, at: Span) -> Eval<Value> {
         let key = name.strip_prefix("::").unwrap_or(name);
         if !self.function_exists(key) {
-            if let Some((_, part)) = NOT_YET.iter().find(|(n, _)| *n == key) {
-                return Err(fail_at(format!("The function '{key}' is not supported yet: it comes with {part}"), at));
+            if let Some(flow) = ruby_builtin(key, at) {
+                return Err(flow);
             }
             return Err(fail(format!("Unknown function '{name}'")));
         }

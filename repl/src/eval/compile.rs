@@ -647,15 +647,17 @@ impl Evaluator {
         self.class_scopes.insert(lower.to_owned(), scope.clone());
         let reference = catalog::reference("Class", lower);
         self.in_container(Container::new("Class", lower), name_tags(lower), def.file.clone(), scope, |ev| {
+            ev.bind_module_name(lower);
+            // Data is looked up before `$title` and `$name` are set, as Puppet does.
+            let data = ev.class_parameter_data(lower, &def.parameters, &given)?;
             ev.scope.bind("title".into(), Value::from(lower));
             ev.scope.bind("name".into(), Value::from(lower));
-            ev.bind_module_name(lower);
             let metaparams: IndexMap<Rc<str>, Value> = given
                 .iter()
                 .filter(|(k, _)| crate::resource_types::metaparameter(k).is_some())
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
-            let mut bound = ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            let mut bound = ev.bind_definition_parameters(&def.parameters, given, data, &reference)?;
             bound.extend(metaparams);
             ev.catalog.at_mut(index).params = bound;
             match &def.body {
@@ -702,16 +704,44 @@ impl Evaluator {
         result
     }
 
+    /// Automatic parameter lookup: the values Hiera data has for the class's parameters that
+    /// were not given (`CLASS::PARAM`). A value of `undef` is kept only for a parameter
+    /// without a default, as Puppet does not let it override a default.
+    fn class_parameter_data(
+        &mut self,
+        class: &str,
+        parameters: &[Parameter],
+        given: &IndexMap<Rc<str>, Value>,
+    ) -> Eval<IndexMap<Rc<str>, Value>> {
+        let mut data = IndexMap::new();
+        if self.modulepath.is_empty() {
+            return Ok(data);
+        }
+        for p in parameters {
+            if given.get(p.name.as_str()).is_some_and(|v| !v.is_undef()) {
+                continue;
+            }
+            if let Some(v) = self.parameter_data(&format!("{class}::{}", p.name))? {
+                if !(v.is_undef() && p.value.is_some()) {
+                    data.insert(Rc::from(p.name.as_str()), v);
+                }
+            }
+        }
+        Ok(data)
+    }
+
     /// Binds a class's or defined type's parameters in the current scope, as Puppet's
     /// `set_resource_parameters`: the given values first, then the defaults of the others in
     /// order (a default reading a parameter that has no value yet is an error), then every
     /// value checked against its parameter's type. The problems are reported together, as
     /// Puppet's `validate_parameters` lists them: unknown names, then missing values and
-    /// mismatches in parameter order.
+    /// mismatches in parameter order. Values Hiera data has for parameters not given
+    /// (`data`, automatic parameter lookup) count as given.
     pub(crate) fn bind_definition_parameters(
         &mut self,
         parameters: &[Parameter],
         mut given: IndexMap<Rc<str>, Value>,
+        mut data: IndexMap<Rc<str>, Value>,
         reference: &str,
     ) -> Eval<IndexMap<Rc<str>, Value>> {
         let mut problems: Vec<String> = given
@@ -721,6 +751,7 @@ impl Evaluator {
             })
             .map(|name| format!("has no parameter named '{name}'"))
             .collect();
+        given.extend(data.drain(..));
         let names: Vec<Rc<str>> = parameters.iter().map(|p| Rc::from(p.name.as_str())).collect();
         for name in &names {
             if let Some(v) = given.get(name) {
@@ -779,7 +810,7 @@ impl Evaluator {
     }
 
     /// Loads a class or defined type from the module path unless it is known.
-    fn load_definition(&mut self, lower: &str) -> Eval<()> {
+    pub(crate) fn load_definition(&mut self, lower: &str) -> Eval<()> {
         if !self.classes_defs.contains_key(lower) && !self.defines.contains_key(lower) {
             self.autoload(super::modules::Entity::Definition, lower)?;
         }
@@ -792,7 +823,7 @@ impl Evaluator {
     }
 
     /// The value of `$class::variable`: the evaluated class's scope.
-    pub(super) fn qualified_variable(&self, name: &str) -> Option<Value> {
+    pub(crate) fn qualified_variable(&self, name: &str) -> Option<Value> {
         let name = name.trim_start_matches("::");
         let (class, var) = name.rsplit_once("::")?;
         self.class_scopes.get(&class.to_lowercase())?.get(var)
@@ -825,7 +856,7 @@ impl Evaluator {
                     }
                 }
             }
-            ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            ev.bind_definition_parameters(&def.parameters, given, IndexMap::new(), &reference)?;
             match &def.body {
                 Some(body) => ev.eval(body).map(drop),
                 None => Ok(()),

@@ -168,6 +168,8 @@ pub struct Evaluator {
     regexps: HashMap<String, Rc<puppet_types::regexp::Regexp>>,
     /// The output of the EPP templates being rendered, innermost last.
     pub(crate) epp_output: Vec<String>,
+    /// The Hiera data read while compiling the current program.
+    pub(crate) hiera: crate::hiera::Hiera,
 }
 
 impl Evaluator {
@@ -214,6 +216,7 @@ impl Evaluator {
             garbled: HashMap::new(),
             param_guard: None,
             regexps: HashMap::new(),
+            hiera: Default::default(),
         }
     }
 
@@ -244,6 +247,7 @@ impl Evaluator {
         let Some(body) = &program.body else { return Ok(Value::Undef) };
         self.source = Rc::from(source);
         self.garbled.values_mut().for_each(|named| *named = false);
+        self.hiera.reset();
         self.define_all(body, source)?;
         match self.eval(body) {
             Err(Flow::Break(at)) => Err(illegal_context("break", *at)),
@@ -1056,6 +1060,7 @@ fn illegal_context(what: &str, at: Span) -> Flow {
     Flow::error(EvalError { message: format!("{what}() from context where this is illegal"), at: Some(at), file: None, bare: false })
 }
 
+/// Definitions of Pcore object types and Ruby type mappings: Poppet does not model them.
 fn not_yet(what: &str, at: Span) -> Flow {
-    fail_at(format!("{what} are not supported yet: they come with the catalog"), at)
+    fail_at(format!("{what} are not supported by Poppet (Pcore object types are not modelled)"), at)
 }

@@ -17,6 +17,11 @@
 //! | `Callable[1,1] &$block` | `block_param 'Callable[1,1]', :block` | a lambda is required |
 //! | `Callable[1,1] &$block?` | `optional_block_param 'Callable[1,1]', :block` | a lambda may be given |
 //!
+//! A line `type Name = Type` before the dispatches is one of Puppet's `local_types`: the
+//! dispatches after it may name the alias (and Puppet's messages show it, `NameType =
+//! Variant[String, Array[String]] name`). Such lines are not dispatches: the index a function
+//! gets counts the dispatches only.
+//!
 //! Types are read with Puppet's built-in types and aliases; a function's dispatches are read
 //! the first time it is called.
 
@@ -37,8 +42,9 @@ mod collections;
 mod control;
 mod iteration;
 mod logging;
+mod lookup;
 mod math;
-mod ruby;
+pub(crate) mod ruby;
 mod strings;
 mod system;
 mod templates;
@@ -46,6 +52,8 @@ mod types;
 
 /// Ruby's `==` between values, for the evaluator's operators (`[1] - [1.0]`).
 pub(crate) use ruby::eq as ruby_eq;
+pub(crate) use strings::warn_once;
+pub(crate) use types::parse_type_string;
 
 /// One built-in function.
 pub struct Builtin {
@@ -81,6 +89,7 @@ pub fn all() -> impl Iterator<Item = &'static Builtin> {
         .chain(control::FUNCTIONS)
         .chain(iteration::FUNCTIONS)
         .chain(logging::FUNCTIONS)
+        .chain(lookup::FUNCTIONS)
         .chain(math::FUNCTIONS)
         .chain(strings::FUNCTIONS)
         .chain(system::FUNCTIONS)
@@ -109,11 +118,9 @@ impl Registry {
         let &i = self.by_name.get(name)?;
         let builtin = self.builtins[i];
         let signatures = self.signatures[i].get_or_init(|| {
-            builtin
-                .dispatches
-                .iter()
-                .map(|d| parse_dispatch(d).unwrap_or_else(|e| panic!("built-in function {}: dispatch {d:?}: {e}", builtin.name)))
-                .collect()
+            parse_dispatches(builtin.dispatches)
+                .unwrap_or_else(|e| panic!("built-in function {}: {e}", builtin.name))
+                .into()
         });
         Some((builtin, signatures.clone()))
     }
@@ -123,8 +130,28 @@ impl Registry {
     }
 }
 
+/// Reads a function's dispatches, and the local type aliases (`type Name = Type`) they use.
+pub fn parse_dispatches(lines: &[&str]) -> Result<Vec<Signature>, String> {
+    let mut reader = puppet_types::literal::Reader::default();
+    let mut signatures = Vec::new();
+    for line in lines {
+        match line.strip_prefix("type ").and_then(|def| def.split_once('=')) {
+            Some((name, src)) => {
+                reader.define_alias(name.trim(), src.trim()).map_err(|e| format!("local type {line:?}: {}", e.message))?;
+            }
+            None => signatures.push(parse_dispatch_with(&reader, line).map_err(|e| format!("dispatch {line:?}: {e}"))?),
+        }
+    }
+    Ok(signatures)
+}
+
 /// Reads one dispatch written in the module's notation into a [`Signature`].
 pub fn parse_dispatch(text: &str) -> Result<Signature, String> {
+    parse_dispatch_with(&puppet_types::literal::Reader::default(), text)
+}
+
+/// [`parse_dispatch`] with the local types `reader` knows.
+fn parse_dispatch_with(reader: &puppet_types::literal::Reader, text: &str) -> Result<Signature, String> {
     let mut names = Vec::new();
     let mut types = Vec::new();
     let mut required = 0i64;
@@ -144,7 +171,7 @@ pub fn parse_dispatch(text: &str) -> Result<Signature, String> {
         if let Some(m) = marker {
             type_text = type_text[..type_text.len() - 1].trim();
             if m == '&' {
-                let t = read_type(type_text)?;
+                let t = read_type(reader, type_text)?;
                 block = Some((if optional { Type::optional(t) } else { t }, name.to_string()));
                 continue;
             }
@@ -152,7 +179,7 @@ pub fn parse_dispatch(text: &str) -> Result<Signature, String> {
         if block.is_some() || repeated {
             return Err(format!("{param:?} after a repeated or block parameter"));
         }
-        let t = read_type(type_text)?;
+        let t = read_type(reader, type_text)?;
         match marker {
             Some('*') => repeated = true,
             Some('+') => {
@@ -181,8 +208,8 @@ pub fn parse_dispatch(text: &str) -> Result<Signature, String> {
     })
 }
 
-fn read_type(text: &str) -> Result<Type, String> {
-    match &puppet_types::literal::read(text) {
+fn read_type(reader: &puppet_types::literal::Reader, text: &str) -> Result<Type, String> {
+    match &reader.read(text) {
         Ok(Value::Type(t)) => Ok((**t).clone()),
         Ok(_) => Err(format!("{text:?} is not a type")),
         Err(e) => Err(e.message.clone()),

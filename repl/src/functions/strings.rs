@@ -862,7 +862,7 @@ fn scanf_function(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 
 /// A 3.x function's arity check (`Puppet::Parser::Functions.newfunction`): `arity` ≥ 0 is
 /// exact, negative is a minimum of `-arity - 1`.
-fn check_arity(name: &str, args: &[Value], arity: i64) -> Eval<()> {
+pub(crate) fn check_arity(name: &str, args: &[Value], arity: i64) -> Eval<()> {
     let n = args.len() as i64;
     if arity >= 0 && n != arity {
         return Err(fail(format!("{name}(): Wrong number of arguments given ({n} for {arity})")));

@@ -1,6 +1,8 @@
-//! EPP templates: `inline_epp` and `epp` (Puppet's `EppEvaluator`). A template is parsed by
-//! [`puppet_syntax::epp`] into a body whose text parts and `<%= %>` expressions append to
-//! the output the evaluator keeps for it (see `Evaluator::render_template`).
+//! Templates and files of modules: `inline_epp` and `epp` (Puppet's `EppEvaluator`), and
+//! `file`. A template is parsed by [`puppet_syntax::epp`] into a body whose text parts and
+//! `<%= %>` expressions append to the output the evaluator keeps for it (see
+//! `Evaluator::render_template`). ERB templates (`template`, `inline_template`) are Ruby
+//! code, which Poppet does not run.
 
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -20,6 +22,7 @@ pub(super) const FUNCTIONS: &[Builtin] = &[
         call: inline_epp,
     },
     Builtin { name: "epp", dispatches: &["String $path, Hash[Pattern[/^\\w+$/], Any] $parameters?"], call: epp },
+    Builtin { name: "file", dispatches: &["Any *$files"], call: file },
 ];
 
 /// The file name Puppet gives an inline template in messages.
@@ -27,8 +30,7 @@ const INLINE_FILE: &str = "inlined-epp-text";
 
 fn inline_epp(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let source = call.arg(0);
-    let template = epp::parse_template(source.as_str().unwrap_or_default())
-        .map_err(|d| fail(format!("inline_epp(): Invalid EPP: {} (file: {INLINE_FILE}, line: {}, column: {})", d.message, d.span.line, d.span.column)))?;
+    let template = epp::parse_template(source.as_str().unwrap_or_default()).map_err(|d| invalid("inline_epp", &d, INLINE_FILE))?;
     // an inline template sees the calling scope
     let scope = ev.scope.clone();
     ev.render_template(&template, INLINE_FILE.into(), scope, parameters(&call).as_deref())
@@ -44,11 +46,16 @@ fn epp(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let text = std::fs::read(&path).map_err(|e| fail(format!("epp(): {}: {e}", path.display())))?;
     let file: Rc<str> = path.display().to_string().into();
     let text = String::from_utf8_lossy(&text);
-    let template = epp::parse_template(&text)
-        .map_err(|d| fail(format!("epp(): Invalid EPP: {} (file: {file}, line: {}, column: {})", d.message, d.span.line, d.span.column)))?;
+    let template = epp::parse_template(&text).map_err(|d| invalid("epp", &d, &file))?;
     // a template file sees the global scope only
     let scope = ev.top.clone();
     ev.render_template(&template, file, scope, parameters(&call).as_deref())
+}
+
+/// `NAME(): Invalid EPP: MESSAGE (file: F, line: L, column: C)`; line 0 is no position.
+fn invalid(function: &str, d: &puppet_syntax::Diagnostic, file: &str) -> crate::error::Flow {
+    let place = if d.span.line == 0 { String::new() } else { format!(", line: {}, column: {}", d.span.line, d.span.column) };
+    fail(format!("{function}(): Invalid EPP: {} (file: {file}{place})", d.message))
 }
 
 fn parameters(call: &Call) -> Option<Rc<Hash>> {
@@ -56,6 +63,28 @@ fn parameters(call: &Call) -> Option<Rc<Hash>> {
         Some(Value::Hash(h)) => Some(h.clone()),
         _ => None,
     }
+}
+
+/// `file(files...)` (a 3.x function): the contents of the first file found, a module's
+/// (`module/path` in its `files` directory) or an absolute path.
+fn file(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let args = super::strings::args_3x(&call.args)?;
+    super::strings::check_arity("file", &args, -2)?;
+    let names: Vec<String> = args.iter().map(super::ruby::to_s).collect();
+    for name in &names {
+        let found = if name.starts_with('/') {
+            Some(PathBuf::from(name)).filter(|p| p.is_file())
+        } else {
+            name.split_once('/').and_then(|(module, rest)| {
+                ev.modulepath.iter().map(|dir| dir.join(module).join("files").join(rest)).find(|p| p.is_file())
+            })
+        };
+        if let Some(path) = found {
+            let bytes = std::fs::read(&path).map_err(|e| fail(format!("file(): {}: {e}", path.display())))?;
+            return Ok(Value::from(String::from_utf8_lossy(&bytes).as_ref()));
+        }
+    }
+    Err(fail(format!("Could not find any files from {}", names.join(", "))))
 }
 
 /// `module/path` in the module's `templates` directory (`.epp` added when the name has no

@@ -72,7 +72,7 @@ fn type_function(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
 
 /// `TypeParser#parse` of a type string, with the program's type aliases: a type name or a
 /// type name with parameters; an unknown name is an unresolved type reference.
-fn parse_type_string(ev: &Evaluator, src: &str) -> Eval<Type> {
+pub(crate) fn parse_type_string(ev: &Evaluator, src: &str) -> Eval<Type> {
     let mut reader = puppet_types::literal::Reader::with_string_new(pfmt::string_new_hook);
     for t in ev.aliases.values() {
         if let Type::Alias(a) = t {

@@ -1,0 +1,734 @@
+//! Hiera 5 data in modules, as Puppet 7.23 looks it up (`pops/lookup/`): the `lookup`
+//! function and automatic class parameter lookup search a key's data, and the `hiera_*`
+//! functions (deprecated) search Hiera's global layer.
+//!
+//! Puppet searches three layers in order: global (`$confdir/hiera.yaml`), environment (the
+//! environment's `hiera.yaml`) and module (the `hiera.yaml` of the module a key `mod::…`
+//! names). Poppet runs as Puppet does for `puppet apply` with a module path and no Hiera
+//! configuration of its own: the global and environment layers have no data, so a key is
+//! found in its module's data or nowhere, and `hiera()` finds nothing.
+//!
+//! - `config.rs`: a module's `hiera.yaml` (versions 5 and 4; 3 is ignored in modules).
+//! - `yaml.rs`: YAML read as Ruby's Psych reads it (`yes` is true, `017` is 15).
+//! - `interpolate.rs`: `%{var}`, `%{facts.a.b}`, `%{lookup('k')}`, `%{alias('k')}`, ...
+//! - `merge.rs`: the merge strategies `first`, `unique`, `hash` and `deep`.
+//!
+//! Errors keep Puppet's three kinds ([`HieraError`]): a LookupError is reported bare
+//! (`Function lookup() did not find a value for the name 'x'`), other Puppet errors become
+//! LookupErrors inside a data provider, and the rest are reported at the call.
+
+mod config;
+mod interpolate;
+mod merge;
+mod yaml;
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use puppet_types::value::Hash;
+use puppet_types::{Type, Value};
+
+use crate::error::{bare, fail, Eval, Flow};
+use crate::eval::{Evaluator, Level};
+use config::{Config, Entry, Locations};
+pub(crate) use merge::Strategy;
+
+/// An error of a lookup, of one of Puppet's kinds.
+#[derive(Clone, Debug)]
+pub enum HieraError {
+    /// Puppet's `LookupError`: reported as it is, without prefix or position.
+    Lookup(String),
+    /// Another `Puppet::Error` (a type mismatch): a LookupError once it leaves a data
+    /// provider, else reported at the call.
+    Puppet(String),
+    /// A Ruby error (`ArgumentError`: an unknown merge strategy): reported at the call.
+    Other(String),
+}
+
+impl From<HieraError> for Flow {
+    fn from(e: HieraError) -> Flow {
+        match e {
+            HieraError::Lookup(m) => bare(m),
+            HieraError::Puppet(m) | HieraError::Other(m) => fail(m),
+        }
+    }
+}
+
+type Found = Result<Option<Value>, HieraError>;
+
+/// What one compilation has read of Hiera data: configurations, data files and lookup
+/// options by module, and the recursion guard. Emptied before each program, as Puppet
+/// reads data anew for each catalog.
+#[derive(Default)]
+pub struct Hiera {
+    /// Each module's configuration (`None`: the module has none, or ignores it).
+    configs: HashMap<String, Result<Option<Rc<Config>>, HieraError>>,
+    files: HashMap<PathBuf, Result<Rc<DataFile>, HieraError>>,
+    /// The data files whose keys have been checked against their module's name.
+    checked: HashSet<(String, PathBuf)>,
+    /// Each module's `lookup_options`, compiled.
+    options: HashMap<String, Option<Rc<LookupOptions>>>,
+    /// The keys being looked up, innermost last (Puppet's name stack).
+    stack: Vec<String>,
+}
+
+impl Hiera {
+    /// Forgets what was read: the next program reads data anew.
+    pub fn reset(&mut self) {
+        *self = Hiera::default();
+    }
+}
+
+/// A data file read: its hash, and the keys whose values Puppet could not look up.
+struct DataFile {
+    hash: Hash,
+    unusable: HashMap<String, String>,
+}
+
+/// A module's `lookup_options`: per key, and per pattern (keys starting with `^`).
+struct LookupOptions {
+    keys: Hash,
+    patterns: Vec<(puppet_types::regexp::Regexp, Value)>,
+}
+
+/// The overrides and default values of a `lookup` call, which `%{var}` interpolation also
+/// consults.
+#[derive(Default)]
+pub struct Invocation {
+    pub overrides: Hash,
+    pub defaults: Hash,
+}
+
+/// One step into a found value (`a.b.0` in `mod::key.a.b.0`).
+#[derive(Clone, Debug)]
+pub(crate) enum Segment {
+    Key(String),
+    Index(i64),
+}
+
+/// A key as `LookupKey` reads it: the root key (what data files hold), the module it names
+/// and the segments to dig into the value with.
+pub(crate) struct LookupKey {
+    pub text: String,
+    pub root: String,
+    pub module: Option<String>,
+    pub segments: Vec<Segment>,
+}
+
+impl LookupKey {
+    pub fn parse(key: &str) -> Result<LookupKey, HieraError> {
+        let mut segments = split_key(key).map_err(|problem| HieraError::Lookup(format!("{problem} in key: '{key}'")))?;
+        let root = match segments.remove(0) {
+            Segment::Key(k) => k,
+            Segment::Index(i) => i.to_string(),
+        };
+        let module = root.find("::").map(|i| root[..i].to_string());
+        Ok(LookupKey { text: key.to_string(), root, module, segments })
+    }
+
+    /// The found root value's part the segments name (`None`: not there).
+    fn dig(&self, value: Value) -> Found {
+        sub_lookup(&self.text, &self.segments, value)
+    }
+}
+
+/// `SubLookup#split_key`: `a.b` is `a`, `b`; a segment may be quoted (`a."b.c"`), is trimmed,
+/// and is an index when it is an integer. `Err` holds the problem (`Syntax error`).
+pub(crate) fn split_key(key: &str) -> Result<Vec<Segment>, &'static str> {
+    if !key.contains(['\'', '"', '.']) {
+        return Ok(vec![Segment::Key(key.to_string())]);
+    }
+    let b = key.as_bytes();
+    let mut segments = Vec::new();
+    let mut i = 0;
+    loop {
+        // A quoted segment, with blanks around it, or a run of anything but quotes and dots.
+        let mut j = i;
+        while j < b.len() && b[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        let quoted = match b.get(j) {
+            Some(&q @ (b'"' | b'\'')) => match key[j + 1..].find(q as char) {
+                Some(len) if len > 0 => {
+                    let mut end = j + 1 + len + 1;
+                    while end < b.len() && b[end].is_ascii_whitespace() {
+                        end += 1;
+                    }
+                    segments.push(Segment::Key(key[j + 1..j + 1 + len].to_string()));
+                    Some(end)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        i = match quoted {
+            Some(end) => end,
+            None => {
+                let end = key[i..].find(['\'', '"', '.']).map_or(key.len(), |n| i + n);
+                if end == i {
+                    return Err("Syntax error");
+                }
+                let text = key[i..end].trim();
+                segments.push(match integer_segment(text) {
+                    Some(n) => Segment::Index(n),
+                    None => Segment::Key(text.to_string()),
+                });
+                end
+            }
+        };
+        match b.get(i) {
+            None => return Ok(segments),
+            Some(b'.') if i + 1 < b.len() => i += 1,
+            _ => return Err("Syntax error"),
+        }
+    }
+}
+
+/// `/^(:?[+-]?[0-9]+)$/` and Ruby's `to_i` of it (`:12` is 0).
+fn integer_segment(s: &str) -> Option<i64> {
+    let (colon, rest) = match s.strip_prefix(':') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let digits = rest.strip_prefix(['+', '-']).unwrap_or(rest);
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    Some(if colon { 0 } else { rest.parse::<i64>().unwrap_or(0) })
+}
+
+/// `SubLookup#sub_lookup`: digs into `value` along `segments` (`None`: a step is missing).
+pub(crate) fn sub_lookup(key: &str, segments: &[Segment], mut value: Value) -> Found {
+    for segment in segments {
+        if value.is_undef() {
+            return Ok(None);
+        }
+        let next = match (segment, &value) {
+            (Segment::Index(i), Value::Array(items)) => match usize::try_from(*i).ok().and_then(|i| items.get(i)) {
+                Some(v) => v.clone(),
+                None => return Ok(None),
+            },
+            (_, Value::Hash(h)) => {
+                let k = match segment {
+                    Segment::Key(k) => Value::from(k.as_str()),
+                    Segment::Index(i) => Value::Integer(*i),
+                };
+                match h.get(&k) {
+                    Some(v) => v.clone(),
+                    None => return Ok(None),
+                }
+            }
+            // An Integer has `[]` (its bits) but no `include?`.
+            (_, Value::Integer(_)) => {
+                return Err(HieraError::Other(format!(
+                    "undefined method `include?' for {}",
+                    puppet_types::params::ruby_receiver(&value)
+                )))
+            }
+            _ => {
+                let shown = match segment {
+                    Segment::Key(k) => k.clone(),
+                    Segment::Index(i) => i.to_string(),
+                };
+                return Err(HieraError::Lookup(format!(
+                    "Data Provider type mismatch: Got {} when a hash-like object was expected to access value using '{shown}' from key '{key}'",
+                    puppet_types::params::ruby_class(&value)
+                )));
+            }
+        };
+        value = next;
+    }
+    Ok(Some(value))
+}
+
+/// Where a hierarchy entry's data is: a file and whether it exists, or nothing (the entry
+/// gives its function no path).
+struct Location {
+    path: Option<PathBuf>,
+    exists: bool,
+}
+
+/// `TypeAsserter.assert_instance_of(subject, t, value)`: `SUBJECT has wrong type, ...`.
+fn assert_type(subject: &str, t: Option<&Type>, value: &Value) -> Eval<()> {
+    match t {
+        Some(t) if !puppet_types::instance::is_instance(t, value) => {
+            Err(fail(puppet_types::mismatch::describe_value(&format!("{subject} has wrong type,"), t, value)))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A `lookup()` call's arguments, once its signature is read.
+pub struct Request {
+    /// The name as given (a string or an array of strings), handed to the default block.
+    pub name: Value,
+    pub names: Vec<String>,
+    pub value_type: Option<Type>,
+    pub merge: Value,
+    /// The default value, when there is one (`undef` is one).
+    pub default: Option<Value>,
+    pub block: Option<Value>,
+    pub invocation: Invocation,
+}
+
+impl Evaluator {
+    /// `Puppet::Pops::Lookup.lookup`: the first of the names that has a value (overrides
+    /// first, then data, then the default values hash), checked against the value type;
+    /// else the default block's value, or the default, or Puppet's error.
+    pub fn lookup(&mut self, r: Request) -> Eval<Value> {
+        let t = r.value_type.as_ref();
+        for key in &r.names {
+            if let Some(v) = r.invocation.overrides.get(&Value::from(key.as_str())) {
+                assert_type(&format!("Value found for key '{key}' in override hash"), t, v)?;
+                return Ok(v.clone());
+            }
+            if let Some(v) = self.search_and_merge(key, &r.invocation, &r.merge).map_err(Flow::from)? {
+                assert_type("Found value", t, &v)?;
+                return Ok(v);
+            }
+        }
+        for key in &r.names {
+            if let Some(v) = r.invocation.defaults.get(&Value::from(key.as_str())) {
+                assert_type(&format!("Value found for key '{key}' in default values hash"), t, v)?;
+                return Ok(v.clone());
+            }
+        }
+        if let Some(block) = &r.block {
+            let v = self.call_block(block, std::slice::from_ref(&r.name))?;
+            assert_type("Value returned from default block", t, &v)?;
+            return Ok(v);
+        }
+        if let Some(v) = r.default {
+            assert_type("Default value", t, &v)?;
+            return Ok(v);
+        }
+        Err(bare(match r.names.as_slice() {
+            [one] => format!("Function lookup() did not find a value for the name '{one}'"),
+            many => format!(
+                "Function lookup() did not find a value for any of the names [{}]",
+                many.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ")
+            ),
+        }))
+    }
+
+    /// Automatic parameter lookup of `class::param` when a class is declared: the value data
+    /// has for it, or `None`.
+    pub(crate) fn parameter_data(&mut self, key: &str) -> Eval<Option<Value>> {
+        if self.modulepath.is_empty() {
+            return Ok(None);
+        }
+        Ok(self.search_and_merge(key, &Invocation::default(), &Value::Undef)?)
+    }
+
+    /// `LookupAdapter#lookup`: the key's value in data, merged as `merge` (or the key's
+    /// `lookup_options`) says.
+    pub(crate) fn search_and_merge(&mut self, key: &str, inv: &Invocation, merge: &Value) -> Found {
+        if key == "lookup_options" || key.starts_with("lookup_options.") {
+            return Ok(None);
+        }
+        let key = LookupKey::parse(key)?;
+        let options = self.key_lookup_options(&key, inv)?;
+        let option = |name: &str| options.as_ref().and_then(|o| o.get(&Value::from(name)).cloned());
+        let merge = if merge.is_undef() { option("merge").unwrap_or(Value::Undef) } else { merge.clone() };
+        let strategy = Strategy::from_value(&merge)?;
+        // The global layer looks first (and finds nothing); its recursion guard is the one
+        // that sees a key looked up again from its own data.
+        if self.hiera.stack.contains(&key.text) {
+            return Err(HieraError::Lookup(format!(
+                "Lookup of key '{}' failed: Recursive lookup detected in [{}]",
+                key.text,
+                self.hiera.stack.join(", ")
+            )));
+        }
+        let found = match self.lookup_in_module(&key, inv, &strategy, false)? {
+            // The merge over the three layers converts the first value found (`unique` makes
+            // it an array); the global and environment layers find nothing.
+            Some(v) => key.dig(strategy.convert_value(v))?,
+            None => None,
+        };
+        let found = match found {
+            Some(v) => Some(v),
+            None => self.lookup_in_default_hierarchy(&key, inv)?,
+        };
+        match (found, option("convert_to")) {
+            (Some(v), Some(to)) => self.convert_found(&key.text, v, to).map(Some),
+            (found, _) => Ok(found),
+        }
+    }
+
+    /// A module's configuration, read once per compilation (its warnings then).
+    fn module_config(&mut self, module: &str) -> Result<Option<Rc<Config>>, HieraError> {
+        if let Some(c) = self.hiera.configs.get(module) {
+            return c.clone();
+        }
+        let root = self.modulepath.iter().map(|r| r.join(module)).find(|d| d.is_dir());
+        let mut warnings = Vec::new();
+        let result = match root.map(|r| r.join(config::CONFIG_FILE_NAME)).filter(|p| p.is_file()) {
+            Some(path) => self.module_metadata_check(module).and_then(|()| config::load(&path, self.options.strict, &mut warnings)),
+            None => self.module_metadata_check(module).map(|()| None),
+        };
+        let result = result.map(|c| c.map(Rc::new));
+        for w in warnings {
+            match w.once {
+                Some(key) => crate::functions::warn_once(self, &key, &w.message),
+                None => self.log(Level::Warning, w.message),
+            }
+        }
+        self.hiera.configs.insert(module.to_string(), result.clone());
+        result
+    }
+
+    /// A module's `metadata.json` may name a data provider (`data_provider`), deprecated and
+    /// not modelled: only none is accepted.
+    fn module_metadata_check(&self, module: &str) -> Result<(), HieraError> {
+        let Some(root) = self.modulepath.iter().map(|r| r.join(module)).find(|d| d.is_dir()) else { return Ok(()) };
+        let Ok(text) = std::fs::read_to_string(root.join("metadata.json")) else { return Ok(()) };
+        let Some(Ok(Value::Hash(meta))) = &pfmt::data::json::documents(&text).next() else { return Ok(()) };
+        match meta.get(&Value::from("data_provider")) {
+            None | Some(Value::Undef) => Ok(()),
+            Some(p) => Err(HieraError::Other(format!(
+                "Module '{module}': the data provider {} of metadata.json is not supported (use a hiera.yaml)",
+                puppet_types::display::value_to_string(p)
+            ))),
+        }
+    }
+
+    /// The module layer (`lookup_in_module`): the key's root value merged over the module's
+    /// hierarchy (or its default hierarchy), under the recursion guard.
+    fn lookup_in_module(&mut self, key: &LookupKey, inv: &Invocation, strategy: &Strategy, default_hierarchy: bool) -> Found {
+        let Some(module) = key.module.clone() else { return Ok(None) };
+        let Some(config) = self.module_config(&module)? else { return Ok(None) };
+        let entries = if default_hierarchy {
+            match &config.default_hierarchy {
+                Some(e) => e.clone(),
+                None => return Ok(None),
+            }
+        } else {
+            config.hierarchy.clone()
+        };
+        self.checked(&key.text, |ev| {
+            strategy.lookup(&entries, |entry| ev.lookup_in_entry(&module, &config, entry, &key.root, strategy, inv))
+        })
+    }
+
+    /// `Invocation#check`: runs `f` with `name` on the name stack; a name already there is a
+    /// recursive lookup. Puppet errors leave as LookupErrors.
+    fn checked<T>(&mut self, name: &str, f: impl FnOnce(&mut Self) -> Result<T, HieraError>) -> Result<T, HieraError> {
+        if self.hiera.stack.iter().any(|n| n == name) {
+            return Err(HieraError::Lookup(format!("Recursive lookup detected in [{}]", self.hiera.stack.join(", "))));
+        }
+        if self.hiera.stack.len() >= self.options.max_depth {
+            return Err(HieraError::Lookup(format!("Lookups nest deeper than {} levels", self.options.max_depth)));
+        }
+        self.hiera.stack.push(name.to_string());
+        // Data may make lookups nest deeply (each `%{lookup()}` is one more level).
+        let result = stacker::maybe_grow(64 * 1024, 1024 * 1024, || f(self));
+        self.hiera.stack.pop();
+        result.map_err(|e| match e {
+            HieraError::Puppet(m) => HieraError::Lookup(m),
+            other => other,
+        })
+    }
+
+    /// A key missing everywhere else is looked for in its module's `default_hierarchy`, merged
+    /// as that hierarchy's own `lookup_options` say.
+    fn lookup_in_default_hierarchy(&mut self, key: &LookupKey, inv: &Invocation) -> Found {
+        let Some(module) = key.module.clone() else { return Ok(None) };
+        let Some(config) = self.module_config(&module)? else { return Ok(None) };
+        if config.default_hierarchy.is_none() {
+            return Ok(None);
+        }
+        let options_key = LookupKey::parse("lookup_options")?;
+        let options_key = LookupKey { module: Some(module.clone()), ..options_key };
+        let options = match self.lookup_in_module(&options_key, inv, &Strategy::Hash, true)? {
+            Some(o) => self.compile_lookup_options(&module, o)?,
+            None => None,
+        };
+        let merge = options.and_then(|o| o.for_key(&key.root)).and_then(|o| o.get(&Value::from("merge")).cloned());
+        let strategy = Strategy::from_value(&merge.unwrap_or(Value::Undef))?;
+        match self.lookup_in_module(key, inv, &strategy, true)? {
+            Some(v) => key.dig(v),
+            None => Ok(None),
+        }
+    }
+
+    /// One hierarchy entry (a data hash function provider): the root key's value merged over
+    /// the entry's locations.
+    fn lookup_in_entry(&mut self, module: &str, config: &Config, entry: &Entry, root: &str, strategy: &Strategy, inv: &Invocation) -> Found {
+        let locations = self.resolve_locations(config, entry, inv)?;
+        strategy.lookup(&locations, |location| {
+            if location.path.is_some() && !location.exists {
+                return Ok(None);
+            }
+            self.data_value(module, entry, location, root, inv)
+        })
+    }
+
+    /// The entry's locations, interpolated in the current scope (Puppet makes its data
+    /// providers again when the variables they used change; here they are made each time).
+    fn resolve_locations(&mut self, config: &Config, entry: &Entry, inv: &Invocation) -> Result<Vec<Location>, HieraError> {
+        let mut datadir = config.root.join(&entry.datadir);
+        if config.version >= 5 {
+            let text = datadir.to_string_lossy().into_owned();
+            datadir = PathBuf::from(self.interpolate_text(&text, inv)?);
+        }
+        let file = |path: PathBuf| {
+            let exists = path.exists();
+            Location { path: Some(path), exists }
+        };
+        Ok(match &entry.locations {
+            Locations::None => vec![Location { path: None, exists: true }],
+            Locations::Uris(uris) => uris.iter().map(|_| Location { path: None, exists: true }).collect(),
+            Locations::Paths(paths) => {
+                let mut out = Vec::new();
+                for p in paths {
+                    let mut p = self.interpolate_text(p, inv)?;
+                    if let Some(ext) = &entry.extension {
+                        if !p.ends_with(ext.as_str()) {
+                            p.push_str(ext);
+                        }
+                    }
+                    out.push(file(datadir.join(p)));
+                }
+                out
+            }
+            Locations::Globs(globs) => {
+                let mut out = Vec::new();
+                for g in globs {
+                    let pattern = datadir.join(self.interpolate_text(g, inv)?);
+                    if let Ok(paths) = glob::glob(&pattern.to_string_lossy()) {
+                        out.extend(paths.flatten().filter(|p| !p.is_dir()).map(file));
+                    }
+                }
+                out
+            }
+            Locations::Mapped([variable, name, template]) => {
+                let values = match &self.hiera_scope_lookup(variable, inv, "mapped_path[0]")? {
+                    Value::String(s) => vec![Value::String(s.clone())],
+                    Value::Array(items) => items.to_vec(),
+                    _ => Vec::new(),
+                };
+                let mut out = Vec::new();
+                for v in values {
+                    let saved = self.scope.clone();
+                    self.scope = crate::scope::Scope::local(&saved);
+                    self.scope.bind(Rc::from(name.as_str()), v);
+                    let p = self.interpolate_text(template, inv);
+                    self.scope = saved;
+                    out.push(file(datadir.join(p?)));
+                }
+                out
+            }
+        })
+    }
+
+    /// `DataHashFunctionProvider#data_value`: the root key's value in the data at
+    /// `location`, checked and interpolated.
+    fn data_value(&mut self, module: &str, entry: &Entry, location: &Location, root: &str, inv: &Invocation) -> Found {
+        let function = &entry.function;
+        if function.kind != "data_hash" || !matches!(function.name.as_str(), "yaml_data" | "json_data") {
+            return Err(HieraError::Other(format!(
+                "The {} function '{}' of hierarchy '{}' is not available: Poppet reads Hiera data with yaml_data and json_data only",
+                function.kind, function.name, entry.name
+            )));
+        }
+        let Some(path) = &location.path else {
+            return Err(HieraError::Other(format!(
+                "'{}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function",
+                function.name
+            )));
+        };
+        let data = self.data_file(&function.name, path)?;
+        if self.hiera.checked.insert((module.to_string(), path.clone())) {
+            let prefix = format!("{module}::");
+            for k in data.hash.keys() {
+                let qualified = matches!(k, Value::String(s) if &**s == "lookup_options" || s.starts_with(&prefix));
+                if !qualified {
+                    self.log(
+                        Level::Warning,
+                        format!(
+                            "Module '{module}': Value returned from data_hash function '{}', when using location '{}', must use keys qualified with the name of the module",
+                            function.name,
+                            path.display()
+                        ),
+                    );
+                }
+            }
+        }
+        let Some(value) = data.hash.get(&Value::from(root)).cloned() else { return Ok(None) };
+        if let Some(actual) = data.unusable.get(root) {
+            return Err(HieraError::Puppet(format!(
+                "Value for key '{root}', in hash returned from data_hash function '{}', when using location '{}', has wrong type, expects Puppet::LookupValue, got {actual}",
+                function.name,
+                path.display()
+            )));
+        }
+        self.hiera_interpolate(value, inv, true).map(Some)
+    }
+
+    /// A data file, read once per compilation by `yaml_data` or `json_data`.
+    fn data_file(&mut self, function: &str, path: &PathBuf) -> Result<Rc<DataFile>, HieraError> {
+        if let Some(f) = self.hiera.files.get(path) {
+            return f.clone();
+        }
+        let result = self.read_data_file(function, path, &path.display().to_string()).map(Rc::new);
+        self.hiera.files.insert(path.clone(), result.clone());
+        result
+    }
+
+    fn read_data_file(&mut self, function: &str, path: &PathBuf, shown: &str) -> Result<DataFile, HieraError> {
+        let text = std::fs::read_to_string(path).map_err(|e| HieraError::Lookup(format!("Unable to parse ({shown}): {e}")))?;
+        if function == "json_data" {
+            return match &pfmt::data::json::documents(&text).next() {
+                Some(Ok(Value::Hash(h))) => Ok(DataFile { hash: (**h).clone(), unusable: HashMap::new() }),
+                Some(Ok(other)) => Err(HieraError::Puppet(puppet_types::mismatch::describe_value(
+                    &format!("Value returned from data_hash function 'json_data', when using location '{shown}', has wrong type,"),
+                    &Type::Hash { key: None, value: None, size: None },
+                    other,
+                ))),
+                Some(Err(e)) => Err(HieraError::Lookup(format!("Unable to parse ({shown}): {e}"))),
+                None => Err(HieraError::Lookup(format!("Unable to parse ({shown}): unexpected end of input"))),
+            };
+        }
+        match yaml::read(&text) {
+            Ok(yaml::Document { value: Some(value), unusable }) if matches!(value, Value::Hash(_)) => {
+                let Value::Hash(h) = &value else { return Ok(DataFile { hash: Hash::default(), unusable }) };
+                Ok(DataFile { hash: (**h).clone(), unusable })
+            }
+            Ok(document) => {
+                let message = format!("{shown}: file does not contain a valid yaml hash");
+                let empty = matches!(document.value, None | Some(Value::Undef) | Some(Value::Boolean(false)));
+                if self.options.strict == crate::eval::Strict::Error && !empty {
+                    return Err(HieraError::Lookup(message));
+                }
+                self.log(Level::Warning, message);
+                Ok(DataFile { hash: Hash::default(), unusable: HashMap::new() })
+            }
+            Err(yaml::YamlError::Syntax(m)) => Err(HieraError::Lookup(format!("Unable to parse ({shown}): {m}"))),
+            Err(yaml::YamlError::DisallowedClass(c)) => {
+                Err(HieraError::Lookup(format!("Unable to parse ({shown}): Tried to load unspecified class: {c}")))
+            }
+        }
+    }
+
+    /// The `lookup_options` of the key's module that apply to the key.
+    fn key_lookup_options(&mut self, key: &LookupKey, inv: &Invocation) -> Result<Option<Hash>, HieraError> {
+        let Some(module) = key.module.clone() else { return Ok(None) };
+        let options = match self.hiera.options.get(&module) {
+            Some(o) => o.clone(),
+            None => {
+                let options_key = LookupKey { module: Some(module.clone()), ..LookupKey::parse("lookup_options")? };
+                let found = self.lookup_in_module(&options_key, inv, &Strategy::Hash, false)?;
+                let compiled = match found {
+                    Some(o) => self.compile_lookup_options(&module, o)?,
+                    None => None,
+                };
+                self.hiera.options.insert(module.clone(), compiled.clone());
+                compiled
+            }
+        };
+        Ok(options.and_then(|o| o.for_key(&key.root)))
+    }
+
+    /// `validate_lookup_options` and `compile_patterns`.
+    fn compile_lookup_options(&mut self, module: &str, options: Value) -> Result<Option<Rc<LookupOptions>>, HieraError> {
+        let Value::Hash(h) = &options else {
+            return Err(HieraError::Lookup("value of lookup_options must be a hash".into()));
+        };
+        let prefix = format!("{module}::");
+        let mut compiled = LookupOptions { keys: Hash::default(), patterns: Vec::new() };
+        for (k, v) in h.iter() {
+            let k = puppet_types::display::value_to_s(k);
+            if let Some(rest) = k.strip_prefix('^') {
+                if !rest.starts_with(&prefix) {
+                    return Err(HieraError::Lookup(format!(
+                        "all lookup_options patterns must match a key starting with module name '{module}'"
+                    )));
+                }
+                let re = puppet_types::regexp::Regexp::compile(k.as_str()).map_err(HieraError::Other)?;
+                compiled.patterns.push((re, v.clone()));
+            } else {
+                if !k.starts_with(&prefix) {
+                    return Err(HieraError::Lookup(format!("all lookup_options keys must start with module name '{module}'")));
+                }
+                compiled.keys.insert(Value::from(k.as_str()), v.clone());
+            }
+        }
+        Ok(Some(Rc::new(compiled)))
+    }
+
+    /// `convert_to` of `lookup_options`: `new(T, value, *args)`.
+    fn convert_found(&mut self, key: &str, value: Value, to: Value) -> Result<Value, HieraError> {
+        let mut args: Vec<Value> = match &to {
+            Value::Array(items) => items.to_vec(),
+            other => vec![other.clone()],
+        };
+        if let Some(Value::String(source)) = args.first().cloned().as_ref() {
+            let t = crate::functions::parse_type_string(self, source).map_err(|f| {
+                let msg = match f {
+                    Flow::Error(e) => e.message,
+                    _ => String::new(),
+                };
+                HieraError::Lookup(format!(
+                    "Invalid data type in lookup_options for key '{key}' could not parse '{source}', error: '{msg}"
+                ))
+            })?;
+            args[0] = Value::ty(t);
+        }
+        let Some(first) = args.first().cloned() else { return Ok(value) };
+        let mut call = vec![first, value];
+        call.extend(args.into_iter().skip(1));
+        self.call_function_inner("new", call, None, puppet_syntax::Span::default()).map_err(|f| {
+            let msg = match f {
+                Flow::Error(e) => e.message,
+                _ => String::new(),
+            };
+            HieraError::Lookup(format!("The convert_to lookup_option for key '{key}' raised error: {msg}"))
+        })
+    }
+}
+
+impl LookupOptions {
+    /// `extract_lookup_options_for_key`: the options of the root key, else of the first
+    /// pattern that matches it.
+    fn for_key(&self, root: &str) -> Option<Hash> {
+        let found = self.keys.get(&Value::from(root)).cloned().or_else(|| {
+            self.patterns.iter().find(|(re, _)| re.is_match(root)).map(|(_, v)| v.clone())
+        })?;
+        match &found {
+            Value::Hash(h) => Some((**h).clone()),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(key: &str) -> String {
+        match split_key(key) {
+            Ok(s) => s
+                .iter()
+                .map(|s| match s {
+                    Segment::Key(k) => format!("{k:?}"),
+                    Segment::Index(i) => i.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn keys_split_as_puppet_splits_them() {
+        assert_eq!(keys("a::b"), "\"a::b\"");
+        assert_eq!(keys("a.b.0"), "\"a\" \"b\" 0");
+        assert_eq!(keys("a.'b.c'. d "), "\"a\" \"b.c\" \"d\"");
+        assert_eq!(keys("a..b"), "Syntax error");
+        assert_eq!(keys("a."), "Syntax error");
+        assert_eq!(keys(".a"), "Syntax error");
+        assert_eq!(keys("x\"y\""), "Syntax error");
+    }
+}
