@@ -1,6 +1,7 @@
-# Records the containment edges and classes of Puppet 7.23's compiled catalog for each case
-# of a case file (`=== name`, code, `---`, expectation), the part of `--catalog json` that
-# the oracle does not report. Edges are sorted: Puppet's order is its graph's.
+# Records the containment edges, classes and resource tags of Puppet 7.23's compiled catalog
+# for each case of a case file (`=== name`, code, `---`, expectation), the part of
+# `--catalog json` that the oracle does not report. Edges are sorted: Puppet's order is its
+# graph's; tags are listed per resource in catalog order.
 #
 #   ruby repl/examples/catalog_edges.rb repl/tests/catalog_edges.txt
 require 'puppet'
@@ -13,7 +14,8 @@ def expectation(code)
   Puppet[:code] = code
   catalog = Puppet::Parser::Compiler.compile(Puppet::Node.new('testnode'))
   edges = catalog.edges.map { |e| "edge: #{e.source} -> #{e.target}" }.sort
-  edges + ["classes: #{catalog.classes.join(' ')}"]
+  tags = catalog.resources.map { |r| "tags: #{r}: #{r.tags.to_a.join(' ')}" }
+  edges + ["classes: #{catalog.classes.join(' ')}"] + tags
 rescue StandardError => e
   ["error: #{e.message.lines.first.chomp}"]
 end

@@ -76,7 +76,8 @@ pub struct Resource {
     pub scope: Rc<Scope>,
     /// The class or defined resource it was declared in (`Class[main]` at the top).
     pub container: Rc<str>,
-    /// The tags it takes from where it was declared: its containers' names.
+    /// The tags it takes from where it was declared: the tags of the class or defined
+    /// resource declaring it (see [`Resource::all_tags`]).
     pub tags: Vec<String>,
     /// Declared by a function (`create_resources`): Puppet knows no file for it.
     pub by_function: bool,
@@ -155,6 +156,42 @@ impl Resource {
     /// `Stage[main]` and `Class[Settings]`: in every catalog, not listed.
     pub fn hidden(&self) -> bool {
         (&*self.type_name == "Stage" && &*self.title == "main") || (self.kind == Kind::Class && &*self.title == "settings")
+    }
+
+    /// Puppet's tags of the resource, in Puppet's order (`Puppet::Util::Tagging`): its `tag`
+    /// parameter's, its type's (`class` for a class), its title's when that is a tag, then
+    /// those it took from where it was declared. A tag `a::b` brings `a` and `b` too.
+    pub fn all_tags(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |tag: &str| {
+            let tag = tag.to_lowercase();
+            let parts = if tag.contains("::") { tag.split("::").map(str::to_owned).collect() } else { Vec::new() };
+            for t in std::iter::once(tag).chain(parts) {
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        };
+        if let Some(v) = self.params.get("tag") {
+            for t in flatten(v) {
+                add(&puppet_types::display::value_to_s(&t));
+            }
+        }
+        if &*self.type_name == "Class" {
+            add("class");
+            if &*self.title != "main" {
+                add(&self.title);
+            }
+        } else {
+            add(&self.type_name);
+            if valid_tag(&self.title) {
+                add(&self.title);
+            }
+        }
+        for t in &self.tags {
+            add(t);
+        }
+        out
     }
 
     /// The reference: `File[/tmp/x]`, `Class[Apache::Mod]`.
@@ -409,9 +446,9 @@ impl Catalog {
     pub fn to_json(&self, node: &str) -> serde_json::Value {
         use serde_json::json;
         let mut resources = vec![
-            json!({"type": "Stage", "title": "main", "exported": false, "parameters": {"name": "main"}}),
-            json!({"type": "Class", "title": "Settings", "exported": false}),
-            json!({"type": "Class", "title": "main", "exported": false, "parameters": {"name": "main"}}),
+            json!({"type": "Stage", "title": "main", "tags": ["stage"], "exported": false, "parameters": {"name": "main"}}),
+            json!({"type": "Class", "title": "Settings", "tags": ["class", "settings"], "exported": false}),
+            json!({"type": "Class", "title": "main", "tags": ["class"], "exported": false, "parameters": {"name": "main"}}),
         ];
         let mut edges = vec![json!({"source": "Stage[main]", "target": "Class[Settings]"}), json!({"source": "Stage[main]", "target": "Class[main]"})];
         let mut classes = vec![json!("settings")];
@@ -420,8 +457,12 @@ impl Catalog {
             for (k, v) in r.params.iter().filter(|(_, v)| !v.is_undef()) {
                 params.insert(k.to_string(), value_json(v));
             }
-            let title = if r.kind == Kind::Class { capitalize_segments(&r.title) } else { r.title.to_string() };
-            let mut entry = json!({"type": &*r.type_name, "title": title, "line": r.at.line, "exported": r.exported});
+            let title = if &*r.type_name == "Class" { capitalize_segments(&r.title) } else { r.title.to_string() };
+            let mut entry =
+                json!({"type": &*r.type_name, "title": title, "tags": r.all_tags(), "line": r.at.line, "exported": r.exported});
+            if let Some(file) = &r.file {
+                entry["file"] = json!(&**file);
+            }
             if !params.is_empty() {
                 entry["parameters"] = params.into();
             }
@@ -444,6 +485,13 @@ impl Catalog {
     pub fn clear(&mut self) {
         *self = Catalog::default();
     }
+}
+
+/// `Puppet::Util::Tagging::ValidTagRegex`: `\A[[:alnum:]_][[:alnum:]_:.-]*\z`.
+pub(crate) fn valid_tag(tag: &str) -> bool {
+    let mut chars = tag.chars();
+    chars.next().is_some_and(|c| c.is_alphanumeric() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-'))
 }
 
 /// Arrays flattened; anything else as one item.

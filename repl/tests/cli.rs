@@ -193,7 +193,7 @@ fn catalog_json_lists_resources_parameters_and_containment() {
     assert_eq!(catalog["classes"], serde_json::json!(["settings", "demo", "demo::config"]));
 }
 
-/// `--catalog json`'s containment edges and classes against Puppet's compiled catalogs
+/// `--catalog json`'s containment edges, classes and tags against Puppet's compiled catalogs
 /// (`tests/catalog_edges.txt`, recorded by `examples/catalog_edges.rb`).
 #[test]
 fn catalog_json_edges_as_puppet_compiles_them() {
@@ -217,6 +217,10 @@ fn catalog_json_edges_as_puppet_compiles_them() {
         ours.sort();
         let classes: Vec<&str> = catalog["classes"].as_array().into_iter().flatten().filter_map(|c| c.as_str()).collect();
         ours.push(format!("classes: {}", classes.join(" ")));
+        for r in catalog["resources"].as_array().into_iter().flatten() {
+            let tags: Vec<&str> = r["tags"].as_array().into_iter().flatten().filter_map(|t| t.as_str()).collect();
+            ours.push(format!("tags: {}[{}]: {}", r["type"].as_str().unwrap_or("?"), r["title"].as_str().unwrap_or("?"), tags.join(" ")));
+        }
         cases += 1;
         if ours != expected {
             differing.push(format!("{name}\n  puppet: {expected:?}\n  ours:   {ours:?}"));

@@ -12,7 +12,7 @@ use puppet_types::display::{capitalize_segments, value_to_s};
 use puppet_types::{Type, Value};
 
 use super::{truthy, Evaluator};
-use crate::catalog::{self, flatten, Attributes, Collector, Container, Definition, Kind, Origin, Override, OverrideParam, Resource};
+use crate::catalog::{self, flatten, valid_tag, Attributes, Collector, Container, Definition, Kind, Origin, Override, OverrideParam, Resource};
 use crate::error::{bare, fail, fail_at, Eval, Flow};
 use crate::scope::Scope;
 
@@ -473,8 +473,17 @@ impl Evaluator {
     /// `include name`: evaluates the class unless it has been.
     pub fn include_class(&mut self, name: &str, at: Span) -> Eval<Value> {
         let lower = name.trim_start_matches("::").to_lowercase();
-        if self.catalog.get("Class", &lower).is_none() {
-            self.evaluate_class(&lower, None, at)?;
+        match self.catalog.position("Class", &lower) {
+            None => self.evaluate_class(&lower, None, at)?,
+            // a class declared again takes the tags of where it is declared again
+            Some(index) => {
+                let tags = &mut self.catalog.at_mut(index).tags;
+                for t in &self.tags {
+                    if !tags.contains(t) {
+                        tags.push(t.clone());
+                    }
+                }
+            }
         }
         Ok(reference_value("Class", &lower))
     }
@@ -512,6 +521,14 @@ impl Evaluator {
             if !self.tags.contains(&tag) {
                 self.tags.push(tag.clone());
             }
+            // the container itself takes the tag too
+            let (type_name, title) = (self.container.type_name.clone(), self.container.title.clone());
+            if let Some(index) = self.catalog.position(&type_name, &title) {
+                let tags = &mut self.catalog.at_mut(index).tags;
+                if !tags.contains(&tag) {
+                    tags.push(tag.clone());
+                }
+            }
             self.container_tags.push(tag);
         }
         Ok(())
@@ -522,11 +539,6 @@ impl Evaluator {
     pub fn has_tags(&self, names: &[String]) -> bool {
         let mut tags: Vec<String> = self.tags.clone();
         tags.extend(self.container_tags.iter().cloned());
-        // The main class has no tags of its own.
-        if !self.container.is_main() {
-            tags.push(self.container.type_name.to_lowercase());
-            tags.extend(name_tags(&self.container.title));
-        }
         names.iter().all(|n| tags.contains(&n.to_lowercase()))
     }
 
@@ -646,7 +658,8 @@ impl Evaluator {
         self.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, self.scope.clone());
         self.class_scopes.insert(lower.to_owned(), scope.clone());
         let reference = catalog::reference("Class", lower);
-        self.in_container(Container::new("Class", lower), name_tags(lower), def.file.clone(), scope, |ev| {
+        let tags = self.catalog.at(index).all_tags();
+        self.in_container(Container::new("Class", lower), tags, def.file.clone(), scope, |ev| {
             ev.bind_module_name(lower);
             // Data is looked up before `$title` and `$name` are set, as Puppet does.
             let data = ev.class_parameter_data(lower, &def.parameters, &given)?;
@@ -840,8 +853,7 @@ impl Evaluator {
         let scope = Scope::local(&self.top);
         self.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, r.scope.clone());
         let reference = r.reference();
-        let mut tags = r.tags.clone();
-        tags.extend(name_tags(&lower));
+        let tags = r.all_tags();
         let container = Container::new(&r.type_name, &r.title);
         let result = self.in_container(container, tags, def.file.clone(), scope, |ev| {
             ev.scope.bind("title".into(), Value::String(r.title.clone()));
@@ -1165,7 +1177,7 @@ impl Evaluator {
                 let equal = match (&actual, name.as_str()) {
                     (_, "tag") => {
                         let wanted = value_to_s(&wanted).to_lowercase();
-                        resource_tags(r).contains(&wanted)
+                        r.all_tags().contains(&wanted)
                     }
                     (Some(Value::Array(items)), _) => items.iter().any(|i| puppet_types::compare::values_equal(i, &wanted)),
                     (Some(v), _) => puppet_types::compare::values_equal(v, &wanted),
@@ -1477,10 +1489,12 @@ impl Evaluator {
                 return Err(bare(format!("Could not find node statement with name 'default' or '{node}'")));
             }
         };
-        let _ = self.catalog.add(Resource::new("Node", &name, Kind::Class, def.at, self.top.clone()));
+        let node_resource = Resource { tags: self.tags.clone(), ..Resource::new("Node", &name, Kind::Class, def.at, self.top.clone()) };
+        let tags = node_resource.all_tags();
+        let _ = self.catalog.add(node_resource);
         let scope = Scope::local(&self.top);
         self.node_scope = Some(scope.clone());
-        self.in_container(Container::new("Node", &name), Vec::new(), def.file.clone(), scope, |ev| {
+        self.in_container(Container::new("Node", &name), tags, def.file.clone(), scope, |ev| {
             ev.scope.bind("title".into(), Value::from(name.as_str()));
             ev.scope.bind("name".into(), Value::from(name.as_str()));
             if let Some(groups) = groups {
@@ -1581,16 +1595,6 @@ fn uniqueness_key(lower: &str, r: &Resource) -> Option<(String, String)> {
     }
 }
 
-/// The tags a class or defined type's name gives: the name and each of its segments.
-fn name_tags(name: &str) -> Vec<String> {
-    let lower = name.to_lowercase();
-    let mut tags = vec![lower.clone()];
-    if lower.contains("::") {
-        tags.extend(lower.split("::").map(str::to_owned));
-    }
-    tags
-}
-
 /// `Notify[x]` as a reference's type and title.
 fn parse_reference(text: &str) -> Option<(String, String)> {
     let (t, rest) = text.split_once('[')?;
@@ -1602,20 +1606,4 @@ fn parse_reference(text: &str) -> Option<(String, String)> {
     Some((t.to_owned(), title.to_owned()))
 }
 
-/// `Puppet::Util::Tagging::ValidTagRegex`: `\A[[:alnum:]_][[:alnum:]_:.-]*\z`.
-fn valid_tag(tag: &str) -> bool {
-    let mut chars = tag.chars();
-    chars.next().is_some_and(|c| c.is_alphanumeric() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-'))
-}
 
-/// A resource's tags: its type, its title when it is a name, and its `tag` parameter.
-fn resource_tags(r: &Resource) -> Vec<String> {
-    let mut tags = vec![r.type_name.to_lowercase()];
-    tags.push(r.title.to_lowercase());
-    tags.extend(r.tags.iter().cloned());
-    if let Some(t) = r.params.get("tag") {
-        tags.extend(flatten(t).iter().map(|v| value_to_s(v).to_lowercase()));
-    }
-    tags
-}

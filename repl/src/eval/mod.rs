@@ -131,7 +131,8 @@ pub struct Evaluator {
     pub node_name: String,
     /// The class or defined resource being evaluated (`Class[main]` at the top).
     pub(crate) container: crate::catalog::Container,
-    /// The tags resources declared here take (the enclosing classes' names).
+    /// The tags resources declared here take: those of the class or defined resource being
+    /// evaluated (`class` for the main class).
     pub(crate) tags: Vec<String>,
     /// The scope of the evaluated node definition (the parent of the classes it declares).
     pub(crate) node_scope: Option<Rc<Scope>>,
@@ -195,7 +196,7 @@ impl Evaluator {
             collector_alternatives: HashMap::new(),
             node_name: "testnode".into(),
             container: crate::catalog::Container::main(),
-            tags: Vec::new(),
+            tags: vec!["class".to_owned()],
             node_scope: None,
             definition_error: None,
             container_tags: Vec::new(),
