@@ -26,8 +26,8 @@ use yaml_rust2::scanner::{Marker, TScalarStyle};
 const MAX_DEPTH: usize = 256;
 
 /// A document read: its value (`None` for an empty file, which Psych reads as `nil`), and
-/// the top-level keys whose values hold something Puppet cannot look up (a Ruby Symbol, an
-/// integer beyond 64 bits), with what is wrong.
+/// the top-level keys whose values hold something Puppet cannot look up (a Ruby Symbol),
+/// with what is wrong.
 pub struct Document {
     pub value: Option<Value>,
     pub unusable: HashMap<String, String>,
@@ -67,7 +67,6 @@ struct Reader<'a> {
 enum Scalar {
     Value(Value),
     Symbol(String),
-    TooBig(String),
 }
 
 impl Reader<'_> {
@@ -97,10 +96,6 @@ impl Reader<'_> {
                                 problem.get_or_insert_with(|| "Runtime[ruby, 'Symbol']".into());
                             }
                             (Value::from(name.as_str()), anchor, false)
-                        }
-                        Scalar::TooBig(text) => {
-                            problem.get_or_insert_with(|| format!("an Integer beyond 64 bits ({text})"));
-                            (Value::Undef, anchor, false)
                         }
                     }
                 }
@@ -458,7 +453,8 @@ fn sexagesimal(s: &str) -> Option<Scalar> {
     } else if total.abs() < 9.2e18 {
         Scalar::Value(Value::Integer(total as i64))
     } else {
-        Scalar::TooBig(s.to_string())
+        let big = num_traits::FromPrimitive::from_f64(total).unwrap_or_default();
+        Scalar::Value(puppet_types::Int::from_big(big).into_value())
     })
 }
 
@@ -533,18 +529,19 @@ fn integer(s: &str) -> Scalar {
         Some(rest) => (true, rest),
         None => (false, cleaned.strip_prefix('+').unwrap_or(&cleaned)),
     };
-    let parsed = if let Some(rest) = u.strip_prefix("0b") {
-        i128::from_str_radix(rest, 2)
+    let (digits, radix) = if let Some(rest) = u.strip_prefix("0b") {
+        (rest, 2)
     } else if let Some(rest) = u.strip_prefix("0x") {
-        i128::from_str_radix(rest, 16)
+        (rest, 16)
     } else if u.len() > 1 && u.starts_with('0') {
-        i128::from_str_radix(&u[1..], 8)
+        (&u[1..], 8)
     } else {
-        u.parse::<i128>()
+        (u, 10)
     };
-    match parsed.ok().map(|n| if negative { -n } else { n }).and_then(|n| i64::try_from(n).ok()) {
-        Some(n) => Scalar::Value(Value::Integer(n)),
-        None => Scalar::TooBig(s.to_string()),
+    // Ruby's integers have any size: a bignum stays one (see `puppet_types::int`)
+    match num_bigint::BigInt::parse_bytes(digits.as_bytes(), radix) {
+        Some(n) => Scalar::Value(puppet_types::Int::from_big(if negative { -n } else { n }).into_value()),
+        None => Scalar::Value(Value::from(s)),
     }
 }
 
@@ -580,9 +577,9 @@ mod tests {
     #[test]
     fn symbols_aliases_merge_keys() {
         let d = read(":a: 1\nb: :c\nd: 123456789012345678901234567890\n").ok().unwrap();
-        assert_eq!(value_to_string(&d.value.unwrap()), "{'a' => 1, 'b' => 'c', 'd' => undef}");
+        assert_eq!(value_to_string(&d.value.unwrap()), "{'a' => 1, 'b' => 'c', 'd' => 123456789012345678901234567890}");
         assert_eq!(d.unusable.get("b").map(String::as_str), Some("Runtime[ruby, 'Symbol']"));
-        assert!(d.unusable.contains_key("d"));
+        assert!(!d.unusable.contains_key("d"));
         assert!(!d.unusable.contains_key("a"));
         assert_eq!(one("a: &x {p: 1, q: 2}\nb:\n  <<: *x\n  q: 3\n"), "{'a' => {'p' => 1, 'q' => 2}, 'b' => {'p' => 1, 'q' => 3}}");
     }

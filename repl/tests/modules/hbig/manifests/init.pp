@@ -1,0 +1,4 @@
+class hbig(Integer $big, Integer $small) {
+  notice($big)
+  notice($small)
+}
