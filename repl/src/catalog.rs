@@ -194,6 +194,15 @@ impl Resource {
         out
     }
 
+    /// Takes more tags from where it is declared (those it lacks).
+    pub fn take_tags<'t>(&mut self, tags: impl IntoIterator<Item = &'t String>) {
+        for t in tags {
+            if !self.tags.contains(t) {
+                self.tags.push(t.clone());
+            }
+        }
+    }
+
     /// The reference: `File[/tmp/x]`, `Class[Apache::Mod]`.
     pub fn reference(&self) -> String {
         reference(&self.type_name, &self.title)

@@ -48,7 +48,7 @@ impl Template {
     }
 
     /// The template offset of a rewritten-source offset.
-    pub fn template_offset(&self, offset: usize) -> usize {
+    fn template_offset(&self, offset: usize) -> usize {
         let mut best = 0;
         for &(at, orig, len) in &self.pieces {
             if offset >= at && offset <= at + len {

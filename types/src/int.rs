@@ -35,6 +35,16 @@ impl Int {
         }
     }
 
+    /// A float's integer part (Ruby's `Float#to_i`), of any size; `None` for NaN and the
+    /// infinities.
+    pub fn from_f64(f: f64) -> Option<Int> {
+        let t = f.trunc();
+        if t.abs() < 9.2e18 {
+            return Some(Int::Small(t as i64));
+        }
+        num_traits::FromPrimitive::from_f64(t).map(Int::from_big)
+    }
+
     /// The integer as an `i64`, when it is one.
     pub fn as_i64(&self) -> Option<i64> {
         match self {

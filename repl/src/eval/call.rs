@@ -193,7 +193,7 @@ impl Evaluator {
                     let given = given
                         .map(|h| h.iter().filter_map(|(k, v)| Some((Rc::from(k.as_str()?), v.clone()))).collect())
                         .unwrap_or_default();
-                    ev.bind_definition_parameters(parameters, given, Default::default(), "lambda")?;
+                    ev.bind_definition_parameters(parameters, given, "lambda")?;
                 }
                 (None, Some(h)) => {
                     for (k, v) in h.iter() {

@@ -476,14 +476,7 @@ impl Evaluator {
         match self.catalog.position("Class", &lower) {
             None => self.evaluate_class(&lower, None, at)?,
             // a class declared again takes the tags of where it is declared again
-            Some(index) => {
-                let tags = &mut self.catalog.at_mut(index).tags;
-                for t in &self.tags {
-                    if !tags.contains(t) {
-                        tags.push(t.clone());
-                    }
-                }
-            }
+            Some(index) => self.catalog.at_mut(index).take_tags(&self.tags),
         }
         Ok(reference_value("Class", &lower))
     }
@@ -524,10 +517,7 @@ impl Evaluator {
             // the container itself takes the tag too
             let (type_name, title) = (self.container.type_name.clone(), self.container.title.clone());
             if let Some(index) = self.catalog.position(&type_name, &title) {
-                let tags = &mut self.catalog.at_mut(index).tags;
-                if !tags.contains(&tag) {
-                    tags.push(tag.clone());
-                }
+                self.catalog.at_mut(index).take_tags([&tag]);
             }
             self.container_tags.push(tag);
         }
@@ -662,7 +652,10 @@ impl Evaluator {
         self.in_container(Container::new("Class", lower), tags, def.file.clone(), scope, |ev| {
             ev.bind_module_name(lower);
             // Data is looked up before `$title` and `$name` are set, as Puppet does.
+            // values found in data count as given
             let data = ev.class_parameter_data(lower, &def.parameters, &given)?;
+            let mut given = given;
+            given.extend(data);
             ev.scope.bind("title".into(), Value::from(lower));
             ev.scope.bind("name".into(), Value::from(lower));
             let metaparams: IndexMap<Rc<str>, Value> = given
@@ -670,7 +663,7 @@ impl Evaluator {
                 .filter(|(k, _)| crate::resource_types::metaparameter(k).is_some())
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
-            let mut bound = ev.bind_definition_parameters(&def.parameters, given, data, &reference)?;
+            let mut bound = ev.bind_definition_parameters(&def.parameters, given, &reference)?;
             bound.extend(metaparams);
             ev.catalog.at_mut(index).params = bound;
             match &def.body {
@@ -748,13 +741,11 @@ impl Evaluator {
     /// order (a default reading a parameter that has no value yet is an error), then every
     /// value checked against its parameter's type. The problems are reported together, as
     /// Puppet's `validate_parameters` lists them: unknown names, then missing values and
-    /// mismatches in parameter order. Values Hiera data has for parameters not given
-    /// (`data`, automatic parameter lookup) count as given.
+    /// mismatches in parameter order.
     pub(crate) fn bind_definition_parameters(
         &mut self,
         parameters: &[Parameter],
         mut given: IndexMap<Rc<str>, Value>,
-        mut data: IndexMap<Rc<str>, Value>,
         reference: &str,
     ) -> Eval<IndexMap<Rc<str>, Value>> {
         let mut problems: Vec<String> = given
@@ -764,7 +755,6 @@ impl Evaluator {
             })
             .map(|name| format!("has no parameter named '{name}'"))
             .collect();
-        given.extend(data.drain(..));
         let names: Vec<Rc<str>> = parameters.iter().map(|p| Rc::from(p.name.as_str())).collect();
         for name in &names {
             if let Some(v) = given.get(name) {
@@ -868,7 +858,7 @@ impl Evaluator {
                     }
                 }
             }
-            ev.bind_definition_parameters(&def.parameters, given, IndexMap::new(), &reference)?;
+            ev.bind_definition_parameters(&def.parameters, given, &reference)?;
             match &def.body {
                 Some(body) => ev.eval(body).map(drop),
                 None => Ok(()),

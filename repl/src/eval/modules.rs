@@ -116,21 +116,20 @@ impl Evaluator {
         defined.map_err(|flow| super::compile::in_file(flow, Some(&file)))
     }
 
-    /// `MODULE/DIR/a/b.EXT` in the first module path directory that has the module.
+    /// A module's directory: in the first module path directory that has the module (Puppet's
+    /// `environment.module(name)`).
+    pub(crate) fn module_dir(&self, module: &str) -> Option<PathBuf> {
+        self.modulepath.iter().map(|root| root.join(module)).find(|d| d.is_dir())
+    }
+
+    /// `MODULE/DIR/a/b.EXT` in the module's directory.
     fn module_file(&self, module: &str, dir: &str, parts: &[String], ext: &str) -> Option<PathBuf> {
-        for root in &self.modulepath {
-            let module_dir = root.join(module);
-            if !module_dir.is_dir() {
-                continue;
-            }
-            let mut path = module_dir.join(dir);
-            for p in parts {
-                path.push(p);
-            }
-            path.set_extension(ext);
-            return path.is_file().then_some(path);
+        let mut path = self.module_dir(module)?.join(dir);
+        for p in parts {
+            path.push(p);
         }
-        None
+        path.set_extension(ext);
+        path.is_file().then_some(path)
     }
 
     /// The module that implements a global function in Ruby (`lib/puppet/parser/functions/`

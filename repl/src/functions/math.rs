@@ -11,7 +11,6 @@ use std::cmp::Ordering;
 
 use puppet_types::regexp::Regexp;
 use num_bigint::BigInt;
-use num_traits::FromPrimitive;
 use puppet_types::{Int, Value};
 
 use super::ruby;
@@ -41,22 +40,10 @@ pub static FUNCTIONS: &[Builtin] = &[
     Builtin { name: "max", dispatches: MIN_MAX, call: |ev, c| min_max(ev, c, Extreme::Max) },
 ];
 
-/// An integral float as a Puppet Integer (Ruby's `Float#to_i`, `ceil`, `floor`), or the error
-/// of a value Puppet cannot hold.
+/// An integral float as an Integer (Ruby's `Float#to_i`, `ceil`, `floor`: a bignum beyond 64
+/// bits), or Ruby's error for NaN and the infinities.
 fn float_to_integer(f: f64) -> Eval<Value> {
-    if f.is_nan() {
-        return Err(fail("NaN"));
-    }
-    if f.is_infinite() {
-        return Err(fail(if f > 0.0 { "Infinity" } else { "-Infinity" }));
-    }
-    let t = f.trunc();
-    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&t) {
-        Ok(Value::Integer(t as i64))
-    } else {
-        // beyond 64 bits Ruby keeps a bignum (see `puppet_types::int`)
-        Ok(Int::from_big(BigInt::from_f64(t).unwrap_or_default()).into_value())
-    }
+    puppet_types::new::integer::float_to_i(f).map(Int::into_value).map_err(|e| fail(e.message))
 }
 
 /// Ruby's `String#to_i`: the leading decimal integer (`0` when there is none).

@@ -4,7 +4,7 @@
 //! `Evaluator::render_template`). ERB templates (`template`, `inline_template`) are Ruby
 //! code, which Poppet does not run.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use puppet_syntax::epp;
@@ -39,9 +39,14 @@ fn inline_epp(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 fn epp(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let name = call.arg(0);
     let name = name.as_str().unwrap_or_default();
-    let Some(path) = find_template(ev, name) else {
-        let shown = if name.ends_with(".epp") { name.to_owned() } else { format!("{name}.epp") };
-        return Err(fail(format!("Could not find template '{shown}'")));
+    // `.epp` is added to a name that is not a file as given
+    let name = if name.ends_with(".epp") || Path::new(name).is_absolute() && Path::new(name).is_file() {
+        name.to_owned()
+    } else {
+        format!("{name}.epp")
+    };
+    let Some(path) = find_in_module(ev, &name, "templates") else {
+        return Err(fail(format!("Could not find template '{name}'")));
     };
     let text = std::fs::read(&path).map_err(|e| fail(format!("epp(): {}: {e}", path.display())))?;
     let file: Rc<str> = path.display().to_string().into();
@@ -72,14 +77,7 @@ fn file(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     super::strings::check_arity("file", &args, -2)?;
     let names: Vec<String> = args.iter().map(super::ruby::to_s).collect();
     for name in &names {
-        let found = if name.starts_with('/') {
-            Some(PathBuf::from(name)).filter(|p| p.is_file())
-        } else {
-            name.split_once('/').and_then(|(module, rest)| {
-                ev.modulepath.iter().map(|dir| dir.join(module).join("files").join(rest)).find(|p| p.is_file())
-            })
-        };
-        if let Some(path) = found {
+        if let Some(path) = find_in_module(ev, name, "files") {
             let bytes = std::fs::read(&path).map_err(|e| fail(format!("file(): {}: {e}", path.display())))?;
             return Ok(Value::from(String::from_utf8_lossy(&bytes).as_ref()));
         }
@@ -87,13 +85,14 @@ fn file(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     Err(fail(format!("Could not find any files from {}", names.join(", "))))
 }
 
-/// `module/path` in the module's `templates` directory (`.epp` added when the name has no
-/// such file), as `Puppet::Parser::Files.find_template` finds it; an absolute path as it is.
-fn find_template(ev: &Evaluator, name: &str) -> Option<PathBuf> {
-    let with_ext = |p: PathBuf| if p.is_file() { Some(p.clone()) } else { Some(p.with_extension("epp")).filter(|p| p.is_file()) };
-    if name.starts_with('/') {
-        return with_ext(PathBuf::from(name));
-    }
-    let (module, rest) = name.split_once('/')?;
-    ev.modulepath.iter().find_map(|dir| with_ext(dir.join(module).join("templates").join(rest)))
+/// `module/path` in the module's `dir` (`templates`, `files`), as Puppet's `find_template` and
+/// `find_file` find it; an absolute path as it is.
+fn find_in_module(ev: &Evaluator, name: &str, dir: &str) -> Option<PathBuf> {
+    let path = if Path::new(name).is_absolute() {
+        PathBuf::from(name)
+    } else {
+        let (module, rest) = name.split_once('/')?;
+        ev.module_dir(module)?.join(dir).join(rest)
+    };
+    path.is_file().then_some(path)
 }

@@ -362,7 +362,7 @@ impl Evaluator {
         if let Some(c) = self.hiera.configs.get(module) {
             return c.clone();
         }
-        let root = self.modulepath.iter().map(|r| r.join(module)).find(|d| d.is_dir());
+        let root = self.module_dir(module);
         let mut warnings = Vec::new();
         let result = match root.map(|r| r.join(config::CONFIG_FILE_NAME)).filter(|p| p.is_file()) {
             Some(path) => self.module_metadata_check(module).and_then(|()| config::load(&path, self.options.strict, &mut warnings)),
@@ -382,7 +382,7 @@ impl Evaluator {
     /// A module's `metadata.json` may name a data provider (`data_provider`), deprecated and
     /// not modelled: only none is accepted.
     fn module_metadata_check(&self, module: &str) -> Result<(), HieraError> {
-        let Some(root) = self.modulepath.iter().map(|r| r.join(module)).find(|d| d.is_dir()) else { return Ok(()) };
+        let Some(root) = self.module_dir(module) else { return Ok(()) };
         let Ok(text) = std::fs::read_to_string(root.join("metadata.json")) else { return Ok(()) };
         let Some(Ok(Value::Hash(meta))) = &pfmt::data::json::documents(&text).next() else { return Ok(()) };
         match meta.get(&Value::from("data_provider")) {

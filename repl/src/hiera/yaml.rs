@@ -448,14 +448,11 @@ fn sexagesimal(s: &str) -> Option<Scalar> {
         let v = if fraction.is_some() { v } else { v.trunc() };
         total += v * 60f64.powi((e as i32 - 2).abs());
     }
-    Some(if fraction.is_some() {
-        Scalar::Value(Value::Float(total))
-    } else if total.abs() < 9.2e18 {
-        Scalar::Value(Value::Integer(total as i64))
+    Some(Scalar::Value(if fraction.is_some() {
+        Value::Float(total)
     } else {
-        let big = num_traits::FromPrimitive::from_f64(total).unwrap_or_default();
-        Scalar::Value(puppet_types::Int::from_big(big).into_value())
-    })
+        puppet_types::Int::from_f64(total).map_or(Value::Undef, puppet_types::Int::into_value)
+    }))
 }
 
 /// Psych's FLOAT: `^(?:[-+]?([0-9][0-9_,]*)?\.[0-9]*([eE][-+][0-9]+)?)$`.

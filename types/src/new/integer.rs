@@ -22,8 +22,6 @@
 //! The radix only matters for strings; `abs` takes the absolute value. A string with blanks
 //! between its sign and digits (`'- 5'`) is tried again without them.
 
-use num_traits::FromPrimitive;
-
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::instance::is_instance;
@@ -188,18 +186,14 @@ fn from_string(s: &str, radix: Option<u32>) -> Result<Int> {
 }
 
 /// Ruby's `Float#to_i`: truncation; infinities and NaN are Ruby's `FloatDomainError`.
-pub(crate) fn float_to_i(f: f64) -> Result<Int> {
+pub fn float_to_i(f: f64) -> Result<Int> {
     if f.is_nan() {
         return Err(Error::new("NaN"));
     }
     if f.is_infinite() {
         return Err(Error::new(if f > 0.0 { "Infinity" } else { "-Infinity" }));
     }
-    let t = f.trunc();
-    if t.abs() < 9.2e18 {
-        return Ok(Int::Small(t as i64));
-    }
-    Ok(Int::from_big(num_bigint::BigInt::from_f64(t).unwrap_or_default()))
+    Ok(Int::from_f64(f).unwrap_or(Int::Small(0)))
 }
 
 /// `TimeData#to_i`: whole seconds, rounded towards negative infinity.
