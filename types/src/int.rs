@@ -166,14 +166,19 @@ impl PartialOrd for Int {
 }
 
 impl PartialEq<i64> for Int {
+    #[inline]
     fn eq(&self, other: &i64) -> bool {
         matches!(self, Int::Small(i) if i == other)
     }
 }
 
 impl PartialOrd<i64> for Int {
+    #[inline]
     fn partial_cmp(&self, other: &i64) -> Option<Ordering> {
-        Some(self.cmp(&Int::Small(*other)))
+        Some(match self {
+            Int::Small(i) => i.cmp(other),
+            Int::Big(b) => if b.sign() == Sign::Minus { Ordering::Less } else { Ordering::Greater },
+        })
     }
 }
 
