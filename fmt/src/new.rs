@@ -56,10 +56,10 @@ fn build_signature() -> Signature {
     let type_map = alias("TypeMap", Type::hash_of(Type::Type(None), Type::variant(vec![format, container])));
     let formats = alias(
         "Formats",
-        Type::variant(vec![Type::Default, Type::String(Some(StringParam::Size(Size { from: 1, to: None }))), type_map]),
+        Type::variant(vec![Type::Default, Type::String(Some(StringParam::Size(Size::new(1, None)))), type_map]),
     );
     let convertible = alias("Convertible", Type::Any);
-    let params = Type::Tuple { types: Rc::from(vec![convertible, formats]), size: Some(Size { from: 1, to: Some(2) }) };
+    let params = Type::Tuple { types: Rc::from(vec![convertible, formats]), size: Some(Size::new(1, Some(2))) };
     Signature::new(&["from", "string_formats"], params)
 }
 

@@ -500,15 +500,6 @@ fn optional_assignable(inner: Option<&Type>, o: &Type, guard: Option<&mut Recurs
 
 // --- numbers and sizes -----------------------------------------------------------------
 
-/// An integer bound as a number comparable with infinities (`None` below: -inf, above: +inf).
-fn lo(b: Option<i64>) -> i128 {
-    b.map_or(i128::MIN, i128::from)
-}
-
-fn hi(b: Option<i64>) -> i128 {
-    b.map_or(i128::MAX, i128::from)
-}
-
 /// `Integer[a, b].assignable?(Integer[c, d])` for bounds of any size: `a <= c && b >= d`.
 fn int_bounds_cover(outer: (&IntBound, &IntBound), inner: (&IntBound, &IntBound)) -> bool {
     let from_ok = match (outer.0, inner.0) {
@@ -524,11 +515,6 @@ fn int_bounds_cover(outer: (&IntBound, &IntBound), inner: (&IntBound, &IntBound)
     from_ok && to_ok
 }
 
-/// `Integer[a, b].assignable?(Integer[c, d])` for sizes: `a <= c && b >= d`.
-fn int_range_covers(outer: (Option<i64>, Option<i64>), inner: (Option<i64>, Option<i64>)) -> bool {
-    lo(outer.0) <= lo(inner.0) && hi(outer.1) >= hi(inner.1)
-}
-
 /// The same for Timespan and Timestamp ranges (nanoseconds).
 fn time_range_covers(outer: (Option<i128>, Option<i128>), inner: (Option<i128>, Option<i128>)) -> bool {
     let lo = |b: Option<i128>| b.unwrap_or(i128::MIN);
@@ -536,19 +522,9 @@ fn time_range_covers(outer: (Option<i128>, Option<i128>), inner: (Option<i128>, 
     lo(outer.0) <= lo(inner.0) && hi(outer.1) >= hi(inner.1)
 }
 
-/// A size as the Integer range Puppet keeps for it.
-fn size_range(s: &Size) -> (Option<i64>, Option<i64>) {
-    (Some(s.from), s.to)
-}
-
 /// `(size || DEFAULT_SIZE)`: a collection's size range, `0..` when unconstrained.
-fn size_or_default(s: Option<&Size>) -> (Option<i64>, Option<i64>) {
-    s.map_or((Some(0), None), size_range)
-}
-
-/// Whether `n` is within the range.
-fn range_contains(r: (Option<i64>, Option<i64>), n: i64) -> bool {
-    lo(r.0) <= i128::from(n) && i128::from(n) <= hi(r.1)
+fn size_or_default(s: Option<&Size>) -> Size {
+    s.cloned().unwrap_or(Size::ANY)
 }
 
 /// `n` as an i64 (collection sizes always fit).
@@ -564,11 +540,11 @@ fn char_len(s: &str) -> i64 {
 }
 
 /// `PStringType#derived_size_type`.
-fn derived_string_size(p: Option<&StringParam>) -> (Option<i64>, Option<i64>) {
+fn derived_string_size(p: Option<&StringParam>) -> Size {
     match p {
-        Some(StringParam::Size(s)) => size_range(s),
-        Some(StringParam::Value(v)) => (Some(char_len(v)), Some(char_len(v))),
-        None => (Some(0), None),
+        Some(StringParam::Size(s)) => s.clone(),
+        Some(StringParam::Value(v)) => Size::exact(char_len(v)),
+        None => Size::ANY,
     }
 }
 
@@ -576,16 +552,15 @@ fn derived_string_size(p: Option<&StringParam>) -> (Option<i64>, Option<i64>) {
 fn string_assignable(param: Option<&StringParam>, o: &Type) -> bool {
     match param {
         Some(StringParam::Size(size)) => {
-            let srange = size_range(size);
             match o {
-                Type::String(op) => int_range_covers(srange, derived_string_size(op.as_ref())),
-                Type::Enum { values, .. } if values.is_empty() => int_range_covers(srange, (Some(0), None)),
+                Type::String(op) => size.covers(&derived_string_size(op.as_ref())),
+                Type::Enum { values, .. } if values.is_empty() => size.covers(&Size::ANY),
                 Type::Enum { values, .. } => {
                     let lens = values.iter().map(|v| char_len(v));
                     let (min, max) = (lens.clone().min().unwrap_or(0), lens.max().unwrap_or(0));
-                    lo(srange.0) <= i128::from(min) && hi(srange.1) >= i128::from(max)
+                    size.covers(&Size::new(min, Some(max)))
                 }
-                Type::Pattern(_) => int_range_covers(srange, (Some(0), None)),
+                Type::Pattern(_) => size.covers(&Size::ANY),
                 _ => false,
             }
         }
@@ -685,12 +660,17 @@ fn is_empty_hash(key: &Option<Rc<Type>>, value: &Option<Rc<Type>>, size: &Option
 }
 
 /// `PTupleType#size_range`: its size, or the number of its types (`0..` when it has none).
-pub(crate) fn tuple_size_range(types: &[Type], size: Option<&Size>) -> (Option<i64>, Option<i64>) {
+pub(crate) fn tuple_size_range(types: &[Type], size: Option<&Size>) -> Size {
     match size {
-        Some(s) => size_range(s),
-        None if types.is_empty() => (Some(0), None),
-        None => (Some(len_i64(types.len())), Some(len_i64(types.len()))),
+        Some(s) => s.clone(),
+        None if types.is_empty() => Size::ANY,
+        None => Size::exact(len_i64(types.len())),
     }
+}
+
+/// A Tuple's size where it has no size constraint: the number of its types.
+fn exact_tuple_size(types: &[Type], size: Option<&Size>) -> Size {
+    size.cloned().unwrap_or(Size::exact(len_i64(types.len())))
 }
 
 /// `PCollectionType#_assignable?`.
@@ -698,16 +678,10 @@ fn collection_assignable(size: Option<&Size>, o: &Type) -> bool {
     let s = size_or_default(size);
     match o {
         Type::Collection(os) | Type::Array { size: os, .. } | Type::Hash { size: os, .. } => {
-            int_range_covers(s, size_or_default(os.as_ref()))
+            s.covers(&size_or_default(os.as_ref()))
         }
-        Type::Tuple { types, size: os } => {
-            let so = os.as_ref().map_or((Some(len_i64(types.len())), Some(len_i64(types.len()))), size_range);
-            int_range_covers(s, so)
-        }
-        Type::Struct(elements) => {
-            let n = len_i64(elements.len());
-            int_range_covers(s, (Some(n), Some(n)))
-        }
+        Type::Tuple { types, size: os } => s.covers(&exact_tuple_size(types, os.as_ref())),
+        Type::Struct(elements) => s.covers(&Size::exact(len_i64(elements.len()))),
         _ => false,
     }
 }
@@ -716,12 +690,11 @@ fn collection_assignable(size: Option<&Size>, o: &Type) -> bool {
 fn array_assignable(element: &Type, size: Option<&Size>, o: &Type, mut guard: Option<&mut RecursionGuard>) -> bool {
     match o {
         Type::Tuple { types, size: os } => {
-            let so = os.as_ref().map_or((Some(len_i64(types.len())), Some(len_i64(types.len()))), size_range);
-            int_range_covers(size_or_default(size), so)
+            size_or_default(size).covers(&exact_tuple_size(types, os.as_ref()))
                 && types.iter().all(|ot| assignable(element, ot, guard.as_deref_mut()))
         }
         Type::Array { element: oe, size: os } => {
-            int_range_covers(size_or_default(size), size_or_default(os.as_ref()))
+            size_or_default(size).covers(&size_or_default(os.as_ref()))
                 && assignable(element, &array_element(oe, os), guard)
         }
         _ => false,
@@ -749,10 +722,10 @@ fn hash_assignable(
             let (ok, ov) = hash_key_value(ok, ov, os);
             assignable(&k, &ok, guard.as_deref_mut())
                 && assignable(&v, &ov, guard)
-                && int_range_covers(size_or_default(size), size_or_default(os.as_ref()))
+                && size_or_default(size).covers(&size_or_default(os.as_ref()))
         }
         Type::Struct(elements) => {
-            range_contains(size_or_default(size), len_i64(elements.len()))
+            size_or_default(size).contains(len_i64(elements.len()))
                 && elements.iter().all(|e| {
                     let name = struct_element_name(e).map(Value::string).unwrap_or(Value::Undef);
                     crate::instance::instance_of(&k, &name, guard.as_deref_mut())
@@ -812,7 +785,7 @@ fn struct_assignable(elements: &[StructElement], o: &Type, mut guard: Option<&mu
                         && assignable(&generalize_key(&e.key_type), &ok, None)
                 }
             });
-            all && int_range_covers((Some(required), Some(len_i64(elements.len()))), size_or_default(size.as_ref()))
+            all && Size::new(required, Some(len_i64(elements.len()))).covers(&size_or_default(size.as_ref()))
         }
         _ => false,
     }
@@ -833,7 +806,7 @@ fn generalize_key(t: &Type) -> Type {
         Type::Enum { values, .. } => {
             let lens = values.iter().map(|v| char_len(v));
             let (min, max) = (lens.clone().min().unwrap_or(0), lens.max().unwrap_or(0));
-            Type::String(Some(StringParam::Size(Size { from: min, to: Some(max) })))
+            Type::String(Some(StringParam::Size(Size::new(min, Some(max)))))
         }
         Type::NotUndef(Some(t)) => generalize_key(t),
         other => other.clone(),
@@ -855,12 +828,12 @@ fn tuple_assignable(
     let entry = |i: usize| types.get(i).or(types.last());
     match o {
         Type::Tuple { types: ot, size: os } => {
-            if !int_range_covers(size_s, tuple_size_range(ot, os.as_ref())) {
+            if !size_s.covers(&tuple_size_range(ot, os.as_ref())) {
                 return false;
             }
             if !types.is_empty() {
                 if ot.is_empty() {
-                    return size_s.0 == Some(0);
+                    return size_s.from == 0;
                 }
                 for (i, o_t) in ot.iter().enumerate() {
                     if !entry(i).is_some_and(|s| assignable(s, o_t, guard.as_deref_mut())) {
@@ -872,12 +845,12 @@ fn tuple_assignable(
         }
         Type::Array { element, size: os } => {
             let size_o = size_or_default(os.as_ref());
-            if !int_range_covers(size_s, size_o) {
+            if !size_s.covers(&size_o) {
                 return false;
             }
             if !types.is_empty() {
                 let o_entry = array_element(element, os);
-                let count = hi(size_o.1).min(types.len() as i128).max(0) as usize;
+                let count = size_o.max().map_or(types.len(), |m| usize::try_from(m).unwrap_or(0).min(types.len()));
                 for i in 0..count {
                     if !entry(i).is_some_and(|s| assignable(s, &o_entry, guard.as_deref_mut())) {
                         return false;

@@ -184,9 +184,9 @@ fn string_common(p1: Option<&StringParam>, p2: Option<&StringParam>) -> Type {
             match &range {
                 Type::Integer { from, to } => {
                     // the bounds of two sizes are sizes
-                    let from = from.as_ref().and_then(Int::as_i64).unwrap_or(0).max(0);
-                    let to = to.as_ref().and_then(Int::as_i64).map(|t| t.max(0));
-                    Type::String(Some(StringParam::Size(Size { from, to })))
+                    let size = |b: &Int| if b.is_negative() { Int::Small(0) } else { b.clone() };
+                    let from = from.as_ref().map_or(Int::Small(0), size);
+                    Type::String(Some(StringParam::Size(Size { from, to: to.as_ref().map(size) })))
                 }
                 _ => Type::STRING,
             }
@@ -200,7 +200,7 @@ fn string_common(p1: Option<&StringParam>, p2: Option<&StringParam>) -> Type {
 
 /// A size as the Integer type Puppet keeps for it.
 fn size_type(s: &Size) -> Type {
-    Type::integer(Some(s.from), s.to)
+    Type::Integer { from: Some(s.from.clone()), to: s.to.clone() }
 }
 
 /// The unparameterised Enum (`PEnumType::DEFAULT`).

@@ -376,7 +376,7 @@ impl Formatter {
     fn size(&mut self, size: Option<&Size>) {
         if let Some(s) = size {
             let _ = write!(self.bld, "{}", s.from);
-            if let Some(to) = s.to {
+            if let Some(to) = &s.to {
                 let _ = write!(self.bld, ", {to}");
             }
         }
@@ -499,7 +499,7 @@ impl Formatter {
             }),
             Type::Collection(size) => self.array("Collection", size.is_none(), |f| f.size(size.as_ref())),
             Type::Array { element, size } => {
-                if size.is_some_and(|s| s.from == 0 && s.to == Some(0)) {
+                if size.as_ref().is_some_and(|s| *s == Size::exact(0)) {
                     self.bld.push_str("Array[0, 0]");
                 } else {
                     let default = size.is_none() && element.as_deref().is_none_or(|e| *e == Type::Any);
@@ -513,7 +513,7 @@ impl Formatter {
                 }
             }
             Type::Hash { key, value, size } => {
-                if size.is_some_and(|s| s.from == 0 && s.to == Some(0)) {
+                if size.as_ref().is_some_and(|s| *s == Size::exact(0)) {
                     self.bld.push_str("Hash[0, 0]");
                 } else {
                     let default = size.is_none()

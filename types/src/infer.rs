@@ -72,7 +72,7 @@ pub fn type_signatures() -> Vec<crate::mismatch::Signature> {
     let names = ["value", "inference_method"];
     let sig = |mode: &str, from: i64| {
         let mode = Type::Enum { values: Rc::from(vec![Rc::from(mode)]), case_insensitive: false };
-        let params = Type::Tuple { types: Rc::from(vec![Type::Any, mode]), size: Some(Size { from, to: Some(2) }) };
+        let params = Type::Tuple { types: Rc::from(vec![Type::Any, mode]), size: Some(Size::new(from, Some(2))) };
         crate::mismatch::Signature::new(&names, params)
     };
     vec![sig("detailed", 1), sig("reduced", 2), sig("generalized", 2)]
@@ -382,9 +382,9 @@ pub fn generalize(t: &Type) -> Type {
         Type::Collection(_) => Type::Collection(None),
         Type::Enum { values, .. } => generalize_enum(values),
         Type::Array { element, .. } => generalize_array(element.as_deref()),
-        Type::Hash { key, value, size } => generalize_hash(t, key.as_deref(), value.as_deref(), *size),
+        Type::Hash { key, value, size } => generalize_hash(t, key.as_deref(), value.as_deref(), size.as_ref()),
         Type::Tuple { types, size } if !(types.is_empty() && size.is_none()) => {
-            Type::Tuple { types: types.iter().map(generalize).collect(), size: *size }
+            Type::Tuple { types: types.iter().map(generalize).collect(), size: size.clone() }
         }
         Type::Struct(elements) => Type::Struct(
             elements
@@ -416,7 +416,7 @@ pub fn generalize(t: &Type) -> Type {
 fn generalize_enum(values: &[Rc<str>]) -> Type {
     let lengths = values.iter().map(|v| len_i64(v.chars().count()));
     match (lengths.clone().min(), lengths.max()) {
-        (Some(min), Some(max)) => Type::String(Some(StringParam::Size(Size { from: min, to: Some(max) }))),
+        (Some(min), Some(max)) => Type::String(Some(StringParam::Size(Size::new(min, Some(max))))),
         _ => Type::STRING,
     }
 }
@@ -431,7 +431,7 @@ fn generalize_array(element: Option<&Type>) -> Type {
 }
 
 /// `PHashType#generalize`: `Hash` and the empty `Hash[0, 0]` stay; others drop their size.
-fn generalize_hash(t: &Type, key: Option<&Type>, value: Option<&Type>, size: Option<Size>) -> Type {
+fn generalize_hash(t: &Type, key: Option<&Type>, value: Option<&Type>, size: Option<&Size>) -> Type {
     let any = |x: Option<&Type>| matches!(x, None | Some(Type::Any));
     if (any(key) && any(value) && size.is_none()) || *t == empty_hash() {
         return t.clone();
@@ -500,8 +500,8 @@ mod tests {
             infer_generalized(&arr(vec![])),
             Type::Array { element: Some(Rc::new(Type::Unit)), size: None }
         );
-        match infer(&a) {
-            Type::Array { size, .. } => assert_eq!(size, Some(Size::exact(2))),
+        match &infer(&a) {
+            Type::Array { size, .. } => assert_eq!(*size, Some(Size::exact(2))),
             other => panic!("{other:?}"),
         }
     }
@@ -535,12 +535,12 @@ mod tests {
     #[test]
     fn generalization() {
         let e = Type::Enum { values: Rc::from(vec![Rc::from("a"), Rc::from("bc")]), case_insensitive: false };
-        assert_eq!(generalize(&e), Type::String(Some(StringParam::Size(Size { from: 1, to: Some(2) }))));
+        assert_eq!(generalize(&e), Type::String(Some(StringParam::Size(Size::new(1, Some(2))))));
         let v = Type::variant(vec![int(1, 2), int(5, 6)]);
         assert_eq!(generalize(&v), Type::INTEGER);
-        let t = Type::Tuple { types: Rc::from(vec![int(1, 2)]), size: Some(Size { from: 1, to: Some(5) }) };
-        assert_eq!(generalize(&t), Type::Tuple { types: Rc::from(vec![Type::INTEGER]), size: Some(Size { from: 1, to: Some(5) }) });
-        let a = Type::Array { element: Some(Rc::new(Type::Any)), size: Some(Size { from: 1, to: Some(2) }) };
+        let t = Type::Tuple { types: Rc::from(vec![int(1, 2)]), size: Some(Size::new(1, Some(5))) };
+        assert_eq!(generalize(&t), Type::Tuple { types: Rc::from(vec![Type::INTEGER]), size: Some(Size::new(1, Some(5))) });
+        let a = Type::Array { element: Some(Rc::new(Type::Any)), size: Some(Size::new(1, Some(2))) };
         assert_eq!(generalize(&a), Type::ARRAY);
         let r = Type::Regexp(Some(Rc::new(crate::regexp::Regexp::new("x"))));
         assert_eq!(generalize(&r), r);

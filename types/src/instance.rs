@@ -486,7 +486,7 @@ fn init_signatures(ty: &Type, args: &[Value]) -> InitSignatures {
     let Some(tuples) = new_signatures(ty) else { return InitSignatures::default() };
     let range = |t: &Type| match t {
         Type::Tuple { types, size } => crate::assignable::tuple_size_range(types, size.as_ref()),
-        _ => (Some(0), None),
+        _ => Size::ANY,
     };
     let first = |t: &Type| match t {
         Type::Tuple { types, .. } => types.first().cloned(),
@@ -494,17 +494,16 @@ fn init_signatures(ty: &Type, args: &[Value]) -> InitSignatures {
     };
     let mut single = vec![ty.clone()];
     if args.is_empty() {
-        let (ones, others): (Vec<Type>, Vec<Type>) = tuples.into_iter().partition(|t| range(t) == (Some(1), Some(1)));
+        let (ones, others): (Vec<Type>, Vec<Type>) = tuples.into_iter().partition(|t| range(t) == Size::exact(1));
         single.extend(ones.iter().filter_map(first));
-        let has_optional_single = others.iter().any(|t| range(t).0 == Some(1));
+        let has_optional_single = others.iter().any(|t| range(t).from == 1);
         let other = if others.is_empty() { None } else { Some(maybe_create_variant(others)) };
         InitSignatures { single: Some(maybe_create_variant(single)), other, has_optional_single, args_fit: true }
     } else {
         let count = i64::try_from(args.len() + 1).unwrap_or(i64::MAX);
         let arg_types: Vec<Type> = args.iter().map(crate::infer::infer_set).collect();
         for t in tuples {
-            let (min, max) = range(&t);
-            let fits = min.is_none_or(|m| count >= m) && max.is_none_or(|m| count <= m);
+            let fits = range(&t).contains(count);
             if let (true, Some(f)) = (fits, first(&t)) {
                 let mut types = vec![f.clone()];
                 types.extend(arg_types.iter().cloned());
@@ -562,7 +561,7 @@ fn rx(src: &str) -> Type {
 }
 
 fn tuple(types: Vec<Type>, size: Option<(i64, Option<i64>)>) -> Type {
-    Type::Tuple { types: types.into(), size: size.map(|(from, to)| Size { from, to }) }
+    Type::Tuple { types: types.into(), size: size.map(|(from, to)| Size::new(from, to)) }
 }
 
 fn one(t: Type) -> Type {
@@ -610,14 +609,14 @@ const DEFERRED_NAME: &str = r"\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z";
 fn new_signatures(t: &Type) -> Option<Vec<Type>> {
     let time_formats = || {
         v(vec![
-            Type::String(Some(StringParam::Size(Size { from: 2, to: None }))),
+            Type::String(Some(StringParam::Size(Size::new(2, None)))),
             Type::Array {
-                element: Some(Rc::new(Type::String(Some(StringParam::Size(Size { from: 2, to: None }))))),
-                size: Some(Size { from: 1, to: None }),
+                element: Some(Rc::new(Type::String(Some(StringParam::Size(Size::new(2, None)))))),
+                size: Some(Size::new(1, None)),
             },
         ])
     };
-    let s1 = || Type::String(Some(StringParam::Size(Size { from: 1, to: None })));
+    let s1 = || Type::String(Some(StringParam::Size(Size::new(1, None))));
     Some(match t {
         Type::Integer { .. } => {
             let conv = v(vec![
@@ -682,7 +681,7 @@ fn new_signatures(t: &Type) -> Option<Vec<Type>> {
         Type::Hash { .. } | Type::Struct(_) => {
             let pair = |k: Type| Type::Array {
                 element: Some(Rc::new(tuple(vec![k, Type::Any], None))),
-                size: Some(Size { from: 1, to: None }),
+                size: Some(Size::new(1, None)),
             };
             vec![
                 tuple(vec![pair(Type::ARRAY), enum_of(&["hash_tree", "tree"], false)], Some((1, Some(2)))),

@@ -292,11 +292,12 @@ impl Mismatch {
                 Kind::Type { expected: normalize(&maybe_create_variant(both)), actual: normalize(actual), pattern: *pattern }
             }
             (Kind::Size { expected, actual, count }, Kind::Size { expected: oe, .. }) => {
-                let to = match (expected.to, oe.to) {
-                    (Some(a), Some(b)) => Some(a.max(b)),
+                let to = match (&expected.to, &oe.to) {
+                    (Some(a), Some(b)) => Some(a.max(b).clone()),
                     _ => None,
                 };
-                Kind::Size { expected: Size { from: expected.from.min(oe.from), to }, actual: *actual, count: *count }
+                let from = expected.from.clone().min(oe.from.clone());
+                Kind::Size { expected: Size { from, to }, actual: actual.clone(), count: *count }
             }
             (k, _) => k.clone(),
         };
@@ -351,10 +352,9 @@ impl Mismatch {
                 range_to_s(actual, "0")
             ),
             Kind::Size { expected, actual, count: true } => {
-                let plural = match (expected.from, expected.to) {
-                    (1, Some(1) | None) | (0, Some(1)) => "",
-                    _ => "s",
-                };
+                let to_one = expected.to.as_ref().is_some_and(|to| *to == 1);
+                let one = (expected.from == 1 && (to_one || expected.to.is_none())) || (expected.from == 0 && to_one);
+                let plural = if one { "" } else { "s" };
                 format!(
                     "{variant}{position} expects {} argument{plural}, got {}",
                     range_to_s(expected, "no"),
@@ -368,14 +368,14 @@ impl Mismatch {
 /// `SizeMismatch#range_to_s`: `2`, `at most 2`, `at least 2`, `between 1 and 2`,
 /// `unlimited`, or `zero` (`0`, `no`, `none`) for an empty range.
 fn range_to_s(r: &Size, zero: &str) -> String {
-    let (min, max) = (r.from, r.to);
+    let (min, max) = (&r.from, r.to.as_ref());
     if max == Some(min) {
-        if min == 0 {
+        if *min == 0 {
             zero.to_owned()
         } else {
             min.to_string()
         }
-    } else if min == 0 {
+    } else if *min == 0 {
         match max {
             None => "unlimited".to_owned(),
             Some(m) => format!("at most {m}"),
@@ -616,9 +616,9 @@ fn expand_aliases(t: &Type, expanding: &mut Vec<Rc<str>>, depth: usize) -> Type 
 fn map_contained(t: &Type, f: &mut dyn FnMut(&Type) -> Type) -> Type {
     let opt = |x: &Option<Rc<Type>>, f: &mut dyn FnMut(&Type) -> Type| x.as_deref().map(|x| Rc::new(f(x)));
     match t {
-        Type::Array { element, size } => Type::Array { element: opt(element, f), size: *size },
-        Type::Hash { key, value, size } => Type::Hash { key: opt(key, f), value: opt(value, f), size: *size },
-        Type::Tuple { types, size } => Type::Tuple { types: types.iter().map(&mut *f).collect(), size: *size },
+        Type::Array { element, size } => Type::Array { element: opt(element, f), size: size.clone() },
+        Type::Hash { key, value, size } => Type::Hash { key: opt(key, f), value: opt(value, f), size: size.clone() },
+        Type::Tuple { types, size } => Type::Tuple { types: types.iter().map(&mut *f).collect(), size: size.clone() },
         Type::Struct(elements) => Type::Struct(
             elements.iter().map(|e| StructElement { key_type: e.key_type.clone(), value_type: f(&e.value_type) }).collect(),
         ),
@@ -710,10 +710,10 @@ fn internal_describe_at(expected: &Type, original: &Type, actual: &Type, path: &
         Type::Variant(types) => describe_variant(types, original, actual, path),
         Type::Struct(elements) => describe_struct(elements, original, actual, path),
         Type::Hash { key, value, size } => {
-            describe_hash(key.as_deref(), value.as_deref(), *size, original, actual, path)
+            describe_hash(key.as_deref(), value.as_deref(), size.as_ref(), original, actual, path)
         }
         Type::Tuple { .. } => describe_tuple(expected, original, actual, path, false),
-        Type::Array { element, size } => describe_array(element.as_deref(), *size, original, actual, path),
+        Type::Array { element, size } => describe_array(element.as_deref(), size.as_ref(), original, actual, path),
         Type::Callable(c) => describe_callable(c, original, actual, path),
         Type::Optional(inner) => describe_optional(expected, inner.as_deref(), original, actual, path),
         Type::Pattern(_) | Type::Enum { .. } => vec![Mismatch::pattern_mismatch(path, original, actual)],
@@ -816,21 +816,16 @@ fn accepts_undef(t: &Type) -> bool {
 /// `Integer[required keys, all keys]` of a Struct.
 fn struct_size(elements: &[StructElement]) -> Size {
     let required = elements.iter().filter(|e| !accepts_undef(&e.key_type)).count();
-    Size { from: len_i64(required), to: Some(len_i64(elements.len())) }
+    Size::new(len_i64(required), Some(len_i64(elements.len())))
 }
 
 fn len_i64(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-/// `PIntegerType#assignable?` between sizes: `e` contains the whole range `a`.
-fn size_contains(e: Size, a: Size) -> bool {
-    e.from <= a.from
-        && match (e.to, a.to) {
-            (None, _) => true,
-            (Some(_), None) => false,
-            (Some(x), Some(y)) => y <= x,
-        }
+/// `size || DEFAULT_SIZE`.
+fn size_or_any(size: Option<&Size>) -> Size {
+    size.cloned().unwrap_or(Size::ANY)
 }
 
 /// `describe_PStructType`: against a Struct, missing and unrecognized keys and each entry's
@@ -867,9 +862,9 @@ fn describe_struct(elements: &[StructElement], original: &Type, actual: &Type, p
             descriptions
         }
         Type::Hash { key, value, size } => {
-            let actual_size = size.unwrap_or(Size::ANY);
+            let actual_size = size_or_any(size.as_ref());
             let expected_size = struct_size(elements);
-            if size_contains(expected_size, actual_size) {
+            if expected_size.covers(&actual_size) {
                 vec![Mismatch::type_mismatch(path, original, &unsized_hash(key, value))]
             } else {
                 vec![Mismatch::size_mismatch(path, expected_size, actual_size, false)]
@@ -888,7 +883,7 @@ fn unsized_hash(key: &Option<Rc<Type>>, value: &Option<Rc<Type>>) -> Type {
 fn describe_hash(
     key: Option<&Type>,
     value: Option<&Type>,
-    size: Option<Size>,
+    size: Option<&Size>,
     original: &Type,
     actual: &Type,
     path: &[PathElement],
@@ -899,9 +894,9 @@ fn describe_hash(
     let value_type = value.unwrap_or(&value_type_default);
     match actual {
         Type::Struct(elements) => {
-            let expected_size = size.unwrap_or(Size::ANY);
+            let expected_size = size_or_any(size);
             let actual_size = struct_size(elements);
-            if !size_contains(expected_size, actual_size) {
+            if !expected_size.covers(&actual_size) {
                 return vec![Mismatch::size_mismatch(path, expected_size, actual_size, false)];
             }
             let mut descriptions = Vec::new();
@@ -917,10 +912,10 @@ fn describe_hash(
             descriptions
         }
         Type::Hash { key: ak, value: av, size: asize } => {
-            let actual_size = asize.unwrap_or(Size::ANY);
+            let actual_size = size_or_any(asize.as_ref());
             match size {
-                Some(es) if !size_contains(es, actual_size) => {
-                    vec![Mismatch::size_mismatch(path, es, actual_size, false)]
+                Some(es) if !es.covers(&actual_size) => {
+                    vec![Mismatch::size_mismatch(path, es.clone(), actual_size, false)]
                 }
                 _ => vec![Mismatch::type_mismatch(path, original, &unsized_hash(ak, av))],
             }
@@ -931,14 +926,14 @@ fn describe_hash(
 
 /// `describe_PArrayType`: against a Tuple, its size and each element; against an Array, its
 /// size or the whole type.
-fn describe_array(element: Option<&Type>, size: Option<Size>, original: &Type, actual: &Type, path: &[PathElement]) -> Vec<Mismatch> {
+fn describe_array(element: Option<&Type>, size: Option<&Size>, original: &Type, actual: &Type, path: &[PathElement]) -> Vec<Mismatch> {
     let element_type_default = Type::Any;
     let element_type = element.unwrap_or(&element_type_default);
     match actual {
         Type::Tuple { types, size: asize } => {
-            let expected_size = size.unwrap_or(Size::ANY);
-            let actual_size = asize.unwrap_or(Size::exact(len_i64(types.len())));
-            if !size_contains(expected_size, actual_size) {
+            let expected_size = size_or_any(size);
+            let actual_size = asize.clone().unwrap_or(Size::exact(len_i64(types.len())));
+            if !expected_size.covers(&actual_size) {
                 return vec![Mismatch::size_mismatch(path, expected_size, actual_size, false)];
             }
             let mut descriptions = Vec::new();
@@ -950,10 +945,10 @@ fn describe_array(element: Option<&Type>, size: Option<Size>, original: &Type, a
             descriptions
         }
         Type::Array { element: ae, size: asize } => {
-            let actual_size = asize.unwrap_or(Size::ANY);
+            let actual_size = size_or_any(asize.as_ref());
             match size {
-                Some(es) if !size_contains(es, actual_size) => {
-                    vec![Mismatch::size_mismatch(path, es, actual_size, false)]
+                Some(es) if !es.covers(&actual_size) => {
+                    vec![Mismatch::size_mismatch(path, es.clone(), actual_size, false)]
                 }
                 _ => vec![Mismatch::type_mismatch(path, original, &Type::Array { element: ae.clone(), size: None })],
             }
@@ -964,8 +959,8 @@ fn describe_array(element: Option<&Type>, size: Option<Size>, original: &Type, a
 
 /// `PTupleType#size_range` as a size: the size given, else the number of types (any number
 /// for `Tuple` itself).
-fn tuple_size(types: &[Type], size: Option<Size>) -> Size {
-    size.unwrap_or(if types.is_empty() { Size::ANY } else { Size::exact(len_i64(types.len())) })
+fn tuple_size(types: &[Type], size: Option<&Size>) -> Size {
+    size.cloned().unwrap_or(if types.is_empty() { Size::ANY } else { Size::exact(len_i64(types.len())) })
 }
 
 /// `describe_tuple` (`describe_PTupleType`, and `describe_argument_tuple` with `count` for
@@ -978,11 +973,11 @@ fn describe_tuple(expected: &Type, original: &Type, actual: &Type, path: &[PathE
     if expected == actual || (etypes.is_empty() && matches!(actual, Type::Array { .. })) {
         return Vec::new();
     }
-    let expected_size = tuple_size(etypes, *esize);
+    let expected_size = tuple_size(etypes, esize.as_ref());
     match actual {
         Type::Tuple { types: atypes, size: asize } => {
-            let actual_size = tuple_size(atypes, *asize);
-            if !size_contains(expected_size, actual_size) {
+            let actual_size = tuple_size(atypes, asize.as_ref());
+            if !expected_size.covers(&actual_size) {
                 return vec![Mismatch::size_mismatch(path, expected_size, actual_size, count)];
             }
             let mut descriptions = Vec::new();
@@ -999,8 +994,8 @@ fn describe_tuple(expected: &Type, original: &Type, actual: &Type, path: &[PathE
         Type::Array { element, size: asize } => {
             let element_default = Type::Any;
             let element = element.as_deref().unwrap_or(&element_default);
-            let actual_size = asize.unwrap_or(Size::ANY);
-            if !size_contains(expected_size, actual_size) {
+            let actual_size = size_or_any(asize.as_ref());
+            if !expected_size.covers(&actual_size) {
                 return vec![Mismatch::size_mismatch(path, expected_size, actual_size, count)];
             }
             let mut descriptions = Vec::new();
@@ -1098,8 +1093,8 @@ impl Signature {
     /// The parameter types and their count range.
     fn param_types(&self) -> (&[Type], Size) {
         match &self.params {
-            Type::Tuple { types, size } => (types, tuple_size(types, *size)),
-            Type::Array { element: Some(e), size } => (std::slice::from_ref(&**e), size.unwrap_or(Size::ANY)),
+            Type::Tuple { types, size } => (types, tuple_size(types, size.as_ref())),
+            Type::Array { element: Some(e), size } => (std::slice::from_ref(&**e), size_or_any(size.as_ref())),
             _ => (&[], Size::ANY),
         }
     }
@@ -1362,7 +1357,7 @@ fn describe_no_block_arguments(
     actual_size: Size,
     arg_count: usize,
 ) -> Vec<Mismatch> {
-    if !size_contains(expected_size, actual_size) {
+    if !expected_size.covers(&actual_size) {
         return vec![Mismatch::size_mismatch(path, expected_size, actual_size, true)];
     }
     let (etypes, _) = sig.param_types();
@@ -1385,8 +1380,7 @@ fn describe_no_block_arguments(
 /// optional parameter, shown without its `Optional`; `*` or `+` for a repeated last one).
 fn signature_string(sig: &Signature) -> String {
     let (types, size) = sig.param_types();
-    let (from, to) = (size.from, size.to);
-    if from == 0 && to == Some(0) {
+    if size == Size::exact(0) {
         return String::new();
     }
     let names: Vec<String> =
@@ -1396,9 +1390,9 @@ fn signature_string(sig: &Signature) -> String {
     for (index, name) in names.iter().enumerate() {
         let Some(mut t) = types.get(index).or(types.last()) else { continue };
         let mut indicator = "";
-        if to.is_none() && index + 1 == limit {
-            indicator = if usize::try_from(from).is_ok_and(|f| f == limit) { "+" } else { "*" };
-        } else if len_i64(index + 1) > from {
+        if size.to.is_none() && index + 1 == limit {
+            indicator = if size.from == len_i64(limit) { "+" } else { "*" };
+        } else if size.from < len_i64(index + 1) {
             indicator = "?";
             if let Type::Optional(Some(inner)) = t {
                 t = inner;
@@ -1545,7 +1539,7 @@ mod tests {
 
     #[test]
     fn ranges() {
-        let r = |from, to| Size { from, to };
+        let r = Size::new;
         assert_eq!(range_to_s(&r(0, Some(0)), "no"), "no");
         assert_eq!(range_to_s(&r(2, Some(2)), "no"), "2");
         assert_eq!(range_to_s(&r(0, None), "no"), "unlimited");
@@ -1555,7 +1549,7 @@ mod tests {
     }
 
     fn params(types: &[&str], from: i64, to: Option<i64>) -> Type {
-        Type::Tuple { types: types.iter().map(|t| ty(t)).collect(), size: Some(Size { from, to }) }
+        Type::Tuple { types: types.iter().map(|t| ty(t)).collect(), size: Some(Size::new(from, to)) }
     }
 
     fn type_function() -> Vec<Signature> {
@@ -1620,7 +1614,7 @@ mod tests {
             Ok(Value::Type(ref t)) => (**t).clone(),
             other => panic!("{s}: {other:?}"),
         };
-        let tuple = |ts: Vec<Type>, from, to| Type::Tuple { types: ts.into(), size: Some(Size { from, to: Some(to) }) };
+        let tuple = |ts: Vec<Type>, from, to| Type::Tuple { types: ts.into(), size: Some(Size::new(from, Some(to))) };
         let sigs = vec![
             Signature::new(&["str", "format"], tuple(vec![rty("String"), rty("Base64Format")], 1, 2)),
             Signature::new(&["byte_array"], tuple(vec![rty("Array[ByteInteger]")], 1, 1)),

@@ -50,7 +50,7 @@ fn normalized(t: &Type) -> Option<Type> {
             if types.is_empty() && size.is_none() {
                 return None;
             }
-            normalize_list(types).map(|types| Type::Tuple { types: types.into(), size: *size })
+            normalize_list(types).map(|types| Type::Tuple { types: types.into(), size: size.clone() })
         }
         Type::Struct(elements) => normalize_struct(elements),
         Type::Callable(c) => normalize_callable(c),
@@ -103,7 +103,7 @@ fn normalize_array(element: &Option<Rc<Type>>, size: &Option<Size>) -> Option<Ty
     if e == Type::Any {
         return if element.is_none() && size.is_none() { None } else { Some(Type::ARRAY) };
     }
-    normalized(&e).map(|n| Type::Array { element: Some(Rc::new(n)), size: *size })
+    normalized(&e).map(|n| Type::Array { element: Some(Rc::new(n)), size: size.clone() })
 }
 
 /// `PHashType#normalize`: the key and value types normalised; a size is kept only when
@@ -119,7 +119,7 @@ fn normalize_hash(key: &Option<Rc<Type>>, value: &Option<Rc<Type>>, size: &Optio
     if size.is_none() && nk.is_none() && nv.is_none() {
         return None;
     }
-    Some(Type::Hash { key: Some(Rc::new(nk.unwrap_or(k))), value: Some(Rc::new(nv.unwrap_or(v))), size: *size })
+    Some(Type::Hash { key: Some(Rc::new(nk.unwrap_or(k))), value: Some(Rc::new(nv.unwrap_or(v))), size: size.clone() })
 }
 
 /// `PStructType#normalize`: the value types normalised.

@@ -268,9 +268,11 @@ fn int_range(from: IntBound, to: IntBound) -> Result<Type> {
     Ok(Type::Integer { from, to })
 }
 
-/// [`int_range`]'s check of a size.
-fn size_range(from: Option<i64>, to: Option<i64>) -> Result<Type> {
-    int_range(from.map(Int::Small), to.map(Int::Small))
+/// A size from its checked bounds: `from` defaults to 0, and a negative one is 0.
+fn size_range(from: IntBound, to: IntBound) -> Result<Size> {
+    int_range(from.clone(), to.clone())?;
+    let from = from.filter(|f| !f.is_negative()).unwrap_or(Int::Small(0));
+    Ok(Size { from, to })
 }
 
 fn float(keys: &[Value]) -> Result<Type> {
@@ -309,17 +311,14 @@ fn float(keys: &[Value]) -> Result<Type> {
 fn collection_size(keys: &[Value]) -> Result<Size> {
     if let [Value::Type(t)] = keys {
         if let Type::Integer { from, to } = &**t {
-            // a size beyond 64 bits is as good as none
-            let from = from.as_ref().map_or(0, |f| f.as_i64().unwrap_or(if f.is_negative() { 0 } else { i64::MAX }));
-            return Ok(Size { from: from.max(0), to: to.as_ref().map(|t| t.as_i64().unwrap_or(i64::MAX)) });
+            let from = from.clone().filter(|f| !f.is_negative()).unwrap_or(Int::Small(0));
+            return Ok(Size { from, to: to.clone() });
         }
     }
     let mut bounds = [None, None];
     for (i, k) in keys.iter().enumerate().take(2) {
         bounds[i] = match k {
-            Value::Integer(n) => Some(*n),
-            // no size reaches beyond 64 bits: such a bound is as far as a size goes
-            Value::BigInt(_) => Some(if k.as_int().is_some_and(|b| b.is_negative()) { i64::MIN } else { i64::MAX }),
+            Value::Integer(_) | Value::BigInt(_) => k.as_int(),
             Value::Default => None,
             other => {
                 return Err(Error::new(format!(
@@ -329,34 +328,22 @@ fn collection_size(keys: &[Value]) -> Result<Size> {
             }
         };
     }
-    let to = if keys.len() == 1 { None } else { bounds[1] };
-    size_range(bounds[0], to)?;
-    Ok(Size { from: bounds[0].unwrap_or(0).max(0), to })
+    let [from, to] = bounds;
+    size_range(from, if keys.len() == 1 { None } else { to })
 }
 
 /// `Puppet's TypeFactory.is_range_parameter?`.
 fn is_range_param(v: Option<&Value>) -> bool {
-    matches!(v, Some(Value::Integer(_) | Value::Default)) || v.and_then(Value::as_str) == Some("default")
-}
-
-fn range_bound(v: &Value) -> Option<i64> {
-    match v {
-        Value::Integer(n) => Some(*n),
-        _ => None,
-    }
+    matches!(v, Some(Value::Integer(_) | Value::BigInt(_) | Value::Default)) || v.and_then(Value::as_str) == Some("default")
 }
 
 /// Splits trailing size arguments (`Tuple[T, 1, 2]`, `Callable[T, 1]`) off the types.
 fn trailing_size(keys: &[Value]) -> Result<(&[Value], Option<Size>)> {
     let n = keys.len();
     if n >= 2 && is_range_param(keys.get(n - 2)) && is_range_param(keys.get(n - 1)) {
-        let from = range_bound(&keys[n - 2]);
-        let to = range_bound(&keys[n - 1]);
-        size_range(from, to)?;
-        Ok((&keys[..n - 2], Some(Size { from: from.unwrap_or(0).max(0), to })))
+        Ok((&keys[..n - 2], Some(size_range(keys[n - 2].as_int(), keys[n - 1].as_int())?)))
     } else if is_range_param(keys.last()) {
-        let from = keys.last().and_then(range_bound).unwrap_or(0).max(0);
-        Ok((&keys[..n - 1], Some(Size { from, to: None })))
+        Ok((&keys[..n - 1], Some(size_range(keys.last().and_then(Value::as_int), None)?)))
     } else {
         Ok((keys, None))
     }
@@ -478,7 +465,7 @@ fn callable(base: &Type, keys: &[Value]) -> Result<Type> {
     };
     let (types, size) = trailing_size(&params)?;
     let mut types: Vec<Type> = types.iter().map(type_of).collect();
-    if types.is_empty() && size.is_some_and(|s| s.to.is_none_or(|to| to > 0)) {
+    if types.is_empty() && size.as_ref().is_some_and(|s| s.to.as_ref().is_none_or(|to| *to > 0)) {
         types.push(Type::Unit);
     }
     let tuple = Type::Tuple { types: types.into(), size };
@@ -610,9 +597,10 @@ fn uri_parts(u: &crate::uri::Uri) -> Value {
 }
 
 fn hash(keys: &[Value]) -> Result<Type> {
-    if let [Value::Integer(a), Value::Integer(b)] = keys {
-        size_range(Some(*a), Some(*b))?;
-        return Ok(Type::Hash { key: None, value: None, size: Some(Size { from: (*a).max(0), to: Some(*b) }) });
+    if let [a, b] = keys {
+        if a.is_integer() && b.is_integer() {
+            return Ok(Type::Hash { key: None, value: None, size: Some(size_range(a.as_int(), b.as_int())?) });
+        }
     }
     for k in keys.iter().take(2) {
         if k.as_type().is_none() {
@@ -624,7 +612,7 @@ fn hash(keys: &[Value]) -> Result<Type> {
         // Puppet makes `Integer[k]` of a third key that is not an Integer type.
         3 => Some(match &keys[2] {
             Value::Type(t) if matches!(**t, Type::Integer { .. }) => collection_size(&keys[2..3])?,
-            Value::Integer(n) => Size { from: (*n).max(0), to: None },
+            n @ (Value::Integer(_) | Value::BigInt(_)) => size_range(n.as_int(), None)?,
             Value::Default => Size::ANY,
             other => return Err(in_access(format!("comparison of {} with Infinity failed", ruby_class(other)))),
         }),
@@ -652,13 +640,13 @@ fn array(keys: &[Value]) -> Result<Type> {
 /// An Array or Hash of size 0..0 has `Unit` elements, as Puppet makes them.
 fn empty_collection(t: Type) -> Type {
     match t {
-        Type::Array { size: Some(s), .. } if s == Size::exact(0) => {
-            Type::Array { element: Some(Rc::new(Type::Unit)), size: Some(s) }
+        Type::Array { size: Some(ref s), .. } if *s == Size::exact(0) => {
+            Type::Array { element: Some(Rc::new(Type::Unit)), size: Some(s.clone()) }
         }
-        Type::Hash { size: Some(s), .. } if s == Size::exact(0) => Type::Hash {
+        Type::Hash { size: Some(ref s), .. } if *s == Size::exact(0) => Type::Hash {
             key: Some(Rc::new(Type::Unit)),
             value: Some(Rc::new(Type::Unit)),
-            size: Some(s),
+            size: Some(s.clone()),
         },
         t => t,
     }

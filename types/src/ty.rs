@@ -24,20 +24,50 @@ use crate::value::Value;
 pub type IntBound = Option<Int>;
 
 /// A size constraint of a String, Collection, Array, Hash or Tuple: Puppet keeps an
-/// `Integer[from, to]` for it (`to` unbounded when `None`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// `Integer[from, to]` for it (`to` unbounded when `None`). The bounds are Ruby integers:
+/// `String[0, Integer('1' * 30)]` keeps its bignum, though no size reaches it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Size {
-    pub from: i64,
-    pub to: Option<i64>,
+    pub from: Int,
+    pub to: Option<Int>,
 }
 
 impl Size {
-    pub const ANY: Size = Size { from: 0, to: None };
-    pub const fn exact(n: i64) -> Size {
-        Size { from: n, to: Some(n) }
+    pub const ANY: Size = Size { from: Int::Small(0), to: None };
+
+    pub const fn new(from: i64, to: Option<i64>) -> Size {
+        Size {
+            from: Int::Small(from),
+            to: match to {
+                Some(to) => Some(Int::Small(to)),
+                None => None,
+            },
+        }
     }
+
+    pub const fn exact(n: i64) -> Size {
+        Size::new(n, Some(n))
+    }
+
+    #[inline]
     pub fn contains(&self, n: i64) -> bool {
-        n >= self.from && self.to.is_none_or(|to| n <= to)
+        self.from <= n && self.to.as_ref().is_none_or(|to| *to >= n)
+    }
+
+    /// `Integer[a, b].assignable?(Integer[c, d])` for sizes: `a <= c && b >= d`.
+    pub fn covers(&self, inner: &Size) -> bool {
+        self.from <= inner.from
+            && match (&self.to, &inner.to) {
+                (None, _) => true,
+                (Some(_), None) => false,
+                (Some(b), Some(d)) => b >= d,
+            }
+    }
+
+    /// The upper bound where a count is measured against it: a bound beyond 64 bits is as
+    /// far as one goes.
+    pub fn max(&self) -> Option<i64> {
+        self.to.as_ref().map(|n| n.as_i64().unwrap_or(if n.is_negative() { i64::MIN } else { i64::MAX }))
     }
 }
 

@@ -113,7 +113,7 @@ fn parameters_signature(parameters: &[Parameter], types: &[Type]) -> Signature {
     let names: Vec<&str> = parameters.iter().map(|p| p.name.as_str()).collect();
     let required = parameters.iter().filter(|p| p.value.is_none() && !p.captures_rest).count() as i64;
     let rest = parameters.last().is_some_and(|p| p.captures_rest);
-    let size = Size { from: required, to: if rest { None } else { Some(parameters.len() as i64) } };
+    let size = Size::new(required, if rest { None } else { Some(parameters.len() as i64) });
     Signature::new(&names, Type::Tuple { types: Rc::from(types), size: Some(size) })
 }
 
@@ -691,7 +691,7 @@ fn fits(signature: &Signature, args: &[Value], block: Option<&Value>) -> bool {
     match &signature.params {
         Type::Tuple { types, size } => {
             let n = args.len() as i64;
-            let size = size.unwrap_or(Size::exact(types.len() as i64));
+            let size = size.clone().unwrap_or(Size::exact(types.len() as i64));
             size.contains(n)
                 && args.iter().enumerate().all(|(i, a)| types.get(i).or(types.last()).is_none_or(|t| is_instance(t, a)))
         }

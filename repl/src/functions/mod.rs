@@ -198,7 +198,7 @@ fn parse_dispatch_with(reader: &puppet_types::literal::Reader, text: &str) -> Re
         types.push(t);
     }
     let count = types.len() as i64;
-    let size = Size { from: required, to: if repeated { None } else { Some(count) } };
+    let size = Size::new(required, if repeated { None } else { Some(count) });
     let params = Type::Tuple { types: Rc::from(types), size: Some(size) };
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let signature = Signature::new(&names, params);

@@ -103,7 +103,7 @@ pub(crate) struct ParamTuple {
 impl ParamTuple {
     /// The tuple as a `Tuple` type.
     pub fn to_type(&self) -> Type {
-        let size = Size { from: self.min as i64, to: Some(self.max as i64) };
+        let size = Size::new(self.min as i64, Some(self.max as i64));
         Type::Tuple { types: self.types.clone().into(), size: Some(size) }
     }
 }
@@ -179,12 +179,12 @@ pub(crate) fn enum_of(values: &[&str]) -> Type {
 
 /// `String[from, to]`.
 pub(crate) fn string_sized(from: i64, to: Option<i64>) -> Type {
-    Type::String(Some(StringParam::Size(Size { from, to })))
+    Type::String(Some(StringParam::Size(Size::new(from, to))))
 }
 
 /// `Array[element, from, to]`.
 pub(crate) fn array_sized(element: Type, from: i64, to: Option<i64>) -> Type {
-    Type::Array { element: Some(Rc::new(element)), size: Some(Size { from, to }) }
+    Type::Array { element: Some(Rc::new(element)), size: Some(Size::new(from, to)) }
 }
 
 /// `Tuple[types]`.

@@ -131,7 +131,7 @@ pub(crate) fn pattern(source: &str) -> Type {
 
 /// `String[from]`.
 pub(crate) fn string_min(from: i64) -> Type {
-    Type::String(Some(StringParam::Size(Size { from, to: None })))
+    Type::String(Some(StringParam::Size(Size::new(from, None))))
 }
 
 /// `Enum[values]`, sorted as Puppet keeps them.

@@ -169,11 +169,11 @@ struct Signature {
 }
 
 fn string_min(n: i64) -> Type {
-    Type::String(Some(StringParam::Size(Size { from: n, to: None })))
+    Type::String(Some(StringParam::Size(Size::new(n, None))))
 }
 
 fn formats_type() -> Type {
-    let array = Type::Array { element: Some(Rc::new(string_min(2))), size: Some(Size { from: 1, to: None }) };
+    let array = Type::Array { element: Some(Rc::new(string_min(2))), size: Some(Size::new(1, None)) };
     Type::Alias(TypeAlias::with_type("Formats", Type::variant(vec![string_min(2), array])))
 }
 
