@@ -549,19 +549,10 @@ impl Evaluator {
 
     // ---- variables
 
+    #[inline]
     fn variable(&mut self, name: &str, at: Span) -> Eval<Value> {
-        if let Some(g) = &self.param_guard {
-            if g.pending.iter().any(|p| &**p == name) {
-                // `ParameterScope#parameter_reference_failure`: a parameter before the one
-                // being defaulted can only be one that was given no value.
-                let position = |n: &str| g.names.iter().position(|p| &**p == n);
-                let message = if position(name) < position(&g.from) {
-                    format!("{}: expects a value for parameter ${name}", g.callee)
-                } else {
-                    format!("{}: default expression for ${} tries to illegally access not yet evaluated ${name}", g.callee, g.from)
-                };
-                return Err(crate::error::fail(message));
-            }
+        if self.param_guard.is_some() {
+            self.check_parameter_reference(name)?;
         }
         let bytes = name.as_bytes();
         let found = if bytes.first().is_some_and(u8::is_ascii_digit) {
@@ -584,6 +575,26 @@ impl Evaluator {
             }
             None => Ok(Value::Undef),
         }
+    }
+
+    /// `ParameterScope#parameter_reference_failure`: while a parameter's default is
+    /// evaluated, reading it or a parameter not bound yet is an error (kept out of the hot
+    /// path of [`Self::variable`]).
+    #[cold]
+    #[inline(never)]
+    fn check_parameter_reference(&self, name: &str) -> Eval<()> {
+        let Some(g) = &self.param_guard else { return Ok(()) };
+        if !g.pending.iter().any(|p| &**p == name) {
+            return Ok(());
+        }
+        // A parameter before the one being defaulted can only be one that was given no value.
+        let position = |n: &str| g.names.iter().position(|p| &**p == n);
+        let message = if position(name) < position(&g.from) {
+            format!("{}: expects a value for parameter ${name}", g.callee)
+        } else {
+            format!("{}: default expression for ${} tries to illegally access not yet evaluated ${name}", g.callee, g.from)
+        };
+        Err(crate::error::fail(message))
     }
 
     /// Whether a variable is set (`defined('$x')`): in scope, or qualified at the top.
