@@ -36,24 +36,31 @@ impl Scope {
 
     /// A local scope whose lookups fall through to `parent`.
     pub fn local(parent: &Rc<Scope>) -> Rc<Scope> {
-        Scope::local_in(parent, Vec::new())
+        Rc::new(Scope { vars: RefCell::new(Vars::Few(Vec::new())), parent: Some(parent.clone()) })
     }
 
-    /// A local scope keeping its variables in `buffer` (an empty list to reuse).
-    pub fn local_in(parent: &Rc<Scope>, buffer: Vec<(Rc<str>, Value)>) -> Rc<Scope> {
-        Rc::new(Scope { vars: RefCell::new(Vars::Few(buffer)), parent: Some(parent.clone()) })
-    }
-
-    /// The list of a local scope nothing else holds any more, emptied, to reuse.
-    pub fn recycle(scope: Rc<Scope>) -> Option<Vec<(Rc<str>, Value)>> {
-        let scope = Rc::try_unwrap(scope).ok()?;
-        match scope.vars.into_inner() {
-            Vars::Few(mut list) => {
-                list.clear();
-                Some(list)
+    /// A local scope made from `spare`, a finished local scope given back by [`Scope::recycle`]
+    /// (its allocation and its emptied variable list reused), else a new one.
+    pub fn local_reusing(parent: &Rc<Scope>, spare: Option<Rc<Scope>>) -> Rc<Scope> {
+        if let Some(mut scope) = spare {
+            if let Some(s) = Rc::get_mut(&mut scope) {
+                s.parent = Some(parent.clone());
+                return scope;
             }
-            Vars::Many(_) => None,
         }
+        Scope::local(parent)
+    }
+
+    /// A finished local scope that nothing else holds any more, emptied (no variables, no
+    /// parent), for [`Scope::local_reusing`].
+    pub fn recycle(mut scope: Rc<Scope>) -> Option<Rc<Scope>> {
+        let s = Rc::get_mut(&mut scope)?;
+        match s.vars.get_mut() {
+            Vars::Few(list) => list.clear(),
+            Vars::Many(_) => return None,
+        }
+        s.parent = None;
+        Some(scope)
     }
 
     /// The enclosing scope.

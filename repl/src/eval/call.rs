@@ -369,8 +369,8 @@ impl Evaluator {
             return Err(fail(format!("'{}' does not expect a block", def.name)));
         }
         self.enter(at)?;
-        let scope = Scope::local(&self.top);
-        let saved_scope = std::mem::replace(&mut self.scope, scope);
+        let top = self.top.clone();
+        let saved_scope = self.enter_local_scope(&top);
         let saved_guard = self.param_guard.take();
         let result = self.with_function_match_frames(|ev| {
             ev.bind_parameters(&def.name, &def.parameters, &def.names, args)?;
@@ -380,7 +380,7 @@ impl Evaluator {
                 None => Ok(Value::Undef),
             }
         });
-        self.scope = saved_scope;
+        self.leave_local_scope(saved_scope);
         self.param_guard = saved_guard;
         self.leave();
         // A value given to `return()` is not checked against the return type (as Puppet).
@@ -482,9 +482,7 @@ impl Evaluator {
     fn call_closure(&mut self, closure: &Closure, args: Vec<Value>) -> Eval<Value> {
         let at = closure.lambda.span;
         self.enter(at)?;
-        let buffer = self.scope_pool.pop().unwrap_or_default();
-        let scope = Scope::local_in(&closure.scope, buffer);
-        let saved_scope = std::mem::replace(&mut self.scope, scope);
+        let saved_scope = self.enter_local_scope(&closure.scope);
         let result = self.with_match_frame(|ev| {
             let finals = ev.bind_closure_parameters(closure, args)?;
             if closure.typed {
@@ -506,16 +504,29 @@ impl Evaluator {
                 None => Ok(Value::Undef),
             }
         });
-        let scope = std::mem::replace(&mut self.scope, saved_scope);
-        if let Some(buffer) = Scope::recycle(scope) {
-            if self.scope_pool.len() < 64 {
-                self.scope_pool.push(buffer);
-            }
-        }
+        self.leave_local_scope(saved_scope);
         self.leave();
         match result {
             Err(Flow::Next(exit)) => Ok(exit.value),
             other => other,
+        }
+    }
+
+    /// Makes a new local scope within `parent` the current one (reusing a finished one's
+    /// allocation); gives back the scope it replaces.
+    fn enter_local_scope(&mut self, parent: &Rc<Scope>) -> Rc<Scope> {
+        let scope = Scope::local_reusing(parent, self.scope_pool.pop());
+        std::mem::replace(&mut self.scope, scope)
+    }
+
+    /// Returns to `saved` from a local scope made by [`Self::enter_local_scope`], keeping
+    /// the finished scope for reuse when nothing else holds it (a closure made inside does).
+    fn leave_local_scope(&mut self, saved: Rc<Scope>) {
+        let scope = std::mem::replace(&mut self.scope, saved);
+        if let Some(spare) = Scope::recycle(scope) {
+            if self.scope_pool.len() < 64 {
+                self.scope_pool.push(spare);
+            }
         }
     }
 

@@ -160,8 +160,8 @@ pub struct Evaluator {
     /// Aliases Puppet's type parser left as a garbled reference (`type U = Nope[1]`), and
     /// whether the current program has named one yet: Puppet fails on the second time.
     garbled: HashMap<String, bool>,
-    /// Emptied variable lists of finished lambda calls, reused by the next calls.
-    pub(crate) scope_pool: Vec<Vec<(Rc<str>, Value)>>,
+    /// Finished lambda calls' local scopes, emptied, reused by the next calls (`Scope::recycle`).
+    pub(crate) scope_pool: Vec<Rc<Scope>>,
     /// The source of the program being run (type references quote it).
     pub(crate) source: Rc<str>,
     /// Evaluating a parameter's default: the parameters not bound yet.
