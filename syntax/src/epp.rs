@@ -259,12 +259,17 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
 }
 
 /// Where the code of a tag ends: the offset of its `%>` (or of the `-` of `-%>`, then
-/// `true`), skipping quoted strings, in which `%>` is text.
+/// `true`), skipping quoted strings and comments (`# ...` to the end of the line,
+/// `/* ... */`), in which `%>` is text, as Puppet's lexer reads them.
 fn find_close(template: &str, from: usize) -> Option<(usize, bool)> {
     let bytes = template.as_bytes();
     let mut i = from;
     while i < bytes.len() {
         match bytes[i] {
+            b'#' => i = template[i..].find('\n').map_or(bytes.len(), |n| i + n),
+            b'/' if template[i..].starts_with("/*") => {
+                i = template[i + 2..].find("*/").map_or(bytes.len(), |n| i + 2 + n + 2);
+            }
             q @ (b'\'' | b'"') => {
                 i += 1;
                 while i < bytes.len() && bytes[i] != q {
