@@ -29,18 +29,26 @@ pub fn builtin(node: &str) -> Hash {
 }
 
 /// Facts read from a file: a JSON or YAML document holding a hash (JSON when the file
-/// starts with `{`).
+/// starts with `{`). YAML is read as Puppet reads a facts file, with Ruby's Psych (YAML
+/// 1.1: `yes` and `off` are Booleans, `0755` is octal), the reader Hiera data uses.
 pub fn read(path: &std::path::Path) -> Result<Hash, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let first = if text.trim_start().starts_with('{') {
-        pfmt::data::json::documents(&text).next()
+        pfmt::data::json::documents(&text).next().transpose().map_err(|e| e.to_string())
     } else {
-        pfmt::data::yaml::documents(&text).next()
+        match crate::hiera::yaml::read(&text) {
+            Ok(doc) => match doc.unusable.iter().next() {
+                Some((key, what)) => Err(format!("the value of '{key}' is a {what}, not data")),
+                None => Ok(doc.value),
+            },
+            Err(crate::hiera::yaml::YamlError::Syntax(m)) => Err(m),
+            Err(crate::hiera::yaml::YamlError::DisallowedClass(c)) => Err(format!("Tried to load unspecified class: {c}")),
+        }
     };
     match &first {
-        Some(Ok(Value::Hash(h))) => Ok((**h).clone()),
-        Some(Ok(_)) | None => Err(format!("{}: the facts must be a hash", path.display())),
-        Some(Err(e)) => Err(format!("{}: {e}", path.display())),
+        Ok(Some(Value::Hash(h))) => Ok((**h).clone()),
+        Ok(_) => Err(format!("{}: the facts must be a hash", path.display())),
+        Err(e) => Err(format!("{}: {e}", path.display())),
     }
 }
 

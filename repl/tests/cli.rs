@@ -117,6 +117,14 @@ fn facts_files() {
     let yaml = temp_file("facts.yaml", b"os:\n  family: Suse\nlist: [1, 2]\n");
     let out = poppet(&["--facts", yaml.to_str().expect("path"), "-e", "notice($os['family'], $facts['list'])"], None);
     assert_eq!(text(&out.stdout), "Notice: Suse [1, 2]\n");
+    // YAML as Puppet reads a facts file (Ruby's Psych, YAML 1.1): Psych's
+    // `{"enabled"=>true, "mode"=>493, "list"=>[true, false]}`.
+    let yaml = temp_file("facts11.yaml", b"enabled: yes\nmode: 0755\nlist: [on, off]\n");
+    let out = poppet(&["--facts", yaml.to_str().expect("path"), "-e", "notice($enabled, $mode, $list)"], None);
+    assert_eq!(text(&out.stdout), "Notice: true 493 [true, false]\n");
+    let yaml = temp_file("facts-date.yaml", b"built: 2001-01-01\n");
+    let out = poppet(&["--facts", yaml.to_str().expect("path"), "-e", "notice(1)"], None);
+    assert_eq!(text(&out.stderr), format!("Error: {}: Tried to load unspecified class: Date\n", yaml.display()));
     let out = poppet(&["--node", "web1", "-e", "notice($facts['fqdn'])"], None);
     assert_eq!(text(&out.stdout), "Notice: web1.example.com\n");
 }

@@ -20,7 +20,7 @@
 mod config;
 mod interpolate;
 mod merge;
-mod yaml;
+pub(crate) mod yaml;
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
