@@ -3,10 +3,11 @@
 //! Puppet's Integer is 64-bit where the language makes one: a literal, or the result of an
 //! arithmetic operator, outside that range is an error. But Puppet runs on Ruby, whose
 //! integers are unbounded, and some conversions hand a Ruby bignum through unchecked:
-//! `Integer('1' * 30)`, `Numeric(...)`, `Integer(1e30)`, `abs(-9223372036854775808)`. Such a
-//! value lives on: it prints, compares, is an `Integer` (inferred as `Integer[n, n]`), can be
-//! a type's bound, and is stopped only where it meets an arithmetic result check, a 3.x
-//! function or the catalog (`Use of a Ruby Integer outside of Puppet Integer max range`).
+//! `Integer('1234567890123456789012')`, `Numeric(...)`, `Integer(1e30)`,
+//! `abs(-9223372036854775808)`. Such a value lives on: it prints, compares, is an `Integer`
+//! (inferred as `Integer[n, n]`), can be a type's bound or size, and is stopped only where it
+//! meets an arithmetic result check, a 3.x function or the catalog (`Use of a Ruby Integer
+//! outside of Puppet Integer max range`).
 //!
 //! [`Int`] is such an integer: 64-bit in the common case, a shared [`BigInt`] beyond. A big
 //! one is never within the 64-bit range, so each number has exactly one form.

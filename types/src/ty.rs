@@ -25,7 +25,7 @@ pub type IntBound = Option<Int>;
 
 /// A size constraint of a String, Collection, Array, Hash or Tuple: Puppet keeps an
 /// `Integer[from, to]` for it (`to` unbounded when `None`). The bounds are Ruby integers:
-/// `String[0, Integer('1' * 30)]` keeps its bignum, though no size reaches it.
+/// `String[0, Integer('1234567890123456789012')]` keeps its bignum, though no size reaches it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Size {
     pub from: Int,
