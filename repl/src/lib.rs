@@ -20,4 +20,4 @@ mod session;
 pub mod shell;
 
 pub use eval::{Evaluator, Level, Log, Options, Strict};
-pub use session::{Failure, Outcome, Session};
+pub use session::{Failure, FailureKind, Outcome, Session};

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use clap::{Parser, ValueEnum};
-use poppet::{Failure, Level, Log, Options, Outcome, Session, Strict};
+use poppet::{Failure, FailureKind, Level, Log, Options, Outcome, Session, Strict};
 use puppet_types::Value;
 
 #[global_allocator]
@@ -261,8 +261,9 @@ fn report(outcome: &Outcome, source: &Source, output: Output, colour: bool) -> E
 
 fn print_error(error: &Failure, source: &Source, colour: bool) {
     let location = match (&source.file, error.line, error.column) {
-        // A position in a module's manifest names that manifest.
-        _ if error.file.is_some() => error.location(),
+        // A position in a module's manifest names that manifest; a bare error's location
+        // is as its text has it (its resources' locations name no file either).
+        _ if error.file.is_some() || error.kind == FailureKind::Bare => error.location(),
         (_, 0, _) => String::new(),
         (Some(f), l, 0) => format!(" (file: {f}, line: {l})"),
         (Some(f), l, c) => format!(" (file: {f}, line: {l}, column: {c})"),

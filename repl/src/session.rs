@@ -37,6 +37,20 @@ impl Outcome {
     }
 }
 
+/// A bare error's trailing location (`... on Notify[a] (line: 1)`, `(file: F, line: 3)`):
+/// the message before it, the line and the file.
+fn split_bare_location(message: &str) -> Option<(String, u32, Option<String>)> {
+    let inner = message.strip_suffix(')')?;
+    let open = inner.rfind(" (")?;
+    let (text, place) = (&inner[..open], &inner[open + 2..]);
+    let (file, line) = match place.rsplit_once(", line: ") {
+        Some((file, line)) => (Some(file.strip_prefix("file: ")?.to_owned()), line),
+        None => (None, place.strip_prefix("line: ")?),
+    };
+    let line = line.parse().ok().filter(|&l| l > 0)?;
+    Some((text.to_owned(), line, file))
+}
+
 /// What stopped a program.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Failure {
@@ -104,7 +118,7 @@ impl Failure {
             FailureKind::Validation => self.message.clone(),
             FailureKind::Evaluation => format!("Evaluation Error: {}{}", self.message, self.location()),
             FailureKind::Context => format!("{} (file: unknown, line: {})", self.message, self.line),
-            FailureKind::Bare => self.message.clone(),
+            FailureKind::Bare => format!("{}{}", self.message, self.location()),
         }
     }
 }
@@ -202,6 +216,10 @@ fn flow_failure(flow: Flow) -> Failure {
             let kind = if message.ends_with("from context where this is illegal") {
                 FailureKind::Context
             } else if at.is_none() {
+                // Puppet's own text ends with where it happened: that is the location.
+                if let Some((message, line, file)) = split_bare_location(&message) {
+                    return Failure { kind: FailureKind::Bare, message, line, column: 0, file };
+                }
                 FailureKind::Bare
             } else {
                 FailureKind::Evaluation

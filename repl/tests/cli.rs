@@ -107,6 +107,14 @@ fn json_output() {
             "message": "Error while evaluating a Function Call, oops", "line": 2, "column": 1}})
     );
     assert_eq!(out.status.code(), Some(1));
+    // An error Puppet reports bare keeps its text; its trailing location is the location
+    // (Puppet's own bare message: `no parameter named 'bogus' (line: 2) on Notify[a]`).
+    let out = poppet(&["--output", "json", "-e", "\nnotify { 'a': bogus => 1 }"], None);
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON record");
+    assert_eq!(
+        record["error"],
+        serde_json::json!({"message": "no parameter named 'bogus' (line: 2) on Notify[a]", "line": 2, "column": null})
+    );
 }
 
 #[test]
