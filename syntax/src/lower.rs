@@ -865,6 +865,12 @@ impl<'a> Lowerer<'a> {
     fn number(&mut self, node: Node<'a>) -> Expr {
         let text = self.text(node);
         match parse_number(text) {
+            // Beyond a Float: Puppet's lexer fails converting the token, and says where not.
+            Ok(ExprKind::Float(f)) if f.is_infinite() => {
+                let message = format!("Internal Error, NUMBER token does not contain a valid number, {text}");
+                self.diagnostics.push(Diagnostic::error(message, Span::default()));
+                Expr::new(ExprKind::Nop, self.span(node))
+            }
             Ok(kind) => self.new_expr(kind, node),
             Err(message) => self.error(node, message),
         }
