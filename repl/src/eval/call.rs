@@ -133,6 +133,12 @@ impl Evaluator {
                         return result;
                     }
                 }
+                // A URI's attributes (`$uri.host`): arguments are evaluated and ignored, as
+                // Puppet's URI object reads them.
+                if let Some(part) = match &receiver { Value::Uri(u) => u.part(name), _ => None } {
+                    self.eval_list(arguments)?;
+                    return Ok(part);
+                }
                 let mut args = vec![receiver];
                 args.extend(self.eval_list(arguments)?);
                 let block = self.block(lambda.as_ref())?;
