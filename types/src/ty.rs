@@ -136,9 +136,12 @@ impl TypeAlias {
         *self.resolved.borrow_mut() = Some(ty);
     }
 
-    /// What the alias stands for (`Any` while unresolved).
+    /// What the alias stands for. While it is being resolved it stands for an unresolved
+    /// reference (Puppet's `PTypeReferenceType::DEFAULT`), which accepts nothing: a
+    /// recursive alias's body sees itself as not accepting `undef`, so
+    /// `Struct[{a => Optional[T]}]` keeps its `Optional` and `Struct[{a => T}]` its required key.
     pub fn resolved_type(&self) -> Type {
-        self.resolved.borrow().clone().unwrap_or(Type::Any)
+        self.resolved.borrow().clone().unwrap_or_else(|| Type::Reference(Rc::from("TypeReference")))
     }
 }
 

@@ -320,7 +320,7 @@ impl Evaluator {
             }
             self.garbled.remove(&alias.name.to_lowercase());
             match self.eval_type(type_expr) {
-                Ok(t) => alias.resolve_to(t),
+                Ok(t) => alias.resolve_to(puppet_types::normalize::normalize(&t)),
                 Err(e) => {
                     result = Err(e);
                     break;
