@@ -131,8 +131,9 @@ fn write_leaf_s(out: &mut String, v: &Value) {
 }
 
 /// Ruby's `Float#to_s`: the shortest digits that read back as the same float, in fixed
-/// notation when the decimal exponent is in -4 < e < 16 (`100.0`, `0.0001`), otherwise in
-/// scientific notation with a signed two-digit exponent (`1.0e+16`, `1.0e-05`).
+/// notation when the decimal exponent is in -4 < e < 16 (`100.0`, `0.0001`) or is 16 with
+/// digits after the point (`1000000000000000.2`), otherwise in scientific notation with a
+/// signed two-digit exponent (`1.0e+15`, `1.0e+16`, `1.0e-05`).
 pub fn float_to_s(f: f64) -> String {
     if f.is_nan() {
         return "NaN".into();
@@ -147,13 +148,14 @@ pub fn float_to_s(f: f64) -> String {
     let sci = format!("{:e}", f.abs());
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let mut digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    round_tie_to_even(f.abs(), &mut digits);
     let decpt = exp + 1; // digits are 0.DIGITS * 10^decpt
     let mut out = String::new();
     if f < 0.0 {
         out.push('-');
     }
-    if decpt > 0 && decpt < 16 {
+    if decpt > 0 && (decpt < 16 || (decpt == 16 && digits.len() > 16)) {
         let d = decpt as usize;
         if digits.len() <= d {
             out.push_str(&digits);
@@ -820,6 +822,34 @@ pub fn struct_key_name(t: &Type) -> Option<&str> {
     }
 }
 
+/// Where the float lies exactly halfway between the shortest digits and the ones a unit
+/// lower in the last place, and both read back as it, Ruby's dtoa takes the even one
+/// (`1e15 + 0.3` is 1000000000000000.25: Ruby shows `...0.2`, Rust's shortest `...0.3`).
+fn round_tie_to_even(f: f64, digits: &mut String) {
+    let n = digits.len();
+    let Some(last) = digits.as_bytes().last().copied() else { return };
+    // Two readings a last-place unit apart both round-trip only at the precision limit.
+    if n < 15 || (last - b'0').is_multiple_of(2) {
+        return;
+    }
+    // The exact value, with digits enough to see a 5 followed by zeros after the n-th.
+    let exact = format!("{:.*e}", n + 24, f);
+    let exact: String = exact.split_once('e').map_or("", |(m, _)| m).chars().filter(char::is_ascii_digit).collect();
+    let mut lower = digits.clone();
+    lower.pop();
+    lower.push(char::from(last - 1));
+    let midway = exact.get(..n) == Some(lower.as_str())
+        && exact.as_bytes().get(n) == Some(&b'5')
+        && exact.bytes().skip(n + 1).all(|b| b == b'0');
+    let reads_back = || {
+        let (_, exp) = format!("{f:e}").split_once('e').map(|(m, e)| (m.to_owned(), e.to_owned())).unwrap_or_default();
+        format!("{}.{}e{exp}", &lower[..1], &lower[1..]).parse::<f64>().ok() == Some(f)
+    };
+    if midway && reads_back() {
+        *digits = lower;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -831,6 +861,11 @@ mod tests {
             (1e14, "100000000000000.0"),
             (123456789012345.0, "123456789012345.0"),
             (1234567890123456.0, "1.234567890123456e+15"),
+            // sixteen digits before the point and more after: fixed (Ruby's `flo_to_s`)
+            (1e15 + 0.3, "1000000000000000.2"),
+            (1234567890123456.7, "1234567890123456.8"),
+            (9999999999999998.0, "9.999999999999998e+15"),
+            (1234567890123450.0, "1.23456789012345e+15"),
             (0.0001, "0.0001"),
             (0.00001, "1.0e-05"),
             (0.00012345, "0.00012345"),
