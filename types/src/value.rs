@@ -67,6 +67,18 @@ pub struct Deferred {
     pub arguments: Option<Vec<Value>>,
 }
 
+impl Deferred {
+    /// An attribute of the `Deferred` object: `name`, and `arguments` (`undef` when none
+    /// were given).
+    pub fn attribute(&self, name: &str) -> Option<Value> {
+        match name {
+            "name" => Some(Value::String(self.name.clone())),
+            "arguments" => Some(self.arguments.clone().map_or(Value::Undef, Value::array)),
+            _ => None,
+        }
+    }
+}
+
 /// An `Error` object (`Puppet::DataTypes::Error`): a message with an optional kind, details
 /// and issue code. Equal when all four are equal (`eql?`, case-sensitively).
 #[derive(Clone, Debug, PartialEq)]

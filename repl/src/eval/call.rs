@@ -128,10 +128,8 @@ impl Evaluator {
                 let ExprKind::QualifiedName(name) = &right.kind else {
                     return Err(fail_at("A method name must be a simple name", right.at));
                 };
-                if let Value::Error(object) = &receiver {
-                    if let Some(result) = self.object_member(object, name, arguments, lambda.is_some(), e.at) {
-                        return result;
-                    }
+                if let Some(result) = self.object_member(&receiver, name, arguments, lambda.is_some(), e.at) {
+                    return result;
                 }
                 // A URI's attributes (`$uri.host`): arguments are evaluated and ignored, as
                 // Puppet's URI object reads them.
@@ -232,28 +230,27 @@ impl Evaluator {
         }
     }
 
-    /// A method call naming a member of an Error object (`$err.issue_code`, `$err.message`),
-    /// or `None` when the name is not one (a function is called with the object then).
-    fn object_member(
-        &mut self,
-        object: &puppet_types::value::ErrorValue,
-        name: &str,
-        arguments: &[Expr],
-        block: bool,
-        at: Span,
-    ) -> Option<Eval<Value>> {
+    /// A method call naming an attribute of a Pcore object (`$err.issue_code`,
+    /// `$err.message`, `$deferred.name`), or `None` when the receiver is no such object or
+    /// the name is not one of its attributes (a function is called with the object then).
+    fn object_member(&mut self, receiver: &Value, name: &str, arguments: &[Expr], block: bool, at: Span) -> Option<Eval<Value>> {
+        let (type_name, value) = match receiver {
+            // The function `message` is Ruby's alias of `msg`.
+            Value::Error(object) if name == "message" => ("Error", Value::String(object.msg.clone())),
+            Value::Error(object) => ("Error", object.attribute(name)?),
+            Value::Deferred(object) => ("Deferred", object.attribute(name)?),
+            _ => return None,
+        };
         let error = |message: String| Some(Err(fail_at(format!("Error while evaluating a Method call, {message}"), at)));
-        // The function `message` is Ruby's alias of `msg`.
-        let value = if name == "message" { Value::String(object.msg.clone()) } else { object.attribute(name)? };
         if let Err(e) = self.eval_list(arguments) {
             return Some(Err(e));
         }
         match (name, arguments.len()) {
             ("message", 0) => Some(Ok(value)),
             ("message", n) => error(format!("wrong number of arguments (given {n}, expected 0)")),
-            _ if block => error(format!("'attribute Error[{name}]' does not expect a block")),
+            _ if block => error(format!("'attribute {type_name}[{name}]' does not expect a block")),
             (_, 0) => Some(Ok(value)),
-            (_, n) => error(format!("'attribute Error[{name}]' expects no arguments, got {n}")),
+            (_, n) => error(format!("'attribute {type_name}[{name}]' expects no arguments, got {n}")),
         }
     }
 
