@@ -118,8 +118,20 @@ fn main() -> ExitCode {
     let source = match read_source(&args) {
         Ok(Some(s)) => s,
         Ok(None) => return interactive(&args),
-        Err(message) => {
+        Err(SourceError::Unreadable(message)) => {
             eprintln!("Error: {message}");
+            return ExitCode::from(1);
+        }
+        // Bytes Puppet's lexer refuses: a parse error without position.
+        Err(SourceError::Encoding(message)) => {
+            match args.output {
+                Output::Json => println!(
+                    "{}",
+                    serde_json::json!({"value": null, "notices": [], "warnings": [],
+                        "error": {"message": message, "line": null, "column": null}})
+                ),
+                Output::Text => eprintln!("Error: Could not parse for environment production: {message}"),
+            }
             return ExitCode::from(1);
         }
     };
@@ -206,20 +218,31 @@ fn use_colour(choice: ColorArg, terminal: bool) -> bool {
     }
 }
 
-fn read_source(args: &Args) -> Result<Option<Source>, String> {
+/// Why there is no program to run.
+enum SourceError {
+    /// The file or standard input could not be read.
+    Unreadable(String),
+    /// A byte order mark, or bytes that are not UTF-8: Puppet's message.
+    Encoding(String),
+}
+
+fn read_source(args: &Args) -> Result<Option<Source>, SourceError> {
     if let Some(code) = &args.code {
         return Ok(Some(Source { text: code.clone(), file: None }));
     }
     match &args.file {
         Some(path) if path.as_os_str() != "-" => {
-            let bytes = std::fs::read(path).map_err(|e| format!("Could not read {}: {e}", path.display()))?;
+            let bytes =
+                std::fs::read(path).map_err(|e| SourceError::Unreadable(format!("Could not read {}: {e}", path.display())))?;
             let text = decode(&bytes)?;
             Ok(Some(Source { text, file: Some(path.display().to_string()) }))
         }
         _ if args.file.is_none() && std::io::stdin().is_terminal() => Ok(None),
         _ => {
             let mut bytes = Vec::new();
-            std::io::stdin().read_to_end(&mut bytes).map_err(|e| format!("Could not read standard input: {e}"))?;
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|e| SourceError::Unreadable(format!("Could not read standard input: {e}")))?;
             Ok(Some(Source { text: decode(&bytes)?, file: None }))
         }
     }
@@ -227,8 +250,8 @@ fn read_source(args: &Args) -> Result<Option<Source>, String> {
 
 /// Source bytes as text: Puppet's errors for a byte order mark and for bytes that are not
 /// UTF-8.
-fn decode(bytes: &[u8]) -> Result<String, String> {
-    puppet_syntax::lexer::check_encoding(bytes).map(str::to_string).map_err(|d| d.message)
+fn decode(bytes: &[u8]) -> Result<String, SourceError> {
+    puppet_syntax::lexer::check_encoding(bytes).map(str::to_string).map_err(|d| SourceError::Encoding(d.message))
 }
 
 fn print_log(log: &Log, min_level: Level) {

@@ -139,14 +139,23 @@ fn facts_files() {
 
 #[test]
 fn encoding_errors() {
+    // Puppet's words (`puppet parser validate` of the same files).
     let bom = temp_file("bom.pp", b"\xef\xbb\xbfnotice(1)\n");
     let out = poppet(&[bom.to_str().expect("path")], None);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).starts_with("Error: "), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "Error: Could not parse for environment production: Illegal UTF-8 Byte Order mark at beginning of input: \
+         [EF BB BF] - remove these from the puppet source\n"
+    );
     let bad = temp_file("bad-utf8.pp", b"notice('\xff')\n");
     let out = poppet(&[bad.to_str().expect("path")], None);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).starts_with("Error: "), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "Error: Could not parse for environment production: invalid byte sequence in UTF-8\n");
+    let out = poppet(&["--output", "json", bad.to_str().expect("path")], None);
+    assert_eq!(out.status.code(), Some(1));
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON record");
+    assert_eq!(record["error"], serde_json::json!({"message": "invalid byte sequence in UTF-8", "line": null, "column": null}));
 }
 
 #[test]
