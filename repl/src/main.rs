@@ -122,7 +122,8 @@ fn main() -> ExitCode {
             eprintln!("Error: {message}");
             return ExitCode::from(1);
         }
-        // Bytes Puppet's lexer refuses: a parse error without position.
+        // Bytes Puppet's lexer refuses: a parse error without position (printed, as every
+        // error, without Puppet's `Could not parse for environment production:` prefix).
         Err(SourceError::Encoding(message)) => {
             match args.output {
                 Output::Json => println!(
@@ -130,7 +131,7 @@ fn main() -> ExitCode {
                     serde_json::json!({"value": null, "notices": [], "warnings": [],
                         "error": {"message": message, "line": null, "column": null}})
                 ),
-                Output::Text => eprintln!("Error: Could not parse for environment production: {message}"),
+                Output::Text => eprintln!("Error: {message}"),
             }
             return ExitCode::from(1);
         }
