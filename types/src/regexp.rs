@@ -4,7 +4,8 @@
 //! Ruby differences that are translated: `^`/`$` are always line anchors; the `m` flag is
 //! Rust's `s` (dot matches newline); `\h`/`\H` are hex digits; `\d`, `\w`, `\s` (and their
 //! negations) are ASCII-only, as Ruby's are (`\b` and POSIX classes stay Unicode-aware, as
-//! in Ruby); `\Z` is "end, or before a final newline"; `(?<name>…)` named groups are kept.
+//! in Ruby); `\Z` is "end, or before a final newline"; `(?<name>…)` named groups are kept, and where
+//! there is one, plain groups do not capture (Onigmo's rule: `/(?<x>b)(c)/` has one group).
 
 use std::cell::OnceCell;
 use std::fmt;
@@ -123,6 +124,7 @@ fn translate(src: &str) -> String {
     let mut out = String::with_capacity(src.len() + 8);
     // Ruby's ^ and $ always match at line boundaries.
     out.push_str("(?m)");
+    let named = has_named_group(src);
     let mut chars = src.chars().peekable();
     let mut in_class = 0usize;
     while let Some(c) = chars.next() {
@@ -191,6 +193,14 @@ fn translate(src: &str) -> String {
                 in_class -= 1;
                 out.push(']');
             }
+            '(' if in_class == 0 && chars.peek() == Some(&'?') && chars.clone().nth(1) == Some('\'') => {
+                // Ruby's other spelling of a named group, `(?'name'…)`.
+                chars.next();
+                chars.next();
+                out.push_str("(?<");
+                out.extend(chars.by_ref().take_while(|c| *c != '\''));
+                out.push('>');
+            }
             '(' if in_class == 0 && chars.peek() == Some(&'?') => {
                 // Ruby's inline options: (?imx-imx) and (?imx-imx:…); `m` is dot-all.
                 let rest: String = chars.clone().skip(1).take_while(|c| *c != ':' && *c != ')').collect();
@@ -204,10 +214,33 @@ fn translate(src: &str) -> String {
                     out.push('(');
                 }
             }
+            '(' if in_class == 0 && named => out.push_str("(?:"),
             _ => out.push(c),
         }
     }
     out
+}
+
+/// Whether the source has a named group, `(?<name>…)` or `(?'name'…)` (not a look-behind),
+/// outside character classes and escapes.
+fn has_named_group(src: &str) -> bool {
+    let b = src.as_bytes();
+    let (mut i, mut in_class) = (0, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'[' => in_class += 1,
+            b']' if in_class > 0 => in_class -= 1,
+            b'(' if in_class == 0 && b.get(i + 1) == Some(&b'?') => match b.get(i + 2) {
+                Some(b'\'') => return true,
+                Some(b'<') if !matches!(b.get(i + 3), Some(b'=' | b'!')) => return true,
+                _ => {}
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// The Unicode classes of Ruby's POSIX brackets (`[:alpha:]`, `[:^digit:]`).
