@@ -144,6 +144,12 @@ fn translate(src: &str) -> String {
                 Some('S') if in_class == 0 => out.push_str("[^\\t\\n\\x0B\\f\\r ]"),
                 Some('Z') if in_class == 0 => out.push_str("(?=\\n?\\z)"),
                 Some('/') => out.push('/'),
+                // Onigmo's negated property `\p{^L}` is `\P{L}` (and `\P{^L}` is `\p{L}`).
+                Some(p @ ('p' | 'P')) if chars.clone().take(2).eq(['{', '^']) => {
+                    chars.next();
+                    chars.next();
+                    out.push_str(if p == 'p' { "\\P{" } else { "\\p{" });
+                }
                 Some('0') => {
                     // Ruby's octal escape `\0`, `\0o`, `\0oo` (the regex crate has none).
                     let mut code = 0u32;
