@@ -131,12 +131,6 @@ impl Evaluator {
                 if let Some(result) = self.object_member(&receiver, name, arguments, lambda.is_some(), e.at) {
                     return result;
                 }
-                // A URI's attributes (`$uri.host`): arguments are evaluated and ignored, as
-                // Puppet's URI object reads them.
-                if let Some(part) = match &receiver { Value::Uri(u) => u.part(name), _ => None } {
-                    self.eval_list(arguments)?;
-                    return Ok(part);
-                }
                 let mut args = vec![receiver];
                 args.extend(self.eval_list(arguments)?);
                 let block = self.block(lambda.as_ref())?;
@@ -231,9 +225,15 @@ impl Evaluator {
     }
 
     /// A method call naming an attribute of a Pcore object (`$err.issue_code`,
-    /// `$err.message`, `$deferred.name`), or `None` when the receiver is no such object or
-    /// the name is not one of its attributes (a function is called with the object then).
+    /// `$err.message`, `$deferred.name`, `$uri.host`), or `None` when the receiver is no such
+    /// object or the name is not one of its attributes (a function is called with the object
+    /// then).
     fn object_member(&mut self, receiver: &Value, name: &str, arguments: &[Expr], block: bool, at: Span) -> Option<Eval<Value>> {
+        if let Value::Uri(uri) = receiver {
+            // Puppet's URI object evaluates the arguments and ignores them, and the block.
+            let part = uri.part(name)?;
+            return Some(self.eval_list(arguments).map(|_| part));
+        }
         let (type_name, value) = match receiver {
             // The function `message` is Ruby's alias of `msg`.
             Value::Error(object) if name == "message" => ("Error", Value::String(object.msg.clone())),
@@ -704,9 +704,11 @@ fn fits(signature: &Signature, args: &[Value], block: Option<&Value>) -> bool {
     }
     match &signature.params {
         Type::Tuple { types, size } => {
-            let n = args.len() as i64;
-            let size = size.clone().unwrap_or(Size::exact(types.len() as i64));
-            size.contains(n)
+            let fits_size = match size {
+                Some(size) => size.contains(args.len() as i64),
+                None => args.len() == types.len(),
+            };
+            fits_size
                 && args.iter().enumerate().all(|(i, a)| types.get(i).or(types.last()).is_none_or(|t| is_instance(t, a)))
         }
         params => is_instance(params, &Value::array(args.to_vec())),
