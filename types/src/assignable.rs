@@ -522,11 +522,6 @@ fn time_range_covers(outer: (Option<i128>, Option<i128>), inner: (Option<i128>, 
     lo(outer.0) <= lo(inner.0) && hi(outer.1) >= hi(inner.1)
 }
 
-/// `(size || DEFAULT_SIZE)`: a collection's size range, `0..` when unconstrained.
-fn size_or_default(s: Option<&Size>) -> Size {
-    s.cloned().unwrap_or(Size::ANY)
-}
-
 /// `n` as an i64 (collection sizes always fit).
 fn len_i64(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
@@ -659,28 +654,14 @@ fn is_empty_hash(key: &Option<Rc<Type>>, value: &Option<Rc<Type>>, size: &Option
     *size == Some(Size::exact(0)) && k == Type::Unit && v == Type::Unit
 }
 
-/// `PTupleType#size_range`: its size, or the number of its types (`0..` when it has none).
-pub(crate) fn tuple_size_range(types: &[Type], size: Option<&Size>) -> Size {
-    match size {
-        Some(s) => s.clone(),
-        None if types.is_empty() => Size::ANY,
-        None => Size::exact(len_i64(types.len())),
-    }
-}
-
-/// A Tuple's size where it has no size constraint: the number of its types.
-fn exact_tuple_size(types: &[Type], size: Option<&Size>) -> Size {
-    size.cloned().unwrap_or(Size::exact(len_i64(types.len())))
-}
-
 /// `PCollectionType#_assignable?`.
 fn collection_assignable(size: Option<&Size>, o: &Type) -> bool {
-    let s = size_or_default(size);
+    let s = Size::or_any(size);
     match o {
         Type::Collection(os) | Type::Array { size: os, .. } | Type::Hash { size: os, .. } => {
-            s.covers(&size_or_default(os.as_ref()))
+            s.covers(&Size::or_any(os.as_ref()))
         }
-        Type::Tuple { types, size: os } => s.covers(&exact_tuple_size(types, os.as_ref())),
+        Type::Tuple { types, size: os } => s.covers(&Size::or_exact(os.as_ref(), types.len())),
         Type::Struct(elements) => s.covers(&Size::exact(len_i64(elements.len()))),
         _ => false,
     }
@@ -690,11 +671,11 @@ fn collection_assignable(size: Option<&Size>, o: &Type) -> bool {
 fn array_assignable(element: &Type, size: Option<&Size>, o: &Type, mut guard: Option<&mut RecursionGuard>) -> bool {
     match o {
         Type::Tuple { types, size: os } => {
-            size_or_default(size).covers(&exact_tuple_size(types, os.as_ref()))
+            Size::or_any(size).covers(&Size::or_exact(os.as_ref(), types.len()))
                 && types.iter().all(|ot| assignable(element, ot, guard.as_deref_mut()))
         }
         Type::Array { element: oe, size: os } => {
-            size_or_default(size).covers(&size_or_default(os.as_ref()))
+            Size::or_any(size).covers(&Size::or_any(os.as_ref()))
                 && assignable(element, &array_element(oe, os), guard)
         }
         _ => false,
@@ -722,10 +703,10 @@ fn hash_assignable(
             let (ok, ov) = hash_key_value(ok, ov, os);
             assignable(&k, &ok, guard.as_deref_mut())
                 && assignable(&v, &ov, guard)
-                && size_or_default(size).covers(&size_or_default(os.as_ref()))
+                && Size::or_any(size).covers(&Size::or_any(os.as_ref()))
         }
         Type::Struct(elements) => {
-            size_or_default(size).contains(len_i64(elements.len()))
+            Size::or_any(size).contains(len_i64(elements.len()))
                 && elements.iter().all(|e| {
                     let name = struct_element_name(e).map(Value::string).unwrap_or(Value::Undef);
                     crate::instance::instance_of(&k, &name, guard.as_deref_mut())
@@ -785,7 +766,7 @@ fn struct_assignable(elements: &[StructElement], o: &Type, mut guard: Option<&mu
                         && assignable(&generalize_key(&e.key_type), &ok, None)
                 }
             });
-            all && Size::new(required, Some(len_i64(elements.len()))).covers(&size_or_default(size.as_ref()))
+            all && Size::new(required, Some(len_i64(elements.len()))).covers(&Size::or_any(size.as_ref()))
         }
         _ => false,
     }
@@ -824,11 +805,11 @@ fn tuple_assignable(
     if type_eql(t, o) {
         return true;
     }
-    let size_s = tuple_size_range(types, size);
+    let size_s = Size::of_tuple(size, types.len());
     let entry = |i: usize| types.get(i).or(types.last());
     match o {
         Type::Tuple { types: ot, size: os } => {
-            if !size_s.covers(&tuple_size_range(ot, os.as_ref())) {
+            if !size_s.covers(&Size::of_tuple(os.as_ref(), ot.len())) {
                 return false;
             }
             if !types.is_empty() {
@@ -844,7 +825,7 @@ fn tuple_assignable(
             true
         }
         Type::Array { element, size: os } => {
-            let size_o = size_or_default(os.as_ref());
+            let size_o = Size::or_any(os.as_ref());
             if !size_s.covers(&size_o) {
                 return false;
             }

@@ -149,7 +149,7 @@ pub fn float_to_s(f: f64) -> String {
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let mut digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    round_tie_to_even(f.abs(), &mut digits);
+    round_tie_to_even(f.abs(), exp, &mut digits);
     let decpt = exp + 1; // digits are 0.DIGITS * 10^decpt
     let mut out = String::new();
     if f < 0.0 {
@@ -825,7 +825,7 @@ pub fn struct_key_name(t: &Type) -> Option<&str> {
 /// Where the float lies exactly halfway between the shortest digits and the ones a unit
 /// lower in the last place, and both read back as it, Ruby's dtoa takes the even one
 /// (`1e15 + 0.3` is 1000000000000000.25: Ruby shows `...0.2`, Rust's shortest `...0.3`).
-fn round_tie_to_even(f: f64, digits: &mut String) {
+fn round_tie_to_even(f: f64, exp: i32, digits: &mut String) {
     let n = digits.len();
     let Some(last) = digits.as_bytes().last().copied() else { return };
     // Two readings a last-place unit apart both round-trip only at the precision limit.
@@ -841,11 +841,7 @@ fn round_tie_to_even(f: f64, digits: &mut String) {
     let midway = exact.get(..n) == Some(lower.as_str())
         && exact.as_bytes().get(n) == Some(&b'5')
         && exact.bytes().skip(n + 1).all(|b| b == b'0');
-    let reads_back = || {
-        let (_, exp) = format!("{f:e}").split_once('e').map(|(m, e)| (m.to_owned(), e.to_owned())).unwrap_or_default();
-        format!("{}.{}e{exp}", &lower[..1], &lower[1..]).parse::<f64>().ok() == Some(f)
-    };
-    if midway && reads_back() {
+    if midway && format!("{}.{}e{exp}", &lower[..1], &lower[1..]).parse::<f64>().ok() == Some(f) {
         *digits = lower;
     }
 }

@@ -485,7 +485,7 @@ struct InitSignatures {
 fn init_signatures(ty: &Type, args: &[Value]) -> InitSignatures {
     let Some(tuples) = new_signatures(ty) else { return InitSignatures::default() };
     let range = |t: &Type| match t {
-        Type::Tuple { types, size } => crate::assignable::tuple_size_range(types, size.as_ref()),
+        Type::Tuple { types, size } => Size::of_tuple(size.as_ref(), types.len()),
         _ => Size::ANY,
     };
     let first = |t: &Type| match t {

@@ -823,11 +823,6 @@ fn len_i64(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-/// `size || DEFAULT_SIZE`.
-fn size_or_any(size: Option<&Size>) -> Size {
-    size.cloned().unwrap_or(Size::ANY)
-}
-
 /// `describe_PStructType`: against a Struct, missing and unrecognized keys and each entry's
 /// key and value; against a Hash, its size or the whole type.
 fn describe_struct(elements: &[StructElement], original: &Type, actual: &Type, path: &[PathElement]) -> Vec<Mismatch> {
@@ -862,7 +857,7 @@ fn describe_struct(elements: &[StructElement], original: &Type, actual: &Type, p
             descriptions
         }
         Type::Hash { key, value, size } => {
-            let actual_size = size_or_any(size.as_ref());
+            let actual_size = Size::or_any(size.as_ref());
             let expected_size = struct_size(elements);
             if expected_size.covers(&actual_size) {
                 vec![Mismatch::type_mismatch(path, original, &unsized_hash(key, value))]
@@ -894,7 +889,7 @@ fn describe_hash(
     let value_type = value.unwrap_or(&value_type_default);
     match actual {
         Type::Struct(elements) => {
-            let expected_size = size_or_any(size);
+            let expected_size = Size::or_any(size);
             let actual_size = struct_size(elements);
             if !expected_size.covers(&actual_size) {
                 return vec![Mismatch::size_mismatch(path, expected_size, actual_size, false)];
@@ -912,7 +907,7 @@ fn describe_hash(
             descriptions
         }
         Type::Hash { key: ak, value: av, size: asize } => {
-            let actual_size = size_or_any(asize.as_ref());
+            let actual_size = Size::or_any(asize.as_ref());
             match size {
                 Some(es) if !es.covers(&actual_size) => {
                     vec![Mismatch::size_mismatch(path, es.clone(), actual_size, false)]
@@ -931,8 +926,8 @@ fn describe_array(element: Option<&Type>, size: Option<&Size>, original: &Type, 
     let element_type = element.unwrap_or(&element_type_default);
     match actual {
         Type::Tuple { types, size: asize } => {
-            let expected_size = size_or_any(size);
-            let actual_size = asize.clone().unwrap_or(Size::exact(len_i64(types.len())));
+            let expected_size = Size::or_any(size);
+            let actual_size = Size::or_exact(asize.as_ref(), types.len());
             if !expected_size.covers(&actual_size) {
                 return vec![Mismatch::size_mismatch(path, expected_size, actual_size, false)];
             }
@@ -945,7 +940,7 @@ fn describe_array(element: Option<&Type>, size: Option<&Size>, original: &Type, 
             descriptions
         }
         Type::Array { element: ae, size: asize } => {
-            let actual_size = size_or_any(asize.as_ref());
+            let actual_size = Size::or_any(asize.as_ref());
             match size {
                 Some(es) if !es.covers(&actual_size) => {
                     vec![Mismatch::size_mismatch(path, es.clone(), actual_size, false)]
@@ -955,12 +950,6 @@ fn describe_array(element: Option<&Type>, size: Option<&Size>, original: &Type, 
         }
         _ => vec![Mismatch::type_mismatch(path, original, actual)],
     }
-}
-
-/// `PTupleType#size_range` as a size: the size given, else the number of types (any number
-/// for `Tuple` itself).
-fn tuple_size(types: &[Type], size: Option<&Size>) -> Size {
-    size.cloned().unwrap_or(if types.is_empty() { Size::ANY } else { Size::exact(len_i64(types.len())) })
 }
 
 /// `describe_tuple` (`describe_PTupleType`, and `describe_argument_tuple` with `count` for
@@ -973,10 +962,10 @@ fn describe_tuple(expected: &Type, original: &Type, actual: &Type, path: &[PathE
     if expected == actual || (etypes.is_empty() && matches!(actual, Type::Array { .. })) {
         return Vec::new();
     }
-    let expected_size = tuple_size(etypes, esize.as_ref());
+    let expected_size = Size::of_tuple(esize.as_ref(), etypes.len());
     match actual {
         Type::Tuple { types: atypes, size: asize } => {
-            let actual_size = tuple_size(atypes, asize.as_ref());
+            let actual_size = Size::of_tuple(asize.as_ref(), atypes.len());
             if !expected_size.covers(&actual_size) {
                 return vec![Mismatch::size_mismatch(path, expected_size, actual_size, count)];
             }
@@ -994,7 +983,7 @@ fn describe_tuple(expected: &Type, original: &Type, actual: &Type, path: &[PathE
         Type::Array { element, size: asize } => {
             let element_default = Type::Any;
             let element = element.as_deref().unwrap_or(&element_default);
-            let actual_size = size_or_any(asize.as_ref());
+            let actual_size = Size::or_any(asize.as_ref());
             if !expected_size.covers(&actual_size) {
                 return vec![Mismatch::size_mismatch(path, expected_size, actual_size, count)];
             }
@@ -1093,8 +1082,8 @@ impl Signature {
     /// The parameter types and their count range.
     fn param_types(&self) -> (&[Type], Size) {
         match &self.params {
-            Type::Tuple { types, size } => (types, tuple_size(types, size.as_ref())),
-            Type::Array { element: Some(e), size } => (std::slice::from_ref(&**e), size_or_any(size.as_ref())),
+            Type::Tuple { types, size } => (types, Size::of_tuple(size.as_ref(), types.len())),
+            Type::Array { element: Some(e), size } => (std::slice::from_ref(&**e), Size::or_any(size.as_ref())),
             _ => (&[], Size::ANY),
         }
     }

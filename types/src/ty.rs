@@ -64,6 +64,26 @@ impl Size {
             }
     }
 
+    /// `size || DEFAULT_SIZE`: a collection's size, `0..` when unconstrained.
+    pub fn or_any(size: Option<&Size>) -> Size {
+        size.cloned().unwrap_or(Size::ANY)
+    }
+
+    /// A Tuple's size where it has no size constraint: exactly the number of its types.
+    pub fn or_exact(size: Option<&Size>, types: usize) -> Size {
+        size.cloned().unwrap_or_else(|| Size::exact(i64::try_from(types).unwrap_or(i64::MAX)))
+    }
+
+    /// `PTupleType#size_range`: its size, or the number of its types (`0..` when it has
+    /// none).
+    pub fn of_tuple(size: Option<&Size>, types: usize) -> Size {
+        if size.is_none() && types == 0 {
+            Size::ANY
+        } else {
+            Size::or_exact(size, types)
+        }
+    }
+
     /// The upper bound where a count is measured against it: a bound beyond 64 bits is as
     /// far as one goes.
     pub fn max(&self) -> Option<i64> {
