@@ -82,10 +82,10 @@ check "validation: our diagnostics for every corpus manifest are Puppet's" \
   cargo run --release -q -p puppet-syntax --example validate_corpus -- "$CORPUS/pp-files.txt"
 
 check "evaluation: every corpus manifest evaluates as Puppet 7.23 does (no panic; notices, warnings, errors)" \
-  cargo run --release -q -p poppet --example corpus -- "$CORPUS/pp-files.txt"
+  cargo run --release -q -p puppet-eval --example corpus -- "$CORPUS/pp-files.txt"
 
 check "modules: every class of the corpus modules compiled here and in Puppet 7.23 (no panic; agreement reported)" \
-  cargo run --release -q -p poppet --example modules_corpus -- /usr/share/puppet/modules
+  cargo run --release -q -p puppet-eval --example modules_corpus -- /usr/share/puppet/modules
 
 check "fuzz: mutated corpus files and stress inputs through the parser (no crash, hang or bad tree)" \
   cargo run --release -q -p tree-sitter-puppet --example mutate -- --corpus "$CORPUS/pp-files.txt"

@@ -50,7 +50,7 @@ workloads = File.readlines(opts[:workloads], chomp: true, encoding: 'UTF-8').rej
 
 require_relative '../puppet_setup'
 WORKDIR = load_puppet('poppet-bench-eval')
-# The oracle's (and Puppet 7.23's default) settings, which poppet::Session::default() mirrors.
+# The oracle's (and Puppet 7.23's default) settings, which puppet_eval::Session::default() mirrors.
 Puppet[:strict_variables] = true
 Puppet[:strict] = :warning
 Puppet::Util::Log.level = :notice

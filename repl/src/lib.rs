@@ -1,23 +1,4 @@
-//! Poppet's evaluator: Puppet 7.23's semantics over a persistent top scope, its built-in
-//! functions, and the `poppet` runner.
-//!
-//! ```
-//! let mut session = poppet::Session::default();
-//! let outcome = session.run("$x = [1, 2].map |$v| { $v * 10 }\nnotice($x)");
-//! assert_eq!(outcome.notices(), ["[10, 20]"]);
-//! assert_eq!(session.run("notice($x[1])").notices(), ["20"]);
-//! ```
+//! The `poppet` command's library side: the interactive shell (line editing, highlighting as
+//! you type, completion, the `:commands`), built on the evaluator library `puppet_eval`.
 
-pub mod catalog;
-pub mod error;
-pub mod eval;
-pub mod facts;
-pub mod functions;
-pub mod hiera;
-pub mod resource_types;
-pub mod scope;
-mod session;
 pub mod shell;
-
-pub use eval::{Evaluator, Level, Log, Options, Strict};
-pub use session::{Failure, FailureKind, Outcome, Session};

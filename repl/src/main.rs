@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use clap::{Parser, ValueEnum};
-use poppet::{Failure, FailureKind, Level, Log, Options, Outcome, Session, Strict};
+use puppet_eval::{Failure, FailureKind, Level, Log, Options, Outcome, Session, Strict};
 use puppet_types::Value;
 
 #[global_allocator]
@@ -185,11 +185,11 @@ fn main() -> ExitCode {
 /// reported and exits 1.
 fn node_facts(file: Option<&std::path::Path>, node: &str) -> Result<puppet_types::value::Hash, ExitCode> {
     match file {
-        Some(path) => poppet::facts::read(path).map_err(|message| {
+        Some(path) => puppet_eval::facts::read(path).map_err(|message| {
             eprintln!("Error: {message}");
             ExitCode::from(1)
         }),
-        None => Ok(poppet::facts::builtin(node)),
+        None => Ok(puppet_eval::facts::builtin(node)),
     }
 }
 

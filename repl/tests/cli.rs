@@ -185,7 +185,7 @@ fn ctrl_c_stops_a_running_evaluation() {
 
 #[test]
 fn ruby_functions_of_modules_say_they_are_not_available() {
-    let modules = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/modules");
+    let modules = concat!(env!("CARGO_MANIFEST_DIR"), "/../eval/tests/modules");
     let out = poppet(&["--modulepath", modules, "-e", "include rubyonly"], None);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
@@ -198,7 +198,7 @@ fn ruby_functions_of_modules_say_they_are_not_available() {
 
 #[test]
 fn catalog_json_lists_resources_parameters_and_containment() {
-    let modules = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/modules");
+    let modules = concat!(env!("CARGO_MANIFEST_DIR"), "/../eval/tests/modules");
     let out = poppet(&["--modulepath", modules, "--catalog", "json", "-e", "include demo"], None);
     assert_eq!(out.status.code(), Some(0));
     let stdout = text(&out.stdout);

@@ -9,7 +9,7 @@
 //!
 //! A workload is one Puppet program (`WORKLOADS`), the same source for both sides, ending with
 //! a `notice()` of a small checksum of what it computed. Ours: per run a fresh
-//! `poppet::Session::default()` (made untimed), then `session.run(source)` (parse, validate,
+//! `puppet_eval::Session::default()` (made untimed), then `session.run(source)` (parse, validate,
 //! evaluate) and dropping the session and its outcome, timed; one untimed warm-up run first,
 //! whose notices are compared with Puppet's. Puppet: per run a catalog compile of the source
 //! (`Puppet::Parser::Compiler.compile`, as `../shared/oracle/oracle.rb` and `puppet apply`
@@ -344,7 +344,7 @@ fn run(args: &Args) -> Result<(), String> {
 /// each in a fresh session; a run is `Session::run` (parse, validate, evaluate) plus dropping
 /// the outcome and the session.
 fn measure_ours(source: &str, runs: usize) -> Measurement {
-    let mut session = poppet::Session::default();
+    let mut session = puppet_eval::Session::default();
     let outcome = session.run(source);
     let notices = outcome.notices().iter().map(|s| s.to_string()).collect();
     let error = outcome.error.as_ref().map(|f| f.puppet_text());
@@ -355,7 +355,7 @@ fn measure_ours(source: &str, runs: usize) -> Measurement {
         ..Measurement::default()
     };
     for _ in 0..runs.max(1) {
-        let mut session = poppet::Session::default();
+        let mut session = puppet_eval::Session::default();
         let (t, c) = (Instant::now(), cpu_now());
         let outcome = session.run(source);
         std::hint::black_box(&outcome);
@@ -535,7 +535,7 @@ mod tests {
     #[test]
     fn every_workload_runs_at_a_small_scale() {
         for w in WORKLOADS {
-            let mut session = poppet::Session::default();
+            let mut session = puppet_eval::Session::default();
             let outcome = session.run(&w.source(0.01));
             assert!(outcome.error.is_none(), "{}: {:?}", w.name, outcome.error);
             assert_eq!(outcome.notices().len(), 1, "{}", w.name);

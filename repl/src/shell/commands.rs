@@ -7,7 +7,7 @@ use std::time::Instant;
 use puppet_types::Value;
 
 use super::{human_duration, Names, Next, Shell};
-use crate::{Level, Strict};
+use puppet_eval::{Level, Strict};
 
 /// One meta-command.
 pub struct Command {

@@ -29,7 +29,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::resource_types;
+use puppet_eval::resource_types;
 
 /// What completion needs to know about the session.
 pub trait World {

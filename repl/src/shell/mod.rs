@@ -31,7 +31,7 @@ use rustyline::error::ReadlineError;
 use rustyline::history::{FileHistory, History};
 use rustyline::{Cmd, CompletionType, Config as EditorConfig, EditMode, Editor, EventHandler, KeyCode, KeyEvent, Modifiers};
 
-use crate::{Level, Log, Options, Outcome, Session};
+use puppet_eval::{Level, Log, Options, Outcome, Session};
 use highlight::{Highlighter, Theme};
 
 /// How the shell starts.

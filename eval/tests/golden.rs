@@ -14,7 +14,7 @@ mod cases;
 #[path = "../examples/support/oracle.rs"]
 mod oracle;
 
-use poppet::Session;
+use puppet_eval::Session;
 
 /// Our outcome in the recorder's expectation lines.
 fn expectation(source: &str) -> Vec<String> {

@@ -7,7 +7,7 @@
 //! Seeded and bounded: `PFMT_FUZZ_SEED=N` picks another seed (the default is fixed, so a run
 //! is repeatable), `PFMT_FUZZ_SCALE=X` multiplies the iterations (a few seconds in all in
 //! release; debug builds do a twentieth). A failure lists the inputs that panicked or were slow:
-//! `PFMT_FUZZ_SEED=1 PFMT_FUZZ_SCALE=30 cargo test --release -p pfmt --test fuzz` fuzzes longer.
+//! `PFMT_FUZZ_SEED=1 PFMT_FUZZ_SCALE=30 cargo test --release -p pfmt-cli --test fuzz` fuzzes longer.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;

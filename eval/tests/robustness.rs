@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use poppet::Session;
+use puppet_eval::Session;
 
 /// Interrupts any run that takes longer than `limit` (a watchdog thread).
 struct Watchdog {
@@ -35,7 +35,7 @@ impl Watchdog {
     }
 
     /// Runs `source` in a fresh session under the watchdog; panics are the test's failure.
-    fn run(&self, source: &str) -> poppet::Outcome {
+    fn run(&self, source: &str) -> puppet_eval::Outcome {
         let mut session = Session::default();
         session.evaluator.interrupt = self.flag.clone();
         self.started.store(self.epoch.elapsed().as_millis() as u64 + 1, Ordering::SeqCst);

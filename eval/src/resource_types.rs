@@ -3,16 +3,16 @@
 //! metaparameters every type takes.
 //!
 //! The table is `resource_types.json`, written by Puppet itself:
-//! `ruby repl/examples/resource_types.rb > repl/src/resource_types.json` (it reads
+//! `ruby eval/examples/resource_types.rb > eval/src/resource_types.json` (it reads
 //! `Puppet::Type.eachtype`, `allattrs`, `key_attributes` and each attribute's value
 //! collection). It is read once, on first use.
 //!
 //! ```
-//! let file = poppet::resource_types::get("File").unwrap();
+//! let file = puppet_eval::resource_types::get("File").unwrap();
 //! assert_eq!(file.namevars, ["path"]);
 //! let ensure = file.attribute("ensure").unwrap();
 //! assert_eq!(ensure.values, ["absent", "file", "present", "directory", "link"]);
-//! assert!(poppet::resource_types::metaparameters().iter().any(|m| m == "subscribe"));
+//! assert!(puppet_eval::resource_types::metaparameters().iter().any(|m| m == "subscribe"));
 //! ```
 
 use std::sync::OnceLock;

@@ -6,7 +6,7 @@
 //! `../shared/oracle/oracle.rb`: its expected output is what `notice(E)` logs for each
 //! expression `E`, one line each, and its `Error:` line is the message Puppet reports (without
 //! the evaluator's "Error while evaluating a Function Call, " prefix). Ask the oracle again with
-//! `cargo test --release -p pfmt --test cli -- --ignored` (needs Ruby and Puppet).
+//! `cargo test --release -p pfmt-cli --test cli -- --ignored` (needs Ruby and Puppet).
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use poppet::Session;
+use puppet_eval::Session;
 
 fn main() -> ExitCode {
     let Some(list) = std::env::args().nth(1) else {

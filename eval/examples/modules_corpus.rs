@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use poppet::Session;
+use puppet_eval::Session;
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);

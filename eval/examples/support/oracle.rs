@@ -81,9 +81,9 @@ pub fn expectation(outcome: &Json) -> Vec<String> {
 
 /// Our outcome of a program in the same lines (the error as its first line, as the oracle
 /// keeps it).
-pub fn our_expectation(outcome: &poppet::Outcome) -> Vec<String> {
+pub fn our_expectation(outcome: &puppet_eval::Outcome) -> Vec<String> {
     let mut lines = Vec::new();
-    for (level, label) in [(poppet::Level::Notice, "notice"), (poppet::Level::Warning, "warning"), (poppet::Level::Err, "err")] {
+    for (level, label) in [(puppet_eval::Level::Notice, "notice"), (puppet_eval::Level::Warning, "warning"), (puppet_eval::Level::Err, "err")] {
         for message in outcome.messages(level) {
             lines.push(format!("{label}: {}", one_line(message)));
         }
