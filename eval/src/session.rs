@@ -141,7 +141,7 @@ impl Session {
         let evaluator = Evaluator::new(options, Box::new(move |log: &Log| sink_logs.borrow_mut().push(log.clone())));
         facts::install(&evaluator.top, facts, node);
         let mut evaluator = evaluator;
-        evaluator.node_name = node.to_owned();
+        evaluator.compiler.node_name = node.to_owned();
         Session { evaluator, logs }
     }
 
@@ -151,7 +151,7 @@ impl Session {
         let (value, error) = self.evaluate(source);
         let logs = std::mem::take(&mut *self.logs.borrow_mut());
         let (resources, relationships) = if error.is_none() {
-            (self.evaluator.catalog.references(), self.evaluator.catalog.edges())
+            (self.evaluator.compiler.catalog.references(), self.evaluator.compiler.catalog.edges())
         } else {
             (Vec::new(), Vec::new())
         };

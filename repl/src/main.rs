@@ -167,7 +167,7 @@ fn main() -> ExitCode {
         }
         let outcome = session.run(&source.text);
         if catalog.is_some() && outcome.error.is_none() {
-            let json = session.evaluator.catalog.to_json(&node);
+            let json = session.evaluator.compiler.catalog.to_json(&node);
             println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
         }
         report(&outcome, &source, output, colour)

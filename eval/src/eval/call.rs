@@ -183,7 +183,7 @@ impl Evaluator {
         given: Option<&puppet_types::value::Hash>,
     ) -> Eval<Value> {
         let saved_scope = std::mem::replace(&mut self.scope, super::Scope::local(&scope));
-        let saved_file = self.current_file.replace(file.clone());
+        let saved_file = self.loader.current_file.replace(file.clone());
         self.epp_output.push(String::new());
         let result = self.with_function_match_frames(|ev| {
             match (&template.parameters, given) {
@@ -209,7 +209,7 @@ impl Evaluator {
         });
         let out = self.epp_output.pop().unwrap_or_default();
         self.scope = saved_scope;
-        self.current_file = saved_file;
+        self.loader.current_file = saved_file;
         match result {
             Ok(()) => Ok(Value::from(out.as_str())),
             Err(Flow::Error(mut e)) if e.file.is_none() && !e.bare => {

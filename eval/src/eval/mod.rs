@@ -4,7 +4,6 @@
 
 mod access;
 mod call;
-mod compile;
 pub mod modules;
 mod operators;
 
@@ -21,7 +20,9 @@ use puppet_types::value::Hash;
 use puppet_types::{Type, Value};
 
 pub use call::{Closure, FunctionDef};
+pub use modules::Loader;
 
+use crate::catalog::compiler::Compiler;
 use crate::error::{fail_at, Eval, EvalError, Flow};
 use crate::functions::Registry;
 use crate::scope::Scope;
@@ -115,40 +116,11 @@ pub struct Evaluator {
     pub aliases: HashMap<String, Type>,
     /// The names of the classes and defined types programs have defined (for completion).
     pub classes: std::collections::BTreeSet<String>,
-    /// The catalog being compiled.
-    pub catalog: crate::catalog::Catalog,
-    /// Classes and defined types by lower-case name, and node definitions in order.
-    pub(crate) classes_defs: HashMap<String, Rc<crate::catalog::Definition>>,
-    pub(crate) defines: HashMap<String, Rc<crate::catalog::Definition>>,
-    pub(crate) nodes: Vec<(Vec<Expr>, Rc<crate::catalog::Definition>)>,
-    /// The scopes of evaluated classes (`$apache::port`).
-    pub(crate) class_scopes: HashMap<String, Rc<Scope>>,
-    /// Relationships waiting for the end of compilation.
-    pending_relationships: Vec<(compile::Operand, compile::Operand, bool, Span)>,
-    /// What a collector on the right of a relationship stands for when it collects nothing.
-    collector_alternatives: HashMap<usize, compile::Operand>,
-    /// The node's name (`--node`).
-    pub node_name: String,
-    /// The class or defined resource being evaluated (`Class[main]` at the top).
-    pub(crate) container: crate::catalog::Container,
-    /// The tags resources declared here take: those of the class or defined resource being
-    /// evaluated (`class` for the main class).
-    pub(crate) tags: Vec<String>,
-    /// The scope of the evaluated node definition (the parent of the classes it declares).
-    pub(crate) node_scope: Option<Rc<Scope>>,
-    /// A definition error found while making a program's definitions known.
-    pub(crate) definition_error: Option<String>,
-    /// The tags `tag()` gave the current container.
-    pub(crate) container_tags: Vec<String>,
-    /// Declaring through `create_resources` (its errors name no file).
-    pub(crate) created_by_function: bool,
-    /// Where modules are loaded from (`--modulepath`), and the files loaded so far.
-    pub modulepath: Vec<std::path::PathBuf>,
-    pub(crate) loaded_files: std::collections::HashSet<std::path::PathBuf>,
-    /// The module manifest whose definitions are being made known.
-    pub(crate) loading_file: Option<Rc<str>>,
-    /// The module manifest whose code is being evaluated (`None`: the program's).
-    pub(crate) current_file: Option<Rc<str>>,
+    /// The catalog compiler's state: the catalog, the definitions of classes, defined types
+    /// and nodes, and what compilation still has to do.
+    pub compiler: Compiler,
+    /// Where modules are loaded from and what has been loaded.
+    pub loader: Loader,
     pub registry: Registry,
     sink: LogSink,
     depth: usize,
@@ -187,24 +159,8 @@ impl Evaluator {
             functions: HashMap::new(),
             aliases: HashMap::new(),
             classes: Default::default(),
-            catalog: crate::catalog::Catalog::with_main(&top),
-            classes_defs: HashMap::new(),
-            defines: HashMap::new(),
-            nodes: Vec::new(),
-            class_scopes: HashMap::new(),
-            pending_relationships: Vec::new(),
-            collector_alternatives: HashMap::new(),
-            node_name: "testnode".into(),
-            container: crate::catalog::Container::main(),
-            tags: vec!["class".to_owned()],
-            node_scope: None,
-            definition_error: None,
-            container_tags: Vec::new(),
-            created_by_function: false,
-            modulepath: Vec::new(),
-            loaded_files: Default::default(),
-            loading_file: None,
-            current_file: None,
+            compiler: Compiler::new(&top),
+            loader: Loader::default(),
             registry: Registry::default(),
             sink,
             depth: 0,
@@ -233,7 +189,7 @@ impl Evaluator {
 
     /// A warning at a position, as Puppet logs it: `MESSAGE (line: N, column: M)`.
     pub fn warn_at(&mut self, message: &str, at: Span) {
-        let file = self.current_file.as_ref().map(|f| format!("file: {f}, ")).unwrap_or_default();
+        let file = self.loader.current_file.as_ref().map(|f| format!("file: {f}, ")).unwrap_or_default();
         self.log(Level::Warning, format!("{message} ({file}line: {}, column: {})", at.line, at.column));
     }
 
@@ -330,7 +286,7 @@ impl Evaluator {
         self.in_type_alias = saved;
         result?;
         self.define_catalog_entities(statements);
-        if let Some(message) = self.definition_error.take() {
+        if let Some(message) = self.compiler.definition_error.take() {
             return Err(crate::error::bare(message));
         }
         let mut definitions = Vec::new();
@@ -743,7 +699,7 @@ impl Evaluator {
             return Ok(t.clone());
         }
         if puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str())
-            || self.defines.contains_key(&lower)
+            || self.compiler.defines.contains_key(&lower)
             || self.ruby_type_exists(&lower)
         {
             return Ok(Type::Resource { type_name: Some(display::capitalize_segments(name).into()), title: None });

@@ -5,10 +5,25 @@
 //! has the module wins. A function implemented in Ruby (`lib/puppet/functions/...rb`) cannot
 //! run here: calling it says so.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 use super::Evaluator;
 use crate::error::{fail, Eval};
+
+/// Where modules are loaded from, and what has been loaded.
+#[derive(Default)]
+pub struct Loader {
+    /// The module path (`--modulepath`), searched in order.
+    pub modulepath: Vec<PathBuf>,
+    /// The manifests loaded so far (each is loaded once).
+    pub(crate) loaded_files: HashSet<PathBuf>,
+    /// The module manifest whose definitions are being made known.
+    pub(crate) loading_file: Option<Rc<str>>,
+    /// The module manifest whose code is being evaluated (`None`: the program's).
+    pub(crate) current_file: Option<Rc<str>>,
+}
 
 /// What a name is looked up as.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -23,7 +38,7 @@ impl Evaluator {
     /// Loads the file that should define `name` (lower-case, `::`-separated) from the module
     /// path, once; whether a file was found. Its definitions become known as a program's do.
     pub(crate) fn autoload(&mut self, entity: Entity, name: &str) -> Eval<bool> {
-        if self.modulepath.is_empty() {
+        if self.loader.modulepath.is_empty() {
             return Ok(false);
         }
         let name = name.trim_start_matches("::").to_lowercase();
@@ -64,7 +79,7 @@ impl Evaluator {
             }
             return Ok(false);
         };
-        if !self.loaded_files.insert(path.clone()) {
+        if !self.loader.loaded_files.insert(path.clone()) {
             return Ok(false);
         }
         let parsed = parse_manifest(&path)?;
@@ -88,7 +103,7 @@ impl Evaluator {
             }
             let mut parsed = Vec::new();
             for path in files {
-                if self.loaded_files.insert(path.clone()) {
+                if self.loader.loaded_files.insert(path.clone()) {
                     let manifest = parse_manifest(&path)?;
                     parsed.push((path, manifest));
                 }
@@ -109,17 +124,17 @@ impl Evaluator {
         let Some(body) = &program.body else { return Ok(()) };
         let saved = std::mem::replace(&mut self.source, std::rc::Rc::from(source.as_str()));
         let file: std::rc::Rc<str> = std::rc::Rc::from(path.display().to_string().as_str());
-        let saved_file = self.loading_file.replace(file.clone());
+        let saved_file = self.loader.loading_file.replace(file.clone());
         let defined = self.define_all(body, &source);
-        self.loading_file = saved_file;
+        self.loader.loading_file = saved_file;
         self.source = saved;
-        defined.map_err(|flow| super::compile::in_file(flow, Some(&file)))
+        defined.map_err(|flow| crate::catalog::compiler::in_file(flow, Some(&file)))
     }
 
     /// A module's directory: in the first module path directory that has the module (Puppet's
     /// `environment.module(name)`).
     pub(crate) fn module_dir(&self, module: &str) -> Option<PathBuf> {
-        self.modulepath.iter().map(|root| root.join(module)).find(|d| d.is_dir())
+        self.loader.modulepath.iter().map(|root| root.join(module)).find(|d| d.is_dir())
     }
 
     /// `MODULE/DIR/a/b.EXT` in the module's directory.
@@ -135,7 +150,7 @@ impl Evaluator {
     /// The module that implements a global function in Ruby (`lib/puppet/parser/functions/`
     /// or `lib/puppet/functions/`), if one does.
     fn ruby_global_function(&self, name: &str) -> Option<String> {
-        for root in &self.modulepath {
+        for root in &self.loader.modulepath {
             let Ok(modules) = std::fs::read_dir(root) else { continue };
             for m in modules.flatten() {
                 let lib = m.path().join("lib/puppet");
@@ -151,7 +166,7 @@ impl Evaluator {
     /// Whether a module implements the resource type in Ruby (`lib/puppet/type/NAME.rb`).
     pub(crate) fn ruby_type_exists(&self, lower: &str) -> bool {
         !lower.contains("::")
-            && self.modulepath.iter().any(|root| {
+            && self.loader.modulepath.iter().any(|root| {
                 std::fs::read_dir(root).is_ok_and(|modules| {
                     modules.flatten().any(|m| m.path().join("lib/puppet/type").join(format!("{lower}.rb")).is_file())
                 })
@@ -169,6 +184,7 @@ impl Evaluator {
             return None;
         }
         let modules: Vec<PathBuf> = self
+            .loader
             .modulepath
             .iter()
             .filter_map(|root| std::fs::read_dir(root).ok())
@@ -190,16 +206,16 @@ impl Evaluator {
 
     /// Sets the module path (`DIR:DIR`).
     pub fn set_modulepath(&mut self, path: &str) {
-        self.modulepath = std::env::split_paths(path).filter(|p| !p.as_os_str().is_empty()).collect();
+        self.loader.modulepath = std::env::split_paths(path).filter(|p| !p.as_os_str().is_empty()).collect();
     }
 
     /// The module a name belongs to (`apache` of `apache::vhost`), when it was loaded from one.
     pub(crate) fn module_of(&self, name: &str) -> String {
-        if self.modulepath.is_empty() {
+        if self.loader.modulepath.is_empty() {
             return String::new();
         }
         let first = name.trim_start_matches("::").split("::").next().unwrap_or_default();
-        if self.modulepath.iter().any(|root| root.join(first).is_dir()) {
+        if self.loader.modulepath.iter().any(|root| root.join(first).is_dir()) {
             first.to_lowercase()
         } else {
             String::new()

@@ -37,7 +37,6 @@ use puppet_types::{Type, Value};
 use crate::error::Eval;
 use crate::eval::Evaluator;
 
-mod catalog;
 mod collections;
 mod control;
 mod iteration;
@@ -83,7 +82,7 @@ impl Call {
 
 /// Every built-in function, by name.
 pub fn all() -> impl Iterator<Item = &'static Builtin> {
-    catalog::FUNCTIONS
+    crate::catalog::functions::FUNCTIONS
         .iter()
         .chain(collections::FUNCTIONS)
         .chain(control::FUNCTIONS)

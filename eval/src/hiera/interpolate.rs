@@ -151,9 +151,9 @@ impl Evaluator {
                     let lower = class.to_lowercase();
                     // An unknown class may be one a module defines (Puppet loads it to ask).
                     let _ = self.load_definition(&lower);
-                    if !self.classes_defs.contains_key(&lower) {
+                    if !self.compiler.classes_defs.contains_key(&lower) {
                         (qualified.to_string(), format!("class {class} could not be found"))
-                    } else if !self.class_scopes.contains_key(&lower) {
+                    } else if !self.compiler.class_scopes.contains_key(&lower) {
                         (qualified.to_string(), format!("class {class} has not been evaluated"))
                     } else {
                         (format!("::{qualified}"), String::new())

@@ -315,7 +315,7 @@ impl Evaluator {
     /// Automatic parameter lookup of `class::param` when a class is declared: the value data
     /// has for it, or `None`.
     pub(crate) fn parameter_data(&mut self, key: &str) -> Eval<Option<Value>> {
-        if self.modulepath.is_empty() {
+        if self.loader.modulepath.is_empty() {
             return Ok(None);
         }
         Ok(self.search_and_merge(key, &Invocation::default(), &Value::Undef)?)

@@ -288,7 +288,7 @@ fn print_columns(names: Vec<String>) {
 /// then the relationship edges; FILTER keeps those whose reference contains it (any case).
 fn catalog(shell: &mut Shell, rest: &str) -> Next {
     let filter = rest.to_lowercase();
-    let catalog = &shell.session.evaluator.catalog;
+    let catalog = &shell.session.evaluator.compiler.catalog;
     let mut shown = 0;
     for r in catalog.resources().iter().filter(|r| r.listed()) {
         if !r.reference().to_lowercase().contains(&filter) {

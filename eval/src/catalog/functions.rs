@@ -5,7 +5,7 @@
 
 use puppet_types::{Type, Value};
 
-use super::{Builtin, Call};
+use crate::functions::{Builtin, Call};
 use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
 
@@ -109,8 +109,8 @@ fn defined(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                     let lower = n.to_lowercase();
                     puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) || ev.is_class_or_define(&lower)
                 }
-                Type::Resource { type_name: Some(n), title: Some(title) } => ev.catalog.get(n, title).is_some(),
-                Type::Class(Some(name)) => ev.catalog.get("Class", name).is_some(),
+                Type::Resource { type_name: Some(n), title: Some(title) } => ev.compiler.catalog.get(n, title).is_some(),
+                Type::Class(Some(name)) => ev.compiler.catalog.get("Class", name).is_some(),
                 Type::Class(None) => true,
                 Type::Type(Some(inner)) if matches!(**inner, Type::Resource { title: None, type_name: Some(_) }) => true,
                 _ => false,

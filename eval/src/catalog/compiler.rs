@@ -11,10 +11,65 @@ use puppet_syntax::Span;
 use puppet_types::display::{capitalize_segments, value_to_s};
 use puppet_types::{Type, Value};
 
-use super::{truthy, Evaluator};
-use crate::catalog::{self, flatten, valid_tag, Attributes, Collector, Container, Definition, Kind, Origin, Override, OverrideParam, Resource};
+use crate::catalog::{self, flatten, valid_tag, Attributes, Catalog, Collector, Container, Definition, Kind, Origin, Override, OverrideParam, Resource};
+use crate::eval::{truthy, Evaluator};
 use crate::error::{bare, fail, fail_at, Eval, Flow};
 use crate::scope::Scope;
+
+/// The catalog compiler's state, beside the evaluator's: the catalog being compiled, what
+/// programs have defined (classes, defined types, nodes), the container code is evaluated in,
+/// and the work left for the end of compilation (relationships to resolve).
+pub struct Compiler {
+    /// The catalog being compiled.
+    pub catalog: Catalog,
+    /// Classes and defined types by lower-case name, and node definitions in order.
+    pub(crate) classes_defs: HashMap<String, Rc<Definition>>,
+    pub(crate) defines: HashMap<String, Rc<Definition>>,
+    pub(crate) nodes: Vec<(Vec<Expr>, Rc<Definition>)>,
+    /// The scopes of evaluated classes (`$apache::port`).
+    pub(crate) class_scopes: HashMap<String, Rc<Scope>>,
+    /// Relationships waiting for the end of compilation.
+    pending_relationships: Vec<(Operand, Operand, bool, Span)>,
+    /// What a collector on the right of a relationship stands for when it collects nothing.
+    collector_alternatives: HashMap<usize, Operand>,
+    /// The node's name (`--node`).
+    pub node_name: String,
+    /// The class or defined resource being evaluated (`Class[main]` at the top).
+    pub(crate) container: Container,
+    /// The tags resources declared here take: those of the class or defined resource being
+    /// evaluated (`class` for the main class).
+    pub(crate) tags: Vec<String>,
+    /// The scope of the evaluated node definition (the parent of the classes it declares).
+    pub(crate) node_scope: Option<Rc<Scope>>,
+    /// A definition error found while making a program's definitions known.
+    pub(crate) definition_error: Option<String>,
+    /// The tags `tag()` gave the current container.
+    pub(crate) container_tags: Vec<String>,
+    /// Declaring through `create_resources` (its errors name no file).
+    pub(crate) created_by_function: bool,
+}
+
+impl Compiler {
+    /// A compiler with an empty catalog (`Class[main]` only), for node `testnode`.
+    pub fn new(top: &Rc<Scope>) -> Compiler {
+        Compiler {
+            catalog: Catalog::with_main(top),
+            classes_defs: HashMap::new(),
+            defines: HashMap::new(),
+            nodes: Vec::new(),
+            class_scopes: HashMap::new(),
+            pending_relationships: Vec::new(),
+            collector_alternatives: HashMap::new(),
+            node_name: "testnode".into(),
+            container: Container::main(),
+            tags: vec!["class".to_owned()],
+            node_scope: None,
+            definition_error: None,
+            container_tags: Vec::new(),
+            created_by_function: false,
+        }
+    }
+}
 
 /// A reference value: `File['x']`.
 pub fn reference_value(type_name: &str, title: &str) -> Value {
@@ -47,7 +102,7 @@ impl Evaluator {
     // ---- declarations
 
     /// `type { title: attribute => value, ... }`, `@type { ... }`, `class { 'name': ... }`.
-    pub(super) fn resource_expression(
+    pub(crate) fn resource_expression(
         &mut self,
         form: ResourceForm,
         type_expr: &Expr,
@@ -189,7 +244,7 @@ impl Evaluator {
 
     /// A parameter set on `line` of the code being evaluated.
     fn origin(&self, line: u32) -> Origin {
-        Origin { file: self.current_file.clone(), line: Some(line) }
+        Origin { file: self.loader.current_file.clone(), line: Some(line) }
     }
 
     /// Adds one resource of a core or defined type to the catalog.
@@ -209,7 +264,7 @@ impl Evaluator {
         } else if self.ruby_type_exists(lower) {
             // A type a module implements in Ruby: declared as it is, its parameters unchecked.
             (Kind::Builtin, capitalize_segments(lower))
-        } else if self.defines.contains_key(lower) {
+        } else if self.compiler.defines.contains_key(lower) {
             (Kind::Define, capitalize_segments(lower))
         } else {
             return Err(fail(format!("Unknown resource type: '{lower}'")));
@@ -225,13 +280,13 @@ impl Evaluator {
             evaluated: kind != Kind::Define,
             ..self.new_resource(&type_name, title, kind, at)
         };
-        let here = if self.created_by_function { format!(" (file: unknown, line: {})", at.line) } else { self.origin(at.line).suffix() };
+        let here = if self.compiler.created_by_function { format!(" (file: unknown, line: {})", at.line) } else { self.origin(at.line).suffix() };
         let reference = resource.reference();
         if let Some(namevar) = self.namevar_clash(&resource) {
             return Err(fail(namevar));
         }
         let sets_stage = resource.params.get("stage").is_some_and(|v| !v.is_undef());
-        if let Err(existing) = self.catalog.add(resource) {
+        if let Err(existing) = self.compiler.catalog.add(resource) {
             return Err(fail(format!(
                 "Duplicate declaration: {reference} is already declared at {}; cannot redeclare{here}",
                 existing.location()
@@ -248,10 +303,10 @@ impl Evaluator {
     /// A resource declared here: in the current scope and container, with its tags and file.
     fn new_resource(&self, type_name: &str, title: &str, kind: Kind, at: Span) -> Resource {
         Resource {
-            container: self.container.reference().into(),
-            tags: self.tags.clone(),
-            by_function: self.created_by_function,
-            file: self.current_file.clone(),
+            container: self.compiler.container.reference().into(),
+            tags: self.compiler.tags.clone(),
+            by_function: self.compiler.created_by_function,
+            file: self.loader.current_file.clone(),
             ..Resource::new(type_name, title, kind, at, self.scope.clone())
         }
     }
@@ -276,7 +331,7 @@ impl Evaluator {
             if key == *r.title {
                 continue;
             }
-            if let Some(other) = self.catalog.get(&r.type_name, &key) {
+            if let Some(other) = self.compiler.catalog.get(&r.type_name, &key) {
                 let resource_key = if shown.starts_with('[') {
                     format!("[\"{}\", {}]", r.type_name, shown.trim_start_matches('[').trim_end_matches(']'))
                 } else {
@@ -289,7 +344,7 @@ impl Evaluator {
                     other.at.line
                 ));
             }
-            self.catalog.add_alias(&lower, &key, &r.title);
+            self.compiler.catalog.add_alias(&lower, &key, &r.title);
         }
         None
     }
@@ -301,7 +356,7 @@ impl Evaluator {
     fn check_parameters(&self) -> Eval<()> {
         // The attributes of types modules implement in Ruby, by type.
         let mut ruby: HashMap<String, Option<Rc<[String]>>> = HashMap::new();
-        for r in self.catalog.resources().iter().filter(|r| r.kind == Kind::Builtin && !r.virtual_) {
+        for r in self.compiler.catalog.resources().iter().filter(|r| r.kind == Kind::Builtin && !r.virtual_) {
             let lower = r.type_name.to_lowercase();
             let core = crate::resource_types::get(&lower);
             let module_names = match core {
@@ -321,14 +376,14 @@ impl Evaluator {
                 }
             }
         }
-        for r in self.catalog.resources().iter().filter(|r| !r.virtual_) {
+        for r in self.compiler.catalog.resources().iter().filter(|r| !r.virtual_) {
             for param in ["before", "require", "notify", "subscribe"] {
                 let Some(v) = r.params.get(param) else { continue };
                 for target in flatten(v) {
                     let found = match reference_of(&target) {
-                        Some((t, title)) => self.catalog.get(&t, &title).is_some(),
+                        Some((t, title)) => self.compiler.catalog.get(&t, &title).is_some(),
                         None => match &target {
-                            Value::String(text) => parse_reference(text).is_some_and(|(t, title)| self.catalog.get(&t, &title).is_some()),
+                            Value::String(text) => parse_reference(text).is_some_and(|(t, title)| self.compiler.catalog.get(&t, &title).is_some()),
                             _ => true,
                         },
                     };
@@ -342,7 +397,7 @@ impl Evaluator {
                 }
             }
         }
-        for r in self.catalog.resources() {
+        for r in self.compiler.catalog.resources() {
             if let Some(tags) = r.params.get("tag") {
                 for tag in flatten(tags) {
                     let text = value_to_s(&tag);
@@ -356,13 +411,13 @@ impl Evaluator {
     }
 
     /// `File['/x']['mode']`: parameters of a declared resource (undef when not set).
-    pub(super) fn resource_parameters(&self, t: &Type, keys: &[Value], at: Span) -> Eval<Value> {
+    pub(crate) fn resource_parameters(&self, t: &Type, keys: &[Value], at: Span) -> Eval<Value> {
         let (type_name, title) = match t {
             Type::Resource { type_name: Some(n), title: Some(title) } => (n.to_string(), title.to_string()),
             Type::Class(Some(name)) => ("Class".to_owned(), name.to_string()),
             _ => return Ok(Value::Undef),
         };
-        let Some(r) = self.catalog.get(&type_name, &title) else {
+        let Some(r) = self.compiler.catalog.get(&type_name, &title) else {
             let shown = if type_name == "Class" { format!("Class['{title}']") } else { format!("{type_name}['{title}']") };
             return Err(fail_at(format!("Resource not found: {shown}"), at));
         };
@@ -391,9 +446,9 @@ impl Evaluator {
             Kind::Builtin => crate::resource_types::get(&r.type_name).is_some_and(|t| t.attribute(name).is_some()),
             Kind::Define => {
                 name == "name"
-                    || self.defines.get(&r.type_name.to_lowercase()).is_some_and(|d| d.parameters.iter().any(|p| p.name == name))
+                    || self.compiler.defines.get(&r.type_name.to_lowercase()).is_some_and(|d| d.parameters.iter().any(|p| p.name == name))
             }
-            Kind::Class => self.classes_defs.get(&*r.title).is_some_and(|d| d.parameters.iter().any(|p| p.name == name)),
+            Kind::Class => self.compiler.classes_defs.get(&*r.title).is_some_and(|d| d.parameters.iter().any(|p| p.name == name)),
         }
     }
 
@@ -403,7 +458,7 @@ impl Evaluator {
         let mut scope = Some(r.scope.clone());
         let mut hops = 0;
         while let Some(s) = scope {
-            let d = self.catalog.defaults.get(&(Rc::as_ptr(&s) as usize)).and_then(|d| d.by_type.get(&lower));
+            let d = self.compiler.catalog.defaults.get(&(Rc::as_ptr(&s) as usize)).and_then(|d| d.by_type.get(&lower));
             if let Some(v) = d.and_then(|d| d.values.get(name)) {
                 return Some(v.clone());
             }
@@ -411,7 +466,7 @@ impl Evaluator {
             if hops > 10_000 {
                 return None;
             }
-            scope = self.catalog.defaults_parent.get(&(Rc::as_ptr(&s) as usize)).cloned().or_else(|| s.parent());
+            scope = self.compiler.catalog.defaults_parent.get(&(Rc::as_ptr(&s) as usize)).cloned().or_else(|| s.parent());
         }
         None
     }
@@ -457,9 +512,9 @@ impl Evaluator {
                 let reference = if lower == "class" {
                     self.declare_class_like(&title, params, site)?
                 } else {
-                    self.created_by_function = true;
+                    self.compiler.created_by_function = true;
                     let declared = self.declare_resource(&lower, &title, params, form, site);
-                    self.created_by_function = false;
+                    self.compiler.created_by_function = false;
                     declared?
                 };
                 refs.push(reference);
@@ -473,19 +528,19 @@ impl Evaluator {
     /// `include name`: evaluates the class unless it has been.
     pub fn include_class(&mut self, name: &str, at: Span) -> Eval<Value> {
         let lower = name.trim_start_matches("::").to_lowercase();
-        match self.catalog.position("Class", &lower) {
+        match self.compiler.catalog.position("Class", &lower) {
             None => self.evaluate_class(&lower, None, at)?,
             // a class declared again takes the tags of where it is declared again
-            Some(index) => self.catalog.at_mut(index).take_tags(&self.tags),
+            Some(index) => self.compiler.catalog.at_mut(index).take_tags(&self.compiler.tags),
         }
         Ok(reference_value("Class", &lower))
     }
 
     /// `contain`'s containment edge, from what is being evaluated to the class (once).
     pub fn contain_class(&mut self, name: &str) {
-        let edge = (self.container.reference(), catalog::reference("Class", &name.trim_start_matches("::").to_lowercase()));
-        if !self.catalog.contained.contains(&edge) {
-            self.catalog.contained.push(edge);
+        let edge = (self.compiler.container.reference(), catalog::reference("Class", &name.trim_start_matches("::").to_lowercase()));
+        if !self.compiler.catalog.contained.contains(&edge) {
+            self.compiler.catalog.contained.push(edge);
         }
     }
 
@@ -497,8 +552,8 @@ impl Evaluator {
                 return Err(fail("Cannot use empty string as a class name"));
             }
             self.load_definition(&lower)?;
-            if !self.classes_defs.contains_key(&lower) {
-                return Err(fail(format!("Could not find class ::{lower} for {}", self.node_name)));
+            if !self.compiler.classes_defs.contains_key(&lower) {
+                return Err(fail(format!("Could not find class ::{lower} for {}", self.compiler.node_name)));
             }
         }
         Ok(())
@@ -511,15 +566,15 @@ impl Evaluator {
             if !valid_tag(&tag) {
                 return Err(fail(format!("Invalid tag '{name}'")));
             }
-            if !self.tags.contains(&tag) {
-                self.tags.push(tag.clone());
+            if !self.compiler.tags.contains(&tag) {
+                self.compiler.tags.push(tag.clone());
             }
             // the container itself takes the tag too
-            let (type_name, title) = (self.container.type_name.clone(), self.container.title.clone());
-            if let Some(index) = self.catalog.position(&type_name, &title) {
-                self.catalog.at_mut(index).take_tags([&tag]);
+            let (type_name, title) = (self.compiler.container.type_name.clone(), self.compiler.container.title.clone());
+            if let Some(index) = self.compiler.catalog.position(&type_name, &title) {
+                self.compiler.catalog.at_mut(index).take_tags([&tag]);
             }
-            self.container_tags.push(tag);
+            self.compiler.container_tags.push(tag);
         }
         Ok(())
     }
@@ -527,16 +582,16 @@ impl Evaluator {
     /// `tagged(names)`: whether the container has all the tags (its name's, the classes
     /// around it, and those `tag` gave it).
     pub fn has_tags(&self, names: &[String]) -> bool {
-        let mut tags: Vec<String> = self.tags.clone();
-        tags.extend(self.container_tags.iter().cloned());
+        let mut tags: Vec<String> = self.compiler.tags.clone();
+        tags.extend(self.compiler.container_tags.iter().cloned());
         names.iter().all(|n| tags.contains(&n.to_lowercase()))
     }
 
     /// `require`: the container requires the class (its `require` metaparameter).
     pub fn require_from_container(&mut self, class: &str) {
         let target = reference_value("Class", class);
-        let Container { type_name, title } = self.container.clone();
-        if let Some(r) = self.catalog.get_mut(&type_name, &title) {
+        let Container { type_name, title } = self.compiler.container.clone();
+        if let Some(r) = self.compiler.catalog.get_mut(&type_name, &title) {
             r.append_param("require", target);
         }
     }
@@ -544,7 +599,7 @@ impl Evaluator {
     /// `class { 'name': p => v }`: declares the class with parameters, once.
     fn declare_class_like(&mut self, name: &str, params: Attributes, at: Span) -> Eval<Value> {
         let lower = name.trim_start_matches("::").to_lowercase();
-        if let Some(existing) = self.catalog.get("Class", &lower) {
+        if let Some(existing) = self.compiler.catalog.get("Class", &lower) {
             let location = if existing.at.line == 0 { String::new() } else { format!(" at {}", existing.location()) };
             return Err(fail(format!(
                 "Duplicate declaration: {} is already declared{location}; cannot redeclare{}",
@@ -553,12 +608,12 @@ impl Evaluator {
             )));
         }
         self.load_definition(&lower)?;
-        if !self.classes_defs.contains_key(&lower) {
+        if !self.compiler.classes_defs.contains_key(&lower) {
             return Err(fail(format!("Could not find declared class {name}")));
         }
         if let Some(stage) = params.values.get("stage") {
             let stage = value_to_s(stage);
-            if self.catalog.get("Stage", &stage).is_none() {
+            if self.compiler.catalog.get("Stage", &stage).is_none() {
                 return Err(fail(format!("Could not find stage {stage} specified by {}", catalog::reference("Class", &lower))));
             }
         }
@@ -578,19 +633,19 @@ impl Evaluator {
     /// declared by a resource expression (a duplicate then names where).
     fn add_class(&mut self, lower: &str, params: Option<Attributes>, at: Span, located: bool) -> Eval<()> {
         self.load_definition(lower)?;
-        let Some(def) = self.classes_defs.get(lower).cloned() else {
-            return Err(fail(format!("Could not find class ::{lower} for {}", self.node_name)));
+        let Some(def) = self.compiler.classes_defs.get(lower).cloned() else {
+            return Err(fail(format!("Could not find class ::{lower} for {}", self.compiler.node_name)));
         };
         if let Some(parent) = &def.parent {
             let parent = parent.trim_start_matches("::").to_lowercase();
             self.load_definition(&parent)?;
-            if !self.classes_defs.contains_key(&parent) {
+            if !self.compiler.classes_defs.contains_key(&parent) {
                 return Err(bare(format!(
                     "Could not find parent resource type '::{parent}' of type hostclass in production (line: {})",
                     def.at.line
                 )));
             }
-            if self.catalog.get("Class", &parent).is_none() {
+            if self.compiler.catalog.get("Class", &parent).is_none() {
                 self.add_class(&parent, None, at, false)?;
             }
         }
@@ -602,8 +657,9 @@ impl Evaluator {
             Some(v) => value_to_s(v),
             None => {
                 let inherited = self
+                    .compiler
                     .catalog
-                    .get(&self.container.type_name, &self.container.title)
+                    .get(&self.compiler.container.type_name, &self.compiler.container.title)
                     .and_then(|r| r.params.get("stage"))
                     .filter(|v| !v.is_undef())
                     .map(value_to_s);
@@ -623,32 +679,32 @@ impl Evaluator {
             container: catalog::reference("Stage", &stage).into(),
             ..self.new_resource("Class", lower, Kind::Class, at)
         };
-        let _ = self.catalog.add(resource);
+        let _ = self.compiler.catalog.add(resource);
         Ok(())
     }
 
     /// Evaluates an added class's body (its parent's first) in the class's own scope.
     fn evaluate_class_body(&mut self, lower: &str) -> Eval<()> {
-        let Some(index) = self.catalog.position("Class", lower) else { return Ok(()) };
-        if self.catalog.at(index).evaluated {
+        let Some(index) = self.compiler.catalog.position("Class", lower) else { return Ok(()) };
+        if self.compiler.catalog.at(index).evaluated {
             return Ok(());
         }
-        self.catalog.at_mut(index).evaluated = true;
-        let Some(def) = self.classes_defs.get(lower).cloned() else { return Ok(()) };
+        self.compiler.catalog.at_mut(index).evaluated = true;
+        let Some(def) = self.compiler.classes_defs.get(lower).cloned() else { return Ok(()) };
         let parent_scope = match &def.parent {
             Some(parent) => {
                 let parent = parent.trim_start_matches("::").to_lowercase();
                 self.evaluate_class_body(&parent)?;
-                self.class_scopes.get(&parent).cloned().unwrap_or_else(|| self.top.clone())
+                self.compiler.class_scopes.get(&parent).cloned().unwrap_or_else(|| self.top.clone())
             }
-            None => self.node_scope.clone().unwrap_or_else(|| self.top.clone()),
+            None => self.compiler.node_scope.clone().unwrap_or_else(|| self.top.clone()),
         };
-        let given = std::mem::take(&mut self.catalog.at_mut(index).params);
+        let given = std::mem::take(&mut self.compiler.catalog.at_mut(index).params);
         let scope = Scope::local(&parent_scope);
-        self.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, self.scope.clone());
-        self.class_scopes.insert(lower.to_owned(), scope.clone());
+        self.compiler.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, self.scope.clone());
+        self.compiler.class_scopes.insert(lower.to_owned(), scope.clone());
         let reference = catalog::reference("Class", lower);
-        let tags = self.catalog.at(index).all_tags();
+        let tags = self.compiler.catalog.at(index).all_tags();
         self.in_container(Container::new("Class", lower), tags, def.file.clone(), scope, |ev| {
             ev.bind_module_name(lower);
             // Data is looked up before `$title` and `$name` are set, as Puppet does.
@@ -665,7 +721,7 @@ impl Evaluator {
                 .collect();
             let mut bound = ev.bind_definition_parameters(&def.parameters, given, &reference)?;
             bound.extend(metaparams);
-            ev.catalog.at_mut(index).params = bound;
+            ev.compiler.catalog.at_mut(index).params = bound;
             match &def.body {
                 Some(body) => ev.eval(body).map(drop),
                 None => Ok(()),
@@ -684,13 +740,13 @@ impl Evaluator {
         scope: Rc<Scope>,
         f: impl FnOnce(&mut Self) -> Eval<T>,
     ) -> Eval<T> {
-        let saved = std::mem::replace(&mut self.container, container);
-        let saved_tags = std::mem::replace(&mut self.tags, tags);
-        let saved_file = std::mem::replace(&mut self.current_file, file.clone());
+        let saved = std::mem::replace(&mut self.compiler.container, container);
+        let saved_tags = std::mem::replace(&mut self.compiler.tags, tags);
+        let saved_file = std::mem::replace(&mut self.loader.current_file, file.clone());
         let result = self.in_definition_scope(scope, f);
-        self.container = saved;
-        self.tags = saved_tags;
-        self.current_file = saved_file;
+        self.compiler.container = saved;
+        self.compiler.tags = saved_tags;
+        self.loader.current_file = saved_file;
         result.map_err(|flow| in_file(flow, file.as_ref()))
     }
 
@@ -720,7 +776,7 @@ impl Evaluator {
         given: &IndexMap<Rc<str>, Value>,
     ) -> Eval<IndexMap<Rc<str>, Value>> {
         let mut data = IndexMap::new();
-        if self.modulepath.is_empty() {
+        if self.loader.modulepath.is_empty() {
             return Ok(data);
         }
         for p in parameters {
@@ -768,7 +824,7 @@ impl Evaluator {
                 (Some(v), None) => Some(v),
                 (Some(v), Some(_)) if !v.is_undef() => Some(v),
                 (_, Some(default)) => {
-                    let guard = super::ParamGuard {
+                    let guard = crate::eval::ParamGuard {
                         callee: reference.into(),
                         from: name.clone(),
                         names: names.clone(),
@@ -814,34 +870,34 @@ impl Evaluator {
 
     /// Loads a class or defined type from the module path unless it is known.
     pub(crate) fn load_definition(&mut self, lower: &str) -> Eval<()> {
-        if !self.classes_defs.contains_key(lower) && !self.defines.contains_key(lower) {
-            self.autoload(super::modules::Entity::Definition, lower)?;
+        if !self.compiler.classes_defs.contains_key(lower) && !self.compiler.defines.contains_key(lower) {
+            self.autoload(crate::eval::modules::Entity::Definition, lower)?;
         }
         Ok(())
     }
 
     /// Whether a class or defined type of that (lower-case) name is known.
     pub fn is_class_or_define(&self, lower: &str) -> bool {
-        self.classes_defs.contains_key(lower) || self.defines.contains_key(lower)
+        self.compiler.classes_defs.contains_key(lower) || self.compiler.defines.contains_key(lower)
     }
 
     /// The value of `$class::variable`: the evaluated class's scope.
     pub(crate) fn qualified_variable(&self, name: &str) -> Option<Value> {
         let name = name.trim_start_matches("::");
         let (class, var) = name.rsplit_once("::")?;
-        self.class_scopes.get(&class.to_lowercase())?.get(var)
+        self.compiler.class_scopes.get(&class.to_lowercase())?.get(var)
     }
 
     // ---- defined types
 
     /// Evaluates one defined resource's body.
     fn evaluate_define(&mut self, index: usize) -> Eval<()> {
-        let r = self.catalog.at(index).clone();
-        self.catalog.at_mut(index).evaluated = true;
+        let r = self.compiler.catalog.at(index).clone();
+        self.compiler.catalog.at_mut(index).evaluated = true;
         let lower = r.type_name.to_lowercase();
-        let Some(def) = self.defines.get(&lower).cloned() else { return Ok(()) };
+        let Some(def) = self.compiler.defines.get(&lower).cloned() else { return Ok(()) };
         let scope = Scope::local(&self.top);
-        self.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, r.scope.clone());
+        self.compiler.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, r.scope.clone());
         let reference = r.reference();
         let tags = r.all_tags();
         let container = Container::new(&r.type_name, &r.title);
@@ -870,7 +926,7 @@ impl Evaluator {
     // ---- defaults, overrides, relationships, collectors
 
     /// `File { mode => '0644' }`: defaults for the resources of the current scope.
-    pub(super) fn resource_defaults(&mut self, type_ref: &Expr, operations: &[AttributeOp]) -> Eval<Value> {
+    pub(crate) fn resource_defaults(&mut self, type_ref: &Expr, operations: &[AttributeOp]) -> Eval<Value> {
         let t = self.eval(type_ref)?;
         let lower = match &t {
             Value::Type(t) => match &**t {
@@ -882,7 +938,7 @@ impl Evaluator {
         };
         let params = self.attribute_values(operations, type_ref.at)?;
         let key = Rc::as_ptr(&self.scope) as usize;
-        let entry = self.catalog.defaults.entry(key).or_default().by_type.entry(lower.clone()).or_default();
+        let entry = self.compiler.catalog.defaults.entry(key).or_default().by_type.entry(lower.clone()).or_default();
         for (k, v) in params.values {
             if entry.contains_key(&k) {
                 return Err(bare(format!(
@@ -899,14 +955,14 @@ impl Evaluator {
 
     /// `File['x'] { mode => '0600' }`: parameters set on the resources when the catalog is
     /// finished.
-    pub(super) fn resource_override(&mut self, resources: &Expr, operations: &[AttributeOp], at: Span) -> Eval<Value> {
+    pub(crate) fn resource_override(&mut self, resources: &Expr, operations: &[AttributeOp], at: Span) -> Eval<Value> {
         let target = self.eval(resources)?;
         let params = self.override_params(operations)?;
         for v in flatten(&target) {
             if let Some((type_name, title)) = reference_of(&v) {
                 let o = Override { key: catalog::key(&type_name, &title), params: params.clone(), at };
                 if !self.apply_override(&o) {
-                    self.catalog.overrides.push(o);
+                    self.compiler.catalog.overrides.push(o);
                 }
             }
         }
@@ -934,11 +990,11 @@ impl Evaluator {
 
     /// Sets an override's parameters on its resource; false when there is none yet.
     fn apply_override(&mut self, o: &Override) -> bool {
-        let default_values: Vec<Option<Value>> = match self.catalog.get(&o.key.0, &o.key.1) {
+        let default_values: Vec<Option<Value>> = match self.compiler.catalog.get(&o.key.0, &o.key.1) {
             Some(r) => o.params.iter().map(|p| self.default_for(r, &p.name)).collect(),
             None => return false,
         };
-        let Some(r) = self.catalog.get_mut(&o.key.0, &o.key.1) else { return false };
+        let Some(r) = self.compiler.catalog.get_mut(&o.key.0, &o.key.1) else { return false };
         for (p, default) in o.params.iter().zip(default_values) {
             if p.append {
                 let old = r.params.get(&p.name).cloned().or(default);
@@ -956,7 +1012,7 @@ impl Evaluator {
 
     /// `a -> b`, `a ~> b`, `a <- b`, `a <~ b`: recorded, applied when the catalog is
     /// finished. The value is the right operand.
-    pub(super) fn relationship(&mut self, op: RelationshipOp, left: &Expr, right: &Expr, at: Span) -> Eval<Value> {
+    pub(crate) fn relationship(&mut self, op: RelationshipOp, left: &Expr, right: &Expr, at: Span) -> Eval<Value> {
         let l = self.operand(left)?;
         let (r, value) = self.operand_with_value(right)?;
         let (sources, targets) = match op {
@@ -974,9 +1030,9 @@ impl Evaluator {
         // A collector on the right that collects nothing stands, as the source of the next
         // relationship in a chain, for what was on its left (Puppet's empty alternative).
         if let Operand::Collector(i) = &targets {
-            self.collector_alternatives.insert(*i, sources.clone());
+            self.compiler.collector_alternatives.insert(*i, sources.clone());
         }
-        self.pending_relationships.push((sources, targets, notify, at));
+        self.compiler.pending_relationships.push((sources, targets, notify, at));
         Ok(match value {
             Value::Array(_) => value,
             other => Value::array(vec![other]),
@@ -1031,11 +1087,11 @@ impl Evaluator {
         match &e.kind {
             ExprKind::Collect { .. } => {
                 let value = self.eval(e)?;
-                Ok((Operand::Collector(self.catalog.collectors.len() - 1), value))
+                Ok((Operand::Collector(self.compiler.catalog.collectors.len() - 1), value))
             }
             ExprKind::Relationship { op, left, right } => {
                 let value = self.relationship(*op, left, right, e.at)?;
-                let operand = match self.pending_relationships.last() {
+                let operand = match self.compiler.pending_relationships.last() {
                     Some((sources, targets, _, _)) => {
                         let side = if matches!(op, RelationshipOp::Before | RelationshipOp::Notify) { targets } else { sources };
                         match side {
@@ -1056,15 +1112,15 @@ impl Evaluator {
 
     /// `Type <| query |> { overrides }`: registered; it realizes and overrides the resources
     /// it matches until compilation ends.
-    pub(super) fn collect(&mut self, type_expr: &Expr, exported: bool, query: Option<&Expr>, operations: &[AttributeOp], at: Span) -> Eval<Value> {
+    pub(crate) fn collect(&mut self, type_expr: &Expr, exported: bool, query: Option<&Expr>, operations: &[AttributeOp], at: Span) -> Eval<Value> {
         let type_name = match &type_expr.kind {
             ExprKind::QualifiedReference(name) => {
                 let lower = name.trim_start_matches("::").to_lowercase();
                 let defined = |ev: &mut Self| -> Eval<bool> {
-                    if !ev.defines.contains_key(&lower) {
-                        ev.autoload(super::modules::Entity::Definition, &lower)?;
+                    if !ev.compiler.defines.contains_key(&lower) {
+                        ev.autoload(crate::eval::modules::Entity::Definition, &lower)?;
                     }
-                    Ok(ev.defines.contains_key(&lower))
+                    Ok(ev.compiler.defines.contains_key(&lower))
                 };
                 if crate::resource_types::get(&lower).is_none()
                     && lower != "class"
@@ -1090,7 +1146,7 @@ impl Evaluator {
         if exported {
             self.warn_at("You cannot collect exported resources without storeconfigs being set; the collection will be ignored", at);
         }
-        self.catalog.collectors.push(Collector {
+        self.compiler.catalog.collectors.push(Collector {
             type_name,
             query: query.cloned(),
             exported,
@@ -1105,10 +1161,10 @@ impl Evaluator {
     /// Runs the collectors: realizes what they match; returns whether anything changed.
     fn run_collectors(&mut self) -> Eval<bool> {
         let mut changed = false;
-        for ci in 0..self.catalog.collectors.len() {
-            let collector = self.catalog.collectors[ci].clone();
-            for index in 0..self.catalog.len() {
-                let r = self.catalog.at(index).clone();
+        for ci in 0..self.compiler.catalog.collectors.len() {
+            let collector = self.compiler.catalog.collectors[ci].clone();
+            for index in 0..self.compiler.catalog.len() {
+                let r = self.compiler.catalog.at(index).clone();
                 if !r.type_name.eq_ignore_ascii_case(&collector.type_name) || collector.matched.contains(&index) {
                     continue;
                 }
@@ -1125,9 +1181,9 @@ impl Evaluator {
                 if !matches? {
                     continue;
                 }
-                self.catalog.collectors[ci].matched.push(index);
-                if self.catalog.at(index).virtual_ {
-                    self.catalog.at_mut(index).virtual_ = false;
+                self.compiler.catalog.collectors[ci].matched.push(index);
+                if self.compiler.catalog.at(index).virtual_ {
+                    self.compiler.catalog.at_mut(index).virtual_ = false;
                     changed = true;
                 }
                 if !collector.operations.is_empty() {
@@ -1135,7 +1191,7 @@ impl Evaluator {
                     let params = self.override_params(&collector.operations);
                     self.scope = saved;
                     let params = params?;
-                    let (t, title) = (self.catalog.at(index).type_name.to_string(), self.catalog.at(index).title.to_string());
+                    let (t, title) = (self.compiler.catalog.at(index).type_name.to_string(), self.compiler.catalog.at(index).title.to_string());
                     self.apply_override(&Override { key: catalog::key(&t, &title), params, at: collector.at });
                 }
             }
@@ -1187,7 +1243,7 @@ impl Evaluator {
                 other => reference_of(other),
             };
             match reference {
-                Some((t, title)) => self.catalog.to_realize.push((catalog::key(&t, &title), at)),
+                Some((t, title)) => self.compiler.catalog.to_realize.push((catalog::key(&t, &title), at)),
                 None => return Err(fail(format!("Invalid reference: {}", value_to_s(&v)))),
             }
         }
@@ -1203,19 +1259,19 @@ impl Evaluator {
         let mut rounds = 0;
         loop {
             let mut done = !self.run_collectors()?;
-            for (key, at) in std::mem::take(&mut self.catalog.to_realize) {
-                match self.catalog.get_mut(&key.0, &key.1) {
+            for (key, at) in std::mem::take(&mut self.compiler.catalog.to_realize) {
+                match self.compiler.catalog.get_mut(&key.0, &key.1) {
                     Some(r) if r.virtual_ => {
                         r.virtual_ = false;
                         done = false;
                     }
                     Some(_) => {}
-                    None => self.catalog.unrealized.push((key, at)),
+                    None => self.compiler.catalog.unrealized.push((key, at)),
                 }
             }
-            let pending: Vec<usize> = (0..self.catalog.len())
+            let pending: Vec<usize> = (0..self.compiler.catalog.len())
                 .filter(|&i| {
-                    let r = self.catalog.at(i);
+                    let r = self.compiler.catalog.at(i);
                     r.kind == Kind::Define && !r.evaluated && !r.virtual_
                 })
                 .collect();
@@ -1232,8 +1288,8 @@ impl Evaluator {
             }
         }
         let mut missing = Vec::new();
-        for (key, _) in std::mem::take(&mut self.catalog.unrealized) {
-            match self.catalog.get_mut(&key.0, &key.1) {
+        for (key, _) in std::mem::take(&mut self.compiler.catalog.unrealized) {
+            match self.compiler.catalog.get_mut(&key.0, &key.1) {
                 Some(r) => r.virtual_ = false,
                 None => missing.push(catalog::reference(&capitalize_segments(&key.0), &key.1)),
             }
@@ -1242,7 +1298,7 @@ impl Evaluator {
             return Err(fail(format!("Failed to realize virtual resources {}", missing.join(", "))));
         }
         self.apply_relationships()?;
-        for o in std::mem::take(&mut self.catalog.overrides) {
+        for o in std::mem::take(&mut self.compiler.catalog.overrides) {
             if !self.apply_override(&o) {
                 return Err(bare(format!(
                     "Could not find resource(s) {} for overriding",
@@ -1256,15 +1312,15 @@ impl Evaluator {
 
     /// Each resource takes the defaults of its scope and the scopes around it.
     fn apply_defaults(&mut self) {
-        if self.catalog.defaults.is_empty() {
+        if self.compiler.catalog.defaults.is_empty() {
             return;
         }
-        for index in 0..self.catalog.len() {
-            let r = self.catalog.at(index);
+        for index in 0..self.compiler.catalog.len() {
+            let r = self.compiler.catalog.at(index);
             let lower = r.type_name.to_lowercase();
             let mut chain = vec![r.scope.clone()];
             while let Some(last) = chain.last() {
-                let next = self.catalog.defaults_parent.get(&(Rc::as_ptr(last) as usize)).cloned().or_else(|| last.parent());
+                let next = self.compiler.catalog.defaults_parent.get(&(Rc::as_ptr(last) as usize)).cloned().or_else(|| last.parent());
                 match next {
                     Some(n) if chain.len() < 10_000 => chain.push(n),
                     _ => break,
@@ -1272,7 +1328,7 @@ impl Evaluator {
             }
             let mut add = Attributes::default();
             for scope in &chain {
-                if let Some(d) = self.catalog.defaults.get(&(Rc::as_ptr(scope) as usize)).and_then(|d| d.by_type.get(&lower)) {
+                if let Some(d) = self.compiler.catalog.defaults.get(&(Rc::as_ptr(scope) as usize)).and_then(|d| d.by_type.get(&lower)) {
                     for (k, v) in &d.values {
                         if !add.contains_key(k) {
                             add.insert(k.clone(), v.clone(), d.origins.get(k).cloned().unwrap_or_default());
@@ -1280,7 +1336,7 @@ impl Evaluator {
                     }
                 }
             }
-            let r = self.catalog.at_mut(index);
+            let r = self.compiler.catalog.at_mut(index);
             for (k, v) in add.values {
                 if !r.params.contains_key(&k) {
                     let origin = add.origins.get(&k).cloned().unwrap_or_default();
@@ -1292,7 +1348,7 @@ impl Evaluator {
 
     /// Sets `before`/`notify` on each source of each relationship.
     fn apply_relationships(&mut self) -> Eval<()> {
-        for (sources, targets, notify, at) in std::mem::take(&mut self.pending_relationships) {
+        for (sources, targets, notify, at) in std::mem::take(&mut self.compiler.pending_relationships) {
             let sources = self.resolve_source(sources, 0);
             let targets = self.resolve_operand(targets);
             let param = if notify { "notify" } else { "before" };
@@ -1301,13 +1357,13 @@ impl Evaluator {
                 let Some((st, stitle)) = reference_of(s) else { continue };
                 for t in &targets {
                     let Some((tt, ttitle)) = reference_of(t) else { continue };
-                    if self.catalog.get(&st, &stitle).is_none() {
+                    if self.compiler.catalog.get(&st, &stitle).is_none() {
                         return Err(bare(format!("Could not find resource '{}' for relationship on '{}'", catalog::reference(&st, &stitle), catalog::reference(&tt, &ttitle))));
                     }
-                    if self.catalog.get(&tt, &ttitle).is_none() {
+                    if self.compiler.catalog.get(&tt, &ttitle).is_none() {
                         return Err(bare(format!("Could not find resource '{}' for relationship from '{}'", catalog::reference(&tt, &ttitle), catalog::reference(&st, &stitle))));
                     }
-                    let Some(source) = self.catalog.get_mut(&st, &stitle) else { continue };
+                    let Some(source) = self.compiler.catalog.get_mut(&st, &stitle) else { continue };
                     source.append_param(param, reference_value(&tt, &ttitle));
                 }
             }
@@ -1319,9 +1375,9 @@ impl Evaluator {
     /// for its empty alternative (`leftmost_alternative`).
     fn resolve_source(&self, operand: Operand, depth: usize) -> Vec<Value> {
         if let Operand::Collector(i) = &operand {
-            let empty = self.catalog.collectors.get(*i).is_none_or(|c| c.matched.is_empty());
+            let empty = self.compiler.catalog.collectors.get(*i).is_none_or(|c| c.matched.is_empty());
             if empty && depth < 1000 {
-                return match self.collector_alternatives.get(i) {
+                return match self.compiler.collector_alternatives.get(i) {
                     Some(alternative) => self.resolve_source(alternative.clone(), depth + 1),
                     None => Vec::new(),
                 };
@@ -1334,6 +1390,7 @@ impl Evaluator {
         match operand {
             Operand::Values(v) => v,
             Operand::Collector(i) => self
+                .compiler
                 .catalog
                 .collectors
                 .get(i)
@@ -1341,7 +1398,7 @@ impl Evaluator {
                     c.matched
                         .iter()
                         .map(|&index| {
-                            let r = self.catalog.at(index);
+                            let r = self.compiler.catalog.at(index);
                             reference_value(&r.type_name, &r.title)
                         })
                         .collect()
@@ -1353,7 +1410,7 @@ impl Evaluator {
     // ---- definitions
 
     /// Keeps a program's classes, defined types and node definitions.
-    pub(super) fn define_catalog_entities(&mut self, statements: &[Expr]) {
+    pub(crate) fn define_catalog_entities(&mut self, statements: &[Expr]) {
         let mut seen = HashMap::new();
         self.define_entities_in(statements, &mut seen);
     }
@@ -1362,8 +1419,8 @@ impl Evaluator {
     fn note_definition(&mut self, seen: &mut HashMap<String, (bool, u32)>, name: &str, class: bool, line: u32) {
         let key = name.trim_start_matches("::").to_lowercase();
         if let Some(&(was_class, first)) = seen.get(&key) {
-            if self.definition_error.is_none() {
-                self.definition_error = Some(match (was_class, class) {
+            if self.compiler.definition_error.is_none() {
+                self.compiler.definition_error = Some(match (was_class, class) {
                     (true, true) => format!("Class '{key}' is already defined (line: {first}); cannot redefine (line: {line})"),
                     (false, false) => format!("Definition '{key}' is already defined (line: {first}); cannot redefine (line: {line})"),
                     (true, false) => format!("'{key}' is already defined (line: {first}) as a class; cannot redefine as a definition (line: {line})"),
@@ -1386,9 +1443,9 @@ impl Evaluator {
                         parent: parent.clone(),
                         body: body.as_deref().cloned(),
                         at: statement.at,
-                        file: self.loading_file.clone(),
+                        file: self.loader.loading_file.clone(),
                     };
-                    self.classes_defs.insert(name.trim_start_matches("::").to_lowercase(), Rc::new(def));
+                    self.compiler.classes_defs.insert(name.trim_start_matches("::").to_lowercase(), Rc::new(def));
                     if let Some(body) = body {
                         let inner = match &body.kind {
                             ExprKind::Block(s) => s.as_slice(),
@@ -1405,9 +1462,9 @@ impl Evaluator {
                         parent: None,
                         body: body.as_deref().cloned(),
                         at: statement.at,
-                        file: self.loading_file.clone(),
+                        file: self.loader.loading_file.clone(),
                     };
-                    self.defines.insert(name.trim_start_matches("::").to_lowercase(), Rc::new(def));
+                    self.compiler.defines.insert(name.trim_start_matches("::").to_lowercase(), Rc::new(def));
                 }
                 ExprKind::Node { matches, body, .. } => {
                     for m in matches {
@@ -1416,11 +1473,11 @@ impl Evaluator {
                             ExprKind::QualifiedName(n) => n.to_lowercase(),
                             _ => continue,
                         };
-                        let earlier = self.nodes.iter().find(|(ms, _)| {
+                        let earlier = self.compiler.nodes.iter().find(|(ms, _)| {
                             ms.iter().any(|x| matches!(&x.kind, ExprKind::String(n) if n.to_lowercase() == name) || matches!(&x.kind, ExprKind::QualifiedName(n) if n.to_lowercase() == name))
                         });
                         if let Some((_, first)) = earlier {
-                            self.definition_error = Some(format!(
+                            self.compiler.definition_error = Some(format!(
                                 "Node '{name}' is already defined (line: {}); cannot redefine (line: {})",
                                 first.at.line, statement.at.line
                             ));
@@ -1432,9 +1489,9 @@ impl Evaluator {
                         parent: None,
                         body: body.as_deref().cloned(),
                         at: statement.at,
-                        file: self.loading_file.clone(),
+                        file: self.loader.loading_file.clone(),
                     };
-                    self.nodes.push((matches.clone(), Rc::new(def)));
+                    self.compiler.nodes.push((matches.clone(), Rc::new(def)));
                 }
                 _ => {}
             }
@@ -1445,14 +1502,14 @@ impl Evaluator {
     /// exact name first, then the first matching regular expression, then `default`. Its
     /// `Node[name]` joins the catalog, and classes it declares see its scope.
     pub fn evaluate_node(&mut self) -> Eval<()> {
-        if self.nodes.is_empty() || self.node_scope.is_some() {
+        if self.compiler.nodes.is_empty() || self.compiler.node_scope.is_some() {
             return Ok(());
         }
-        let node = self.node_name.clone();
+        let node = self.compiler.node_name.clone();
         let mut exact = None;
         let mut regex: Option<(Rc<Definition>, String, Rc<[Value]>)> = None;
         let mut default = None;
-        for (matches, def) in &self.nodes {
+        for (matches, def) in &self.compiler.nodes {
             for m in matches {
                 match &m.kind {
                     ExprKind::Default => default = default.or(Some(def.clone())),
@@ -1460,7 +1517,7 @@ impl Evaluator {
                     ExprKind::Regex(source) => {
                         let re = puppet_types::regexp::Regexp::new(source.as_str());
                         if regex.is_none() {
-                            if let Some(groups) = super::match_groups(&re, &node) {
+                            if let Some(groups) = crate::eval::match_groups(&re, &node) {
                                 regex = Some((def.clone(), regex_node_name(source), groups));
                             }
                         }
@@ -1479,11 +1536,11 @@ impl Evaluator {
                 return Err(bare(format!("Could not find node statement with name 'default' or '{node}'")));
             }
         };
-        let node_resource = Resource { tags: self.tags.clone(), ..Resource::new("Node", &name, Kind::Class, def.at, self.top.clone()) };
+        let node_resource = Resource { tags: self.compiler.tags.clone(), ..Resource::new("Node", &name, Kind::Class, def.at, self.top.clone()) };
         let tags = node_resource.all_tags();
-        let _ = self.catalog.add(node_resource);
+        let _ = self.compiler.catalog.add(node_resource);
         let scope = Scope::local(&self.top);
-        self.node_scope = Some(scope.clone());
+        self.compiler.node_scope = Some(scope.clone());
         self.in_container(Container::new("Node", &name), tags, def.file.clone(), scope, |ev| {
             ev.scope.bind("title".into(), Value::from(name.as_str()));
             ev.scope.bind("name".into(), Value::from(name.as_str()));
@@ -1540,7 +1597,7 @@ fn define_error(flow: Flow, r: &Resource) -> Flow {
 }
 
 /// An error with a position in a module's manifest names that file.
-pub(super) fn in_file(flow: Flow, file: Option<&Rc<str>>) -> Flow {
+pub(crate) fn in_file(flow: Flow, file: Option<&Rc<str>>) -> Flow {
     match (flow, file) {
         (Flow::Error(mut e), Some(file)) if e.at.is_some() && e.file.is_none() => {
             e.file = Some(file.clone());

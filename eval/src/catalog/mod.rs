@@ -15,6 +15,11 @@ use puppet_types::Value;
 
 use crate::scope::Scope;
 
+pub mod compiler;
+pub(crate) mod functions;
+
+pub use compiler::Compiler;
+
 /// What kind of resource type a resource has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
