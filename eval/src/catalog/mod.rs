@@ -3,6 +3,15 @@
 //! were added, each with its parameters, plus what compilation still has to do when the
 //! program's statements are done (defined resources to evaluate, collectors, relationships,
 //! overrides). Nothing is ever applied to the host.
+//!
+//! The catalog compiler's one home:
+//! - this module: the catalog's data (resources, containers, definitions, collectors);
+//! - `compiler.rs`: the compiler's state ([`Compiler`]), definitions made known, the node,
+//!   finishing the catalog;
+//! - `resources.rs`, `classes.rs`, `relationships.rs`: evaluating each kind of catalog
+//!   expression;
+//! - `functions.rs`: the built-in functions about the catalog (`include`, `contain`,
+//!   `require`, `realize`, `create_resources`, `tag`, `tagged`, `defined`).
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -15,10 +24,14 @@ use puppet_types::Value;
 
 use crate::scope::Scope;
 
+mod classes;
 pub mod compiler;
 pub(crate) mod functions;
+mod relationships;
+mod resources;
 
 pub use compiler::Compiler;
+pub use relationships::reference_value;
 
 /// What kind of resource type a resource has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,445 @@
+//! Classes and defined types (`Puppet::Resource::Type`, `Puppet::Parser::Compiler`): declaring
+//! (`include`, `contain`, `require`, `class { ... }`), evaluating a class body once in its own
+//! scope with its parameters bound (given, from Hiera, or defaults), tags, and evaluating
+//! defined resources after the main program.
+
+use std::rc::Rc;
+
+use indexmap::IndexMap;
+use puppet_syntax::ast::Parameter;
+use puppet_syntax::Span;
+use puppet_types::display::value_to_s;
+use puppet_types::{Type, Value};
+
+use super::compiler::in_file;
+use super::relationships::reference_value;
+use crate::catalog::{self, valid_tag, Attributes, Container, Kind, Resource};
+use crate::eval::Evaluator;
+use crate::error::{bare, fail, Eval, Flow};
+use crate::scope::Scope;
+
+impl Evaluator {
+    /// `include name`: evaluates the class unless it has been.
+    pub fn include_class(&mut self, name: &str, at: Span) -> Eval<Value> {
+        let lower = name.trim_start_matches("::").to_lowercase();
+        match self.compiler.catalog.position("Class", &lower) {
+            None => self.evaluate_class(&lower, None, at)?,
+            // a class declared again takes the tags of where it is declared again
+            Some(index) => self.compiler.catalog.at_mut(index).take_tags(&self.compiler.tags),
+        }
+        Ok(reference_value("Class", &lower))
+    }
+
+    /// `contain`'s containment edge, from what is being evaluated to the class (once).
+    pub fn contain_class(&mut self, name: &str) {
+        let edge = (self.compiler.container.reference(), catalog::reference("Class", &name.trim_start_matches("::").to_lowercase()));
+        if !self.compiler.catalog.contained.contains(&edge) {
+            self.compiler.catalog.contained.push(edge);
+        }
+    }
+
+    /// Checks class names before `include` evaluates any.
+    pub fn check_class_names(&mut self, names: &[String]) -> Eval<()> {
+        for name in names {
+            let lower = name.trim_start_matches("::").to_lowercase();
+            if name.is_empty() {
+                return Err(fail("Cannot use empty string as a class name"));
+            }
+            self.load_definition(&lower)?;
+            if !self.compiler.classes_defs.contains_key(&lower) {
+                return Err(fail(format!("Could not find class ::{lower} for {}", self.compiler.node_name)));
+            }
+        }
+        Ok(())
+    }
+
+    /// `tag(names)`: the container and what it declares from now on take the tags.
+    pub fn add_tags(&mut self, names: &[String]) -> Eval<()> {
+        for name in names {
+            let tag = name.to_lowercase();
+            if !valid_tag(&tag) {
+                return Err(fail(format!("Invalid tag '{name}'")));
+            }
+            if !self.compiler.tags.contains(&tag) {
+                self.compiler.tags.push(tag.clone());
+            }
+            // the container itself takes the tag too
+            let (type_name, title) = (self.compiler.container.type_name.clone(), self.compiler.container.title.clone());
+            if let Some(index) = self.compiler.catalog.position(&type_name, &title) {
+                self.compiler.catalog.at_mut(index).take_tags([&tag]);
+            }
+            self.compiler.container_tags.push(tag);
+        }
+        Ok(())
+    }
+
+    /// `tagged(names)`: whether the container has all the tags (its name's, the classes
+    /// around it, and those `tag` gave it).
+    pub fn has_tags(&self, names: &[String]) -> bool {
+        let mut tags: Vec<String> = self.compiler.tags.clone();
+        tags.extend(self.compiler.container_tags.iter().cloned());
+        names.iter().all(|n| tags.contains(&n.to_lowercase()))
+    }
+
+    /// `require`: the container requires the class (its `require` metaparameter).
+    pub fn require_from_container(&mut self, class: &str) {
+        let target = reference_value("Class", class);
+        let Container { type_name, title } = self.compiler.container.clone();
+        if let Some(r) = self.compiler.catalog.get_mut(&type_name, &title) {
+            r.append_param("require", target);
+        }
+    }
+
+    /// `class { 'name': p => v }`: declares the class with parameters, once.
+    pub(super) fn declare_class_like(&mut self, name: &str, params: Attributes, at: Span) -> Eval<Value> {
+        let lower = name.trim_start_matches("::").to_lowercase();
+        if let Some(existing) = self.compiler.catalog.get("Class", &lower) {
+            let location = if existing.at.line == 0 { String::new() } else { format!(" at {}", existing.location()) };
+            return Err(fail(format!(
+                "Duplicate declaration: {} is already declared{location}; cannot redeclare{}",
+                existing.reference(),
+                self.origin(at.line).suffix()
+            )));
+        }
+        self.load_definition(&lower)?;
+        if !self.compiler.classes_defs.contains_key(&lower) {
+            return Err(fail(format!("Could not find declared class {name}")));
+        }
+        if let Some(stage) = params.values.get("stage") {
+            let stage = value_to_s(stage);
+            if self.compiler.catalog.get("Stage", &stage).is_none() {
+                return Err(fail(format!("Could not find stage {stage} specified by {}", catalog::reference("Class", &lower))));
+            }
+        }
+        self.add_class(&lower, Some(params), at, true)?;
+        self.evaluate_class_body(&lower)?;
+        Ok(reference_value("Class", &lower))
+    }
+
+    /// Adds `Class[name]` to the catalog and evaluates the class's body in its own scope
+    /// (its parent class first).
+    pub(super) fn evaluate_class(&mut self, lower: &str, params: Option<Attributes>, at: Span) -> Eval<()> {
+        self.add_class(lower, params, at, false)?;
+        self.evaluate_class_body(lower)
+    }
+
+    /// Adds `Class[name]` to the catalog (its parent first), not evaluated yet. `located`:
+    /// declared by a resource expression (a duplicate then names where).
+    pub(super) fn add_class(&mut self, lower: &str, params: Option<Attributes>, at: Span, located: bool) -> Eval<()> {
+        self.load_definition(lower)?;
+        let Some(def) = self.compiler.classes_defs.get(lower).cloned() else {
+            return Err(fail(format!("Could not find class ::{lower} for {}", self.compiler.node_name)));
+        };
+        if let Some(parent) = &def.parent {
+            let parent = parent.trim_start_matches("::").to_lowercase();
+            self.load_definition(&parent)?;
+            if !self.compiler.classes_defs.contains_key(&parent) {
+                return Err(bare(format!(
+                    "Could not find parent resource type '::{parent}' of type hostclass in production (line: {})",
+                    def.at.line
+                )));
+            }
+            if self.compiler.catalog.get("Class", &parent).is_none() {
+                self.add_class(&parent, None, at, false)?;
+            }
+        }
+        let at = if located { at } else { Span { line: 0, ..at } };
+        let mut params = params.unwrap_or_default();
+        // A class is contained in its run stage (`add_edge_to_stage`): the one it names, else
+        // the one of the class or resource declaring it, which it then names too.
+        let stage = match params.values.get("stage").filter(|v| !v.is_undef()) {
+            Some(v) => value_to_s(v),
+            None => {
+                let inherited = self
+                    .compiler
+                    .catalog
+                    .get(&self.compiler.container.type_name, &self.compiler.container.title)
+                    .and_then(|r| r.params.get("stage"))
+                    .filter(|v| !v.is_undef())
+                    .map(value_to_s);
+                match inherited {
+                    Some(stage) if stage != "main" => {
+                        params.values.insert("stage".into(), Value::from(stage.as_str()));
+                        stage
+                    }
+                    _ => "main".to_owned(),
+                }
+            }
+        };
+        let resource = Resource {
+            params: params.values,
+            origins: params.origins,
+            evaluated: false,
+            container: catalog::reference("Stage", &stage).into(),
+            ..self.new_resource("Class", lower, Kind::Class, at)
+        };
+        let _ = self.compiler.catalog.add(resource);
+        Ok(())
+    }
+
+    /// Evaluates an added class's body (its parent's first) in the class's own scope.
+    pub(super) fn evaluate_class_body(&mut self, lower: &str) -> Eval<()> {
+        let Some(index) = self.compiler.catalog.position("Class", lower) else { return Ok(()) };
+        if self.compiler.catalog.at(index).evaluated {
+            return Ok(());
+        }
+        self.compiler.catalog.at_mut(index).evaluated = true;
+        let Some(def) = self.compiler.classes_defs.get(lower).cloned() else { return Ok(()) };
+        let parent_scope = match &def.parent {
+            Some(parent) => {
+                let parent = parent.trim_start_matches("::").to_lowercase();
+                self.evaluate_class_body(&parent)?;
+                self.compiler.class_scopes.get(&parent).cloned().unwrap_or_else(|| self.top.clone())
+            }
+            None => self.compiler.node_scope.clone().unwrap_or_else(|| self.top.clone()),
+        };
+        let given = std::mem::take(&mut self.compiler.catalog.at_mut(index).params);
+        let scope = Scope::local(&parent_scope);
+        self.compiler.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, self.scope.clone());
+        self.compiler.class_scopes.insert(lower.to_owned(), scope.clone());
+        let reference = catalog::reference("Class", lower);
+        let tags = self.compiler.catalog.at(index).all_tags();
+        self.in_container(Container::new("Class", lower), tags, def.file.clone(), scope, |ev| {
+            ev.bind_module_name(lower);
+            // Data is looked up before `$title` and `$name` are set, as Puppet does.
+            // values found in data count as given
+            let data = ev.class_parameter_data(lower, &def.parameters, &given)?;
+            let mut given = given;
+            given.extend(data);
+            ev.scope.bind("title".into(), Value::from(lower));
+            ev.scope.bind("name".into(), Value::from(lower));
+            let metaparams: IndexMap<Rc<str>, Value> = given
+                .iter()
+                .filter(|(k, _)| crate::resource_types::metaparameter(k).is_some())
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let mut bound = ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            bound.extend(metaparams);
+            ev.compiler.catalog.at_mut(index).params = bound;
+            match &def.body {
+                Some(body) => ev.eval(body).map(drop),
+                None => Ok(()),
+            }
+        })
+    }
+
+    /// Evaluates a class's, defined resource's or node's code: `f` runs in `scope` with its
+    /// own match frames, as the container `reference` (what its resources are contained
+    /// in), with `tags` for what it declares and `file` for its errors' positions.
+    pub(super) fn in_container<T>(
+        &mut self,
+        container: Container,
+        tags: Vec<String>,
+        file: Option<Rc<str>>,
+        scope: Rc<Scope>,
+        f: impl FnOnce(&mut Self) -> Eval<T>,
+    ) -> Eval<T> {
+        let saved = std::mem::replace(&mut self.compiler.container, container);
+        let saved_tags = std::mem::replace(&mut self.compiler.tags, tags);
+        let saved_file = std::mem::replace(&mut self.loader.current_file, file.clone());
+        let result = self.in_definition_scope(scope, f);
+        self.compiler.container = saved;
+        self.compiler.tags = saved_tags;
+        self.loader.current_file = saved_file;
+        result.map_err(|flow| in_file(flow, file.as_ref()))
+    }
+
+    /// `$module_name` in the scope of a class or defined type loaded from a module.
+    pub(super) fn bind_module_name(&mut self, name: &str) {
+        let module = self.module_of(name);
+        if !module.is_empty() {
+            self.scope.bind("module_name".into(), Value::from(module.as_str()));
+        }
+    }
+
+    /// Runs `f` with `scope` as the current scope and its own match frames.
+    pub(super) fn in_definition_scope<T>(&mut self, scope: Rc<Scope>, f: impl FnOnce(&mut Self) -> Eval<T>) -> Eval<T> {
+        let saved = std::mem::replace(&mut self.scope, scope);
+        let result = self.with_function_match_frames(f);
+        self.scope = saved;
+        result
+    }
+
+    /// Automatic parameter lookup: the values Hiera data has for the class's parameters that
+    /// were not given (`CLASS::PARAM`). A value of `undef` is kept only for a parameter
+    /// without a default, as Puppet does not let it override a default.
+    pub(super) fn class_parameter_data(
+        &mut self,
+        class: &str,
+        parameters: &[Parameter],
+        given: &IndexMap<Rc<str>, Value>,
+    ) -> Eval<IndexMap<Rc<str>, Value>> {
+        let mut data = IndexMap::new();
+        if self.loader.modulepath.is_empty() {
+            return Ok(data);
+        }
+        for p in parameters {
+            if given.get(p.name.as_str()).is_some_and(|v| !v.is_undef()) {
+                continue;
+            }
+            if let Some(v) = self.parameter_data(&format!("{class}::{}", p.name))? {
+                if !(v.is_undef() && p.value.is_some()) {
+                    data.insert(Rc::from(p.name.as_str()), v);
+                }
+            }
+        }
+        Ok(data)
+    }
+
+    /// Binds a class's or defined type's parameters in the current scope, as Puppet's
+    /// `set_resource_parameters`: the given values first, then the defaults of the others in
+    /// order (a default reading a parameter that has no value yet is an error), then every
+    /// value checked against its parameter's type. The problems are reported together, as
+    /// Puppet's `validate_parameters` lists them: unknown names, then missing values and
+    /// mismatches in parameter order.
+    pub(crate) fn bind_definition_parameters(
+        &mut self,
+        parameters: &[Parameter],
+        mut given: IndexMap<Rc<str>, Value>,
+        reference: &str,
+    ) -> Eval<IndexMap<Rc<str>, Value>> {
+        let mut problems: Vec<String> = given
+            .keys()
+            .filter(|k| {
+                !parameters.iter().any(|p| p.name == ***k) && crate::resource_types::metaparameter(k).is_none()
+            })
+            .map(|name| format!("has no parameter named '{name}'"))
+            .collect();
+        let names: Vec<Rc<str>> = parameters.iter().map(|p| Rc::from(p.name.as_str())).collect();
+        for name in &names {
+            if let Some(v) = given.get(name) {
+                self.scope.bind(name.clone(), v.clone());
+            }
+        }
+        let mut pending: Vec<Rc<str>> = names.iter().filter(|n| !given.contains_key(*n)).cloned().collect();
+        let mut values = Vec::with_capacity(parameters.len());
+        for (p, name) in parameters.iter().zip(&names) {
+            let value = match (given.shift_remove(name), &p.value) {
+                (Some(v), None) => Some(v),
+                (Some(v), Some(_)) if !v.is_undef() => Some(v),
+                (_, Some(default)) => {
+                    let guard = crate::eval::ParamGuard {
+                        callee: reference.into(),
+                        from: name.clone(),
+                        names: names.clone(),
+                        pending: pending.clone(),
+                    };
+                    let saved = self.param_guard.replace(guard);
+                    let v = self.eval(default);
+                    self.param_guard = saved;
+                    let v = v?;
+                    pending.retain(|n| n != name);
+                    self.scope.replace(name, v.clone());
+                    Some(v)
+                }
+                (None, None) => None,
+            };
+            values.push((p, name, value));
+        }
+        let mut bound = IndexMap::new();
+        for (p, name, value) in values {
+            let Some(value) = value else {
+                problems.push(format!("expects a value for parameter '{name}'"));
+                continue;
+            };
+            if let Some(type_expr) = &p.type_expr {
+                let t = match &self.eval(type_expr)? {
+                    Value::Type(t) => (**t).clone(),
+                    _ => Type::Any,
+                };
+                if !puppet_types::instance::is_instance(&t, &value) {
+                    let subject = format!("parameter '{name}'");
+                    problems.push(puppet_types::mismatch::describe_value(&subject, &t, &value));
+                    continue;
+                }
+            }
+            bound.insert(name.clone(), value);
+        }
+        match problems.as_slice() {
+            [] => Ok(bound),
+            [one] => Err(fail(format!("{reference}: {one}"))),
+            many => Err(fail(format!("{reference}:\n  {}", many.join("\n  ")))),
+        }
+    }
+
+    /// Loads a class or defined type from the module path unless it is known.
+    pub(crate) fn load_definition(&mut self, lower: &str) -> Eval<()> {
+        if !self.compiler.classes_defs.contains_key(lower) && !self.compiler.defines.contains_key(lower) {
+            self.autoload(crate::eval::modules::Entity::Definition, lower)?;
+        }
+        Ok(())
+    }
+
+    /// Whether a class or defined type of that (lower-case) name is known.
+    pub fn is_class_or_define(&self, lower: &str) -> bool {
+        self.compiler.classes_defs.contains_key(lower) || self.compiler.defines.contains_key(lower)
+    }
+
+    /// The value of `$class::variable`: the evaluated class's scope.
+    pub(crate) fn qualified_variable(&self, name: &str) -> Option<Value> {
+        let name = name.trim_start_matches("::");
+        let (class, var) = name.rsplit_once("::")?;
+        self.compiler.class_scopes.get(&class.to_lowercase())?.get(var)
+    }
+
+    /// Evaluates one defined resource's body.
+    pub(super) fn evaluate_define(&mut self, index: usize) -> Eval<()> {
+        let r = self.compiler.catalog.at(index).clone();
+        self.compiler.catalog.at_mut(index).evaluated = true;
+        let lower = r.type_name.to_lowercase();
+        let Some(def) = self.compiler.defines.get(&lower).cloned() else { return Ok(()) };
+        let scope = Scope::local(&self.top);
+        self.compiler.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, r.scope.clone());
+        let reference = r.reference();
+        let tags = r.all_tags();
+        let container = Container::new(&r.type_name, &r.title);
+        let result = self.in_container(container, tags, def.file.clone(), scope, |ev| {
+            ev.scope.bind("title".into(), Value::String(r.title.clone()));
+            ev.bind_module_name(&lower);
+            ev.scope.bind("name".into(), r.params.get("name").cloned().unwrap_or(Value::String(r.title.clone())));
+            let mut given = r.params.clone();
+            given.shift_remove("name");
+            for p in &def.parameters {
+                if !given.contains_key(p.name.as_str()) {
+                    if let Some(v) = ev.default_for(&r, &p.name) {
+                        given.insert(p.name.as_str().into(), v);
+                    }
+                }
+            }
+            ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            match &def.body {
+                Some(body) => ev.eval(body).map(drop),
+                None => Ok(()),
+            }
+        });
+        result.map(drop).map_err(|flow| define_error(flow, &r))
+    }
+}
+
+/// An error while evaluating a defined resource, as Puppet reports it: wrapped in the
+/// resource statement's prefix with the declaration's line (and the inner error's text).
+pub(super) fn define_error(flow: Flow, r: &Resource) -> Flow {
+    let line = r.at.line;
+    match flow {
+        Flow::Error(e) if e.bare => Flow::Error(e),
+        Flow::Error(mut e) => {
+            let file = e.file.take().map(|f| format!("file: {f}, ")).unwrap_or_default();
+            let inner = match e.at {
+                None => e.message.clone(),
+                Some(at) => format!("Evaluation Error: {} ({file}line: {}, column: {})", e.message, at.line, at.column),
+            };
+            if r.by_function {
+                e.message = format!("Error while evaluating a Resource Statement, {inner} {}", r.location());
+                e.at = None;
+                e.bare = true;
+                e.message = format!("Evaluation Error: {}", e.message);
+                return Flow::Error(e);
+            }
+            e.message = format!("Error while evaluating a Resource Statement, {inner}");
+            e.at = Some(Span { start: 0, end: 0, line, column: 0 });
+            e.file = r.file.clone();
+            Flow::Error(e)
+        }
+        other => other,
+    }
+}

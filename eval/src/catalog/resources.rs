@@ -1,0 +1,615 @@
+//! Resources in the catalog (`runtime3_resource_support.rb`): resource expressions and their
+//! titles and attributes, uniqueness (titles and namevars), parameter checks against the
+//! resource types, `create_resources`, resource defaults (`File { ... }`) and overrides
+//! (`File['x'] { ... }`).
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use indexmap::IndexMap;
+use puppet_syntax::ast::{AttributeOp, Expr, ExprKind, ResourceBody, ResourceForm};
+use puppet_syntax::Span;
+use puppet_types::display::{capitalize_segments, value_to_s};
+use puppet_types::{Type, Value};
+
+use super::relationships::{reference_of, reference_value};
+use crate::catalog::{self, flatten, valid_tag, Attributes, Kind, Origin, Override, OverrideParam, Resource};
+use crate::eval::Evaluator;
+use crate::error::{bare, fail, fail_at, Eval, Flow};
+
+impl Evaluator {
+    /// `type { title: attribute => value, ... }`, `@type { ... }`, `class { 'name': ... }`.
+    pub(crate) fn resource_expression(
+        &mut self,
+        form: ResourceForm,
+        type_expr: &Expr,
+        bodies: &[ResourceBody],
+        e: &Expr,
+    ) -> Eval<Value> {
+        let type_name = match &type_expr.kind {
+            ExprKind::QualifiedName(name) => name.clone(),
+            ExprKind::QualifiedReference(name) => name.clone(),
+            _ => match &self.eval(type_expr)? {
+                Value::String(s) => s.to_string(),
+                Value::Type(t) => match &**t {
+                    Type::Resource { type_name: Some(n), title: None } => n.to_string(),
+                    Type::Class(None) => "class".into(),
+                    other => return Err(fail_at(format!("Illegal Resource Type expression, expected result of type String, got {other}"), type_expr.at)),
+                },
+                other => return Err(fail_at(format!("Illegal Resource Type expression, expected result of type String, got {}", value_to_s(other)), type_expr.at)),
+            },
+        };
+        let lower = type_name.trim_start_matches("::").to_lowercase();
+        // A `default:` body gives the other bodies of the expression their defaults.
+        let mut defaults = Attributes::default();
+        let mut declared = Vec::new();
+        let mut plans = Vec::new();
+        for body in bodies {
+            let title = self.eval(&body.title)?;
+            let params = self.attribute_values(&body.operations, e.at)?;
+            if matches!(title, Value::Default) {
+                defaults.values.extend(params.values);
+                defaults.origins.extend(params.origins);
+                continue;
+            }
+            plans.push((title, params, body.title.at));
+        }
+        let mut seen: Vec<String> = Vec::new();
+        let mut titled = Vec::new();
+        for (title, mut params, title_at) in plans {
+            for (k, v) in &defaults.values {
+                if !params.contains_key(k) {
+                    let origin = defaults.origins.get(k).cloned().unwrap_or_default();
+                    params.insert(k.clone(), v.clone(), origin);
+                }
+            }
+            for title in self.titles(&title, title_at)? {
+                if seen.contains(&title) {
+                    return Err(fail_at(format!("The title '{title}' has already been used in this resource expression"), e.at));
+                }
+                seen.push(title.clone());
+                titled.push((title, params.clone()));
+            }
+        }
+        for (title, params) in titled {
+            let reference = if lower == "class" {
+                self.declare_class_like(&title, params, e.at)
+            } else {
+                self.declare_resource(&lower, &title, params, form, e.at)
+            }
+            .map_err(|flow| statement_error(flow, e.at))?;
+            declared.push(reference);
+        }
+        Ok(Value::array(declared))
+    }
+
+    /// The titles a title expression gives: a string, or an array of them (flattened).
+    pub(super) fn titles(&self, title: &Value, at: Span) -> Eval<Vec<String>> {
+        if title.is_undef() {
+            return Err(fail_at("Missing title. The title expression resulted in undef", at));
+        }
+        let mut out = Vec::new();
+        for (index, v) in flatten(title).iter().enumerate() {
+            match v {
+                Value::String(s) if s.is_empty() => {
+                    return Err(fail_at(
+                        format!("Empty string title at {index}. Title strings must have a length greater than zero."),
+                        at,
+                    ))
+                }
+                Value::String(s) => out.push(s.to_string()),
+                other => {
+                    return Err(fail_at(
+                        format!(
+                            "Illegal title type at index {index}. Expected String, got {}",
+                            puppet_types::infer::infer_generalized(other)
+                        ),
+                        at,
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The values of `name => value` operations and `* => hash` splats, in order, with
+    /// where each was set; undef values leave the attribute unset.
+    pub(super) fn attribute_values(&mut self, operations: &[AttributeOp], at: Span) -> Eval<Attributes> {
+        let mut params = Attributes::default();
+        for op in operations {
+            match op {
+                AttributeOp::Set { name, value, span, .. } => {
+                    let v = self.eval(value)?;
+                    if let Some(big) = puppet_types::int::find_big(&v) {
+                        let message = big.out_of_range_message();
+                        return Err(fail_at(format!("Error while evaluating a '=>' expression, {message}"), *span));
+                    }
+                    if params.contains_key(name.as_str()) {
+                        return Err(fail_at(format!("The attribute '{name}' has already been set"), at));
+                    }
+                    params.insert(name.as_str().into(), v, self.origin(span.line));
+                }
+                AttributeOp::Splat { value, span } => {
+                    for (name, v) in self.splat(value)? {
+                        if params.contains_key(&name) {
+                            return Err(fail_at(format!("The attribute '{name}' has already been set"), at));
+                        }
+                        params.insert(name, v, self.origin(span.line));
+                    }
+                }
+            }
+        }
+        Ok(params)
+    }
+
+    /// The attributes of `* => hash` (`eval_AttributesOperation`).
+    pub(super) fn splat(&mut self, value: &Expr) -> Eval<Vec<(Rc<str>, Value)>> {
+        match &self.eval(value)? {
+            Value::Hash(h) => h
+                .iter()
+                .map(|(k, v)| match k.as_str() {
+                    Some(name) => Ok((Rc::from(name), v.clone())),
+                    None => Err(fail_at("Attribute name is not a String", value.at)),
+                })
+                .collect(),
+            other => Err(fail_at(
+                format!("Expected value of type Hash, got {}", puppet_types::infer::infer_generalized(other)),
+                value.at,
+            )),
+        }
+    }
+
+    /// A parameter set on `line` of the code being evaluated.
+    pub(super) fn origin(&self, line: u32) -> Origin {
+        Origin { file: self.loader.current_file.clone(), line: Some(line) }
+    }
+
+    /// Adds one resource of a core or defined type to the catalog.
+    pub(super) fn declare_resource(
+        &mut self,
+        lower: &str,
+        title: &str,
+        params: Attributes,
+        form: ResourceForm,
+        at: Span,
+    ) -> Eval<Value> {
+        if crate::resource_types::get(lower).is_none() {
+            self.load_definition(lower)?;
+        }
+        let (kind, type_name) = if let Some(t) = crate::resource_types::get(lower) {
+            (Kind::Builtin, capitalize_segments(&t.name))
+        } else if self.ruby_type_exists(lower) {
+            // A type a module implements in Ruby: declared as it is, its parameters unchecked.
+            (Kind::Builtin, capitalize_segments(lower))
+        } else if self.compiler.defines.contains_key(lower) {
+            (Kind::Define, capitalize_segments(lower))
+        } else {
+            return Err(fail(format!("Unknown resource type: '{lower}'")));
+        };
+        if form == ResourceForm::Exported {
+            self.warn_at("You cannot collect exported resources without storeconfigs being set; the export is ignored", at);
+        }
+        let resource = Resource {
+            params: params.values,
+            origins: params.origins,
+            virtual_: form == ResourceForm::Virtual,
+            exported: form == ResourceForm::Exported,
+            evaluated: kind != Kind::Define,
+            ..self.new_resource(&type_name, title, kind, at)
+        };
+        let here = if self.compiler.created_by_function { format!(" (file: unknown, line: {})", at.line) } else { self.origin(at.line).suffix() };
+        let reference = resource.reference();
+        if let Some(namevar) = self.namevar_clash(&resource) {
+            return Err(fail(namevar));
+        }
+        let sets_stage = resource.params.get("stage").is_some_and(|v| !v.is_undef());
+        if let Err(existing) = self.compiler.catalog.add(resource) {
+            return Err(fail(format!(
+                "Duplicate declaration: {reference} is already declared at {}; cannot redeclare{here}",
+                existing.location()
+            )));
+        }
+        if sets_stage {
+            return Err(fail(format!(
+                "Only classes can set 'stage'; normal resources like {reference} cannot change run stage"
+            )));
+        }
+        Ok(reference_value(&type_name, title))
+    }
+
+    /// A resource declared here: in the current scope and container, with its tags and file.
+    pub(super) fn new_resource(&self, type_name: &str, title: &str, kind: Kind, at: Span) -> Resource {
+        Resource {
+            container: self.compiler.container.reference().into(),
+            tags: self.compiler.tags.clone(),
+            by_function: self.compiler.created_by_function,
+            file: self.loader.current_file.clone(),
+            ..Resource::new(type_name, title, kind, at, self.scope.clone())
+        }
+    }
+
+    /// A core resource whose namevar (`path` of a file) another resource of its type already
+    /// has: Puppet's alias error.
+    pub(super) fn namevar_clash(&mut self, r: &Resource) -> Option<String> {
+        let lower = r.type_name.to_lowercase();
+        let mut names: Vec<(String, String)> = Vec::new();
+        if r.kind == Kind::Builtin {
+            if let Some((key, shown)) = uniqueness_key(&lower, r) {
+                names.push((key, shown));
+            }
+        }
+        if let Some(aliases) = r.params.get("alias") {
+            for a in flatten(aliases) {
+                let a = value_to_s(&a);
+                names.push((a.clone(), format!("\"{a}\"")));
+            }
+        }
+        for (key, shown) in names {
+            if key == *r.title {
+                continue;
+            }
+            if let Some(other) = self.compiler.catalog.get(&r.type_name, &key) {
+                let resource_key = if shown.starts_with('[') {
+                    format!("[\"{}\", {}]", r.type_name, shown.trim_start_matches('[').trim_end_matches(']'))
+                } else {
+                    format!("[\"{}\", {shown}]", r.type_name)
+                };
+                return Some(format!(
+                    "Cannot alias {} to {shown} at (line: {}); resource {resource_key} already declared (line: {})",
+                    r.reference(),
+                    r.at.line,
+                    other.at.line
+                ));
+            }
+            self.compiler.catalog.add_alias(&lower, &key, &r.title);
+        }
+        None
+    }
+
+    /// A core type's parameters must be its attributes or metaparameters (so must those of a
+    /// type a module implements in Ruby, when its attributes can be read), relationship
+    /// metaparameters must name resources of the catalog, and tags must be tags: checked
+    /// when the catalog is finished, as Puppet does.
+    pub(super) fn check_parameters(&self) -> Eval<()> {
+        // The attributes of types modules implement in Ruby, by type.
+        let mut ruby: HashMap<String, Option<Rc<[String]>>> = HashMap::new();
+        for r in self.compiler.catalog.resources().iter().filter(|r| r.kind == Kind::Builtin && !r.virtual_) {
+            let lower = r.type_name.to_lowercase();
+            let core = crate::resource_types::get(&lower);
+            let module_names = match core {
+                Some(_) => None,
+                None => match ruby.entry(lower.clone()).or_insert_with(|| self.ruby_type_attributes(&lower).map(Rc::from)) {
+                    Some(names) => Some(names.clone()),
+                    None => continue,
+                },
+            };
+            let has = |name: &str| match core {
+                Some(t) => t.attribute(name).is_some(),
+                None => module_names.as_deref().is_some_and(|names| names.iter().any(|n| n == name)),
+            };
+            for name in r.params.keys() {
+                if !has(name) && crate::resource_types::metaparameter(name).is_none() {
+                    return Err(bare(format!("no parameter named '{name}' {} on {} {}", r.location(), r.reference(), r.location())));
+                }
+            }
+        }
+        for r in self.compiler.catalog.resources().iter().filter(|r| !r.virtual_) {
+            for param in ["before", "require", "notify", "subscribe"] {
+                let Some(v) = r.params.get(param) else { continue };
+                for target in flatten(v) {
+                    let found = match reference_of(&target) {
+                        Some((t, title)) => self.compiler.catalog.get(&t, &title).is_some(),
+                        None => match &target {
+                            Value::String(text) => parse_reference(text).is_some_and(|(t, title)| self.compiler.catalog.get(&t, &title).is_some()),
+                            _ => true,
+                        },
+                    };
+                    if !found {
+                        return Err(bare(format!(
+                            "Could not find resource '{}' in parameter '{param}'{}",
+                            catalog::reference_text(&target),
+                            r.param_location(param)
+                        )));
+                    }
+                }
+            }
+        }
+        for r in self.compiler.catalog.resources() {
+            if let Some(tags) = r.params.get("tag") {
+                for tag in flatten(tags) {
+                    let text = value_to_s(&tag);
+                    if !valid_tag(&text) {
+                        return Err(bare(format!("Invalid tag '{text}' (line: {})", r.at.line)));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `File['/x']['mode']`: parameters of a declared resource (undef when not set).
+    pub(crate) fn resource_parameters(&self, t: &Type, keys: &[Value], at: Span) -> Eval<Value> {
+        let (type_name, title) = match t {
+            Type::Resource { type_name: Some(n), title: Some(title) } => (n.to_string(), title.to_string()),
+            Type::Class(Some(name)) => ("Class".to_owned(), name.to_string()),
+            _ => return Ok(Value::Undef),
+        };
+        let Some(r) = self.compiler.catalog.get(&type_name, &title) else {
+            let shown = if type_name == "Class" { format!("Class['{title}']") } else { format!("{type_name}['{title}']") };
+            return Err(fail_at(format!("Resource not found: {shown}"), at));
+        };
+        let mut found = Vec::with_capacity(keys.len());
+        for k in keys {
+            let name = value_to_s(k);
+            if !self.has_parameter(r, &name) {
+                let shown = if type_name == "Class" { format!("Class['{title}']") } else { format!("{type_name}['{title}']") };
+                return Err(fail_at(format!("The resource {shown} does not have a parameter called '{name}'"), at));
+            }
+            let value = r.params.get(name.as_str()).cloned().or_else(|| self.default_for(r, &name));
+            found.push(value.unwrap_or(Value::Undef));
+        }
+        if found.len() == 1 {
+            return Ok(found.pop().unwrap_or(Value::Undef));
+        }
+        Ok(Value::array(found))
+    }
+
+    /// Whether a resource's type has the parameter (or it is a metaparameter).
+    pub(super) fn has_parameter(&self, r: &Resource, name: &str) -> bool {
+        if crate::resource_types::metaparameter(name).is_some() {
+            return true;
+        }
+        match r.kind {
+            Kind::Builtin => crate::resource_types::get(&r.type_name).is_some_and(|t| t.attribute(name).is_some()),
+            Kind::Define => {
+                name == "name"
+                    || self.compiler.defines.get(&r.type_name.to_lowercase()).is_some_and(|d| d.parameters.iter().any(|p| p.name == name))
+            }
+            Kind::Class => self.compiler.classes_defs.get(&*r.title).is_some_and(|d| d.parameters.iter().any(|p| p.name == name)),
+        }
+    }
+
+    /// The default (`File { mode => ... }`) a resource would take for a parameter.
+    pub(super) fn default_for(&self, r: &Resource, name: &str) -> Option<Value> {
+        let lower = r.type_name.to_lowercase();
+        let mut scope = Some(r.scope.clone());
+        let mut hops = 0;
+        while let Some(s) = scope {
+            let d = self.compiler.catalog.defaults.get(&(Rc::as_ptr(&s) as usize)).and_then(|d| d.by_type.get(&lower));
+            if let Some(v) = d.and_then(|d| d.values.get(name)) {
+                return Some(v.clone());
+            }
+            hops += 1;
+            if hops > 10_000 {
+                return None;
+            }
+            scope = self.compiler.catalog.defaults_parent.get(&(Rc::as_ptr(&s) as usize)).cloned().or_else(|| s.parent());
+        }
+        None
+    }
+
+    /// `create_resources(type, {title => params}, defaults)`.
+    pub fn create_resources(&mut self, args: &[Value], at: Span) -> Eval<Value> {
+        let (Some(type_arg), Some(instances)) = (args.first(), args.get(1)) else {
+            return Err(fail(format!("create_resources(): wrong number of arguments ({}; must be 2 or 3)", args.len())));
+        };
+        let Value::Hash(instances) = instances else {
+            return Err(fail("create_resources(): second argument must be a hash"));
+        };
+        let defaults = match args.get(2) {
+            None => None,
+            Some(Value::Hash(h)) => Some(h.clone()),
+            Some(_) => return Err(fail("create_resources(): third argument, if provided, must be a hash")),
+        };
+        let type_text = value_to_s(type_arg);
+        let (form, name) = match type_text.strip_prefix("@@") {
+            Some(rest) => (ResourceForm::Exported, rest),
+            None => match type_text.strip_prefix('@') {
+                Some(rest) => (ResourceForm::Virtual, rest),
+                None => (ResourceForm::Regular, type_text.as_str()),
+            },
+        };
+        let lower = name.trim_start_matches("::").to_lowercase();
+        let mut refs = Vec::new();
+        let site = Span { column: 0, ..at };
+        for (title, params) in instances.iter() {
+            let mut merged: IndexMap<Rc<str>, Value> = IndexMap::new();
+            if let Some(d) = &defaults {
+                for (k, v) in d.iter() {
+                    merged.insert(value_to_s(k).as_str().into(), v.clone());
+                }
+            }
+            if let Value::Hash(p) = params {
+                for (k, v) in p.iter() {
+                    merged.insert(value_to_s(k).as_str().into(), v.clone());
+                }
+            }
+            for title in self.titles(title, at)? {
+                let params = Attributes::unplaced(merged.clone());
+                let reference = if lower == "class" {
+                    self.declare_class_like(&title, params, site)?
+                } else {
+                    self.compiler.created_by_function = true;
+                    let declared = self.declare_resource(&lower, &title, params, form, site);
+                    self.compiler.created_by_function = false;
+                    declared?
+                };
+                refs.push(reference);
+            }
+        }
+        Ok(Value::array(refs))
+    }
+
+    /// `File { mode => '0644' }`: defaults for the resources of the current scope.
+    pub(crate) fn resource_defaults(&mut self, type_ref: &Expr, operations: &[AttributeOp]) -> Eval<Value> {
+        let t = self.eval(type_ref)?;
+        let lower = match &t {
+            Value::Type(t) => match &**t {
+                Type::Resource { type_name: Some(n), title: None } => n.to_lowercase(),
+                Type::Class(None) => "class".into(),
+                _ => return Ok(Value::Undef),
+            },
+            _ => return Ok(Value::Undef),
+        };
+        let params = self.attribute_values(operations, type_ref.at)?;
+        let key = Rc::as_ptr(&self.scope) as usize;
+        let entry = self.compiler.catalog.defaults.entry(key).or_default().by_type.entry(lower.clone()).or_default();
+        for (k, v) in params.values {
+            if entry.contains_key(&k) {
+                return Err(bare(format!(
+                    "Default already defined for {} {{ {k} }}; cannot redefine (line: {})",
+                    capitalize_segments(&lower),
+                    type_ref.at.line
+                )));
+            }
+            let origin = params.origins.get(&k).cloned().unwrap_or_default();
+            entry.insert(k, v, origin);
+        }
+        Ok(Value::Undef)
+    }
+
+    /// `File['x'] { mode => '0600' }`: parameters set on the resources when the catalog is
+    /// finished.
+    pub(crate) fn resource_override(&mut self, resources: &Expr, operations: &[AttributeOp], at: Span) -> Eval<Value> {
+        let target = self.eval(resources)?;
+        let params = self.override_params(operations)?;
+        for v in flatten(&target) {
+            if let Some((type_name, title)) = reference_of(&v) {
+                let o = Override { key: catalog::key(&type_name, &title), params: params.clone(), at };
+                if !self.apply_override(&o) {
+                    self.compiler.catalog.overrides.push(o);
+                }
+            }
+        }
+        Ok(target)
+    }
+
+    /// The parameters an override or a collector sets.
+    pub(super) fn override_params(&mut self, operations: &[AttributeOp]) -> Eval<Vec<OverrideParam>> {
+        let mut params = Vec::new();
+        for op in operations {
+            match op {
+                AttributeOp::Set { name, append, value, span } => {
+                    let value = self.eval(value)?;
+                    params.push(OverrideParam { name: name.as_str().into(), value, append: *append, origin: self.origin(span.line) });
+                }
+                AttributeOp::Splat { value, span } => {
+                    for (name, value) in self.splat(value)? {
+                        params.push(OverrideParam { name, value, append: false, origin: self.origin(span.line) });
+                    }
+                }
+            }
+        }
+        Ok(params)
+    }
+
+    /// Sets an override's parameters on its resource; false when there is none yet.
+    pub(super) fn apply_override(&mut self, o: &Override) -> bool {
+        let default_values: Vec<Option<Value>> = match self.compiler.catalog.get(&o.key.0, &o.key.1) {
+            Some(r) => o.params.iter().map(|p| self.default_for(r, &p.name)).collect(),
+            None => return false,
+        };
+        let Some(r) = self.compiler.catalog.get_mut(&o.key.0, &o.key.1) else { return false };
+        for (p, default) in o.params.iter().zip(default_values) {
+            if p.append {
+                let old = r.params.get(&p.name).cloned().or(default);
+                let mut items: Vec<Value> = old.map(|o| flatten(&o)).unwrap_or_default();
+                items.extend(flatten(&p.value));
+                r.set_param(p.name.clone(), Value::array(items), p.origin.clone());
+            } else if p.value.is_undef() {
+                r.params.shift_remove(&p.name);
+            } else {
+                r.set_param(p.name.clone(), p.value.clone(), p.origin.clone());
+            }
+        }
+        true
+    }
+
+    /// Each resource takes the defaults of its scope and the scopes around it.
+    pub(super) fn apply_defaults(&mut self) {
+        if self.compiler.catalog.defaults.is_empty() {
+            return;
+        }
+        for index in 0..self.compiler.catalog.len() {
+            let r = self.compiler.catalog.at(index);
+            let lower = r.type_name.to_lowercase();
+            let mut chain = vec![r.scope.clone()];
+            while let Some(last) = chain.last() {
+                let next = self.compiler.catalog.defaults_parent.get(&(Rc::as_ptr(last) as usize)).cloned().or_else(|| last.parent());
+                match next {
+                    Some(n) if chain.len() < 10_000 => chain.push(n),
+                    _ => break,
+                }
+            }
+            let mut add = Attributes::default();
+            for scope in &chain {
+                if let Some(d) = self.compiler.catalog.defaults.get(&(Rc::as_ptr(scope) as usize)).and_then(|d| d.by_type.get(&lower)) {
+                    for (k, v) in &d.values {
+                        if !add.contains_key(k) {
+                            add.insert(k.clone(), v.clone(), d.origins.get(k).cloned().unwrap_or_default());
+                        }
+                    }
+                }
+            }
+            let r = self.compiler.catalog.at_mut(index);
+            for (k, v) in add.values {
+                if !r.params.contains_key(&k) {
+                    let origin = add.origins.get(&k).cloned().unwrap_or_default();
+                    r.set_param(k, v, origin);
+                }
+            }
+        }
+    }
+}
+
+/// A resource statement's error without a position: Puppet's prefix and the statement's
+/// position.
+pub(super) fn statement_error(flow: Flow, at: Span) -> Flow {
+    match flow {
+        Flow::Error(mut e) if e.at.is_none() && !e.bare => {
+            e.message = format!("Error while evaluating a Resource Statement, {}", e.message);
+            e.at = Some(at);
+            Flow::Error(e)
+        }
+        other => other,
+    }
+}
+
+/// The name that makes a core resource unique when it differs from its title (Puppet's
+/// `uniqueness_key` of isomorphic types): a file's path without trailing slashes, a package's
+/// `[provider, name, command]`, another type's namevar. Exec is not unique by its command.
+/// With how Puppet prints it in its alias error.
+pub(super) fn uniqueness_key(lower: &str, r: &Resource) -> Option<(String, String)> {
+    let get = |name: &str| r.params.get(name).filter(|v| !v.is_undef()).map(value_to_s);
+    match lower {
+        "exec" => None,
+        "file" | "tidy" => {
+            let path = get("path").unwrap_or_else(|| r.title.to_string());
+            let trimmed = if path.len() > 1 { path.trim_end_matches('/').to_owned() } else { path };
+            let trimmed = if trimmed.is_empty() { "/".to_owned() } else { trimmed };
+            Some((trimmed.clone(), format!("[\"{trimmed}\"]")))
+        }
+        "package" => {
+            let name = get("name").unwrap_or_else(|| r.title.to_string());
+            let shown = |v: Option<String>| v.map_or_else(|| "nil".to_owned(), |v| format!("\"{v}\""));
+            Some((name.clone(), format!("[{}, \"{name}\", {}]", shown(get("provider")), shown(get("command")))))
+        }
+        _ => {
+            let t = crate::resource_types::get(lower)?;
+            let [namevar] = t.namevars.as_slice() else { return None };
+            let value = get(namevar).unwrap_or_else(|| r.title.to_string());
+            Some((value.clone(), format!("[\"{value}\"]")))
+        }
+    }
+}
+
+/// `Notify[x]` as a reference's type and title.
+pub(super) fn parse_reference(text: &str) -> Option<(String, String)> {
+    let (t, rest) = text.split_once('[')?;
+    let title = rest.strip_suffix(']')?;
+    let title = title.trim_matches(|c| c == '\'' || c == '"');
+    if t.is_empty() || !t.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return None;
+    }
+    Some((t.to_owned(), title.to_owned()))
+}
