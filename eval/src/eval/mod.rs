@@ -93,12 +93,23 @@ pub struct Log {
 /// Where log messages go as they are made.
 pub type LogSink = Box<dyn FnMut(&Log)>;
 
+/// Puppet's evaluator over a persistent top scope. Its state, by what it serves:
+/// - evaluation: the scopes, match data, nesting and the program being run;
+/// - definitions: user functions, type aliases and the built-in functions;
+/// - the catalog compiler ([`Compiler`]), module loading ([`Loader`]) and Hiera.
 pub struct Evaluator {
     pub options: Options,
+    /// Set from another thread (Ctrl-C) to stop a running evaluation.
+    pub interrupt: Arc<AtomicBool>,
+    sink: LogSink,
+
+    // Evaluation.
     /// The top scope.
     pub top: Rc<Scope>,
     /// The current scope.
     pub(crate) scope: Rc<Scope>,
+    /// Finished lambda calls' local scopes, emptied, reused by the next calls (`Scope::recycle`).
+    pub(crate) scope_pool: Vec<Rc<Scope>>,
     /// Match data of `=~`, case and selector options: one frame per construct that scopes
     /// them, innermost last; `None` where no match has been made in the frame.
     matches: Vec<Rc<[Value]>>,
@@ -108,39 +119,41 @@ pub struct Evaluator {
     /// The first match frame the current function call sees (a function does not see its
     /// caller's match variables).
     match_base: usize,
+    /// Regexps compiled so far, by source.
+    regexps: HashMap<String, Rc<puppet_types::regexp::Regexp>>,
     /// How deeply `eval` is nested (the stack is checked every few levels).
     nesting: usize,
+    /// How deeply calls are nested (`Options::max_depth`).
+    depth: usize,
+    /// The source of the program being run (type references quote it).
+    pub(crate) source: Rc<str>,
+    /// Evaluating a parameter's default: the parameters not bound yet.
+    pub(crate) param_guard: Option<ParamGuard>,
+    /// Evaluating the body of a type alias.
+    pub(crate) in_type_alias: bool,
+    /// The output of the EPP templates being rendered, innermost last.
+    pub(crate) epp_output: Vec<String>,
+    next_closure_id: usize,
+
+    // Definitions.
     /// User functions by name.
     pub functions: HashMap<String, Rc<FunctionDef>>,
     /// Type aliases by lower-case name.
     pub aliases: HashMap<String, Type>,
+    /// Aliases Puppet's type parser left as a garbled reference (`type U = Nope[1]`), and
+    /// whether the current program has named one yet: Puppet fails on the second time.
+    garbled: HashMap<String, bool>,
     /// The names of the classes and defined types programs have defined (for completion).
     pub classes: std::collections::BTreeSet<String>,
+    /// The built-in functions.
+    pub registry: Registry,
+
+    // The catalog, modules and data.
     /// The catalog compiler's state: the catalog, the definitions of classes, defined types
     /// and nodes, and what compilation still has to do.
     pub compiler: Compiler,
     /// Where modules are loaded from and what has been loaded.
     pub loader: Loader,
-    pub registry: Registry,
-    sink: LogSink,
-    depth: usize,
-    /// Set from another thread (Ctrl-C) to stop a running evaluation.
-    pub interrupt: Arc<AtomicBool>,
-    next_closure_id: usize,
-    /// Evaluating the body of a type alias.
-    pub(crate) in_type_alias: bool,
-    /// Aliases Puppet's type parser left as a garbled reference (`type U = Nope[1]`), and
-    /// whether the current program has named one yet: Puppet fails on the second time.
-    garbled: HashMap<String, bool>,
-    /// Finished lambda calls' local scopes, emptied, reused by the next calls (`Scope::recycle`).
-    pub(crate) scope_pool: Vec<Rc<Scope>>,
-    /// The source of the program being run (type references quote it).
-    pub(crate) source: Rc<str>,
-    /// Evaluating a parameter's default: the parameters not bound yet.
-    pub(crate) param_guard: Option<ParamGuard>,
-    regexps: HashMap<String, Rc<puppet_types::regexp::Regexp>>,
-    /// The output of the EPP templates being rendered, innermost last.
-    pub(crate) epp_output: Vec<String>,
     /// The Hiera data read while compiling the current program.
     pub(crate) hiera: crate::hiera::Hiera,
 }
