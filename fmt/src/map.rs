@@ -120,7 +120,7 @@ fn percent_s() -> Rc<Format> {
 impl FormatMap {
     /// Whether every type of the map decides by a value's kind alone (unparameterised
     /// Integer, String, Array, Hash, Any ...): the format of an Array or Hash value then does
-    /// not depend on its elements, and [`value_type`] need not infer them.
+    /// not depend on its elements, and `value_type` need not infer them.
     pub fn is_kind_level(&self) -> bool {
         self.entries.iter().all(|(t, _)| is_kind_level_type(t))
     }

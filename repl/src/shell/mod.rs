@@ -1,7 +1,7 @@
 //! The interactive shell: `poppet` without arguments on a terminal.
 //!
 //! One [`Shell`] holds the session (the evaluator and its top scope) and the settings; the
-//! line editor (rustyline) gets a [`helper::PuppetHelper`] that highlights with the grammar's
+//! line editor (rustyline) gets a `helper::PuppetHelper` that highlights with the grammar's
 //! `highlights.scm`, asks the grammar whether the input is complete ([`validate`]), completes
 //! names by context ([`complete`]) and hints from history. Inputs starting with `:` are
 //! meta-commands ([`commands`]); everything else is Puppet code, evaluated against the
