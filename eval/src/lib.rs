@@ -2,6 +2,17 @@
 //! functions, the catalog compiler, Hiera 5, facts and templates. A library with no terminal
 //! or command-line dependency: the `poppet` runner and shell are built on it.
 //!
+//! - [`Session`] (`session.rs`): parse, validate (puppet-syntax) and evaluate one program after
+//!   another against one top scope; an [`Outcome`] holds the logs, the value and the failure
+//!   (`Failure::puppet_text` is the line `puppet apply` prints after `Error: `).
+//! - [`eval`]: the [`Evaluator`], one arm per AST node; [`scope`]: where variables live.
+//! - [`functions`]: the built-in functions, one table, one module per family.
+//! - [`catalog`]: the catalog compiler (resources, classes, defined types, nodes,
+//!   relationships, collectors) and [`hiera`]: Hiera 5 data and `lookup`.
+//! - [`facts`]: the node's facts (`--facts` files, or a small built-in set);
+//!   [`resource_types`]: the core resource types' schemas, generated from Puppet.
+//! - [`error`]: `Flow`, the unwinding type (errors, and `break`/`next`/`return` as values).
+//!
 //! ```
 //! let mut session = puppet_eval::Session::default();
 //! let outcome = session.run("$x = [1, 2].map |$v| { $v * 10 }\nnotice($x)");

@@ -12,6 +12,41 @@
 //!   expression;
 //! - `functions.rs`: the built-in functions about the catalog (`include`, `contain`,
 //!   `require`, `realize`, `create_resources`, `tag`, `tagged`, `defined`).
+//!
+//! Puppet's rules as reproduced here:
+//! - **The catalog's order**: `Stage[main]`, `Class[Settings]`, `Class[main]` first, as
+//!   Puppet's; lists leave those three out. Then resources in the order they were added.
+//! - **Declarations**: titles (arrays flattened, each checked), bodies, a `default:` body,
+//!   `* =>` splats, `@` virtual (in the catalog only once realized) and `@@` exported (kept,
+//!   with Puppet's storeconfigs warning). A core type's parameters are checked against
+//!   [`resource_types`](crate::resource_types) when the catalog is finished, as Puppet does;
+//!   duplicates and uniqueness keys (a file's path without trailing slashes, a package's
+//!   `[provider, name, command]`, `alias`) give Puppet's messages.
+//! - **Timing is Puppet's**: resource defaults are read when an attribute is read and applied
+//!   at the end, dynamically scoped (a class takes the defaults of where it was included, a
+//!   defined resource those of where it was declared); an override of a declared resource
+//!   merges at once, one of a resource not declared yet waits for the end; defined resources
+//!   and collectors run after the program in the generator loop (collectors, then defined
+//!   bodies, until nothing changes), then relationships, overrides, defaults and checks.
+//! - **Classes**: `include`/`require`/`contain` and `class { 'x': }` add `Class[X]` (a parent
+//!   first), then evaluate the body in the class's own scope (the parent class's, the node's,
+//!   or the top scope), binding parameters as Puppet's ParameterScope does (given values, then
+//!   Hiera data, then defaults in order; a default reading a parameter with no value yet is
+//!   Puppet's error). `$x::y` reads an evaluated class's scope.
+//! - **Nodes**: the node name (`--node`, default `testnode`) matches an exact name, then the
+//!   first regular expression, then `default`; classes declared in the node see its scope.
+//! - **Relationships** (`->` `~>` `<-` `<~`, collectors on either side) become `before` /
+//!   `notify` metaparameters at the end.
+//! - **Errors Puppet raises after evaluation** (parameter checks, missing relationship targets,
+//!   failed realizations) have no prefix or position: `error::bare` marks them.
+//! - **Run stages and containment**: every class is contained in its run stage (the `stage` it
+//!   is declared with, else its declarer's, else `Stage[main]`); other resources in the class
+//!   or defined resource evaluating them; `contain` adds an edge. Only classes may set `stage`.
+//! - **Where a parameter was set**: each resource keeps its parameters' origins (file and
+//!   line), which the missing-relationship-target error names, as Puppet's `Param#file`/`#line`.
+//! - **Tags** ([`Resource::all_tags`], Puppet's `Tagging`): a resource's `tag` values, its type,
+//!   its title when that is a tag, then its declarer's tags, each `a::b` bringing `a` and `b`;
+//!   a class declared again takes the new declarer's tags, and `tag()` tags the container too.
 
 use std::collections::HashMap;
 use std::rc::Rc;

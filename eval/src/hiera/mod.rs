@@ -16,6 +16,19 @@
 //! Errors keep Puppet's three kinds ([`HieraError`]): a LookupError is reported bare
 //! (`Function lookup() did not find a value for the name 'x'`), other Puppet errors become
 //! LookupErrors inside a data provider, and the rest are reported at the call.
+//!
+//! Merges happen at the levels Puppet merges them (locations of a level, levels of the
+//! hierarchy, layers), so that `unique` gives Puppet's arrays; `lookup_options` (per key and
+//! per `^pattern`, `merge` and `convert_to`) and dotted keys into found values
+//! (`mod::users.bob.uid`) are honoured. Automatic parameter lookup
+//! (`catalog/classes.rs`, `class_parameter_data`) looks up `class::param` in the class's scope
+//! before `$title` is set (so `%{title}` is the top scope's, as in Puppet); data `undef` binds
+//! only a parameter without a default.
+//!
+//! Not modelled: global and environment data (no `--hiera-config`), Hiera 3 backends,
+//! `lookup_key` and `data_dig` functions, data hash functions other than `yaml_data` and
+//! `json_data` (an error says so), `uri`/`uris` locations, `data_provider` in `metadata.json`
+//! (an error unless null), `explain` output, `plan_hierarchy`.
 
 mod config;
 mod interpolate;
