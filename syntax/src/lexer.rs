@@ -2499,38 +2499,11 @@ fn ruby_inspect_lines(s: &[u8], lines: &[(usize, usize)]) -> std::string::String
         if i > 0 {
             out.push_str(", ");
         }
-        out.push_str(&ruby_inspect(&std::string::String::from_utf8_lossy(
+        out.push_str(&poppet_ruby::string::inspect(&std::string::String::from_utf8_lossy(
             &s[a..b],
         )));
     }
     out.push(']');
-    out
-}
-
-/// Ruby's `String#inspect`, for the characters Puppet sources hold.
-fn ruby_inspect(s: &str) -> std::string::String {
-    let mut out = std::string::String::from("\"");
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{0C}' => out.push_str("\\f"),
-            '\u{0B}' => out.push_str("\\v"),
-            '\u{08}' => out.push_str("\\b"),
-            '\u{07}' => out.push_str("\\a"),
-            '\u{1B}' => out.push_str("\\e"),
-            '#' if matches!(chars.peek(), Some('{') | Some('$') | Some('@')) => out.push_str("\\#"),
-            c if (c as u32) < 0x20 || (0x7F..0xA0).contains(&(c as u32)) => {
-                out.push_str(&format!("\\u{:04X}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
     out
 }
 
