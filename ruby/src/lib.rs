@@ -9,6 +9,7 @@
 //! | [`string`] | `String#inspect`, `String#dump`, `String#capitalize`               |
 //! | [`float`]  | `Float#to_s`                                                       |
 //! | [`kernel`] | `Kernel#Integer` and `Kernel#Float` of a string                    |
+//! | [`regexp`] | Onigmo's syntax and errors, `Regexp#to_s`, `Regexp.escape`         |
 //!
 //! ```
 //! assert_eq!(poppet_ruby::float::float_to_s(1e20), "1.0e+20");
@@ -17,4 +18,5 @@
 
 pub mod float;
 pub mod kernel;
+pub mod regexp;
 pub mod string;

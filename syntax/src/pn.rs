@@ -116,34 +116,7 @@ fn double_quote(s: &str, out: &mut String) {
 /// (option 16) of one holding a non-ASCII character, a `\u` escape above U+007F or a
 /// `\p{…}` property.
 fn regexp_to_s(source: &str) -> String {
-    let mut fixed_encoding = false;
-    let mut chars = source.chars().peekable();
-    while let Some(c) = chars.next() {
-        if !c.is_ascii() {
-            fixed_encoding = true;
-            break;
-        }
-        if c != '\\' {
-            continue;
-        }
-        match chars.next() {
-            Some('p' | 'P') if chars.peek() == Some(&'{') => fixed_encoding = true,
-            Some('u') => {
-                let hex: String = if chars.peek() == Some(&'{') {
-                    chars.next();
-                    chars.by_ref().take_while(|c| *c != '}').collect()
-                } else {
-                    chars.by_ref().take(4).collect()
-                };
-                fixed_encoding = u32::from_str_radix(&hex, 16).is_ok_and(|v| v > 0x7f);
-            }
-            _ => {}
-        }
-        if fixed_encoding {
-            break;
-        }
-    }
-    if fixed_encoding {
+    if poppet_ruby::regexp::has_fixed_encoding(source) {
         format!("(?-imx:{source})")
     } else {
         source.to_string()
