@@ -14,22 +14,13 @@ use std::fmt::Write;
 /// assert_eq!(poppet_ruby::string::inspect("a\"\n\u{1}é#{"), r##""a\"\n\u0001é\#{""##);
 /// ```
 pub fn inspect(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '#' {
-            out.push_str(if matches!(chars.peek(), Some('$' | '@' | '{')) { "\\#" } else { "#" });
-        } else if let Some(escape) = special_escape(c) {
-            out.push_str(escape);
-        } else if is_printable(c) {
+    quote(s, |out, c| {
+        if is_printable(c) {
             out.push(c);
         } else {
-            unicode_escape(&mut out, c);
+            unicode_escape(out, c);
         }
-    }
-    out.push('"');
-    out
+    })
 }
 
 /// Ruby's `String#dump`: as [`inspect`], with every non-ASCII character as `\uXXXX` (or
@@ -39,19 +30,30 @@ pub fn inspect(s: &str) -> String {
 /// assert_eq!(poppet_ruby::string::dump("\u{1}é"), r##""\x01\u00E9""##);
 /// ```
 pub fn dump(s: &str) -> String {
-    let mut out = String::from("\"");
+    quote(s, |out, c| {
+        if (c as u32) < 0x20 || c == '\x7f' {
+            let _ = write!(out, "\\x{:02X}", c as u32);
+        } else if c.is_ascii() {
+            out.push(c);
+        } else {
+            unicode_escape(out, c);
+        }
+    })
+}
+
+/// The double-quoted string `inspect` and `dump` share: `#` escaped before `{`, `$` or `@`,
+/// the [`special_escape`]s, and `other` for the rest of the characters.
+fn quote(s: &str, mut other: impl FnMut(&mut String, char)) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '#' {
             out.push_str(if matches!(chars.peek(), Some('$' | '@' | '{')) { "\\#" } else { "#" });
         } else if let Some(escape) = special_escape(c) {
             out.push_str(escape);
-        } else if (c as u32) < 0x20 || c == '\x7f' {
-            let _ = write!(out, "\\x{:02X}", c as u32);
-        } else if c.is_ascii() {
-            out.push(c);
         } else {
-            unicode_escape(&mut out, c);
+            other(&mut out, c);
         }
     }
     out.push('"');
