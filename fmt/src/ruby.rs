@@ -14,10 +14,9 @@
 //! to run; here it is always `0x0000000000000000`.
 
 use std::borrow::Cow;
-use std::fmt::Write;
 
 use puppet_types::display::{float_to_s, value_to_s, value_to_string};
-pub use puppet_types::ruby_string::inspect as inspect_str;
+pub use poppet_ruby::string::{inspect as inspect_str, inspect_bytes};
 use puppet_types::Value;
 
 use crate::error::FormatError;
@@ -74,35 +73,6 @@ pub fn inspect<'a>(arg: &'a Arg<'_>) -> Result<Cow<'a, str>, FormatError> {
     })
 }
 
-/// Ruby's `String#inspect` of an ASCII-8BIT string: bytes beyond ASCII as `\xHH`.
-pub fn inspect_bytes(b: &[u8]) -> String {
-    let mut out = String::with_capacity(b.len() + 2);
-    out.push('"');
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        match c {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'#' if matches!(b.get(i + 1), Some(b'$' | b'@' | b'{')) => out.push_str("\\#"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            0x0c => out.push_str("\\f"),
-            0x0b => out.push_str("\\v"),
-            0x08 => out.push_str("\\b"),
-            0x07 => out.push_str("\\a"),
-            0x1b => out.push_str("\\e"),
-            0x20..=0x7e => out.push(c as char),
-            _ => {
-                let _ = write!(out, "\\x{c:02X}");
-            }
-        }
-        i += 1;
-    }
-    out.push('"');
-    out
-}
 
 fn no_implicit(what: &str, into: &str) -> FormatError {
     FormatError::new(format!("no implicit conversion of {what} into {into}"))
@@ -143,34 +113,8 @@ fn float_to_rint(f: f64) -> Result<RInt, FormatError> {
 
 /// `rb_str_to_inum(s, 0, TRUE)`: an integer literal with an optional sign and base prefix.
 fn str_to_inum(s: &str) -> Result<RInt, FormatError> {
-    let bad = || FormatError::new(format!("invalid value for Integer(): {}", inspect_str(s)));
-    let t = s.trim_matches(|c: char| c.is_ascii_whitespace());
-    let (neg, body) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let lower = body.to_ascii_lowercase();
-    let (radix, digits) = if let Some(r) = lower.strip_prefix("0x") {
-        (16, r)
-    } else if let Some(r) = lower.strip_prefix("0b") {
-        (2, r)
-    } else if let Some(r) = lower.strip_prefix("0o") {
-        (8, r)
-    } else if let Some(r) = lower.strip_prefix("0d") {
-        (10, r)
-    } else if lower.len() > 1 && lower.starts_with('0') {
-        (8, lower.get(1..).unwrap_or(""))
-    } else {
-        (10, lower.as_str())
-    };
-    let digits = digits.strip_prefix('_').filter(|_| radix == 8 && lower.starts_with("0_")).unwrap_or(digits);
-    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
-        return Err(bad());
-    }
-    let clean: String = digits.chars().filter(|&c| c != '_').collect();
-    let big = num_bigint::BigInt::parse_bytes(clean.as_bytes(), radix).ok_or_else(bad)?;
-    let big = if neg { -big } else { big };
+    let big = poppet_ruby::kernel::integer(s, None)
+        .ok_or_else(|| FormatError::new(format!("invalid value for Integer(): {}", inspect_str(s))))?;
     use num_traits::ToPrimitive;
     Ok(match big.to_i128() {
         Some(i) => RInt::Small(i),
@@ -214,17 +158,7 @@ fn fdiv_seconds(nsecs: i128) -> f64 {
 
 /// `rb_str_to_dbl(s, TRUE)`.
 fn str_to_dbl(s: &str) -> Result<f64, FormatError> {
-    let bad = || FormatError::new(format!("invalid value for Float(): {}", inspect_str(s)));
-    let t = s.trim_matches(|c: char| c.is_ascii_whitespace());
-    if t.is_empty() || t.contains("__") || t.starts_with('_') || t.ends_with('_') {
-        return Err(bad());
-    }
-    let clean: String = t.chars().filter(|&c| c != '_').collect();
-    let valid = clean.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'));
-    if !valid || clean.ends_with('.') || clean.starts_with('.') {
-        return Err(bad());
-    }
-    clean.parse::<f64>().map_err(|_| bad())
+    poppet_ruby::kernel::float(s).ok_or_else(|| FormatError::new(format!("invalid value for Float(): {}", inspect_str(s))))
 }
 
 /// `NUM2INT(arg)`: a C `int` for `%c` and `*` widths.

@@ -18,6 +18,7 @@
 //! (`"a\nb"`, `\t \n \r \" \$ \\` and `\u{1B}` for other control characters); `%#p` always
 //! double quotes. Precision is the maximum number of characters, applied to the quoted text.
 
+use poppet_ruby::string::capitalize;
 use puppet_types::display::{puppet_double_quote, puppet_quote};
 use puppet_types::Type;
 
@@ -68,45 +69,6 @@ pub fn apply_string_flags(f: &Format, literal: &str) -> Result<String, FormatErr
     }
     fmt.push('s');
     format(&fmt, &Arg::Str(literal.into()))
-}
-
-/// Ruby's `String#capitalize`: the first character in title case, the others in lower case.
-pub fn capitalize(s: &str) -> String {
-    let mut chars = s.chars();
-    let Some(first) = chars.next() else { return String::new() };
-    let mut out = titlecase(first);
-    for c in chars {
-        out.extend(c.to_lowercase());
-    }
-    out
-}
-
-/// The title case of a character (Unicode's titlecase mapping where it differs from upper
-/// case).
-fn titlecase(c: char) -> String {
-    match c {
-        '\u{1C4}'..='\u{1C6}' => "\u{1C5}".into(),
-        '\u{1C7}'..='\u{1C9}' => "\u{1C8}".into(),
-        '\u{1CA}'..='\u{1CC}' => "\u{1CB}".into(),
-        '\u{1F1}'..='\u{1F3}' => "\u{1F2}".into(),
-        'ŉ' => "ʼN".into(),
-        '\u{1F80}'..='\u{1F87}' | '\u{1F90}'..='\u{1F97}' | '\u{1FA0}'..='\u{1FA7}' => {
-            char::from_u32(c as u32 + 8).map(String::from).unwrap_or_default()
-        }
-        '\u{1FB3}' => "\u{1FBC}".into(),
-        '\u{1FC3}' => "\u{1FCC}".into(),
-        '\u{1FF3}' => "\u{1FFC}".into(),
-        c => {
-            // where upper case is several characters (ß, ﬁ), title case is the first of
-            // them followed by the others in lower case (Ss, Fi)
-            let mut upper = c.to_uppercase();
-            let mut out: String = upper.next().map(String::from).unwrap_or_default();
-            for u in upper {
-                out.extend(u.to_lowercase());
-            }
-            out
-        }
-    }
 }
 
 /// Ruby's `String#downcase`, character by character (no final sigma).

@@ -50,7 +50,7 @@ impl Pn {
             Pn::Integer(i) => {
                 let _ = write!(out, "{i}");
             }
-            Pn::Float(f) => out.push_str(&ruby_float(*f)),
+            Pn::Float(f) => out.push_str(&poppet_ruby::float::float_to_s(*f)),
             Pn::Str(s) => double_quote(s, out),
             Pn::List(elements) => {
                 out.push('[');
@@ -111,80 +111,12 @@ fn double_quote(s: &str, out: &mut String) {
     out.push('"');
 }
 
-/// Ruby's `Float#to_s`: the shortest digits that read back as the same float, in fixed
-/// notation when the decimal point falls within -4 < exponent <= 15, else `d.ddde±XX`.
-pub fn ruby_float(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".to_string();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
-    }
-    if f == 0.0 {
-        return if f.is_sign_negative() { "-0.0" } else { "0.0" }.to_string();
-    }
-    // `{:e}` gives the shortest round-trip digits: `-1.2345e16`.
-    let scientific = format!("{f:e}");
-    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", mantissa),
-    };
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let decpt = exponent + 1;
-    if -4 < decpt && decpt <= 15 {
-        let n = digits.len() as i32;
-        if decpt <= 0 {
-            format!("{sign}0.{}{digits}", "0".repeat((-decpt) as usize))
-        } else if decpt >= n {
-            format!("{sign}{digits}{}.0", "0".repeat((decpt - n) as usize))
-        } else {
-            let (int, frac) = digits.split_at(decpt as usize);
-            format!("{sign}{int}.{frac}")
-        }
-    } else {
-        let (first, rest) = digits.split_at(1);
-        let rest = if rest.is_empty() { "0" } else { rest };
-        let e = decpt - 1;
-        let esign = if e < 0 { '-' } else { '+' };
-        format!("{sign}{first}.{rest}e{esign}{:02}", e.abs())
-    }
-}
-
 /// `PRegexpType.regexp_to_s`: the source, with a `(?-imx:…)` group when Ruby gives the
 /// regexp options. Puppet's regexps have no flags of their own, but Ruby fixes the encoding
 /// (option 16) of one holding a non-ASCII character, a `\u` escape above U+007F or a
 /// `\p{…}` property.
 fn regexp_to_s(source: &str) -> String {
-    let mut fixed_encoding = false;
-    let mut chars = source.chars().peekable();
-    while let Some(c) = chars.next() {
-        if !c.is_ascii() {
-            fixed_encoding = true;
-            break;
-        }
-        if c != '\\' {
-            continue;
-        }
-        match chars.next() {
-            Some('p' | 'P') if chars.peek() == Some(&'{') => fixed_encoding = true,
-            Some('u') => {
-                let hex: String = if chars.peek() == Some(&'{') {
-                    chars.next();
-                    chars.by_ref().take_while(|c| *c != '}').collect()
-                } else {
-                    chars.by_ref().take(4).collect()
-                };
-                fixed_encoding = u32::from_str_radix(&hex, 16).is_ok_and(|v| v > 0x7f);
-            }
-            _ => {}
-        }
-        if fixed_encoding {
-            break;
-        }
-    }
-    if fixed_encoding {
+    if poppet_ruby::regexp::has_fixed_encoding(source) {
         format!("(?-imx:{source})")
     } else {
         source.to_string()
@@ -586,36 +518,5 @@ pub fn expr(e: &Expr) -> Pn {
                 },
             ],
         ),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::ruby_float;
-
-    #[test]
-    fn floats_print_as_ruby_prints_them() {
-        // Recorded with `ruby -e 'puts f.to_s'` (Ruby 3.1, as Puppet 7.23 runs on).
-        let cases = [
-            (1.0, "1.0"),
-            (100.0, "100.0"),
-            (1e15, "1.0e+15"),
-            (3e15, "3.0e+15"),
-            (123456789012345.0, "123456789012345.0"),
-            (1234567890123456.0, "1.234567890123456e+15"),
-            (0.001, "0.001"),
-            (0.0001, "0.0001"),
-            (1e-5, "1.0e-05"),
-            (2.5e-7, "2.5e-07"),
-            (1e22, "1.0e+22"),
-            (1.0 / 3.0, "0.3333333333333333"),
-            (1e100, "1.0e+100"),
-            (5e-324, "5.0e-324"),
-            (0.1 + 0.2, "0.30000000000000004"),
-            (-1.5, "-1.5"),
-        ];
-        for (value, expected) in cases {
-            assert_eq!(ruby_float(value), expected, "{value:e}");
-        }
     }
 }

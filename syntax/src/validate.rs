@@ -1576,9 +1576,9 @@ impl Literal {
     /// Ruby's `inspect`, as arrays and hashes show their elements.
     fn inspect(&self) -> String {
         match self {
-            Literal::String(s) => ruby_string_inspect(s),
+            Literal::String(s) => poppet_ruby::string::inspect(s),
             Literal::Integer(i) => i.to_string(),
-            Literal::Float(f) => crate::pn::ruby_float(*f),
+            Literal::Float(f) => poppet_ruby::float::float_to_s(*f),
             Literal::Boolean(b) => b.to_string(),
             Literal::Undef => "nil".into(),
             Literal::Default => ":default".into(),
@@ -1603,33 +1603,6 @@ impl Literal {
             ),
         }
     }
-}
-
-/// Ruby's `String#inspect` for a UTF-8 string.
-fn ruby_string_inspect(s: &str) -> String {
-    let mut out = String::from("\"");
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{b}' => out.push_str("\\v"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{1b}' => out.push_str("\\e"),
-            '#' if matches!(chars.peek(), Some('{' | '$' | '@')) => out.push_str("\\#"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02X}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 // ---------------------------------------------------------------------------------------------

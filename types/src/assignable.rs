@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 use crate::compare::type_eql;
 use crate::normalize::maybe_create_variant;
-use crate::ty::{CallableType, ErrorParams, IntBound, ObjectType, Size, StringParam, StructElement, Type, TypeAlias};
+use crate::ty::{len_i64, CallableType, ErrorParams, IntBound, ObjectType, Size, StringParam, StructElement, Type, TypeAlias};
 use crate::value::Value;
 
 /// Whether `t` accepts every value of `other` (`t.assignable?(other)`).
@@ -520,11 +520,6 @@ fn time_range_covers(outer: (Option<i128>, Option<i128>), inner: (Option<i128>, 
     let lo = |b: Option<i128>| b.unwrap_or(i128::MIN);
     let hi = |b: Option<i128>| b.unwrap_or(i128::MAX);
     lo(outer.0) <= lo(inner.0) && hi(outer.1) >= hi(inner.1)
-}
-
-/// `n` as an i64 (collection sizes always fit).
-fn len_i64(n: usize) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 // --- strings ---------------------------------------------------------------------------

@@ -130,55 +130,8 @@ fn write_leaf_s(out: &mut String, v: &Value) {
     }
 }
 
-/// Ruby's `Float#to_s`: the shortest digits that read back as the same float, in fixed
-/// notation when the decimal exponent is in -4 < e < 16 (`100.0`, `0.0001`) or is 16 with
-/// digits after the point (`1000000000000000.2`), otherwise in scientific notation with a
-/// signed two-digit exponent (`1.0e+15`, `1.0e+16`, `1.0e-05`).
-pub fn float_to_s(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "Infinity".into() } else { "-Infinity".into() };
-    }
-    if f == 0.0 {
-        return if f.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
-    }
-    // Rust's `{:e}` gives the shortest round-trip digits: "1.2345e3", "-5e-7".
-    let sci = format!("{:e}", f.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let mut digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    round_tie_to_even(f.abs(), exp, &mut digits);
-    let decpt = exp + 1; // digits are 0.DIGITS * 10^decpt
-    let mut out = String::new();
-    if f < 0.0 {
-        out.push('-');
-    }
-    if decpt > 0 && (decpt < 16 || (decpt == 16 && digits.len() > 16)) {
-        let d = decpt as usize;
-        if digits.len() <= d {
-            out.push_str(&digits);
-            out.extend(std::iter::repeat_n('0', d - digits.len()));
-            out.push_str(".0");
-        } else {
-            out.push_str(&digits[..d]);
-            out.push('.');
-            out.push_str(&digits[d..]);
-        }
-    } else if decpt <= 0 && decpt > -4 {
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', (-decpt) as usize));
-        out.push_str(&digits);
-    } else {
-        out.push_str(&digits[..1]);
-        out.push('.');
-        out.push_str(if digits.len() > 1 { &digits[1..] } else { "0" });
-        let e = decpt - 1;
-        let _ = write!(out, "e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
-    }
-    out
-}
+/// Ruby's `Float#to_s`, as Puppet prints every float (`1.0e+15`, `1000000000000000.2`).
+pub use poppet_ruby::float::float_to_s;
 
 /// Puppet's quoting of a string (`StringConverter#puppet_quote`): single quotes unless the
 /// string holds a control character; inside single quotes `'` is escaped and a backslash
@@ -245,16 +198,7 @@ pub fn capitalize_segments(name: &str) -> String {
     if name.starts_with(|c: char| c.is_ascii_uppercase()) {
         return name.to_owned();
     }
-    name.split("::").map(capitalize).collect::<Vec<_>>().join("::")
-}
-
-/// Ruby's `String#capitalize`: the first character upper case, the rest lower case.
-fn capitalize(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
-        None => String::new(),
-    }
+    name.split("::").map(poppet_ruby::string::capitalize).collect::<Vec<_>>().join("::")
 }
 
 /// `LabelProvider#a_an`: the text with its indefinite article, `an` before a vowel (a, e,
@@ -822,59 +766,9 @@ pub fn struct_key_name(t: &Type) -> Option<&str> {
     }
 }
 
-/// Where the float lies exactly halfway between the shortest digits and the ones a unit
-/// lower in the last place, and both read back as it, Ruby's dtoa takes the even one
-/// (`1e15 + 0.3` is 1000000000000000.25: Ruby shows `...0.2`, Rust's shortest `...0.3`).
-fn round_tie_to_even(f: f64, exp: i32, digits: &mut String) {
-    let n = digits.len();
-    let Some(last) = digits.as_bytes().last().copied() else { return };
-    // Two readings a last-place unit apart both round-trip only at the precision limit.
-    if n < 15 || (last - b'0').is_multiple_of(2) {
-        return;
-    }
-    // The exact value, with digits enough to see a 5 followed by zeros after the n-th.
-    let exact = format!("{:.*e}", n + 24, f);
-    let exact: String = exact.split_once('e').map_or("", |(m, _)| m).chars().filter(char::is_ascii_digit).collect();
-    let mut lower = digits.clone();
-    lower.pop();
-    lower.push(char::from(last - 1));
-    let midway = exact.get(..n) == Some(lower.as_str())
-        && exact.as_bytes().get(n) == Some(&b'5')
-        && exact.bytes().skip(n + 1).all(|b| b == b'0');
-    if midway && format!("{}.{}e{exp}", &lower[..1], &lower[1..]).parse::<f64>().ok() == Some(f) {
-        *digits = lower;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ruby_floats() {
-        let cases = [
-            (1e15, "1.0e+15"),
-            (1e14, "100000000000000.0"),
-            (123456789012345.0, "123456789012345.0"),
-            (1234567890123456.0, "1.234567890123456e+15"),
-            // sixteen digits before the point and more after: fixed (Ruby's `flo_to_s`)
-            (1e15 + 0.3, "1000000000000000.2"),
-            (1234567890123456.7, "1234567890123456.8"),
-            (9999999999999998.0, "9.999999999999998e+15"),
-            (1234567890123450.0, "1.23456789012345e+15"),
-            (0.0001, "0.0001"),
-            (0.00001, "1.0e-05"),
-            (0.00012345, "0.00012345"),
-            (1.5e300, "1.5e+300"),
-            (-0.0, "-0.0"),
-            (123_456_789.123_456_79, "123456789.12345679"),
-            (100.0, "100.0"),
-            (1.0e-320, "1.0e-320"),
-        ];
-        for (f, s) in cases {
-            assert_eq!(float_to_s(f), s, "{f:e}");
-        }
-    }
 
     #[test]
     fn quoting() {

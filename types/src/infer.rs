@@ -42,7 +42,7 @@ use std::rc::Rc;
 use crate::int::Int;
 use crate::normalize::maybe_create_variant;
 use crate::semver::SemVerRange;
-use crate::ty::{Size, StringParam, StructElement, Type};
+use crate::ty::{len_i64, Size, StringParam, StructElement, Type};
 use crate::value::{Hash, IteratorKind, Value};
 
 /// How deep inference descends into nested containers before answering `Any`.
@@ -203,10 +203,6 @@ fn infer_hash(h: &Hash, depth: usize) -> Type {
 fn reduce_type(mut types: impl std::iter::Iterator<Item = Type>) -> Type {
     let Some(first) = types.next() else { return Type::Unit };
     types.fold(first, |memo, t| crate::common::common_type(&memo, &t))
-}
-
-fn len_i64(n: usize) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 /// `PArrayType::EMPTY`: `Array[Unit, 0, 0]`.

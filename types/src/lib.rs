@@ -25,7 +25,6 @@ pub mod new;
 pub mod normalize;
 pub mod params;
 pub mod regexp;
-pub mod ruby_string;
 pub mod semver;
 pub mod time;
 pub mod ty;

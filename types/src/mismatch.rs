@@ -38,7 +38,7 @@ use crate::display::a_an;
 use crate::infer::{generalize, infer_set};
 use crate::normalize::maybe_create_variant;
 use crate::normalize::normalize;
-use crate::ty::{CallableType, Size, StructElement, Type, TypeAlias};
+use crate::ty::{len_i64, CallableType, Size, StructElement, Type, TypeAlias};
 use crate::value::Value;
 
 /// How deep a description descends (through nested types and recursive aliases) before it
@@ -817,10 +817,6 @@ fn accepts_undef(t: &Type) -> bool {
 fn struct_size(elements: &[StructElement]) -> Size {
     let required = elements.iter().filter(|e| !accepts_undef(&e.key_type)).count();
     Size::new(len_i64(required), Some(len_i64(elements.len())))
-}
-
-fn len_i64(n: usize) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 /// `describe_PStructType`: against a Struct, missing and unrecognized keys and each entry's

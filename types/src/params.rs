@@ -953,7 +953,7 @@ fn write_inspect(out: &mut String, v: &Value, depth: usize) {
         Value::Integer(i) => out.push_str(&i.to_string()),
         Value::BigInt(b) => out.push_str(&b.to_string()),
         Value::Float(f) => out.push_str(&crate::display::float_to_s(*f)),
-        Value::String(s) => out.push_str(&crate::ruby_string::inspect(s)),
+        Value::String(s) => out.push_str(&poppet_ruby::string::inspect(s)),
         Value::Regexp(r) => out.push_str(&crate::display::regexp_with_delimiters(r.source())),
         Value::Array(a) => {
             out.push('[');

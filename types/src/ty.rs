@@ -71,7 +71,7 @@ impl Size {
 
     /// A Tuple's size where it has no size constraint: exactly the number of its types.
     pub fn or_exact(size: Option<&Size>, types: usize) -> Size {
-        size.cloned().unwrap_or_else(|| Size::exact(i64::try_from(types).unwrap_or(i64::MAX)))
+        size.cloned().unwrap_or_else(|| Size::exact(len_i64(types)))
     }
 
     /// `PTupleType#size_range`: its size, or the number of its types (`0..` when it has
@@ -89,6 +89,12 @@ impl Size {
     pub fn max(&self) -> Option<i64> {
         self.to.as_ref().map(|n| n.as_i64().unwrap_or(if n.is_negative() { i64::MIN } else { i64::MAX }))
     }
+}
+
+/// A count (a length, a number of types) as a size bound: collections never reach
+/// `i64::MAX`, which stands for any larger count.
+pub(crate) fn len_i64(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 /// The `String` type's parameter: a size, or (for inferred types) the one string value.

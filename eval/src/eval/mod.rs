@@ -1002,7 +1002,7 @@ impl LValue {
                 let items: Vec<String> = l
                     .iter()
                     .map(|t| match t {
-                        LValue::Name(n) => puppet_types::ruby_string::inspect(n),
+                        LValue::Name(n) => poppet_ruby::string::inspect(n),
                         list => list.ruby_inspect(),
                     })
                     .collect();

@@ -238,21 +238,8 @@ fn leading_int(s: &str, radix: u32) -> BigInt {
 
 /// `Integer(s)` of what `%i` matched: `0x` hex, a leading `0` octal, else decimal.
 fn strict_integer(s: &str) -> Eval<BigInt> {
-    let (neg, body) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    let (radix, digits) = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        (16, h)
-    } else if body.len() > 1 && body.starts_with('0') {
-        (8, &body[1..])
-    } else {
-        (10, body)
-    };
-    let v = BigInt::from_str_radix(digits, radix)
-        .map_err(|_| fail(format!("invalid value for Integer(): {}", puppet_types::ruby_string::inspect(s))))?;
-    Ok(if neg { -v } else { v })
+    poppet_ruby::kernel::integer(s, None)
+        .ok_or_else(|| fail(format!("invalid value for Integer(): {}", poppet_ruby::string::inspect(s))))
 }
 
 /// Ruby's `String#to_f`: the longest leading decimal float, `0.0` when there is none.

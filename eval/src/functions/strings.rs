@@ -15,6 +15,7 @@ use std::rc::Rc;
 
 use pfmt::sprintf::{Arg, Conversions, RInt};
 use pfmt::FormatError;
+use poppet_ruby::string::capitalize;
 use puppet_types::display::value_to_s;
 use puppet_types::regexp::Regexp;
 use puppet_types::value::Hash;
@@ -142,41 +143,6 @@ pub(crate) fn downcase(s: &str) -> String {
 /// `String#upcase` (`ß` is `SS`).
 pub(crate) fn upcase(s: &str) -> String {
     s.chars().flat_map(char::to_uppercase).collect()
-}
-
-/// The titlecase of a character, as Ruby's `capitalize` maps the first one.
-fn titlecase(c: char, out: &mut String) {
-    match c {
-        'Ǆ' | 'ǅ' | 'ǆ' => out.push('ǅ'),
-        'Ǉ' | 'ǈ' | 'ǉ' => out.push('ǈ'),
-        'Ǌ' | 'ǋ' | 'ǌ' => out.push('ǋ'),
-        'Ǳ' | 'ǲ' | 'ǳ' => out.push('ǲ'),
-        'ŉ' => out.push_str("ʼN"),
-        _ => {
-            // a multi-character upper case (`ß` → `SS`) is title-cased as its first
-            // character followed by the rest in lower case (`Ss`)
-            let mut upper = c.to_uppercase();
-            if let Some(first) = upper.next() {
-                out.push(first);
-            }
-            for rest in upper {
-                out.extend(rest.to_lowercase());
-            }
-        }
-    }
-}
-
-/// `String#capitalize`: the first character in title case, the rest in lower case.
-fn capitalize(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    if let Some(first) = chars.next() {
-        titlecase(first, &mut out);
-    }
-    for c in chars {
-        out.extend(c.to_lowercase());
-    }
-    out
 }
 
 /// `s.split('_').map(&:capitalize).join('')`: Ruby's `split` drops trailing empty parts.

@@ -970,7 +970,7 @@ fn code_word(
     if capital {
         world.types().iter().for_each(|t| out.word(t, prefix));
         for t in resource_types::all() {
-            out.word(&capitalize(&t.name), prefix);
+            out.word(&puppet_types::display::capitalize_segments(&t.name), prefix);
         }
         return;
     }
@@ -979,9 +979,4 @@ fn code_word(
     if statement_start(level, tokens) {
         resource_types::all().iter().for_each(|t| out.word(&t.name, prefix));
     }
-}
-
-fn capitalize(name: &str) -> String {
-    let mut chars = name.chars();
-    chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
 }

@@ -85,7 +85,7 @@ fn compile(pattern: &str) -> Regex {
 /// (`mailto:a@b`, `urn:x:y`) is the opaque part, with the query appended.
 pub fn split_rfc3986(uri: &str) -> Result<Split, String> {
     if !uri.is_ascii() {
-        return Err(format!("URI must be ascii only {}", crate::ruby_string::dump(uri)));
+        return Err(format!("URI must be ascii only {}", poppet_ruby::string::dump(uri)));
     }
     let (absolute, relative) = rfc3986();
     let get = |c: &regex::Captures, name: &str| c.name(name).map(|m| m.as_str().to_owned());
@@ -125,7 +125,7 @@ pub fn split_rfc3986(uri: &str) -> Result<Split, String> {
             ..Split::default()
         });
     }
-    Err(format!("bad URI(is not URI?): {}", crate::ruby_string::inspect(uri)))
+    Err(format!("bad URI(is not URI?): {}", poppet_ruby::string::inspect(uri)))
 }
 
 /// The patterns of `RFC2396_Parser` (`RFC2396_REGEXP::PATTERN` and `initialize_pattern`).

@@ -1,0 +1,268 @@
+//! Strings as Puppet's `slurp_support.rb` reads them: the search for a string's end (or the
+//! next interpolation), and the escapes of single- and double-quoted strings and heredoc
+//! texts (`\n`, `\u{…}`, `\$`…), with the problems Puppet reports.
+
+use super::*;
+
+/// What ended a slurped piece of string: `SLURP_*_PATTERN`'s group 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Term {
+    Quote,
+    Dollar,
+    DollarBrace,
+    End,
+}
+
+impl Term {
+    pub(super) fn len(self) -> usize {
+        match self {
+            Term::Quote | Term::Dollar => 1,
+            Term::DollarBrace => 2,
+            Term::End => 0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Quoting {
+    Single,
+    Double,
+    Unquoted,
+}
+
+/// `scan_until` with `SLURP_SQ_PATTERN`, `SLURP_DQ_PATTERN` or `SLURP_UQ_PATTERN`:
+/// `(?:[^\\]|^)(?:[\\]{2})*(TERM)`, searched from `from` (where `^` matches, the scanner's
+/// position being the start of the string for Ruby's StringScanner). Returns the start of
+/// the match, the start of the terminator and the terminator.
+pub(super) fn slurp_search(s: &[u8], from: usize, quoting: Quoting) -> Option<(usize, usize, Term)> {
+    let term_at = |t: usize| -> Option<Term> {
+        match (s.get(t), quoting) {
+            (Some(b'\''), Quoting::Single) => Some(Term::Quote),
+            (Some(b'"'), Quoting::Double) => Some(Term::Quote),
+            (Some(b'$'), Quoting::Double | Quoting::Unquoted) => {
+                Some(if s.get(t + 1) == Some(&b'{') {
+                    Term::DollarBrace
+                } else {
+                    Term::Dollar
+                })
+            }
+            (None, Quoting::Unquoted) if t == s.len() => Some(Term::End),
+            _ => None,
+        }
+    };
+    let backslashes = |i: usize| {
+        s[i.min(s.len())..]
+            .iter()
+            .take_while(|&&b| b == b'\\')
+            .count()
+    };
+    let mut p = from;
+    while p <= s.len() {
+        if p < s.len() && s[p] != b'\\' {
+            let q = p + char_len_at(s, p);
+            let k = backslashes(q);
+            if k % 2 == 0 {
+                if let Some(term) = term_at(q + k) {
+                    return Some((p, q + k, term));
+                }
+            }
+        }
+        if p == from || s[p - 1] == b'\n' {
+            let k = backslashes(p);
+            if k % 2 == 0 {
+                if let Some(term) = term_at(p + k) {
+                    return Some((p, p + k, term));
+                }
+            }
+        }
+        p += if p < s.len() { char_len_at(s, p) } else { 1 };
+    }
+    None
+}
+
+/// The escapes a string kind processes (`SQ_ESCAPES`, `DQ_ESCAPES`, `UQ_ESCAPES`, a
+/// heredoc's `/escapes`), as a set.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct Escapes(pub(super) u16);
+
+impl Escapes {
+    pub(super) const BACKSLASH: u16 = 1;
+    pub(super) const DOLLAR: u16 = 2;
+    pub(super) const SQUOTE: u16 = 4;
+    pub(super) const DQUOTE: u16 = 8;
+    pub(super) const R: u16 = 16;
+    pub(super) const N: u16 = 32;
+    pub(super) const T: u16 = 64;
+    pub(super) const S: u16 = 128;
+    pub(super) const U: u16 = 256;
+    pub(super) const NL: u16 = 512;
+    pub(super) const CRNL: u16 = 1024;
+    pub(super) const DQ: Escapes = Escapes(2047);
+    pub(super) const UQ: Escapes = Escapes(2047 & !(Self::SQUOTE | Self::DQUOTE));
+
+    pub(super) fn has(self, flag: u16) -> bool {
+        self.0 & flag != 0
+    }
+}
+
+/// Something Puppet's `slurp` does besides returning the string.
+pub(super) enum SlurpProblem {
+    /// A `\u` escape made a character that is not UTF-8 (a surrogate, past U+10FFFF): the
+    /// next regular expression on the string raises `invalid byte sequence in UTF-8`.
+    InvalidByteSequence,
+}
+
+/// slurp_support.rb's escape processing of one slurped piece (terminator included).
+/// `escapes == None` is single-quoted processing. Returns the processed bytes and whether a
+/// warning was logged.
+pub(super) fn process_escapes(
+    raw: &[u8],
+    escapes: Option<Escapes>,
+    ignore_invalid: bool,
+) -> Result<(Vec<u8>, bool), SlurpProblem> {
+    if !raw.contains(&b'\\') {
+        return Ok((raw.to_vec(), false));
+    }
+    let Some(escapes) = escapes else {
+        // str.gsub!(/\\(\\|')/m, '\1')
+        let mut out = Vec::with_capacity(raw.len());
+        let mut i = 0;
+        while i < raw.len() {
+            if raw[i] == b'\\' && matches!(raw.get(i + 1), Some(b'\\') | Some(b'\'')) {
+                out.push(raw[i + 1]);
+                i += 2;
+            } else {
+                out.push(raw[i]);
+                i += 1;
+            }
+        }
+        return Ok((out, false));
+    };
+    let mut text = raw.to_vec();
+    if escapes.has(Escapes::U) {
+        // while (str.gsub!(UNICODE_ESCAPE) { ... }) — each pass replaces at least one `u`.
+        while let Some(next) = unicode_pass(&text)? {
+            text = next;
+        }
+    }
+    // str.gsub!(/\\([^\r\n]|(?:\r?\n))/m) { ... }
+    let mut out = Vec::with_capacity(text.len());
+    let mut warned = false;
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] == b'\\' && i + 1 < text.len() {
+            let c = text[i + 1];
+            let (len, flag) = match c {
+                b'\r' if text.get(i + 2) == Some(&b'\n') => (2, Escapes::CRNL),
+                b'\r' => (0, 0),
+                b'\n' => (1, Escapes::NL),
+                b'\\' => (1, Escapes::BACKSLASH),
+                b'$' => (1, Escapes::DOLLAR),
+                b'\'' => (1, Escapes::SQUOTE),
+                b'"' => (1, Escapes::DQUOTE),
+                b'r' => (1, Escapes::R),
+                b'n' => (1, Escapes::N),
+                b't' => (1, Escapes::T),
+                b's' => (1, Escapes::S),
+                b'u' => (1, Escapes::U),
+                _ => (char_len_at(&text, i + 1), 0),
+            };
+            if len > 0 {
+                if flag != 0 && escapes.has(flag) {
+                    match flag {
+                        Escapes::R => out.push(b'\r'),
+                        Escapes::N => out.push(b'\n'),
+                        Escapes::T => out.push(b'\t'),
+                        Escapes::S => out.push(b' '),
+                        Escapes::U => {
+                            warned = true; // ILLEGAL_UNICODE_ESCAPE
+                            out.extend_from_slice(b"\\u");
+                        }
+                        Escapes::NL | Escapes::CRNL => {}
+                        _ => out.push(c),
+                    }
+                } else {
+                    if !ignore_invalid {
+                        warned = true; // UNRECOGNIZED_ESCAPE
+                    }
+                    out.extend_from_slice(&text[i..i + 1 + len]);
+                }
+                i += 1 + len;
+                continue;
+            }
+        }
+        out.push(text[i]);
+        i += 1;
+    }
+    Ok((out, warned))
+}
+
+/// One `gsub!` pass of
+/// `((?:[^\\]|^)(?:[\\]{2})*)\\u(?:([\da-fA-F]{4})|\{([\da-fA-F]{1,6})\})`; `None` when
+/// nothing matched.
+fn unicode_pass(s: &[u8]) -> Result<Option<Vec<u8>>, SlurpProblem> {
+    // The escape after `prefix_end` (an odd run of backslashes ending in `\u`): its end and
+    // code point.
+    let escape = |run_start: usize| -> Option<(usize, usize, u32)> {
+        let k = s[run_start..].iter().take_while(|&&b| b == b'\\').count();
+        if k % 2 == 0 || s.get(run_start + k) != Some(&b'u') {
+            return None;
+        }
+        let h = run_start + k + 1;
+        let hex4 = s
+            .get(h..h + 4)
+            .filter(|d| d.iter().all(u8::is_ascii_hexdigit));
+        if let Some(d) = hex4 {
+            return Some((
+                run_start + k - 1,
+                h + 4,
+                u32::from_str_radix(std::str::from_utf8(d).ok()?, 16).ok()?,
+            ));
+        }
+        if s.get(h) == Some(&b'{') {
+            let n = s[h + 1..]
+                .iter()
+                .take(6)
+                .take_while(|b| b.is_ascii_hexdigit())
+                .count();
+            if n >= 1 && s.get(h + 1 + n) == Some(&b'}') {
+                let d = std::str::from_utf8(&s[h + 1..h + 1 + n]).ok()?;
+                return Some((
+                    run_start + k - 1,
+                    h + 2 + n,
+                    u32::from_str_radix(d, 16).ok()?,
+                ));
+            }
+        }
+        None
+    };
+    let mut out = Vec::new();
+    let mut copied = 0;
+    let mut changed = false;
+    let mut p = 0;
+    while p < s.len() {
+        let mut found = None;
+        if s[p] != b'\\' {
+            found = escape(p + char_len_at(s, p));
+        }
+        if found.is_none() && (p == 0 || s[p - 1] == b'\n') {
+            found = escape(p);
+        }
+        if let Some((prefix_end, end, cp)) = found {
+            out.extend_from_slice(&s[copied..prefix_end]);
+            let c = char::from_u32(cp).ok_or(SlurpProblem::InvalidByteSequence)?;
+            let mut buf = [0; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            copied = end;
+            p = end;
+            changed = true;
+        } else {
+            p += char_len_at(s, p);
+        }
+    }
+    if !changed {
+        return Ok(None);
+    }
+    out.extend_from_slice(&s[copied..]);
+    Ok(Some(out))
+}
