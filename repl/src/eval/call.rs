@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use puppet_syntax::ast::{CallKind, Expr, ExprKind, Lambda, Parameter};
 use puppet_syntax::{epp, Span};
-use puppet_types::mismatch::{select_signature, Signature};
+use puppet_types::dispatch::{select_signature, Signature};
 use puppet_types::ty::{CallableType, Size};
 use puppet_types::value::Callable;
 use puppet_types::{Type, Value};
@@ -334,7 +334,7 @@ impl Evaluator {
         let Some((builtin, signatures)) = self.registry.get(key) else {
             return Err(fail(format!("Unknown function '{key}'")));
         };
-        let dispatch = match signatures.iter().position(|s| fits(s, &args, block.as_ref())) {
+        let dispatch = match signatures.iter().position(|s| s.accepts(&args, block.as_ref())) {
             Some(i) => i,
             None => select_signature(key, &signatures, &args, block.as_ref())?,
         };
@@ -365,7 +365,7 @@ impl Evaluator {
                 prepared
             }
         };
-        if !fits(&prepared.signature, &args, None) {
+        if !prepared.signature.accepts(&args, None) {
             select_signature(&def.name, std::slice::from_ref(&prepared.signature), &args, None)?;
         }
         if block {
@@ -490,7 +490,7 @@ impl Evaluator {
             let finals = ev.bind_closure_parameters(closure, args)?;
             if closure.typed {
                 let signature = closure.signature();
-                if !fits(&signature, &finals, None) {
+                if !signature.accepts(&finals, None) {
                     select_signature("lambda", std::slice::from_ref(&signature), &finals, None)?;
                 }
             }
@@ -688,31 +688,6 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr) -> bool) -> bool {
         _ => Vec::new(),
     };
     children.into_iter().all(|c| visit(c, f))
-}
-
-/// Whether the arguments (and block) fit a signature: what `select_signature` decides, without
-/// building anything (the message is built only when nothing fits).
-fn fits(signature: &Signature, args: &[Value], block: Option<&Value>) -> bool {
-    use puppet_types::instance::is_instance;
-    let block_fits = match (&signature.block, block) {
-        (None, None) => true,
-        (None, Some(_)) => false,
-        (Some(t), b) => is_instance(t, b.unwrap_or(&Value::Undef)),
-    };
-    if !block_fits {
-        return false;
-    }
-    match &signature.params {
-        Type::Tuple { types, size } => {
-            let fits_size = match size {
-                Some(size) => size.contains(args.len() as i64),
-                None => args.len() == types.len(),
-            };
-            fits_size
-                && args.iter().enumerate().all(|(i, a)| types.get(i).or(types.last()).is_none_or(|t| is_instance(t, a)))
-        }
-        params => is_instance(params, &Value::array(args.to_vec())),
-    }
 }
 
 /// `Parameter $b is required but appears after optional parameters`.
