@@ -97,12 +97,6 @@ impl<'a> Checker<'a> {
         self.visit(Element::Expr(e));
     }
 
-    fn visit_opt(&mut self, e: &'a Option<Box<Expr>>) {
-        if let Some(e) = e {
-            self.visit_expr(e);
-        }
-    }
-
     /// A body Puppet builds with `f_build_body`: always a block.
     fn visit_body(&mut self, body: Option<&'a Expr>) {
         match body {
@@ -112,219 +106,42 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Visits what `node` contains ([`Node::for_each_child`]), each part as the element
+    /// Puppet's model makes of it.
     fn children(&mut self, node: Element<'a>) {
-        match node {
-            Element::Program => {}
-            Element::Wrapped(e) => self.visit_expr(e),
-            Element::Lambda(l) => {
-                for p in &l.parameters {
-                    self.visit(Element::Parameter(p));
-                }
-                self.visit_body(l.body.as_deref());
-                self.visit_opt(&l.return_type);
-            }
-            Element::Parameter(p) => {
-                if let Some(v) = &p.value {
-                    self.visit_expr(v);
-                }
-                if let Some(t) = &p.type_expr {
-                    self.visit_expr(t);
-                }
-            }
-            Element::ResourceBody(b) => {
-                self.visit_expr(&b.title);
-                for op in &b.operations {
-                    self.visit(Element::Attribute(op));
-                }
-            }
-            Element::Attribute(
-                AttributeOp::Set { value, .. } | AttributeOp::Splat { value, .. },
-            ) => self.visit_expr(value),
-            Element::CaseOption(o) => {
-                for v in &o.values {
-                    self.visit_expr(v);
-                }
-                self.visit_body(o.body.as_ref());
-            }
-            Element::SelectorEntry(s) => {
-                self.visit_expr(&s.matching);
-                self.visit_expr(&s.value);
-            }
-            Element::Query(collect) => {
-                if let ExprKind::Collect { query: Some(q), .. } = &collect.kind {
-                    self.visit_expr(q);
-                }
-            }
-            Element::Expr(e) => self.expr_children(e),
-        }
-    }
-
-    fn expr_children(&mut self, e: &'a Expr) {
-        use ExprKind::*;
-        match &e.kind {
-            Block(items) | Concat(items) | Array(items) | Hash(items) => {
-                for item in items {
-                    self.visit_expr(item);
-                }
-            }
-            Text(inner) | Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner)
-            | VariableOf(inner) => self.visit_expr(inner),
-            Heredoc { text, .. } => self.visit_expr(text),
-            KeyedEntry { key, value } => {
-                self.visit_expr(key);
-                self.visit_expr(value);
-            }
-            Binary { left, right, .. }
-            | Assignment { left, right, .. }
-            | Relationship { left, right, .. }
-            | NamedAccess { left, right } => {
-                self.visit_expr(left);
-                self.visit_expr(right);
-            }
-            Access { left, keys } => {
-                self.visit_expr(left);
-                for k in keys {
-                    self.visit_expr(k);
-                }
-            }
-            Selector { left, entries } => {
-                self.visit_expr(left);
-                for entry in entries {
-                    self.visit(Element::SelectorEntry(entry));
-                }
-            }
-            Call {
-                functor,
-                arguments,
-                lambda,
-                ..
-            } => {
-                self.visit_expr(functor);
-                for a in arguments {
-                    self.visit_expr(a);
-                }
-                if let Some(l) = lambda {
-                    self.visit(Element::Lambda(l));
-                }
-            }
-            If {
-                test,
-                then,
-                otherwise,
-            }
-            | Unless {
-                test,
-                then,
-                otherwise,
-            } => {
-                self.visit_expr(test);
-                self.visit_opt(then);
-                self.visit_opt(otherwise);
-            }
-            Case { test, options } => {
-                self.visit_expr(test);
-                for o in options {
-                    self.visit(Element::CaseOption(o));
-                }
-            }
-            Resource {
-                type_name, bodies, ..
-            } => {
-                self.visit_expr(type_name);
-                for b in bodies {
-                    self.visit(Element::ResourceBody(b));
-                }
-            }
-            ResourceDefaults {
-                type_ref: target,
-                operations,
-                ..
-            }
-            | ResourceOverride {
-                resources: target,
-                operations,
-                ..
-            } => {
-                self.visit_expr(target);
-                for op in operations {
-                    self.visit(Element::Attribute(op));
-                }
-            }
-            Collect {
-                type_expr,
-                operations,
-                ..
-            } => {
-                self.visit_expr(type_expr);
-                self.visit(Element::Query(e));
-                for op in operations {
-                    self.visit(Element::Attribute(op));
-                }
-            }
-            Class {
-                parameters, body, ..
-            }
-            | Define {
-                parameters, body, ..
-            } => {
-                for p in parameters {
-                    self.visit(Element::Parameter(p));
-                }
-                self.visit_body(body.as_deref());
-            }
-            Function {
-                parameters,
-                body,
-                return_type,
-                ..
-            } => {
-                for p in parameters {
-                    self.visit(Element::Parameter(p));
-                }
-                self.visit_body(body.as_deref());
-                self.visit_opt(return_type);
-            }
-            Node {
-                matches,
-                parent,
-                body,
-            } => {
-                self.visit_opt(parent);
-                for m in matches {
-                    self.visit_expr(m);
-                }
-                self.visit_body(body.as_deref());
-            }
-            TypeAlias { type_expr, .. } => match &type_expr.kind {
+        let node = match node {
+            Element::Program => return,
+            Element::Wrapped(e) => return self.visit_expr(e),
+            Element::Expr(e) => {
                 // Puppet makes `Bar { … }` `Object[{parent => Bar, …}]` (or `Bar[{…}]` for
                 // Object and TypeSet): the parts are checked, not the entry itself.
-                KeyedEntry { key, value } => {
-                    self.visit_expr(key);
-                    self.visit_expr(value);
+                if let ExprKind::TypeAlias { type_expr, .. } = &e.kind {
+                    if let ExprKind::KeyedEntry { key, value } = &type_expr.kind {
+                        self.visit_expr(key);
+                        return self.visit_expr(value);
+                    }
                 }
-                _ => self.visit_expr(type_expr),
-            },
-            TypeMapping {
-                type_expr,
-                mapping_expr,
-            } => {
-                self.visit_expr(type_expr);
-                self.visit_expr(mapping_expr);
+                Node::Expr(e)
             }
-            TypeDefinition { body, .. } => self.visit_body(body.as_deref()),
-            Nop
-            | Integer { .. }
-            | Float(_)
-            | String(_)
-            | Boolean(_)
-            | Undef
-            | Default
-            | Regex(_)
-            | QualifiedName(_)
-            | QualifiedReference(_)
-            | Variable(_)
-            | Reserved(_) => {}
-        }
+            Element::Lambda(l) => Node::Lambda(l),
+            Element::Parameter(p) => Node::Parameter(p),
+            Element::ResourceBody(b) => Node::ResourceBody(b),
+            Element::Attribute(a) => Node::Attribute(a),
+            Element::CaseOption(o) => Node::CaseOption(o),
+            Element::SelectorEntry(s) => Node::SelectorEntry(s),
+            Element::Query(collect) => Node::Query(collect),
+        };
+        node.for_each_child(&mut |child| match child {
+            Node::Expr(e) => self.visit_expr(e),
+            Node::Body(b) => self.visit_body(Some(b)),
+            Node::Lambda(l) => self.visit(Element::Lambda(l)),
+            Node::Parameter(p) => self.visit(Element::Parameter(p)),
+            Node::ResourceBody(b) => self.visit(Element::ResourceBody(b)),
+            Node::Attribute(a) => self.visit(Element::Attribute(a)),
+            Node::CaseOption(o) => self.visit(Element::CaseOption(o)),
+            Node::SelectorEntry(s) => self.visit(Element::SelectorEntry(s)),
+            Node::Query(collect) => self.visit(Element::Query(collect)),
+        });
     }
 
     // -----------------------------------------------------------------------------------------
@@ -997,7 +814,13 @@ impl<'a> Checker<'a> {
             self.error("Assignment not allowed here".into(), pos(e));
             return;
         }
-        for_each_child(e, &mut |child| self.no_assignment(child));
+        // Puppet's `_pcore_contents`, as `internal_check_illegal_assignment` walks it: the
+        // expressions directly inside, except in a lambda.
+        e.for_each_child(&mut |child| {
+            if !matches!(child, Node::Lambda(_)) {
+                child.for_each_expr(&mut |c| self.no_assignment(c));
+            }
+        });
     }
 
     /// A collector's query: `==` and `!=` comparisons joined by `and` and `or`.
@@ -1052,170 +875,6 @@ impl<'a> Checker<'a> {
                 seen.push(literal);
             }
         }
-    }
-}
-
-/// Calls `f` on each expression directly inside `e`, except in a lambda (Puppet's
-/// `_pcore_contents`, as `internal_check_illegal_assignment` walks it).
-fn for_each_child<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
-    use ExprKind::*;
-    let attributes = |ops: &'a [AttributeOp], f: &mut dyn FnMut(&'a Expr)| {
-        for op in ops {
-            match op {
-                AttributeOp::Set { value, .. } | AttributeOp::Splat { value, .. } => f(value),
-            }
-        }
-    };
-    let parameters = |ps: &'a [Parameter], f: &mut dyn FnMut(&'a Expr)| {
-        for p in ps {
-            if let Some(v) = &p.value {
-                f(v);
-            }
-            if let Some(t) = &p.type_expr {
-                f(t);
-            }
-        }
-    };
-    match &e.kind {
-        Block(items) | Concat(items) | Array(items) | Hash(items) => items.iter().for_each(f),
-        Text(inner) | Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner)
-        | VariableOf(inner) => f(inner),
-        Heredoc { text, .. } => f(text),
-        KeyedEntry {
-            key: left,
-            value: right,
-        }
-        | Binary { left, right, .. }
-        | Assignment { left, right, .. }
-        | Relationship { left, right, .. }
-        | NamedAccess { left, right } => {
-            f(left);
-            f(right);
-        }
-        Access { left, keys } => {
-            f(left);
-            keys.iter().for_each(f);
-        }
-        Selector { left, entries } => {
-            f(left);
-            for s in entries {
-                f(&s.matching);
-                f(&s.value);
-            }
-        }
-        // The lambda is not entered.
-        Call {
-            functor, arguments, ..
-        } => {
-            f(functor);
-            arguments.iter().for_each(f);
-        }
-        If {
-            test,
-            then,
-            otherwise,
-        }
-        | Unless {
-            test,
-            then,
-            otherwise,
-        } => {
-            f(test);
-            then.iter().for_each(|t| f(t));
-            otherwise.iter().for_each(|o| f(o));
-        }
-        Case { test, options } => {
-            f(test);
-            for o in options {
-                o.values.iter().for_each(&mut *f);
-                o.body.iter().for_each(&mut *f);
-            }
-        }
-        Resource {
-            type_name, bodies, ..
-        } => {
-            f(type_name);
-            for b in bodies {
-                f(&b.title);
-                attributes(&b.operations, f);
-            }
-        }
-        ResourceDefaults {
-            type_ref: target,
-            operations,
-            ..
-        }
-        | ResourceOverride {
-            resources: target,
-            operations,
-            ..
-        } => {
-            f(target);
-            attributes(operations, f);
-        }
-        Collect {
-            type_expr,
-            query,
-            operations,
-            ..
-        } => {
-            f(type_expr);
-            query.iter().for_each(|q| f(q));
-            attributes(operations, f);
-        }
-        Class {
-            parameters: ps,
-            body,
-            ..
-        }
-        | Define {
-            parameters: ps,
-            body,
-            ..
-        } => {
-            parameters(ps, f);
-            body.iter().for_each(|b| f(b));
-        }
-        Function {
-            parameters: ps,
-            body,
-            return_type,
-            ..
-        } => {
-            parameters(ps, f);
-            body.iter().for_each(|b| f(b));
-            return_type.iter().for_each(|r| f(r));
-        }
-        Node {
-            matches,
-            parent,
-            body,
-        } => {
-            parent.iter().for_each(|p| f(p));
-            matches.iter().for_each(&mut *f);
-            body.iter().for_each(|b| f(b));
-        }
-        TypeAlias { type_expr, .. } => f(type_expr),
-        TypeMapping {
-            type_expr,
-            mapping_expr,
-        } => {
-            f(type_expr);
-            f(mapping_expr);
-        }
-        TypeDefinition { body, .. } => body.iter().for_each(|b| f(b)),
-        Nop
-        | Integer { .. }
-        | Float(_)
-        | String(_)
-        | Boolean(_)
-        | Undef
-        | Default
-        | Regex(_)
-        | QualifiedName(_)
-        | QualifiedReference(_)
-        | Variable(_)
-        | Reserved(_) => {}
     }
 }
 

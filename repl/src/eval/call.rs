@@ -617,7 +617,7 @@ fn accumulator_body(lambda: &Lambda) -> Option<Accumulator<'_>> {
     let acc = accumulator_shape(lambda)?;
     let mut clean = true;
     for e in acc.before.iter().chain(std::iter::once(acc.right)) {
-        visit(e, &mut |e| {
+        e.walk(&mut |e| {
             clean &= !match &e.kind {
                 ExprKind::Call { .. } => calls_break(e),
                 _ => false,
@@ -649,45 +649,6 @@ fn calls_break(call: &Expr) -> bool {
         _ => return false,
     };
     matches!(name, "break" | "call")
-}
-
-/// Visits an expression and everything in it (lambdas included) until `f` says stop.
-fn visit(e: &Expr, f: &mut dyn FnMut(&Expr) -> bool) -> bool {
-    use ExprKind as K;
-    if !f(e) {
-        return false;
-    }
-    let children: Vec<&Expr> = match &e.kind {
-        K::Block(v) | K::Concat(v) | K::Array(v) | K::Hash(v) => v.iter().collect(),
-        K::Text(x) | K::Not(x) | K::Negate(x) | K::Unfold(x) | K::Paren(x) | K::VariableOf(x) => vec![&**x],
-        K::Heredoc { text, .. } => vec![&**text],
-        K::KeyedEntry { key, value } => vec![&**key, &**value],
-        K::Binary { left, right, .. } | K::Assignment { left, right, .. } | K::Relationship { left, right, .. } => {
-            vec![&**left, &**right]
-        }
-        K::NamedAccess { left, right } => vec![&**left, &**right],
-        K::Access { left, keys } => std::iter::once(&**left).chain(keys.iter()).collect(),
-        K::Selector { left, entries } => {
-            std::iter::once(&**left).chain(entries.iter().flat_map(|en| [&en.matching, &en.value])).collect()
-        }
-        K::Call { functor, arguments, lambda, .. } => {
-            let mut v: Vec<&Expr> = std::iter::once(&**functor).chain(arguments.iter()).collect();
-            if let Some(l) = lambda {
-                v.extend(l.parameters.iter().filter_map(|p| p.value.as_ref()));
-                v.extend(l.body.as_deref());
-            }
-            v
-        }
-        K::If { test, then, otherwise } | K::Unless { test, then, otherwise } => {
-            std::iter::once(&**test).chain(then.as_deref()).chain(otherwise.as_deref()).collect()
-        }
-        K::Case { test, options } => std::iter::once(&**test)
-            .chain(options.iter().flat_map(|o| o.values.iter().chain(o.body.as_ref())))
-            .collect(),
-        // Definitions and catalog expressions cannot appear in a lambda's value.
-        _ => Vec::new(),
-    };
-    children.into_iter().all(|c| visit(c, f))
 }
 
 /// `Parameter $b is required but appears after optional parameters`.
