@@ -41,7 +41,7 @@ pub fn validate(program: &Program) -> Vec<Diagnostic> {
     };
     if let Some(body) = &program.body {
         checker.path.push(Element::Program);
-        checker.visit(Element::Expr(body));
+        checker.visit(Element::Node(Node::Expr(body)));
     }
     if let Some(stop) = checker.stop {
         return vec![stop];
@@ -54,24 +54,16 @@ pub fn validate(program: &Program) -> Vec<Diagnostic> {
 // ---------------------------------------------------------------------------------------------
 // The model as Puppet walks it
 
-/// A model element: an expression, or one of the parts Puppet's model has as elements of their
-/// own (parameters, resource bodies, attribute operations, case options, …).
+/// A model element: the program, or a node of the AST ([`Node`]: an expression, or one of
+/// the parts Puppet's model has as elements of their own). A [`Node::Body`] element is a body
+/// of one statement that Puppet wraps in a block: the body of a class, define, node,
+/// function, lambda, type definition or case option is always a `BlockExpression` in
+/// Puppet's model (our AST keeps a lone statement as is); a body that is a block is visited
+/// as that block.
 #[derive(Clone, Copy)]
 enum Element<'a> {
     Program,
-    Expr(&'a Expr),
-    /// A body of one statement that Puppet wraps in a block: the body of a class, define,
-    /// node, function, lambda, type definition or case option is always a `BlockExpression`
-    /// in Puppet's model (our AST keeps a lone statement as is).
-    Wrapped(&'a Expr),
-    Lambda(&'a Lambda),
-    Parameter(&'a Parameter),
-    ResourceBody(&'a ResourceBody),
-    Attribute(&'a AttributeOp),
-    CaseOption(&'a CaseOption),
-    SelectorEntry(&'a SelectorEntry),
-    /// The `<| … |>` of a collector.
-    Query(&'a Expr),
+    Node(Node<'a>),
 }
 
 struct Checker<'a> {
@@ -103,14 +95,14 @@ impl<'a> Checker<'a> {
     }
 
     fn visit_expr(&mut self, e: &'a Expr) {
-        self.visit(Element::Expr(e));
+        self.visit(Element::Node(Node::Expr(e)));
     }
 
     /// A body Puppet builds with `f_build_body`: always a block.
     fn visit_body(&mut self, body: Option<&'a Expr>) {
         match body {
             Some(b) if is_block(b) => self.visit_expr(b),
-            Some(b) => self.visit(Element::Wrapped(b)),
+            Some(b) => self.visit(Element::Node(Node::Body(b))),
             None => {}
         }
     }
@@ -120,36 +112,19 @@ impl<'a> Checker<'a> {
     fn children(&mut self, node: Element<'a>) {
         let node = match node {
             Element::Program => return,
-            Element::Wrapped(e) => return self.visit_expr(e),
-            Element::Expr(e) => {
-                // Puppet makes `Bar { … }` `Object[{parent => Bar, …}]` (or `Bar[{…}]` for
-                // Object and TypeSet): the parts are checked, not the entry itself.
-                if let ExprKind::TypeAlias { type_expr, .. } = &e.kind {
-                    if let ExprKind::KeyedEntry { key, value } = &type_expr.kind {
-                        self.visit_expr(key);
-                        return self.visit_expr(value);
-                    }
-                }
-                Node::Expr(e)
-            }
-            Element::Lambda(l) => Node::Lambda(l),
-            Element::Parameter(p) => Node::Parameter(p),
-            Element::ResourceBody(b) => Node::ResourceBody(b),
-            Element::Attribute(a) => Node::Attribute(a),
-            Element::CaseOption(o) => Node::CaseOption(o),
-            Element::SelectorEntry(s) => Node::SelectorEntry(s),
-            Element::Query(collect) => Node::Query(collect),
+            Element::Node(node) => node,
         };
+        // Puppet makes `Bar { … }` `Object[{parent => Bar, …}]` (or `Bar[{…}]` for Object and
+        // TypeSet): the parts are checked, not the entry itself.
+        if let Node::Expr(Expr { kind: ExprKind::TypeAlias { type_expr, .. }, .. }) = node {
+            if let ExprKind::KeyedEntry { key, value } = &type_expr.kind {
+                self.visit_expr(key);
+                return self.visit_expr(value);
+            }
+        }
         node.for_each_child(&mut |child| match child {
-            Node::Expr(e) => self.visit_expr(e),
             Node::Body(b) => self.visit_body(Some(b)),
-            Node::Lambda(l) => self.visit(Element::Lambda(l)),
-            Node::Parameter(p) => self.visit(Element::Parameter(p)),
-            Node::ResourceBody(b) => self.visit(Element::ResourceBody(b)),
-            Node::Attribute(a) => self.visit(Element::Attribute(a)),
-            Node::CaseOption(o) => self.visit(Element::CaseOption(o)),
-            Node::SelectorEntry(s) => self.visit(Element::SelectorEntry(s)),
-            Node::Query(collect) => self.visit(Element::Query(collect)),
+            child => self.visit(Element::Node(child)),
         });
     }
 
@@ -158,8 +133,8 @@ impl<'a> Checker<'a> {
 
     fn check(&mut self, node: Element<'a>) {
         match node {
-            Element::Program | Element::Wrapped(_) => {}
-            Element::Lambda(l) => {
+            Element::Program | Element::Node(Node::Body(_)) => {}
+            Element::Node(Node::Lambda(l)) => {
                 let last = l.parameters.len().saturating_sub(1);
                 for (i, p) in l.parameters.iter().enumerate() {
                     if p.captures_rest && i != last {
@@ -173,7 +148,7 @@ impl<'a> Checker<'a> {
                     self.type_ref(r, "Lambda");
                 }
             }
-            Element::Parameter(p) => {
+            Element::Node(Node::Parameter(p)) => {
                 let numeric = {
                     let digits = p.name.strip_prefix("0x").unwrap_or(&p.name);
                     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
@@ -194,7 +169,7 @@ impl<'a> Checker<'a> {
                     self.no_assignment(v);
                 }
             }
-            Element::ResourceBody(b) => {
+            Element::Node(Node::ResourceBody(b)) => {
                 let mut seen = false;
                 for op in &b.operations {
                     if let AttributeOp::Splat { span, .. } = op {
@@ -205,7 +180,7 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
-            Element::Attribute(op) => match op {
+            Element::Node(Node::Attribute(op)) => match op {
                 AttributeOp::Set {
                     name,
                     append,
@@ -216,10 +191,10 @@ impl<'a> Checker<'a> {
                         let parent = self.path.last().copied();
                         let ok = matches!(
                             parent,
-                            Some(Element::Expr(Expr {
+                            Some(Element::Node(Node::Expr(Expr {
                                 kind: ExprKind::Collect { .. } | ExprKind::ResourceOverride { .. },
                                 ..
-                            }))
+                            })))
                         );
                         if !ok {
                             let parent = parent
@@ -234,18 +209,18 @@ impl<'a> Checker<'a> {
                 }
                 AttributeOp::Splat { value, .. } => self.rvalue(value),
             },
-            Element::CaseOption(o) => {
+            Element::Node(Node::CaseOption(o)) => {
                 for v in &o.values {
                     self.rvalue(v);
                 }
             }
-            Element::SelectorEntry(s) => self.rvalue(&s.matching),
-            Element::Query(collect) => {
+            Element::Node(Node::SelectorEntry(s)) => self.rvalue(&s.matching),
+            Element::Node(Node::Query(collect)) => {
                 if let ExprKind::Collect { query: Some(q), .. } = &collect.kind {
                     self.query(q);
                 }
             }
-            Element::Expr(e) => self.check_expr(e),
+            Element::Node(Node::Expr(e)) => self.check_expr(e),
         }
     }
 
@@ -532,15 +507,15 @@ impl<'a> Checker<'a> {
             i -= 1;
             match container {
                 Element::Program
-                | Element::Expr(Expr {
+                | Element::Node(Node::Expr(Expr {
                     kind: ExprKind::Class { .. },
                     ..
-                }) => return,
-                Element::Wrapped(_)
-                | Element::Expr(Expr {
+                })) => return,
+                Element::Node(Node::Body(_))
+                | Element::Node(Node::Expr(Expr {
                     kind: ExprKind::Block(_),
                     ..
-                }) => {
+                })) => {
                     let grandparent = i.checked_sub(1).and_then(|k| self.path.get(k)).copied();
                     if absolute && !matches!(grandparent, Some(Element::Program)) {
                         self.error(

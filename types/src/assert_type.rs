@@ -91,34 +91,9 @@ pub fn parse_type_string_with(reader: &crate::literal::Reader, src: &str) -> cra
 mod tests {
     use super::*;
     use crate::literal;
-    use crate::value::Callable;
-
-    fn ty(src: &str) -> Type {
-        match literal::read(src) {
-            Ok(Value::Type(ref t)) => (**t).clone(),
-            other => panic!("{src}: {other:?}"),
-        }
-    }
 
     fn val(src: &str) -> Value {
         literal::read(src).unwrap_or_else(|e| panic!("{src}: {e}"))
-    }
-
-    struct Lambda(Type);
-
-    impl Callable for Lambda {
-        fn signature(&self) -> Type {
-            self.0.clone()
-        }
-        fn name(&self) -> &str {
-            "lambda"
-        }
-        fn identity(&self) -> usize {
-            0
-        }
-        fn as_any(&self) -> &dyn std::any::Any {
-            self
-        }
     }
 
     #[test]
@@ -136,9 +111,5 @@ mod tests {
             (String type_string, Any value, Callable[Type, Type] block?)\n    \
             rejected: parameter 'type_string' expects a String value, got Integer";
         assert_eq!(call(&[val("1"), val("1")]), Err(expected.into()));
-        let one = Value::Callable(Rc::new(Lambda(ty("Callable[Any]"))));
-        let e = select_signature("assert_type", &assert_type_signatures(), &[val("Integer"), val("'a'")], Some(&one));
-        assert_eq!(e.map_err(|e| e.message), Err("'assert_type' block expects 2 arguments, got 1".into()));
     }
-
 }

@@ -1536,6 +1536,10 @@ mod tests {
         );
         assert_eq!(describe_signatures("map", &map, &[val("[1]")], false), "'map' expects a block");
         assert_eq!(signature_string(&map[0]), "Hash hash, Callable[2, 2] block");
+        let one = Value::Callable(Rc::new(Lambda(ty("Callable[Any]"))));
+        let sigs = crate::assert_type::assert_type_signatures();
+        let e = crate::dispatch::select_signature("assert_type", &sigs, &[val("Integer"), val("'a'")], Some(&one));
+        assert_eq!(e.map_err(|e| e.message), Err("'assert_type' block expects 2 arguments, got 1".into()));
         let opt = Signature::new(&["x"], params(&["Integer"], 1, Some(1))).with_block(ty("Optional[Callable[1, 1]]"), "blk");
         assert_eq!(signature_string(&opt), "Integer x, Callable[1, 1] blk?");
     }

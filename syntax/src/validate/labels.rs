@@ -71,16 +71,16 @@ pub fn label(e: &Expr) -> String {
 pub(super) fn node_label(node: Element) -> String {
     match node {
         Element::Program => "Program".into(),
-        Element::Expr(e) => label(e),
-        Element::Wrapped(_) => "Block Expression".into(),
-        Element::Lambda(_) => "Lambda".into(),
-        Element::Parameter(_) => "Parameter Definition".into(),
-        Element::ResourceBody(_) => "Resource Instance Definition".into(),
-        Element::Attribute(AttributeOp::Set { append: true, .. }) => "'+>' expression".into(),
-        Element::Attribute(_) => "'=>' expression".into(),
-        Element::CaseOption(_) => "Case Option".into(),
-        Element::SelectorEntry(_) => "Selector Option".into(),
-        Element::Query(collect) => label(collect),
+        Element::Node(Node::Expr(e)) => label(e),
+        Element::Node(Node::Body(_)) => "Block Expression".into(),
+        Element::Node(Node::Lambda(_)) => "Lambda".into(),
+        Element::Node(Node::Parameter(_)) => "Parameter Definition".into(),
+        Element::Node(Node::ResourceBody(_)) => "Resource Instance Definition".into(),
+        Element::Node(Node::Attribute(AttributeOp::Set { append: true, .. })) => "'+>' expression".into(),
+        Element::Node(Node::Attribute(_)) => "'=>' expression".into(),
+        Element::Node(Node::CaseOption(_)) => "Case Option".into(),
+        Element::Node(Node::SelectorEntry(_)) => "Selector Option".into(),
+        Element::Node(Node::Query(collect)) => label(collect),
     }
 }
 
