@@ -1,5 +1,6 @@
 //! `String.new` as Puppet defines it (`PStringType.new_function`, the function named
-//! `new_string`), with its argument checks, and the String conversion for
+//! `new_string`), with its argument checks (against the signature in
+//! `puppet_types::new::string`), and the String conversion for
 //! `puppet_types::new::new_value_with` (`Optional[String](x)`, `Init[String]`, aliases).
 //!
 //! ```puppet
@@ -22,53 +23,15 @@
 
 use std::rc::Rc;
 
-use puppet_types::mismatch::{select_signature, Signature};
-use puppet_types::regexp::Regexp;
-use puppet_types::ty::{Size, StringParam, StructElement, TypeAlias};
 use puppet_types::{Type, Value};
 
 use crate::error::FormatError;
 
 /// `FMT_PATTERN_STR`.
-pub const FMT_PATTERN_STR: &str = r"^%([\s\[+#0{<(|-]*)([1-9][0-9]*)?(?:\.([0-9]+))?([a-zA-Z])$";
-
-fn alias(name: &str, t: Type) -> Type {
-    Type::Alias(TypeAlias::with_type(name, t))
-}
-
-fn optional_key(name: &str) -> Type {
-    Type::optional(Type::String(Some(StringParam::Value(Rc::from(name)))))
-}
-
-/// The signature of `new_string`.
-fn build_signature() -> Signature {
-    let format = alias("Format", Type::Pattern(Rc::from(vec![Rc::new(Regexp::new(FMT_PATTERN_STR))])));
-    let type_to_format = Type::hash_of(Type::Type(None), format.clone());
-    let container = alias(
-        "ContainerFormat",
-        Type::Struct(Rc::from(vec![
-            StructElement { key_type: optional_key("format"), value_type: format.clone() },
-            StructElement { key_type: optional_key("separator"), value_type: Type::STRING },
-            StructElement { key_type: optional_key("separator2"), value_type: Type::STRING },
-            StructElement { key_type: optional_key("string_formats"), value_type: type_to_format },
-        ])),
-    );
-    let type_map = alias("TypeMap", Type::hash_of(Type::Type(None), Type::variant(vec![format, container])));
-    let formats = alias(
-        "Formats",
-        Type::variant(vec![Type::Default, Type::String(Some(StringParam::Size(Size::new(1, None)))), type_map]),
-    );
-    let convertible = alias("Convertible", Type::Any);
-    let params = Type::Tuple { types: Rc::from(vec![convertible, formats]), size: Some(Size::new(1, Some(2))) };
-    Signature::new(&["from", "string_formats"], params)
-}
-
-thread_local! {
-    static SIGNATURE: Vec<Signature> = vec![build_signature()];
-}
+pub use puppet_types::new::string::FMT_PATTERN_STR;
 
 fn check_args(args: &[Value]) -> Result<(), FormatError> {
-    SIGNATURE.with(|sigs| select_signature("new_string", sigs, args, None)).map(|_| ()).map_err(|e| FormatError::new(e.message))
+    puppet_types::new::string::check_args(args).map_err(|e| FormatError::new(e.message))
 }
 
 /// Checks `String(value, formats)`'s arguments against `new_string`'s signature.

@@ -3,6 +3,9 @@
 //! Definitions are expressions, as in Puppet (`$x = class a {}` parses; validation rejects it).
 //! Bodies follow Puppet's `block_or_expression`: one statement is kept as is, several are a
 //! [`ExprKind::Block`], none is `None`.
+//!
+//! [`Node::for_each_child`] is the one enumeration of what each node contains (the
+//! validator and the evaluator walk the tree with it; [`Expr::walk`] visits a whole tree).
 
 /// Where a node is in its source: a byte range, and the line and column (both from 1, the
 /// column counted in characters) of its start.
@@ -411,4 +414,217 @@ pub enum ExprKind {
         parent: Option<String>,
         body: Option<Box<Expr>>,
     },
+}
+
+// ---------------------------------------------------------------------------------------
+// Traversal
+// ---------------------------------------------------------------------------------------
+
+/// A node of the AST: an expression, or one of the parts Puppet's model has as elements of
+/// their own (lambdas, parameters, resource bodies, attribute operations, case options,
+/// selector entries, a collector's query).
+#[derive(Clone, Copy, Debug)]
+pub enum Node<'a> {
+    Expr(&'a Expr),
+    /// The body of a class, define, node, function, lambda, type definition or case option
+    /// (a block in Puppet's model, `f_build_body`, even where the AST keeps one statement).
+    Body(&'a Expr),
+    Lambda(&'a Lambda),
+    Parameter(&'a Parameter),
+    ResourceBody(&'a ResourceBody),
+    Attribute(&'a AttributeOp),
+    CaseOption(&'a CaseOption),
+    SelectorEntry(&'a SelectorEntry),
+    /// The `<| … |>` of a collector (this is the collector; its query expression is the
+    /// node's child).
+    Query(&'a Expr),
+}
+
+impl<'a> Node<'a> {
+    /// Calls `f` with each node directly inside this one, in the order Puppet's model lists
+    /// an element's contents. Every kind of expression is matched here by name, so a new
+    /// kind does not compile until its children are listed.
+    pub fn for_each_child(self, f: &mut dyn FnMut(Node<'a>)) {
+        let exprs = |items: &'a [Expr], f: &mut dyn FnMut(Node<'a>)| items.iter().for_each(|e| f(Node::Expr(e)));
+        let opt = |e: &'a Option<Box<Expr>>, f: &mut dyn FnMut(Node<'a>)| {
+            if let Some(e) = e {
+                f(Node::Expr(e));
+            }
+        };
+        let body = |e: &'a Option<Box<Expr>>, f: &mut dyn FnMut(Node<'a>)| {
+            if let Some(e) = e {
+                f(Node::Body(e));
+            }
+        };
+        let parameters = |ps: &'a [Parameter], f: &mut dyn FnMut(Node<'a>)| ps.iter().for_each(|p| f(Node::Parameter(p)));
+        let attributes = |ops: &'a [AttributeOp], f: &mut dyn FnMut(Node<'a>)| ops.iter().for_each(|op| f(Node::Attribute(op)));
+        let e = match self {
+            Node::Expr(e) => e,
+            Node::Body(e) => return f(Node::Expr(e)),
+            Node::Lambda(l) => {
+                parameters(&l.parameters, f);
+                body(&l.body, f);
+                return opt(&l.return_type, f);
+            }
+            Node::Parameter(p) => {
+                if let Some(v) = &p.value {
+                    f(Node::Expr(v));
+                }
+                if let Some(t) = &p.type_expr {
+                    f(Node::Expr(t));
+                }
+                return;
+            }
+            Node::ResourceBody(b) => {
+                f(Node::Expr(&b.title));
+                return attributes(&b.operations, f);
+            }
+            Node::Attribute(AttributeOp::Set { value, .. } | AttributeOp::Splat { value, .. }) => {
+                return f(Node::Expr(value));
+            }
+            Node::CaseOption(o) => {
+                exprs(&o.values, f);
+                if let Some(b) = &o.body {
+                    f(Node::Body(b));
+                }
+                return;
+            }
+            Node::SelectorEntry(s) => {
+                f(Node::Expr(&s.matching));
+                return f(Node::Expr(&s.value));
+            }
+            Node::Query(collect) => {
+                if let ExprKind::Collect { query: Some(q), .. } = &collect.kind {
+                    f(Node::Expr(q));
+                }
+                return;
+            }
+        };
+        use ExprKind as K;
+        match &e.kind {
+            K::Block(items) | K::Concat(items) | K::Array(items) | K::Hash(items) => exprs(items, f),
+            K::Text(inner) | K::Not(inner) | K::Negate(inner) | K::Unfold(inner) | K::Paren(inner) | K::VariableOf(inner) => {
+                f(Node::Expr(inner))
+            }
+            K::Heredoc { text, .. } => f(Node::Expr(text)),
+            K::KeyedEntry { key: left, value: right }
+            | K::Binary { left, right, .. }
+            | K::Assignment { left, right, .. }
+            | K::Relationship { left, right, .. }
+            | K::NamedAccess { left, right } => {
+                f(Node::Expr(left));
+                f(Node::Expr(right));
+            }
+            K::Access { left, keys } => {
+                f(Node::Expr(left));
+                exprs(keys, f);
+            }
+            K::Selector { left, entries } => {
+                f(Node::Expr(left));
+                entries.iter().for_each(|s| f(Node::SelectorEntry(s)));
+            }
+            K::Call { functor, arguments, lambda, .. } => {
+                f(Node::Expr(functor));
+                exprs(arguments, f);
+                if let Some(l) = lambda {
+                    f(Node::Lambda(l));
+                }
+            }
+            K::If { test, then, otherwise } | K::Unless { test, then, otherwise } => {
+                f(Node::Expr(test));
+                opt(then, f);
+                opt(otherwise, f);
+            }
+            K::Case { test, options } => {
+                f(Node::Expr(test));
+                options.iter().for_each(|o| f(Node::CaseOption(o)));
+            }
+            K::Resource { type_name, bodies, .. } => {
+                f(Node::Expr(type_name));
+                bodies.iter().for_each(|b| f(Node::ResourceBody(b)));
+            }
+            K::ResourceDefaults { type_ref: target, operations, .. }
+            | K::ResourceOverride { resources: target, operations, .. } => {
+                f(Node::Expr(target));
+                attributes(operations, f);
+            }
+            K::Collect { type_expr, operations, .. } => {
+                f(Node::Expr(type_expr));
+                f(Node::Query(e));
+                attributes(operations, f);
+            }
+            K::Class { parameters: ps, body: b, .. } | K::Define { parameters: ps, body: b, .. } => {
+                parameters(ps, f);
+                body(b, f);
+            }
+            K::Function { parameters: ps, body: b, return_type, .. } => {
+                parameters(ps, f);
+                body(b, f);
+                opt(return_type, f);
+            }
+            K::Node { matches, parent, body: b } => {
+                opt(parent, f);
+                exprs(matches, f);
+                body(b, f);
+            }
+            K::TypeAlias { type_expr, .. } => f(Node::Expr(type_expr)),
+            K::TypeMapping { type_expr, mapping_expr } => {
+                f(Node::Expr(type_expr));
+                f(Node::Expr(mapping_expr));
+            }
+            K::TypeDefinition { body: b, .. } => body(b, f),
+            K::Nop
+            | K::Integer { .. }
+            | K::Float(_)
+            | K::String(_)
+            | K::Boolean(_)
+            | K::Undef
+            | K::Default
+            | K::Regex(_)
+            | K::QualifiedName(_)
+            | K::QualifiedReference(_)
+            | K::Variable(_)
+            | K::Reserved(_) => {}
+        }
+    }
+
+    /// Calls `f` with the expressions directly inside this node, looking through the parts
+    /// that are not expressions (a lambda's parameter defaults, types and body, a resource
+    /// body's title and attribute values, ...). A node that is an expression (or a body) is
+    /// passed itself.
+    pub fn for_each_expr(self, f: &mut dyn FnMut(&'a Expr)) {
+        match self {
+            Node::Expr(e) | Node::Body(e) => f(e),
+            other => other.for_each_child(&mut |c| c.for_each_expr(f)),
+        }
+    }
+}
+
+impl Expr {
+    /// Calls `f` with each node directly inside this expression ([`Node::for_each_child`]).
+    pub fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(Node<'a>)) {
+        Node::Expr(self).for_each_child(f)
+    }
+
+    /// Calls `f` with each expression directly inside this one, through lambdas and the
+    /// other parts that are not expressions ([`Node::for_each_expr`]).
+    pub fn for_each_sub_expr<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
+        self.for_each_child(&mut |c| c.for_each_expr(f))
+    }
+
+    /// Visits this expression and every expression inside it (lambdas, definitions and
+    /// catalog expressions included), depth first, until `f` returns false; false if it
+    /// did. The depth is bounded by the parser's nesting limit.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr) -> bool) -> bool {
+        if !f(self) {
+            return false;
+        }
+        let mut go_on = true;
+        self.for_each_sub_expr(&mut |c| {
+            if go_on {
+                go_on = c.walk(f);
+            }
+        });
+        go_on
+    }
 }

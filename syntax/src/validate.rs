@@ -19,9 +19,18 @@
 //!
 //! A heredoc whose static text does not conform to its syntax (`@(END:json)`, `base64`, `pp`)
 //! makes Puppet stop validating at once: that error is then the only diagnostic, as in Puppet.
+//!
+//! This file holds the walk and the checks; `validate/labels.rs` names expressions for the
+//! messages, `validate/heredoc.rs` checks a heredoc's text in its syntax.
+
+mod heredoc;
+mod labels;
 
 use crate::ast::*;
 use crate::{Diagnostic, Span};
+use heredoc::external_syntax;
+pub use labels::label;
+use labels::{a_an, a_an_uc, node_label};
 
 /// Puppet's validation diagnostics for a program, in source order.
 pub fn validate(program: &Program) -> Vec<Diagnostic> {
@@ -32,7 +41,7 @@ pub fn validate(program: &Program) -> Vec<Diagnostic> {
     };
     if let Some(body) = &program.body {
         checker.path.push(Element::Program);
-        checker.visit(Element::Expr(body));
+        checker.visit(Element::Node(Node::Expr(body)));
     }
     if let Some(stop) = checker.stop {
         return vec![stop];
@@ -45,24 +54,16 @@ pub fn validate(program: &Program) -> Vec<Diagnostic> {
 // ---------------------------------------------------------------------------------------------
 // The model as Puppet walks it
 
-/// A model element: an expression, or one of the parts Puppet's model has as elements of their
-/// own (parameters, resource bodies, attribute operations, case options, …).
+/// A model element: the program, or a node of the AST ([`Node`]: an expression, or one of
+/// the parts Puppet's model has as elements of their own). A [`Node::Body`] element is a body
+/// of one statement that Puppet wraps in a block: the body of a class, define, node,
+/// function, lambda, type definition or case option is always a `BlockExpression` in
+/// Puppet's model (our AST keeps a lone statement as is); a body that is a block is visited
+/// as that block.
 #[derive(Clone, Copy)]
 enum Element<'a> {
     Program,
-    Expr(&'a Expr),
-    /// A body of one statement that Puppet wraps in a block: the body of a class, define,
-    /// node, function, lambda, type definition or case option is always a `BlockExpression`
-    /// in Puppet's model (our AST keeps a lone statement as is).
-    Wrapped(&'a Expr),
-    Lambda(&'a Lambda),
-    Parameter(&'a Parameter),
-    ResourceBody(&'a ResourceBody),
-    Attribute(&'a AttributeOp),
-    CaseOption(&'a CaseOption),
-    SelectorEntry(&'a SelectorEntry),
-    /// The `<| … |>` of a collector.
-    Query(&'a Expr),
+    Node(Node<'a>),
 }
 
 struct Checker<'a> {
@@ -94,237 +95,37 @@ impl<'a> Checker<'a> {
     }
 
     fn visit_expr(&mut self, e: &'a Expr) {
-        self.visit(Element::Expr(e));
-    }
-
-    fn visit_opt(&mut self, e: &'a Option<Box<Expr>>) {
-        if let Some(e) = e {
-            self.visit_expr(e);
-        }
+        self.visit(Element::Node(Node::Expr(e)));
     }
 
     /// A body Puppet builds with `f_build_body`: always a block.
     fn visit_body(&mut self, body: Option<&'a Expr>) {
         match body {
             Some(b) if is_block(b) => self.visit_expr(b),
-            Some(b) => self.visit(Element::Wrapped(b)),
+            Some(b) => self.visit(Element::Node(Node::Body(b))),
             None => {}
         }
     }
 
+    /// Visits what `node` contains ([`Node::for_each_child`]), each part as the element
+    /// Puppet's model makes of it.
     fn children(&mut self, node: Element<'a>) {
-        match node {
-            Element::Program => {}
-            Element::Wrapped(e) => self.visit_expr(e),
-            Element::Lambda(l) => {
-                for p in &l.parameters {
-                    self.visit(Element::Parameter(p));
-                }
-                self.visit_body(l.body.as_deref());
-                self.visit_opt(&l.return_type);
-            }
-            Element::Parameter(p) => {
-                if let Some(v) = &p.value {
-                    self.visit_expr(v);
-                }
-                if let Some(t) = &p.type_expr {
-                    self.visit_expr(t);
-                }
-            }
-            Element::ResourceBody(b) => {
-                self.visit_expr(&b.title);
-                for op in &b.operations {
-                    self.visit(Element::Attribute(op));
-                }
-            }
-            Element::Attribute(
-                AttributeOp::Set { value, .. } | AttributeOp::Splat { value, .. },
-            ) => self.visit_expr(value),
-            Element::CaseOption(o) => {
-                for v in &o.values {
-                    self.visit_expr(v);
-                }
-                self.visit_body(o.body.as_ref());
-            }
-            Element::SelectorEntry(s) => {
-                self.visit_expr(&s.matching);
-                self.visit_expr(&s.value);
-            }
-            Element::Query(collect) => {
-                if let ExprKind::Collect { query: Some(q), .. } = &collect.kind {
-                    self.visit_expr(q);
-                }
-            }
-            Element::Expr(e) => self.expr_children(e),
-        }
-    }
-
-    fn expr_children(&mut self, e: &'a Expr) {
-        use ExprKind::*;
-        match &e.kind {
-            Block(items) | Concat(items) | Array(items) | Hash(items) => {
-                for item in items {
-                    self.visit_expr(item);
-                }
-            }
-            Text(inner) | Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner)
-            | VariableOf(inner) => self.visit_expr(inner),
-            Heredoc { text, .. } => self.visit_expr(text),
-            KeyedEntry { key, value } => {
+        let node = match node {
+            Element::Program => return,
+            Element::Node(node) => node,
+        };
+        // Puppet makes `Bar { … }` `Object[{parent => Bar, …}]` (or `Bar[{…}]` for Object and
+        // TypeSet): the parts are checked, not the entry itself.
+        if let Node::Expr(Expr { kind: ExprKind::TypeAlias { type_expr, .. }, .. }) = node {
+            if let ExprKind::KeyedEntry { key, value } = &type_expr.kind {
                 self.visit_expr(key);
-                self.visit_expr(value);
+                return self.visit_expr(value);
             }
-            Binary { left, right, .. }
-            | Assignment { left, right, .. }
-            | Relationship { left, right, .. }
-            | NamedAccess { left, right } => {
-                self.visit_expr(left);
-                self.visit_expr(right);
-            }
-            Access { left, keys } => {
-                self.visit_expr(left);
-                for k in keys {
-                    self.visit_expr(k);
-                }
-            }
-            Selector { left, entries } => {
-                self.visit_expr(left);
-                for entry in entries {
-                    self.visit(Element::SelectorEntry(entry));
-                }
-            }
-            Call {
-                functor,
-                arguments,
-                lambda,
-                ..
-            } => {
-                self.visit_expr(functor);
-                for a in arguments {
-                    self.visit_expr(a);
-                }
-                if let Some(l) = lambda {
-                    self.visit(Element::Lambda(l));
-                }
-            }
-            If {
-                test,
-                then,
-                otherwise,
-            }
-            | Unless {
-                test,
-                then,
-                otherwise,
-            } => {
-                self.visit_expr(test);
-                self.visit_opt(then);
-                self.visit_opt(otherwise);
-            }
-            Case { test, options } => {
-                self.visit_expr(test);
-                for o in options {
-                    self.visit(Element::CaseOption(o));
-                }
-            }
-            Resource {
-                type_name, bodies, ..
-            } => {
-                self.visit_expr(type_name);
-                for b in bodies {
-                    self.visit(Element::ResourceBody(b));
-                }
-            }
-            ResourceDefaults {
-                type_ref: target,
-                operations,
-                ..
-            }
-            | ResourceOverride {
-                resources: target,
-                operations,
-                ..
-            } => {
-                self.visit_expr(target);
-                for op in operations {
-                    self.visit(Element::Attribute(op));
-                }
-            }
-            Collect {
-                type_expr,
-                operations,
-                ..
-            } => {
-                self.visit_expr(type_expr);
-                self.visit(Element::Query(e));
-                for op in operations {
-                    self.visit(Element::Attribute(op));
-                }
-            }
-            Class {
-                parameters, body, ..
-            }
-            | Define {
-                parameters, body, ..
-            } => {
-                for p in parameters {
-                    self.visit(Element::Parameter(p));
-                }
-                self.visit_body(body.as_deref());
-            }
-            Function {
-                parameters,
-                body,
-                return_type,
-                ..
-            } => {
-                for p in parameters {
-                    self.visit(Element::Parameter(p));
-                }
-                self.visit_body(body.as_deref());
-                self.visit_opt(return_type);
-            }
-            Node {
-                matches,
-                parent,
-                body,
-            } => {
-                self.visit_opt(parent);
-                for m in matches {
-                    self.visit_expr(m);
-                }
-                self.visit_body(body.as_deref());
-            }
-            TypeAlias { type_expr, .. } => match &type_expr.kind {
-                // Puppet makes `Bar { … }` `Object[{parent => Bar, …}]` (or `Bar[{…}]` for
-                // Object and TypeSet): the parts are checked, not the entry itself.
-                KeyedEntry { key, value } => {
-                    self.visit_expr(key);
-                    self.visit_expr(value);
-                }
-                _ => self.visit_expr(type_expr),
-            },
-            TypeMapping {
-                type_expr,
-                mapping_expr,
-            } => {
-                self.visit_expr(type_expr);
-                self.visit_expr(mapping_expr);
-            }
-            TypeDefinition { body, .. } => self.visit_body(body.as_deref()),
-            Nop
-            | Integer { .. }
-            | Float(_)
-            | String(_)
-            | Boolean(_)
-            | Undef
-            | Default
-            | Regex(_)
-            | QualifiedName(_)
-            | QualifiedReference(_)
-            | Variable(_)
-            | Reserved(_) => {}
         }
+        node.for_each_child(&mut |child| match child {
+            Node::Body(b) => self.visit_body(Some(b)),
+            child => self.visit(Element::Node(child)),
+        });
     }
 
     // -----------------------------------------------------------------------------------------
@@ -332,8 +133,8 @@ impl<'a> Checker<'a> {
 
     fn check(&mut self, node: Element<'a>) {
         match node {
-            Element::Program | Element::Wrapped(_) => {}
-            Element::Lambda(l) => {
+            Element::Program | Element::Node(Node::Body(_)) => {}
+            Element::Node(Node::Lambda(l)) => {
                 let last = l.parameters.len().saturating_sub(1);
                 for (i, p) in l.parameters.iter().enumerate() {
                     if p.captures_rest && i != last {
@@ -347,7 +148,7 @@ impl<'a> Checker<'a> {
                     self.type_ref(r, "Lambda");
                 }
             }
-            Element::Parameter(p) => {
+            Element::Node(Node::Parameter(p)) => {
                 let numeric = {
                     let digits = p.name.strip_prefix("0x").unwrap_or(&p.name);
                     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
@@ -368,7 +169,7 @@ impl<'a> Checker<'a> {
                     self.no_assignment(v);
                 }
             }
-            Element::ResourceBody(b) => {
+            Element::Node(Node::ResourceBody(b)) => {
                 let mut seen = false;
                 for op in &b.operations {
                     if let AttributeOp::Splat { span, .. } = op {
@@ -379,7 +180,7 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
-            Element::Attribute(op) => match op {
+            Element::Node(Node::Attribute(op)) => match op {
                 AttributeOp::Set {
                     name,
                     append,
@@ -390,10 +191,10 @@ impl<'a> Checker<'a> {
                         let parent = self.path.last().copied();
                         let ok = matches!(
                             parent,
-                            Some(Element::Expr(Expr {
+                            Some(Element::Node(Node::Expr(Expr {
                                 kind: ExprKind::Collect { .. } | ExprKind::ResourceOverride { .. },
                                 ..
-                            }))
+                            })))
                         );
                         if !ok {
                             let parent = parent
@@ -408,18 +209,18 @@ impl<'a> Checker<'a> {
                 }
                 AttributeOp::Splat { value, .. } => self.rvalue(value),
             },
-            Element::CaseOption(o) => {
+            Element::Node(Node::CaseOption(o)) => {
                 for v in &o.values {
                     self.rvalue(v);
                 }
             }
-            Element::SelectorEntry(s) => self.rvalue(&s.matching),
-            Element::Query(collect) => {
+            Element::Node(Node::SelectorEntry(s)) => self.rvalue(&s.matching),
+            Element::Node(Node::Query(collect)) => {
                 if let ExprKind::Collect { query: Some(q), .. } = &collect.kind {
                     self.query(q);
                 }
             }
-            Element::Expr(e) => self.check_expr(e),
+            Element::Node(Node::Expr(e)) => self.check_expr(e),
         }
     }
 
@@ -706,15 +507,15 @@ impl<'a> Checker<'a> {
             i -= 1;
             match container {
                 Element::Program
-                | Element::Expr(Expr {
+                | Element::Node(Node::Expr(Expr {
                     kind: ExprKind::Class { .. },
                     ..
-                }) => return,
-                Element::Wrapped(_)
-                | Element::Expr(Expr {
+                })) => return,
+                Element::Node(Node::Body(_))
+                | Element::Node(Node::Expr(Expr {
                     kind: ExprKind::Block(_),
                     ..
-                }) => {
+                })) => {
                     let grandparent = i.checked_sub(1).and_then(|k| self.path.get(k)).copied();
                     if absolute && !matches!(grandparent, Some(Element::Program)) {
                         self.error(
@@ -997,7 +798,13 @@ impl<'a> Checker<'a> {
             self.error("Assignment not allowed here".into(), pos(e));
             return;
         }
-        for_each_child(e, &mut |child| self.no_assignment(child));
+        // Puppet's `_pcore_contents`, as `internal_check_illegal_assignment` walks it: the
+        // expressions directly inside, except in a lambda.
+        e.for_each_child(&mut |child| {
+            if !matches!(child, Node::Lambda(_)) {
+                child.for_each_expr(&mut |c| self.no_assignment(c));
+            }
+        });
     }
 
     /// A collector's query: `==` and `!=` comparisons joined by `and` and `or`.
@@ -1052,170 +859,6 @@ impl<'a> Checker<'a> {
                 seen.push(literal);
             }
         }
-    }
-}
-
-/// Calls `f` on each expression directly inside `e`, except in a lambda (Puppet's
-/// `_pcore_contents`, as `internal_check_illegal_assignment` walks it).
-fn for_each_child<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
-    use ExprKind::*;
-    let attributes = |ops: &'a [AttributeOp], f: &mut dyn FnMut(&'a Expr)| {
-        for op in ops {
-            match op {
-                AttributeOp::Set { value, .. } | AttributeOp::Splat { value, .. } => f(value),
-            }
-        }
-    };
-    let parameters = |ps: &'a [Parameter], f: &mut dyn FnMut(&'a Expr)| {
-        for p in ps {
-            if let Some(v) = &p.value {
-                f(v);
-            }
-            if let Some(t) = &p.type_expr {
-                f(t);
-            }
-        }
-    };
-    match &e.kind {
-        Block(items) | Concat(items) | Array(items) | Hash(items) => items.iter().for_each(f),
-        Text(inner) | Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner)
-        | VariableOf(inner) => f(inner),
-        Heredoc { text, .. } => f(text),
-        KeyedEntry {
-            key: left,
-            value: right,
-        }
-        | Binary { left, right, .. }
-        | Assignment { left, right, .. }
-        | Relationship { left, right, .. }
-        | NamedAccess { left, right } => {
-            f(left);
-            f(right);
-        }
-        Access { left, keys } => {
-            f(left);
-            keys.iter().for_each(f);
-        }
-        Selector { left, entries } => {
-            f(left);
-            for s in entries {
-                f(&s.matching);
-                f(&s.value);
-            }
-        }
-        // The lambda is not entered.
-        Call {
-            functor, arguments, ..
-        } => {
-            f(functor);
-            arguments.iter().for_each(f);
-        }
-        If {
-            test,
-            then,
-            otherwise,
-        }
-        | Unless {
-            test,
-            then,
-            otherwise,
-        } => {
-            f(test);
-            then.iter().for_each(|t| f(t));
-            otherwise.iter().for_each(|o| f(o));
-        }
-        Case { test, options } => {
-            f(test);
-            for o in options {
-                o.values.iter().for_each(&mut *f);
-                o.body.iter().for_each(&mut *f);
-            }
-        }
-        Resource {
-            type_name, bodies, ..
-        } => {
-            f(type_name);
-            for b in bodies {
-                f(&b.title);
-                attributes(&b.operations, f);
-            }
-        }
-        ResourceDefaults {
-            type_ref: target,
-            operations,
-            ..
-        }
-        | ResourceOverride {
-            resources: target,
-            operations,
-            ..
-        } => {
-            f(target);
-            attributes(operations, f);
-        }
-        Collect {
-            type_expr,
-            query,
-            operations,
-            ..
-        } => {
-            f(type_expr);
-            query.iter().for_each(|q| f(q));
-            attributes(operations, f);
-        }
-        Class {
-            parameters: ps,
-            body,
-            ..
-        }
-        | Define {
-            parameters: ps,
-            body,
-            ..
-        } => {
-            parameters(ps, f);
-            body.iter().for_each(|b| f(b));
-        }
-        Function {
-            parameters: ps,
-            body,
-            return_type,
-            ..
-        } => {
-            parameters(ps, f);
-            body.iter().for_each(|b| f(b));
-            return_type.iter().for_each(|r| f(r));
-        }
-        Node {
-            matches,
-            parent,
-            body,
-        } => {
-            parent.iter().for_each(|p| f(p));
-            matches.iter().for_each(&mut *f);
-            body.iter().for_each(|b| f(b));
-        }
-        TypeAlias { type_expr, .. } => f(type_expr),
-        TypeMapping {
-            type_expr,
-            mapping_expr,
-        } => {
-            f(type_expr);
-            f(mapping_expr);
-        }
-        TypeDefinition { body, .. } => body.iter().for_each(|b| f(b)),
-        Nop
-        | Integer { .. }
-        | Float(_)
-        | String(_)
-        | Boolean(_)
-        | Undef
-        | Default
-        | Regex(_)
-        | QualifiedName(_)
-        | QualifiedReference(_)
-        | Variable(_)
-        | Reserved(_) => {}
     }
 }
 
@@ -1384,111 +1027,6 @@ fn is_classref_ext(s: &str) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Labels (`model_label_provider.rb`, `label_provider.rb`)
-
-/// How Puppet names an expression in messages: "Literal Integer", "'+' expression", ….
-pub fn label(e: &Expr) -> String {
-    use ExprKind::*;
-    match &e.kind {
-        Nop => "Nop Expression".into(),
-        Block(_) => "Block Expression".into(),
-        Integer { .. } => "Literal Integer".into(),
-        Float(_) => "Literal Float".into(),
-        String(_) => "String".into(),
-        Boolean(_) => "Boolean".into(),
-        Undef => "'undef' expression".into(),
-        Default => "'default' expression".into(),
-        Regex(_) => "Regular Expression".into(),
-        Concat(_) => "Double Quoted String".into(),
-        Text(_) => "Expression in Interpolated String".into(),
-        Heredoc { syntax, .. } => format!("'@({syntax})' expression"),
-        Array(_) => "Array Expression".into(),
-        Hash(_) => "Hash Expression".into(),
-        KeyedEntry { .. } => "Hash Entry".into(),
-        QualifiedName(_) => "Name".into(),
-        QualifiedReference(_) => "Type-Name".into(),
-        Variable(_) | VariableOf(_) => "Variable".into(),
-        Reserved(word) => format!("Reserved Word '{word}'"),
-        Binary { op, .. } => format!("'{}' expression", op.symbol()),
-        Not(_) => "'not' expression".into(),
-        Negate(_) => "Unary Minus".into(),
-        Unfold(_) => "Unfold".into(),
-        Paren(_) => "Parenthesized Expression".into(),
-        Assignment { op, .. } => format!("'{}' expression", op.symbol()),
-        Relationship { op, .. } => format!("'{}' expression", op.symbol()),
-        Access { .. } => "'[]' expression".into(),
-        NamedAccess { .. } => "'.' expression".into(),
-        Selector { .. } => "Selector Expression".into(),
-        Call {
-            kind: CallKind::Function,
-            ..
-        } => "Function Call".into(),
-        Call {
-            kind: CallKind::Method,
-            ..
-        } => "Method call".into(),
-        If { .. } => "'if' statement".into(),
-        Unless { .. } => "'unless' Statement".into(),
-        Case { .. } => "'case' statement".into(),
-        Resource { .. } => "Resource Statement".into(),
-        ResourceDefaults { .. } => "Resource Defaults Expression".into(),
-        ResourceOverride { .. } => "Resource Override".into(),
-        Collect { exported: true, .. } => "Exported Query".into(),
-        Collect {
-            exported: false, ..
-        } => "Virtual Query".into(),
-        Class { .. } => "Host Class Definition".into(),
-        Define { .. } => "'define' expression".into(),
-        Node { .. } => "Node Definition".into(),
-        Function { .. } => "Function Definition".into(),
-        TypeAlias { .. } => "Type Alias".into(),
-        TypeMapping { .. } => "Type Mapping".into(),
-        TypeDefinition { .. } => "Type Definition".into(),
-    }
-}
-
-fn node_label(node: Element) -> String {
-    match node {
-        Element::Program => "Program".into(),
-        Element::Expr(e) => label(e),
-        Element::Wrapped(_) => "Block Expression".into(),
-        Element::Lambda(_) => "Lambda".into(),
-        Element::Parameter(_) => "Parameter Definition".into(),
-        Element::ResourceBody(_) => "Resource Instance Definition".into(),
-        Element::Attribute(AttributeOp::Set { append: true, .. }) => "'+>' expression".into(),
-        Element::Attribute(_) => "'=>' expression".into(),
-        Element::CaseOption(_) => "Case Option".into(),
-        Element::SelectorEntry(_) => "Selector Option".into(),
-        Element::Query(collect) => label(collect),
-    }
-}
-
-/// `a` or `an`, by the first letter (after a quote): "an 'undef' expression", "an Unary Minus".
-fn article(text: &str) -> &'static str {
-    let mut chars = text.chars();
-    let mut c = chars.next().unwrap_or(' ');
-    if c == '"' || c == '\'' {
-        c = chars.next().unwrap_or(' ');
-    }
-    if "aeiouy".contains(c.to_ascii_lowercase()) {
-        "an"
-    } else {
-        "a"
-    }
-}
-
-fn a_an(text: &str) -> String {
-    format!("{} {text}", article(text))
-}
-
-fn a_an_uc(text: &str) -> String {
-    let a = article(text);
-    let mut upper = a[..1].to_uppercase();
-    upper.push_str(&a[1..]);
-    format!("{upper} {text}")
-}
-
-// ---------------------------------------------------------------------------------------------
 // Positions
 
 /// Where Puppet places an expression (its model element's offset).
@@ -1602,504 +1140,5 @@ impl Literal {
                     .join(", ")
             ),
         }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Heredoc text in a syntax (`puppet/syntax_checkers`)
-
-/// The checker's message when `text` does not conform to `syntax`. The checker is the one for
-/// the syntax or for its longest `+`-suffix that has one (`foo+json` is checked as JSON).
-fn external_syntax(syntax: &str, text: &str) -> Option<String> {
-    let segments: Vec<&str> = syntax.split('+').collect();
-    for i in 0..segments.len() {
-        match segments[i..].join("+").as_str() {
-            "json" => {
-                return check_json(text).err().map(|e| {
-                    format!(
-                        "JSON syntax checker: Cannot parse invalid JSON string. \"{}\"",
-                        escape_line_breaks(&truncate(&e, 100))
-                    )
-                })
-            }
-            "base64" => return check_base64(text),
-            "pp" => {
-                return check_pp(text).map(|e| {
-                    format!(
-                        "PP syntax checker: \"{}\"",
-                        escape_line_breaks(&truncate(&e, 500))
-                    )
-                })
-            }
-            // EPP templates are not parsed here.
-            "epp" => return None,
-            _ => {}
-        }
-    }
-    None
-}
-
-fn truncate(s: &str, chars: usize) -> String {
-    s.chars().take(chars).collect()
-}
-
-/// `gsub(/\r?\n/, "\\n")`
-fn escape_line_breaks(s: &str) -> String {
-    s.replace("\r\n", "\\n").replace('\n', "\\n")
-}
-
-/// `Base64.strict_decode64` of the text without blanks, line breaks (and `?`).
-fn check_base64(text: &str) -> Option<String> {
-    let cleaned: Vec<u8> = text
-        .bytes()
-        .filter(|b| !matches!(b, b'\r' | b'?' | b'\n' | b' ' | b'\t'))
-        .collect();
-    if strict_base64(&cleaned) {
-        return None;
-    }
-    Some(if !(cleaned.len() * 8).is_multiple_of(6) {
-        "Base64 syntax checker: Cannot parse invalid Base64 string - padding is not correct".into()
-    } else {
-        "Base64 syntax checker: Cannot parse invalid Base64 string - contains letters outside strict base 64 range (or whitespace)".into()
-    })
-}
-
-fn strict_base64(b: &[u8]) -> bool {
-    let value = |c: u8| -> Option<u8> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        })
-    };
-    if !b.len().is_multiple_of(4) {
-        return false;
-    }
-    let groups = b.len() / 4;
-    for (i, group) in b.chunks(4).enumerate() {
-        let last = i + 1 == groups;
-        match group {
-            [a, c, b'=', b'='] if last => {
-                let (Some(_), Some(c)) = (value(*a), value(*c)) else {
-                    return false;
-                };
-                if c & 0xf != 0 {
-                    return false;
-                }
-            }
-            [a, c, d, b'='] if last => {
-                let (Some(_), Some(_), Some(d)) = (value(*a), value(*c), value(*d)) else {
-                    return false;
-                };
-                if d & 0x3 != 0 {
-                    return false;
-                }
-            }
-            _ => {
-                if group.iter().any(|c| value(*c).is_none()) {
-                    return false;
-                }
-            }
-        }
-    }
-    true
-}
-
-/// Puppet parses (and validates) the text as a manifest; the message is its error's.
-fn check_pp(text: &str) -> Option<String> {
-    let with_position = |d: &Diagnostic| {
-        if d.message.ends_with("end of input") {
-            d.message.clone()
-        } else {
-            format!(
-                "{} (line: {}, column: {})",
-                d.message, d.span.line, d.span.column
-            )
-        }
-    };
-    match crate::parse(text) {
-        Err(diagnostics) => diagnostics.first().map(with_position),
-        Ok(program) => {
-            let diagnostics = validate(&program);
-            let errors: Vec<&Diagnostic> = diagnostics
-                .iter()
-                .filter(|d| d.severity == crate::Severity::Error)
-                .collect();
-            let warnings = diagnostics.len() - errors.len();
-            match errors.len() {
-                0 => None,
-                1 => Some(with_position(errors[0])),
-                n if warnings > 0 => Some(format!(
-                    "Language validation logged {n} errors, and {warnings} warnings. Giving up"
-                )),
-                n => Some(format!("Language validation logged {n} errors. Giving up")),
-            }
-        }
-    }
-}
-
-/// Ruby's JSON 2.6 parser (`JSON.parse`, as Puppet 7.23 runs it): `Err` holds its message,
-/// `NNN: unexpected token at 'REST'` (NNN is the line of the parser's C source that gave up;
-/// REST the text from where it did).
-fn check_json(text: &str) -> Result<(), String> {
-    let parser = Json {
-        s: text.as_bytes(),
-        text,
-    };
-    let fail = |p| Err(parser.unexpected(859, p));
-    let p = match parser.ignore(0) {
-        Ok(p) => p,
-        Err(p) => return fail(p),
-    };
-    if !parser.s.get(p).is_some_and(|&c| Json::begins_value(c)) {
-        return fail(p);
-    }
-    let Some(np) = parser.value(p, 0)? else {
-        return fail(p);
-    };
-    match parser.ignore(np) {
-        Ok(end) if end == parser.s.len() => Ok(()),
-        Ok(q) | Err(q) => fail(q),
-    }
-}
-
-struct Json<'t> {
-    s: &'t [u8],
-    text: &'t str,
-}
-
-impl Json<'_> {
-    fn unexpected(&self, line: u32, at: usize) -> String {
-        let rest = self.text.get(at..).unwrap_or("");
-        format!("{line}: unexpected token at '{rest}'")
-    }
-
-    fn begins_value(c: u8) -> bool {
-        matches!(
-            c,
-            b'n' | b'f' | b't' | b'"' | b'-' | b'[' | b'{' | b'N' | b'I'
-        ) || c.is_ascii_digit()
-    }
-
-    /// Skips blanks and comments (`/* */`, `//` to the end of a line): `Err` with where the
-    /// scan failed for a comment cut short (its end, or the character after a lone `/`).
-    fn ignore(&self, mut p: usize) -> Result<usize, usize> {
-        let s = self.s;
-        loop {
-            match s.get(p) {
-                Some(b' ' | b'\t' | b'\r' | b'\n') => p += 1,
-                Some(b'/') => match s.get(p + 1) {
-                    Some(b'*') => match self.text[p + 2..].find("*/") {
-                        Some(i) => p = p + 2 + i + 2,
-                        None => return Err(s.len()),
-                    },
-                    Some(b'/') => match s[p + 2..].iter().position(|&c| c == b'\n') {
-                        Some(i) => p = p + 2 + i + 1,
-                        None => return Err(s.len()),
-                    },
-                    None => return Err(s.len()),
-                    Some(_) => return Err(p + 1),
-                },
-                _ => return Ok(p),
-            }
-        }
-    }
-
-    /// A value at `p` (which begins one): the position after it, `None` when it is not a
-    /// value (the caller reports), `Err` when the parser raises from inside.
-    fn value(&self, p: usize, nesting: usize) -> Result<Option<usize>, String> {
-        let s = self.s;
-        let rest = &s[p..];
-        let word = |w: &[u8]| rest.starts_with(w);
-        let np = match s[p] {
-            b'n' if word(b"null") => p + 4,
-            b'f' if word(b"false") => p + 5,
-            b't' if word(b"true") => p + 4,
-            b'N' if word(b"NaN") => return Err(self.unexpected(225, p)),
-            b'I' if word(b"Infinity") => {
-                return Err(if p == 0 {
-                    "232: unexpected token at ''".into()
-                } else {
-                    self.unexpected(232, p - 1)
-                })
-            }
-            b'-' if word(b"-Infinity") => return Err(self.unexpected(249, p)),
-            b'-' | b'0'..=b'9' => match self.number(p) {
-                Some(np) => np,
-                None => return Ok(None),
-            },
-            b'"' => match self.string(p)? {
-                Some(np) => np,
-                None => return Ok(None),
-            },
-            b'[' => return self.array(p, nesting + 1).map(Some),
-            b'{' => return self.object(p, nesting + 1),
-            _ => return Ok(None),
-        };
-        Ok(Some(np))
-    }
-
-    /// `-?(0|[1-9][0-9]*)` with a fraction or an exponent (or both), or without: the number
-    /// must not be followed by what could continue it.
-    fn number(&self, p: usize) -> Option<usize> {
-        let s = self.s;
-        let digits = |mut q: usize| {
-            let from = q;
-            while s.get(q).is_some_and(u8::is_ascii_digit) {
-                q += 1;
-            }
-            (q > from).then_some(q)
-        };
-        let mut q = p;
-        if s[q] == b'-' {
-            q += 1;
-        }
-        let int_end = match s.get(q) {
-            Some(b'0') => q + 1,
-            Some(b'1'..=b'9') => digits(q)?,
-            _ => return None,
-        };
-        let exponent = |q: usize| -> Option<usize> {
-            let mut q = q;
-            if matches!(s.get(q), Some(b'e' | b'E')) {
-                q += 1;
-                if matches!(s.get(q), Some(b'+' | b'-')) {
-                    q += 1;
-                }
-                return digits(q);
-            }
-            None
-        };
-        // The float machine: a fraction, an exponent, or both, then no [0-9Ee.-].
-        let float = (|| {
-            let mut q = int_end;
-            let mut is_float = false;
-            if s.get(q) == Some(&b'.') {
-                q = digits(q + 1)?;
-                is_float = true;
-                if matches!(s.get(q), Some(b'e' | b'E')) {
-                    q = exponent(q)?;
-                }
-            } else if matches!(s.get(q), Some(b'e' | b'E')) {
-                q = exponent(q)?;
-                is_float = true;
-            }
-            if !is_float || matches!(s.get(q), Some(b'0'..=b'9' | b'E' | b'e' | b'.' | b'-')) {
-                return None;
-            }
-            Some(q)
-        })();
-        if float.is_some() {
-            return float;
-        }
-        // The integer machine: then no digit.
-        if s.get(int_end).is_some_and(u8::is_ascii_digit) {
-            return None;
-        }
-        Some(int_end)
-    }
-
-    fn string(&self, p: usize) -> Result<Option<usize>, String> {
-        let s = self.s;
-        let mut q = p + 1;
-        loop {
-            match s.get(q) {
-                None => return Ok(None),
-                Some(b'"') => return Ok(Some(q + 1)),
-                Some(c) if *c < 0x20 => return Ok(None),
-                Some(b'\\') => match s.get(q + 1) {
-                    Some(b'u') => {
-                        let hex = |at: usize| {
-                            s.get(at..at + 4)
-                                .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
-                        };
-                        let Some(h) = hex(q + 2) else { return Ok(None) };
-                        let code = u32::from_str_radix(std::str::from_utf8(h).unwrap_or("0"), 16)
-                            .unwrap_or(0);
-                        if (0xD800..0xDC00).contains(&code) {
-                            let low = s.get(q + 6..q + 8) == Some(b"\\u".as_slice())
-                                && hex(q + 8).is_some_and(|l| {
-                                    let l = u32::from_str_radix(
-                                        std::str::from_utf8(l).unwrap_or("0"),
-                                        16,
-                                    )
-                                    .unwrap_or(0);
-                                    (0xDC00..0xE000).contains(&l)
-                                });
-                            if !low {
-                                return Err(format!(
-                                    "521: incomplete surrogate pair at '{}'",
-                                    &self.text[q..]
-                                ));
-                            }
-                        }
-                        q += 6;
-                    }
-                    Some(c) if *c >= 0x20 => q += 2,
-                    _ => return Ok(None),
-                },
-                Some(_) => q += 1,
-            }
-        }
-    }
-
-    fn nesting(&self, nesting: usize) -> Result<(), String> {
-        if nesting > 100 {
-            return Err(format!("nesting of {nesting} is too deep"));
-        }
-        Ok(())
-    }
-
-    /// An array raises where it fails (line 451).
-    fn array(&self, p: usize, nesting: usize) -> Result<usize, String> {
-        self.nesting(nesting)?;
-        let s = self.s;
-        let skip = |q| self.ignore(q).map_err(|at| self.unexpected(451, at));
-        let mut q = skip(p + 1)?;
-        if s.get(q) == Some(&b']') {
-            return Ok(q + 1);
-        }
-        loop {
-            if !s.get(q).is_some_and(|&c| Json::begins_value(c)) {
-                return Err(self.unexpected(451, q));
-            }
-            match self.value(q, nesting)? {
-                Some(np) => q = skip(np)?,
-                None => return Err(self.unexpected(451, q)),
-            }
-            match s.get(q) {
-                Some(b']') => return Ok(q + 1),
-                Some(b',') => q = skip(q + 1)?,
-                _ => return Err(self.unexpected(451, q)),
-            }
-        }
-    }
-
-    /// An object that fails is not a value: the caller reports at its `{`.
-    fn object(&self, p: usize, nesting: usize) -> Result<Option<usize>, String> {
-        self.nesting(nesting)?;
-        let s = self.s;
-        let Ok(mut q) = self.ignore(p + 1) else {
-            return Ok(None);
-        };
-        if s.get(q) == Some(&b'}') {
-            return Ok(Some(q + 1));
-        }
-        loop {
-            if s.get(q) != Some(&b'"') {
-                return Ok(None);
-            }
-            let Some(np) = self.string(q)? else {
-                return Ok(None);
-            };
-            let Ok(colon) = self.ignore(np) else {
-                return Ok(None);
-            };
-            if s.get(colon) != Some(&b':') {
-                return Ok(None);
-            }
-            let Ok(v) = self.ignore(colon + 1) else {
-                return Ok(None);
-            };
-            if !s.get(v).is_some_and(|&c| Json::begins_value(c)) {
-                return Ok(None);
-            }
-            let Some(np) = self.value(v, nesting)? else {
-                return Ok(None);
-            };
-            let Ok(next) = self.ignore(np) else {
-                return Ok(None);
-            };
-            match s.get(next) {
-                Some(b'}') => return Ok(Some(next + 1)),
-                Some(b',') => match self.ignore(next + 1) {
-                    Ok(after) => q = after,
-                    Err(_) => return Ok(None),
-                },
-                _ => return Ok(None),
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::check_json;
-
-    /// Messages recorded from Ruby 3.1's JSON 2.6.1 (`JSON.parse(text)`), as Puppet 7.23 uses it.
-    #[test]
-    fn json_errors_are_rubys() {
-        let cases: &[(&str, Option<&str>)] = &[
-            ("{\"a\": 1}", None),
-            ("[1, 2.5e3, -0, true, false, null, \"a\\u00e9\\n\"]", None),
-            ("/* c */ 1", None),
-            ("// c\n1", None),
-            ("[1/*x*/]", None),
-            ("{ }", None),
-            ("{\"a\": }", Some("859: unexpected token at '{\"a\": }'")),
-            ("[1,]", Some("451: unexpected token at ']'")),
-            ("{", Some("859: unexpected token at '{'")),
-            ("abc", Some("859: unexpected token at 'abc'")),
-            ("", Some("859: unexpected token at ''")),
-            ("  ", Some("859: unexpected token at ''")),
-            ("[1 2]", Some("451: unexpected token at '2]'")),
-            ("1 2", Some("859: unexpected token at '2'")),
-            ("nul", Some("859: unexpected token at 'nul'")),
-            ("[1, tru]", Some("451: unexpected token at 'tru]'")),
-            (
-                " {\"a\": [1, {\"b\": }]}",
-                Some("451: unexpected token at '{\"b\": }]}'"),
-            ),
-            ("-", Some("859: unexpected token at '-'")),
-            ("[-]", Some("451: unexpected token at '-]'")),
-            ("01", Some("859: unexpected token at '01'")),
-            ("[01]", Some("451: unexpected token at '01]'")),
-            ("1.", Some("859: unexpected token at '.'")),
-            ("[1.]", Some("451: unexpected token at '.]'")),
-            ("NaN", Some("225: unexpected token at 'NaN'")),
-            ("-Infinity", Some("249: unexpected token at '-Infinity'")),
-            ("Infinity", Some("232: unexpected token at ''")),
-            (
-                "[1,Infinity,2]",
-                Some("232: unexpected token at ',Infinity,2]'"),
-            ),
-            ("{\"a\":1}x", Some("859: unexpected token at 'x'")),
-            ("[1]]", Some("859: unexpected token at ']'")),
-            ("1.5.3", Some("859: unexpected token at '.5.3'")),
-            ("[1.5e]", Some("451: unexpected token at '.5e]'")),
-            ("[1E+]", Some("451: unexpected token at 'E+]'")),
-            ("-01", Some("859: unexpected token at '-01'")),
-            ("\"a\nb\"", Some("859: unexpected token at '\"a\nb\"'")),
-            ("[", Some("451: unexpected token at ''")),
-            ("[[1,2]", Some("451: unexpected token at ''")),
-            ("{\"a\":[}", Some("451: unexpected token at '}'")),
-            ("[{]", Some("451: unexpected token at '{]'")),
-            (
-                "{\"a\":{\"b\":}}",
-                Some("859: unexpected token at '{\"a\":{\"b\":}}'"),
-            ),
-            ("[truex]", Some("451: unexpected token at 'x]'")),
-            ("nullx", Some("859: unexpected token at 'x'")),
-            ("/", Some("859: unexpected token at ''")),
-            ("/x", Some("859: unexpected token at 'x'")),
-            ("[1/x]", Some("451: unexpected token at 'x]'")),
-            (
-                "\"\\ud800\"",
-                Some("521: incomplete surrogate pair at '\\ud800\"'"),
-            ),
-        ];
-        for (text, expected) in cases {
-            assert_eq!(check_json(text).err().as_deref(), *expected, "{text:?}");
-        }
-        let deep = format!("{}{}", "[".repeat(101), "]".repeat(101));
-        assert_eq!(
-            check_json(&deep).err().as_deref(),
-            Some("nesting of 101 is too deep")
-        );
-        let ok = format!("{}{}", "[".repeat(100), "]".repeat(100));
-        assert_eq!(check_json(&ok), Ok(()));
     }
 }

@@ -19,7 +19,7 @@ use std::rc::Rc;
 use base64::Engine;
 
 use crate::error::{Error, Result};
-use crate::semver::signature::{self, alias, entry, enum_of, get, hash_with_keys, Param, Signature};
+use crate::dispatch::{alias, entry, enum_of, get, hash_with_keys, Dispatch, Dispatcher, Selected, Signature};
 use crate::ty::Type;
 use crate::value::Value;
 
@@ -213,52 +213,47 @@ fn byte_integer() -> Type {
 }
 
 fn args_hash_type() -> Type {
+    // An entry whose value is Optional has an optional key (Puppet prints it `'format'`).
     let string_hash = Type::Struct(
-        vec![entry("value", false, Type::STRING), entry("format", false, Type::optional(format_type()))].into(),
+        vec![entry("value", false, Type::STRING), entry("format", true, Type::optional(format_type()))].into(),
     );
     let array_hash = Type::Struct(vec![entry("value", false, Type::array_of(byte_integer()))].into());
     alias("BinaryArgsHash", Type::variant(vec![alias("StringHash", string_hash), alias("ArrayHash", array_hash)]))
 }
 
-static FROM_STRING: [Param; 2] = [
-    Param { name: "str", accepts: is_string, ty: || Type::STRING },
-    Param { name: "format", accepts: is_format, ty: format_type },
-];
+/// The dispatches of `new_Binary` (`PBinaryType.new_function`).
+fn function() -> Dispatcher<u8> {
+    Dispatcher {
+        name: "new_Binary",
+        dispatches: vec![
+            Dispatch::new(0).req_checked("str", Type::STRING, is_string).opt_checked("format", format_type(), is_format),
+            Dispatch::new(1).req_checked("byte_array", Type::array_of(byte_integer()), is_byte_array),
+            Dispatch::new(2).req_checked("hash_args", args_hash_type(), is_args_hash),
+        ],
+    }
+}
 
-static FROM_ARRAY: [Param; 1] =
-    [Param { name: "byte_array", accepts: is_byte_array, ty: || Type::array_of(byte_integer()) }];
+thread_local! {
+    static FUNCTION: Dispatcher<u8> = function();
+}
 
-static FROM_HASH: [Param; 1] = [Param { name: "hash_args", accepts: is_args_hash, ty: args_hash_type }];
-
-/// The signatures of `new_Binary` (`PBinaryType.new_function`).
-static SIGNATURES: [Signature; 3] = [
-    Signature {
-        text: "String str, Base64Format = Enum['%B', '%b', '%r', '%s', '%u'] format?",
-        params: &FROM_STRING,
-        required: 1,
-    },
-    Signature { text: "Array[ByteInteger] byte_array", params: &FROM_ARRAY, required: 1 },
-    Signature {
-        text: "BinaryArgsHash = Variant[StringHash = Struct[{'value' => String, 'format' => Optional[Base64Format = Enum['%B', '%b', '%r', '%s', '%u']]}], ArrayHash = Struct[{'value' => Array[ByteInteger = Integer[0, 255]]}]] hash_args",
-        params: &FROM_HASH,
-        required: 1,
-    },
-];
+/// The signatures of `Binary.new` (for `Init[Binary]`).
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|f| f.signatures())
+}
 
 /// `Binary.new(args...)`; see the table at the top of this file.
 pub fn new_binary(args: &[Value]) -> Result<Value> {
-    let Some(index) = signature::select(&SIGNATURES, args) else {
-        return Err(signature::mismatch("new_Binary", &SIGNATURES, args));
-    };
+    let (Selected::Call(index) | Selected::Mismatch(index)) = FUNCTION.with(|f| f.select(args))?;
     let bytes = match (index, args) {
         (0, [Value::String(s), rest @ ..]) => from_string(s, rest.first().and_then(Value::as_str))?,
         (1, [Value::Array(items)]) => from_array(items),
         (_, [Value::Hash(h)]) => match get(h, "value") {
             Some(Value::Array(items)) => from_array(items),
             Some(Value::String(s)) => from_string(s, get(h, "format").and_then(Value::as_str))?,
-            _ => return Err(signature::mismatch("new_Binary", &SIGNATURES, args)),
+            _ => return Err(FUNCTION.with(|f| f.no_match(args))),
         },
-        _ => return Err(signature::mismatch("new_Binary", &SIGNATURES, args)),
+        _ => return Err(FUNCTION.with(|f| f.no_match(args))),
     };
     Ok(Value::Binary(Rc::new(Binary(bytes))))
 }

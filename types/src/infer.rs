@@ -68,12 +68,12 @@ pub fn infer_generalized(v: &Value) -> Type {
 /// The signatures of the `type` function (`functions/type.rb`):
 /// `(Any value, Enum['detailed'] inference_method?)`, `(Any value, Enum['reduced']
 /// inference_method)`, `(Any value, Enum['generalized'] inference_method)`.
-pub fn type_signatures() -> Vec<crate::mismatch::Signature> {
+pub fn type_signatures() -> Vec<crate::dispatch::Signature> {
     let names = ["value", "inference_method"];
     let sig = |mode: &str, from: i64| {
         let mode = Type::Enum { values: Rc::from(vec![Rc::from(mode)]), case_insensitive: false };
         let params = Type::Tuple { types: Rc::from(vec![Type::Any, mode]), size: Some(Size::new(from, Some(2))) };
-        crate::mismatch::Signature::new(&names, params)
+        crate::dispatch::Signature::new(&names, params)
     };
     vec![sig("detailed", 1), sig("reduced", 2), sig("generalized", 2)]
 }
@@ -84,7 +84,7 @@ pub fn type_signatures() -> Vec<crate::mismatch::Signature> {
 /// expects a match for Enum['detailed', 'generalized', 'reduced'], got 'foo'`), to which the
 /// evaluator adds `Error while evaluating a Function Call, `.
 pub fn type_function(args: &[Value], block: Option<&Value>) -> crate::Result<Type> {
-    let index = crate::mismatch::select_signature("type", &type_signatures(), args, block)?;
+    let index = crate::dispatch::select_signature("type", &type_signatures(), args, block)?;
     let undef = Value::Undef;
     let v = args.first().unwrap_or(&undef);
     Ok(match index {

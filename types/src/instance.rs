@@ -11,6 +11,7 @@ use crate::assignable::{
     alias_id, array_element, assignable, assignable_opt, enum_includes, hash_key_value, is_self_recursive,
     struct_element_name, struct_key_optional, with_guard, RecursionGuard,
 };
+use crate::new::init::{init_signatures, invalid_init_args};
 use crate::normalize::maybe_create_variant;
 use crate::ty::{Size, StringParam, Type};
 use crate::value::{self, Value};
@@ -410,27 +411,20 @@ fn iterable_source_element_type(v: &Value, depth: usize) -> Option<Type> {
 
 /// `PInitType#really_instance?`: `Init` alone is `RichData`; `Init[T]` accepts instances of
 /// `T` and what `T.new` accepts as its one argument (or as all its arguments, in an array).
-fn init_really_instance(ty: Option<&Type>, args: &[Value], v: &Value, mut guard: Option<&mut RecursionGuard>) -> i8 {
+fn init_really_instance(ty: Option<&Type>, args: &[Value], v: &Value, guard: Option<&mut RecursionGuard>) -> i8 {
     let Some(ty) = ty else {
         return really_instance(&crate::common::rich_data(), v, guard);
     };
-    let mut r = really_instance(ty, v, guard.as_deref_mut());
-    if r < 1 {
-        let sig = init_signatures(ty, args);
-        if let Some(single) = &sig.single {
-            r = r.max(really_instance(single, v, guard.as_deref_mut()));
-        }
-        if r < 1 {
-            if let Some(other) = &sig.other {
-                let mut s = really_instance(other, v, guard.as_deref_mut());
-                if s < 0 && sig.has_optional_single {
-                    s = really_instance(other, &Value::array(vec![v.clone()]), guard);
-                }
-                r = r.max(s);
-            }
-        }
+    let r = really_instance(ty, v, guard);
+    if r == 1 {
+        return r;
     }
-    r
+    let Ok(sig) = init_signatures(ty, args, 0) else { return r };
+    if sig.single_accepts(v) || sig.other_accepts_args(v) || sig.other_accepts_one(v) {
+        1
+    } else {
+        r
+    }
 }
 
 /// `PInitType#_assignable?`.
@@ -453,67 +447,17 @@ pub(crate) fn init_assignable(
     if assignable(ty, o, guard.as_deref_mut()) {
         return true;
     }
-    let sig = init_signatures(ty, args);
-    if sig.single.as_ref().is_some_and(|s| assignable(s, o, guard.as_deref_mut())) {
+    let Ok(sig) = init_signatures(ty, args, 0) else { return false };
+    if sig.single_type.as_ref().is_some_and(|s| assignable(s, o, guard.as_deref_mut())) {
         return true;
     }
-    match &sig.other {
+    match &sig.other_type {
         Some(other) => {
             assignable(other, o, guard.as_deref_mut())
                 || (sig.has_optional_single
                     && assignable(other, &Type::Tuple { types: vec![o.clone()].into(), size: None }, guard))
         }
         None => false,
-    }
-}
-
-/// What `Init[T, args...]` accepts besides instances of `T` (`PInitType#assert_initialized`):
-/// `single`, the types of `T.new`'s one-argument signatures; `other`, the parameter tuples
-/// of its other signatures (a value matches them as an array of arguments, or, when one of
-/// them takes a single argument, as that argument).
-#[derive(Debug, Default)]
-struct InitSignatures {
-    single: Option<Type>,
-    other: Option<Type>,
-    has_optional_single: bool,
-    /// With extra arguments: whether any signature takes them.
-    args_fit: bool,
-}
-
-/// The signatures of `T.new` (`T`'s `new_function` dispatches) for `Init`; `None` when `T`
-/// has no `new` (Puppet: "Creation of new instance of type 'T' is not supported").
-fn init_signatures(ty: &Type, args: &[Value]) -> InitSignatures {
-    let Some(tuples) = new_signatures(ty) else { return InitSignatures::default() };
-    let range = |t: &Type| match t {
-        Type::Tuple { types, size } => Size::of_tuple(size.as_ref(), types.len()),
-        _ => Size::ANY,
-    };
-    let first = |t: &Type| match t {
-        Type::Tuple { types, .. } => types.first().cloned(),
-        _ => None,
-    };
-    let mut single = vec![ty.clone()];
-    if args.is_empty() {
-        let (ones, others): (Vec<Type>, Vec<Type>) = tuples.into_iter().partition(|t| range(t) == Size::exact(1));
-        single.extend(ones.iter().filter_map(first));
-        let has_optional_single = others.iter().any(|t| range(t).from == 1);
-        let other = if others.is_empty() { None } else { Some(maybe_create_variant(others)) };
-        InitSignatures { single: Some(maybe_create_variant(single)), other, has_optional_single, args_fit: true }
-    } else {
-        let count = i64::try_from(args.len() + 1).unwrap_or(i64::MAX);
-        let arg_types: Vec<Type> = args.iter().map(crate::infer::infer_set).collect();
-        for t in tuples {
-            let fits = range(&t).contains(count);
-            if let (true, Some(f)) = (fits, first(&t)) {
-                let mut types = vec![f.clone()];
-                types.extend(arg_types.iter().cloned());
-                if crate::assignable::is_assignable(&t, &Type::Tuple { types: types.into(), size: None }) {
-                    single.push(f);
-                }
-            }
-        }
-        let args_fit = single.len() > 1;
-        InitSignatures { single: Some(maybe_create_variant(single)), other: None, has_optional_single: false, args_fit }
     }
 }
 
@@ -528,14 +472,8 @@ fn validate_init_depth(t: &Type, depth: usize) -> crate::Result<()> {
         return Ok(());
     }
     if let Type::Init { ty: Some(ty), args } = t {
-        if new_signatures(ty).is_none() {
-            return Err(crate::Error::new(format!("Creation of new instance of type '{ty}' is not supported")));
-        }
-        if !args.is_empty() && !init_signatures(ty, args).args_fit {
-            return Err(crate::Error::new(format!(
-                "The type '{t}' does not represent a valid set of parameters for {}.new()",
-                crate::infer::generalize(ty).name()
-            )));
+        if !init_signatures(ty, args, 0)?.args_fit {
+            return Err(invalid_init_args(t, ty));
         }
     }
     let mut result = Ok(());
@@ -552,239 +490,6 @@ fn validate_init_depth(t: &Type, depth: usize) -> crate::Result<()> {
 pub fn try_is_instance(t: &Type, v: &Value) -> crate::Result<bool> {
     validate_init(t)?;
     Ok(is_instance(t, v))
-}
-
-// --- `new` signatures, as Puppet's `new_function`s dispatch ----------------------------
-
-fn rx(src: &str) -> Type {
-    Type::Pattern(vec![Rc::new(crate::regexp::Regexp::new(src))].into())
-}
-
-fn tuple(types: Vec<Type>, size: Option<(i64, Option<i64>)>) -> Type {
-    Type::Tuple { types: types.into(), size: size.map(|(from, to)| Size::new(from, to)) }
-}
-
-fn one(t: Type) -> Type {
-    tuple(vec![t], None)
-}
-
-fn key(name: &str) -> Type {
-    Type::String(Some(StringParam::Value(name.into())))
-}
-
-/// `Struct[{...}]` from (name, optional, type) members.
-fn strukt(members: Vec<(&str, bool, Type)>) -> Type {
-    Type::Struct(
-        members
-            .into_iter()
-            .map(|(n, optional, value_type)| crate::ty::StructElement {
-                key_type: if optional { Type::optional(key(n)) } else { key(n) },
-                value_type,
-            })
-            .collect(),
-    )
-}
-
-fn int_range(from: i64, to: Option<i64>) -> Type {
-    Type::integer(Some(from), to)
-}
-
-fn enum_of(values: &[&str], case_insensitive: bool) -> Type {
-    crate::normalize::make_enum(values.iter().map(|s| Rc::from(*s)).collect(), case_insensitive)
-}
-
-fn v(types: Vec<Type>) -> Type {
-    Type::variant(types)
-}
-
-const INTEGER_PATTERN_LENIENT: &str = r"\A[+-]?\s*(?:(?:\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\z";
-const FLOAT_PATTERN: &str =
-    r"\A[+-]?\s*(?:(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]-?\d+)?)|(?:0[xX][0-9A-Fa-f]+)|(?:0[0-7]+)|(?:0[bB][01]+))\z";
-const FORMAT_PATTERN: &str = r"^%([\s\[+#0{<(|-]*)([1-9][0-9]*)?(?:\.([0-9]+))?([a-zA-Z])$";
-const SEMVER_PATTERN: &str = r"\A(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?\Z";
-const SEMVER_QUALIFIER: &str = r"\A[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*\Z";
-const DEFERRED_NAME: &str = r"\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z";
-
-/// The parameter tuples of `T.new`'s dispatches, in order; `None` when `T` has no `new`.
-fn new_signatures(t: &Type) -> Option<Vec<Type>> {
-    let time_formats = || {
-        v(vec![
-            Type::String(Some(StringParam::Size(Size::new(2, None)))),
-            Type::Array {
-                element: Some(Rc::new(Type::String(Some(StringParam::Size(Size::new(2, None)))))),
-                size: Some(Size::new(1, None)),
-            },
-        ])
-    };
-    let s1 = || Type::String(Some(StringParam::Size(Size::new(1, None))));
-    Some(match t {
-        Type::Integer { .. } => {
-            let conv = v(vec![
-                Type::Numeric,
-                Type::Boolean(None),
-                rx(INTEGER_PATTERN_LENIENT),
-                Type::Timespan { from: None, to: None },
-                Type::Timestamp { from: None, to: None },
-            ]);
-            let radix = v(vec![
-                Type::Default,
-                int_range(2, Some(2)),
-                int_range(8, Some(8)),
-                int_range(10, Some(10)),
-                int_range(16, Some(16)),
-            ]);
-            vec![
-                tuple(vec![conv.clone(), radix.clone(), Type::Boolean(None)], Some((1, Some(3)))),
-                one(strukt(vec![("from", false, conv), ("radix", true, radix), ("abs", true, Type::Boolean(None))])),
-            ]
-        }
-        Type::Float { .. } | Type::Numeric => {
-            let first = if matches!(t, Type::Numeric) { vec![Type::INTEGER, Type::FLOAT] } else { vec![Type::Numeric] };
-            let mut c = first;
-            c.extend([
-                Type::Boolean(None),
-                rx(FLOAT_PATTERN),
-                Type::Timespan { from: None, to: None },
-                Type::Timestamp { from: None, to: None },
-            ]);
-            let conv = v(c);
-            vec![
-                tuple(vec![conv.clone(), Type::Boolean(None)], Some((1, Some(2)))),
-                one(strukt(vec![("from", false, conv), ("abs", true, Type::Boolean(None))])),
-            ]
-        }
-        Type::String(_) | Type::Enum { .. } | Type::Pattern(_) if !matches!(t, Type::String(_)) => return None,
-        Type::String(_) => {
-            let format = rx(FORMAT_PATTERN);
-            let container = strukt(vec![
-                ("format", true, format.clone()),
-                ("separator", true, Type::STRING),
-                ("separator2", true, Type::STRING),
-                ("string_formats", true, Type::hash_of(Type::Type(None), format.clone())),
-            ]);
-            let formats = v(vec![Type::Default, s1(), Type::hash_of(Type::Type(None), v(vec![format, container]))]);
-            vec![tuple(vec![Type::Any, formats], Some((1, Some(2))))]
-        }
-        Type::Boolean(_) => vec![one(v(vec![
-            Type::INTEGER,
-            Type::FLOAT,
-            Type::Boolean(None),
-            enum_of(&["false", "true", "yes", "no", "y", "n"], true),
-        ]))],
-        Type::Array { .. } | Type::Tuple { .. } => vec![
-            tuple(
-                vec![v(vec![Type::ARRAY, Type::HASH, Type::Binary, Type::Iterable(None)]), Type::Boolean(Some(false))],
-                Some((1, Some(2))),
-            ),
-            tuple(vec![Type::Any, Type::Boolean(Some(true))], None),
-        ],
-        Type::Hash { .. } | Type::Struct(_) => {
-            let pair = |k: Type| Type::Array {
-                element: Some(Rc::new(tuple(vec![k, Type::Any], None))),
-                size: Some(Size::new(1, None)),
-            };
-            vec![
-                tuple(vec![pair(Type::ARRAY), enum_of(&["hash_tree", "tree"], false)], Some((1, Some(2)))),
-                one(pair(Type::Any)),
-                one(Type::Any),
-            ]
-        }
-        Type::Timespan { .. } => {
-            let ints = vec![Type::INTEGER; 7];
-            vec![
-                one(v(vec![Type::INTEGER, Type::FLOAT])),
-                tuple(vec![s1(), time_formats()], Some((1, Some(2)))),
-                tuple(ints, Some((4, Some(7)))),
-                one(strukt(vec![("string", false, s1()), ("format", true, time_formats())])),
-                one(strukt(vec![
-                    ("negative", true, Type::Boolean(None)),
-                    ("days", true, Type::INTEGER),
-                    ("hours", true, Type::INTEGER),
-                    ("minutes", true, Type::INTEGER),
-                    ("seconds", true, Type::INTEGER),
-                    ("milliseconds", true, Type::INTEGER),
-                    ("microseconds", true, Type::INTEGER),
-                    ("nanoseconds", true, Type::INTEGER),
-                ])),
-            ]
-        }
-        Type::Timestamp { .. } => vec![
-            tuple(vec![], None),
-            one(v(vec![Type::INTEGER, Type::FLOAT])),
-            tuple(vec![s1(), time_formats(), s1()], Some((1, Some(3)))),
-            one(strukt(vec![("string", false, s1()), ("format", true, time_formats()), ("timezone", true, s1())])),
-        ],
-        Type::SemVer(_) => {
-            let pos = || int_range(0, None);
-            let q = || rx(SEMVER_QUALIFIER);
-            vec![
-                one(rx(SEMVER_PATTERN)),
-                tuple(vec![pos(), pos(), pos(), q(), q()], Some((3, Some(5)))),
-                one(strukt(vec![
-                    ("major", false, pos()),
-                    ("minor", false, pos()),
-                    ("patch", false, pos()),
-                    ("prerelease", true, q()),
-                    ("build", true, q()),
-                ])),
-            ]
-        }
-        Type::SemVerRange => {
-            let bound = || v(vec![Type::Default, Type::SemVer(Rc::from(Vec::new()))]);
-            vec![
-                one(s1()),
-                tuple(vec![bound(), bound(), Type::Boolean(None)], Some((2, Some(3)))),
-                one(strukt(vec![
-                    ("min", false, bound()),
-                    ("max", true, bound()),
-                    ("exclude_max", true, Type::Boolean(None)),
-                ])),
-            ]
-        }
-        Type::Binary => {
-            let base64 = enum_of(&["%B", "%b", "%r", "%s", "%u"], false);
-            let bytes = Type::array_of(int_range(0, Some(255)));
-            vec![
-                tuple(vec![Type::STRING, base64.clone()], Some((1, Some(2)))),
-                one(bytes.clone()),
-                one(v(vec![
-                    strukt(vec![("value", false, Type::STRING), ("format", false, Type::optional(base64))]),
-                    strukt(vec![("value", false, bytes)]),
-                ])),
-            ]
-        }
-        Type::Regexp(_) => vec![tuple(vec![Type::STRING, Type::Boolean(None)], Some((1, Some(2))))],
-        Type::Sensitive(_) => vec![one(Type::Sensitive(None)), one(Type::Any)],
-        Type::Uri(_) => {
-            let port = int_range(0, None);
-            vec![
-                one(s1()),
-                one(strukt(vec![
-                    ("scheme", true, s1()),
-                    ("userinfo", true, s1()),
-                    ("host", true, s1()),
-                    ("port", true, port),
-                    ("path", true, s1()),
-                    ("query", true, s1()),
-                    ("fragment", true, s1()),
-                    ("opaque", true, s1()),
-                ])),
-            ]
-        }
-        Type::Type(_) => vec![one(s1())],
-        Type::Deferred => vec![
-            tuple(
-                vec![strukt(vec![
-                    ("name", false, rx(DEFERRED_NAME)),
-                    ("arguments", false, Type::optional(Type::ARRAY)),
-                ])],
-                Some((1, Some(1))),
-            ),
-            tuple(vec![rx(DEFERRED_NAME), Type::optional(Type::ARRAY)], Some((1, Some(2)))),
-        ],
-        Type::Alias(_) => return new_signatures(&t.resolved()),
-        _ => return None,
-    })
 }
 
 #[cfg(test)]

@@ -4,16 +4,20 @@
 //! - one file per question asked of them: [`instance`] (`=~`), [`assignable`],
 //!   [`normalize`], [`common`] (the type algebra), [`infer`], [`display`] (string forms),
 //!   [`mismatch`] (type-mismatch messages), [`params`] (parameterising a type from values),
-//!   [`compare`] (`==` and ordering as Puppet's operators need them);
+//!   [`compare`] (`==` and ordering as Puppet's operators need them), [`dispatch`] (which
+//!   signature of a function accepts a call);
 //! - the value kinds with their own rules: [`regexp`], [`semver`], [`time`], [`binary`],
 //!   [`uri`];
-//! - [`new`]: conversions (`Integer.new`, `Timestamp.new`, ...);
+//! - [`new`]: conversions (`Integer.new`, `Timestamp.new`, ...); [`assert_type`], the
+//!   function;
 //! - [`literal`]: reading data literals, type expressions and constructor calls from source.
 
+pub mod assert_type;
 pub mod assignable;
 pub mod binary;
 pub mod common;
 pub mod compare;
+pub mod dispatch;
 pub mod display;
 pub mod error;
 pub mod infer;

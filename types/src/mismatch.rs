@@ -10,6 +10,9 @@
 //! | `assert_type(T, v)` (`assert_type.rb`)         | [`assert_type_message`]      | `assert_type(): expects an Integer value, got String` |
 //! | `describe_signatures(name, signatures, args)`  | [`describe_signatures`]      | `'split' expects 2 arguments, got 1` |
 //!
+//! Choosing the signature that accepts a call is [`crate::dispatch`]'s; this file words
+//! why none does.
+//!
 //! A mismatch is found by walking the expected type against the actual (inferred) type,
 //! recording a path: `entry 'a'`, `key of entry 'a'`, `index 1`, `parameter 'x'`, `block`,
 //! `return`; variants are tried one by one and their mismatches merged when they agree
@@ -34,6 +37,7 @@ use std::rc::Rc;
 use indexmap::IndexMap;
 
 use crate::assignable::is_assignable;
+use crate::dispatch::Signature;
 use crate::display::a_an;
 use crate::infer::{generalize, infer_set};
 use crate::normalize::maybe_create_variant;
@@ -1044,145 +1048,6 @@ fn describe_any(expected: &Type, original: &Type, actual: &Type, path: &[PathEle
 // Signatures (describe_signatures)
 // ---------------------------------------------------------------------------------------
 
-/// One signature (dispatch) of a function or lambda, as the describer needs it.
-#[derive(Clone, Debug)]
-pub struct Signature {
-    /// The parameter names, in order.
-    pub names: Vec<String>,
-    /// The parameter types as a `Tuple`: one type per parameter, and a size whose minimum is
-    /// the number of required parameters and whose maximum is the number of parameters, or
-    /// unbounded when the last one is repeated (`Tuple[String, Integer, 1, 2]` for
-    /// `(String $a, Optional[Integer] $b = 1)`; `Tuple[String, 0, default]` for
-    /// `(String *$rest)`).
-    pub params: Type,
-    /// The block's type: `Callable[...]` for a required block, `Optional[Callable[...]]` for an
-    /// optional one, `None` when the signature takes no block.
-    pub block: Option<Type>,
-    /// The block parameter's name, shown in the signature (`block` unless named otherwise).
-    pub block_name: String,
-}
-
-impl Signature {
-    /// A signature without block.
-    pub fn new(names: &[&str], params: Type) -> Signature {
-        Signature { names: names.iter().map(|s| (*s).to_owned()).collect(), params, block: None, block_name: "block".into() }
-    }
-
-    /// The same signature taking a block of type `block`.
-    pub fn with_block(mut self, block: Type, name: &str) -> Signature {
-        self.block = Some(block);
-        self.block_name = name.to_owned();
-        self
-    }
-
-    /// The parameter types and their count range.
-    fn param_types(&self) -> (&[Type], Size) {
-        match &self.params {
-            Type::Tuple { types, size } => (types, Size::of_tuple(size.as_ref(), types.len())),
-            Type::Array { element: Some(e), size } => (std::slice::from_ref(&**e), Size::or_any(size.as_ref())),
-            _ => (&[], Size::ANY),
-        }
-    }
-}
-
-/// The dispatch of a call (`Dispatcher#dispatch`): the index of the first signature that
-/// accepts `args` and `block` (`PCallableType#callable_with?`: the arguments are an instance
-/// of the parameter Tuple, a block is an instance of the block type, no block only where the
-/// block is optional or absent), or the error [`describe_signatures_with_block`] words.
-pub fn select_signature(name: &str, signatures: &[Signature], args: &[Value], block: Option<&Value>) -> crate::Result<usize> {
-    let arguments = Value::array(args.to_vec());
-    let accepts = |sig: &Signature| {
-        crate::instance::is_instance(&sig.params, &arguments)
-            && match (&sig.block, block) {
-                (None, None) => true,
-                (None, Some(_)) => false,
-                (Some(t), b) => crate::instance::is_instance(t, b.unwrap_or(&Value::Undef)),
-            }
-    };
-    signatures
-        .iter()
-        .position(accepts)
-        .ok_or_else(|| crate::Error::new(describe_signatures_with_block(name, signatures, args, block)))
-}
-
-/// The signatures of `assert_type` (`functions/assert_type.rb`):
-/// `(Type type, Any value, Callable[Type, Type] block?)` and
-/// `(String type_string, Any value, Callable[Type, Type] block?)`.
-pub fn assert_type_signatures() -> Vec<Signature> {
-    let block = Type::optional(Type::Callable(Rc::new(CallableType {
-        params: Some(Rc::new(Type::Tuple { types: Rc::from(vec![Type::Type(None), Type::Type(None)]), size: None })),
-        block: None,
-        return_type: None,
-    })));
-    let sig = |name: &str, first: Type| {
-        let params = Type::Tuple { types: Rc::from(vec![first, Type::Any]), size: None };
-        Signature::new(&[name, "value"], params).with_block(block.clone(), "block")
-    };
-    vec![sig("type", Type::Type(None)), sig("type_string", Type::STRING)]
-}
-
-/// `assert_type(type, value)` called without a block: the value when it is an instance of the
-/// type (given as a type or as a string to parse), else the mismatch
-/// ([`assert_type_message`]); arguments that fit no signature give the signatures' message
-/// (`'assert_type' expects 2 arguments, got 1`). With a block, Puppet calls it with the
-/// expected and the inferred type on a mismatch and returns its result; that is the
-/// evaluator's part ([`select_signature`] with [`assert_type_signatures`] checks the block).
-pub fn assert_type_function(args: &[Value]) -> crate::Result<Value> {
-    let index = select_signature("assert_type", &assert_type_signatures(), args, None)?;
-    let (Some(first), Some(value)) = (args.first(), args.get(1)) else {
-        return Err(crate::Error::new("'assert_type' expects 2 arguments"));
-    };
-    let expected = match (index, first) {
-        (0, Value::Type(t)) => (**t).clone(),
-        (_, Value::String(s)) => parse_type_string(s)?,
-        _ => return Err(crate::Error::new("'assert_type' expects a Type or a String")),
-    };
-    if crate::instance::is_instance(&expected, value) {
-        Ok(value.clone())
-    } else {
-        Err(crate::Error::new(assert_type_message(&expected, value)))
-    }
-}
-
-/// `TypeParser#parse` of a type given as a string (`assert_type('Integer[1, 2]', $x)`): a type
-/// name, or a type name with parameters; a name that is no type is an unresolved type
-/// reference. Anything else: `The expression <1> is not a valid type specification.`
-fn parse_type_string(src: &str) -> crate::Result<Type> {
-    parse_type_string_with(&crate::literal::Reader::default(), src)
-}
-
-/// [`parse_type_string`] with the type aliases (and String conversion) of `reader`.
-pub fn parse_type_string_with(reader: &crate::literal::Reader, src: &str) -> crate::Result<Type> {
-    use puppet_syntax::ast::ExprKind;
-    let invalid = || crate::Error::new(format!("The expression <{src}> is not a valid type specification."));
-    let program = puppet_syntax::parse(src).map_err(|d| {
-        crate::Error::new(d.first().map(|d| d.message.clone()).unwrap_or_else(|| "Syntax error".into()))
-    })?;
-    let Some(mut body) = program.body else { return Err(invalid()) };
-    while let ExprKind::Block(stmts) = &body.kind {
-        match stmts.as_slice() {
-            [one] => body = one.clone(),
-            _ => return Err(invalid()),
-        }
-    }
-    let is_type_expr = match &body.kind {
-        ExprKind::QualifiedReference(_) => true,
-        ExprKind::Access { left, .. } => matches!(left.kind, ExprKind::QualifiedReference(_)),
-        _ => false,
-    };
-    if !is_type_expr {
-        return Err(invalid());
-    }
-    match reader.eval(&body) {
-        Ok(Value::Type(ref t)) => Ok((**t).clone()),
-        Ok(_) => Err(invalid()),
-        Err(e) => match e.message.strip_prefix("Resource type not found: ") {
-            Some(name) => Ok(Type::Reference(Rc::from(name))),
-            None => Err(e),
-        },
-    }
-}
-
 /// The block given to a call, as far as the describer knows it.
 enum BlockArg {
     None,
@@ -1226,12 +1091,14 @@ pub fn describe_signatures_with_block(name: &str, signatures: &[Signature], args
 
 /// The arguments' types, as `infer_set(args + [block])` gives them: `None` for no arguments
 /// at all (Puppet's empty `Array[Unit, 0, 0]`), else each argument's type (a block last).
-struct ArgTypes {
+struct ArgTypes<'a> {
     types: Option<Vec<Type>>,
     block_unknown: bool,
+    /// The arguments themselves, for the signatures whose parameters have checks.
+    values: &'a [Value],
 }
 
-fn arg_types(args: &[Value], block: BlockArg) -> ArgTypes {
+fn arg_types(args: &[Value], block: BlockArg) -> ArgTypes<'_> {
     let mut types: Vec<Type> = args.iter().map(infer_set).collect();
     let block_unknown = matches!(block, BlockArg::Unknown);
     match block {
@@ -1239,7 +1106,7 @@ fn arg_types(args: &[Value], block: BlockArg) -> ArgTypes {
         BlockArg::Unknown => types.push(Type::Callable(Rc::new(CallableType { params: None, block: None, return_type: None }))),
         BlockArg::Typed(t) => types.push(t),
     }
-    ArgTypes { types: if types.is_empty() { None } else { Some(types) }, block_unknown }
+    ArgTypes { types: if types.is_empty() { None } else { Some(types) }, block_unknown, values: args }
 }
 
 fn signatures_message(name: &str, signatures: &[Signature], args: &[Value], block: BlockArg) -> String {
@@ -1310,11 +1177,11 @@ fn describe_signature_arguments(sig: &Signature, args: &ArgTypes, path: &[PathEl
     match &args.types {
         None => {
             let atypes = vec![Type::Unit; ptypes.len()];
-            describe_no_block_arguments(sig, &atypes, path, params_size, Size::exact(0), atypes.len())
+            describe_no_block_arguments(sig, &atypes, &[], path, params_size, Size::exact(0), atypes.len())
         }
         Some(types) => {
             let n = if types.last().is_some_and(kind_of_callable) { types.len() - 1 } else { types.len() };
-            describe_no_block_arguments(sig, types, path, params_size, Size::exact(len_i64(n)), n)
+            describe_no_block_arguments(sig, types, args.values, path, params_size, Size::exact(len_i64(n)), n)
         }
     }
 }
@@ -1333,10 +1200,11 @@ fn describe_signature_block(sig: &Signature, args: &ArgTypes, path: &[PathElemen
 }
 
 /// `describe_no_block_arguments`: a count mismatch, or the first argument that does not fit
-/// its parameter.
+/// its parameter (by the parameter's check, where it has one: [`Signature::checks`]).
 fn describe_no_block_arguments(
     sig: &Signature,
     atypes: &[Type],
+    values: &[Value],
     path: &[PathElement],
     expected_size: Size,
     actual_size: Size,
@@ -1350,7 +1218,11 @@ fn describe_no_block_arguments(
     for (index, atype) in atypes.iter().take(arg_count).enumerate() {
         let adx = index.min(last);
         let Some(etype) = etypes.get(adx) else { continue };
-        if !is_assignable(etype, atype) {
+        let fits = match (sig.checks.get(adx), values.get(index)) {
+            (Some(check), Some(value)) => check(value),
+            _ => is_assignable(etype, atype),
+        };
+        if !fits {
             let name = sig.names.get(adx).cloned().unwrap_or_default();
             let d = describe(etype, atype, &with(path, PathElement::Parameter(name)));
             if !d.is_empty() {
@@ -1660,28 +1532,12 @@ mod tests {
         );
         assert_eq!(describe_signatures("map", &map, &[val("[1]")], false), "'map' expects a block");
         assert_eq!(signature_string(&map[0]), "Hash hash, Callable[2, 2] block");
+        let one = Value::Callable(Rc::new(Lambda(ty("Callable[Any]"))));
+        let sigs = crate::assert_type::assert_type_signatures();
+        let e = crate::dispatch::select_signature("assert_type", &sigs, &[val("Integer"), val("'a'")], Some(&one));
+        assert_eq!(e.map_err(|e| e.message), Err("'assert_type' block expects 2 arguments, got 1".into()));
         let opt = Signature::new(&["x"], params(&["Integer"], 1, Some(1))).with_block(ty("Optional[Callable[1, 1]]"), "blk");
         assert_eq!(signature_string(&opt), "Integer x, Callable[1, 1] blk?");
-    }
-
-    #[test]
-    fn assert_type_calls() {
-        let call = |args: &[Value]| assert_type_function(args).map_err(|e| e.message);
-        assert_eq!(call(&[val("Integer"), val("1")]), Ok(Value::Integer(1)));
-        assert_eq!(call(&[val("'Integer[1,2]'"), val("3")]), Err("assert_type(): expects an Integer[1, 2] value, got Integer[3, 3]".into()));
-        assert_eq!(call(&[val("'Foo'"), val("1")]), Err("assert_type(): references an unresolved type 'Foo'".into()));
-        assert_eq!(call(&[val("'foo'"), val("1")]), Err("The expression <foo> is not a valid type specification.".into()));
-        assert_eq!(call(&[val("''"), val("1")]), Err("The expression <> is not a valid type specification.".into()));
-        assert_eq!(call(&[val("Integer")]), Err("'assert_type' expects 2 arguments, got 1".into()));
-        let expected = "The function 'assert_type' was called with arguments it does not accept. It expects one of:\n  \
-            (Type type, Any value, Callable[Type, Type] block?)\n    \
-            rejected: parameter 'type' expects a Type value, got Integer\n  \
-            (String type_string, Any value, Callable[Type, Type] block?)\n    \
-            rejected: parameter 'type_string' expects a String value, got Integer";
-        assert_eq!(call(&[val("1"), val("1")]), Err(expected.into()));
-        let one = Value::Callable(Rc::new(Lambda(ty("Callable[Any]"))));
-        let e = select_signature("assert_type", &assert_type_signatures(), &[val("Integer"), val("'a'")], Some(&one));
-        assert_eq!(e.map_err(|e| e.message), Err("'assert_type' block expects 2 arguments, got 1".into()));
     }
 
     #[test]

@@ -105,10 +105,10 @@ fn matches(a: &Value, b: &Value) -> Result<bool, Error> {
 }
 
 fn call(name: &str, args: &[Value]) -> Result<Value, Error> {
-    use puppet_types::{infer, mismatch, time};
+    use puppet_types::{assert_type, infer, time};
     match (name, args) {
         ("type", _) => infer::type_function(args, None).map(Value::ty),
-        ("assert_type", _) => mismatch::assert_type_function(args),
+        ("assert_type", _) => assert_type::assert_type_function(args),
         ("strftime", [Value::Timespan(t), Value::String(f)]) => Ok(Value::from(time::strftime_timespan(t, f)?.as_str())),
         ("strftime", [Value::Timestamp(t), Value::String(f)]) => {
             Ok(Value::from(time::strftime_timestamp(t, f, None)?.as_str()))

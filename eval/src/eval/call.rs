@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use puppet_syntax::ast::{CallKind, Expr, ExprKind, Lambda, Parameter};
 use puppet_syntax::{epp, Span};
-use puppet_types::mismatch::{select_signature, Signature};
+use puppet_types::dispatch::{select_signature, Signature};
 use puppet_types::ty::{CallableType, Size};
 use puppet_types::value::Callable;
 use puppet_types::{Type, Value};
@@ -334,7 +334,7 @@ impl Evaluator {
         let Some((builtin, signatures)) = self.registry.get(key) else {
             return Err(fail(format!("Unknown function '{key}'")));
         };
-        let dispatch = match signatures.iter().position(|s| fits(s, &args, block.as_ref())) {
+        let dispatch = match signatures.iter().position(|s| s.accepts(&args, block.as_ref())) {
             Some(i) => i,
             None => select_signature(key, &signatures, &args, block.as_ref())?,
         };
@@ -365,7 +365,7 @@ impl Evaluator {
                 prepared
             }
         };
-        if !fits(&prepared.signature, &args, None) {
+        if !prepared.signature.accepts(&args, None) {
             select_signature(&def.name, std::slice::from_ref(&prepared.signature), &args, None)?;
         }
         if block {
@@ -490,7 +490,7 @@ impl Evaluator {
             let finals = ev.bind_closure_parameters(closure, args)?;
             if closure.typed {
                 let signature = closure.signature();
-                if !fits(&signature, &finals, None) {
+                if !signature.accepts(&finals, None) {
                     select_signature("lambda", std::slice::from_ref(&signature), &finals, None)?;
                 }
             }
@@ -617,7 +617,7 @@ fn accumulator_body(lambda: &Lambda) -> Option<Accumulator<'_>> {
     let acc = accumulator_shape(lambda)?;
     let mut clean = true;
     for e in acc.before.iter().chain(std::iter::once(acc.right)) {
-        visit(e, &mut |e| {
+        e.walk(&mut |e| {
             clean &= !match &e.kind {
                 ExprKind::Call { .. } => calls_break(e),
                 _ => false,
@@ -649,70 +649,6 @@ fn calls_break(call: &Expr) -> bool {
         _ => return false,
     };
     matches!(name, "break" | "call")
-}
-
-/// Visits an expression and everything in it (lambdas included) until `f` says stop.
-fn visit(e: &Expr, f: &mut dyn FnMut(&Expr) -> bool) -> bool {
-    use ExprKind as K;
-    if !f(e) {
-        return false;
-    }
-    let children: Vec<&Expr> = match &e.kind {
-        K::Block(v) | K::Concat(v) | K::Array(v) | K::Hash(v) => v.iter().collect(),
-        K::Text(x) | K::Not(x) | K::Negate(x) | K::Unfold(x) | K::Paren(x) | K::VariableOf(x) => vec![&**x],
-        K::Heredoc { text, .. } => vec![&**text],
-        K::KeyedEntry { key, value } => vec![&**key, &**value],
-        K::Binary { left, right, .. } | K::Assignment { left, right, .. } | K::Relationship { left, right, .. } => {
-            vec![&**left, &**right]
-        }
-        K::NamedAccess { left, right } => vec![&**left, &**right],
-        K::Access { left, keys } => std::iter::once(&**left).chain(keys.iter()).collect(),
-        K::Selector { left, entries } => {
-            std::iter::once(&**left).chain(entries.iter().flat_map(|en| [&en.matching, &en.value])).collect()
-        }
-        K::Call { functor, arguments, lambda, .. } => {
-            let mut v: Vec<&Expr> = std::iter::once(&**functor).chain(arguments.iter()).collect();
-            if let Some(l) = lambda {
-                v.extend(l.parameters.iter().filter_map(|p| p.value.as_ref()));
-                v.extend(l.body.as_deref());
-            }
-            v
-        }
-        K::If { test, then, otherwise } | K::Unless { test, then, otherwise } => {
-            std::iter::once(&**test).chain(then.as_deref()).chain(otherwise.as_deref()).collect()
-        }
-        K::Case { test, options } => std::iter::once(&**test)
-            .chain(options.iter().flat_map(|o| o.values.iter().chain(o.body.as_ref())))
-            .collect(),
-        // Definitions and catalog expressions cannot appear in a lambda's value.
-        _ => Vec::new(),
-    };
-    children.into_iter().all(|c| visit(c, f))
-}
-
-/// Whether the arguments (and block) fit a signature: what `select_signature` decides, without
-/// building anything (the message is built only when nothing fits).
-fn fits(signature: &Signature, args: &[Value], block: Option<&Value>) -> bool {
-    use puppet_types::instance::is_instance;
-    let block_fits = match (&signature.block, block) {
-        (None, None) => true,
-        (None, Some(_)) => false,
-        (Some(t), b) => is_instance(t, b.unwrap_or(&Value::Undef)),
-    };
-    if !block_fits {
-        return false;
-    }
-    match &signature.params {
-        Type::Tuple { types, size } => {
-            let fits_size = match size {
-                Some(size) => size.contains(args.len() as i64),
-                None => args.len() == types.len(),
-            };
-            fits_size
-                && args.iter().enumerate().all(|(i, a)| types.get(i).or(types.last()).is_none_or(|t| is_instance(t, a)))
-        }
-        params => is_instance(params, &Value::array(args.to_vec())),
-    }
 }
 
 /// `Parameter $b is required but appears after optional parameters`.

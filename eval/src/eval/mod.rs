@@ -29,7 +29,7 @@
 //!   gone; function definitions copy their parameters and body once.
 //! - **Speed** (`bench/README.md`). An evaluation result is 32 bytes (`Flow` boxes its
 //!   payloads); string literals share their `Rc<str>` with the AST; a function's parameter
-//!   types, signature and return type are evaluated once; arguments are checked by `fits`
+//!   types, signature and return type are evaluated once; arguments are checked by `Signature::accepts`
 //!   (the mismatch message is built only when nothing fits); local scopes are short lists, the
 //!   top scope a foldhash map; finished calls' scopes are reused; integers, one-key access and
 //!   interpolation have direct paths. The accumulator idiom (`reduce` whose lambda ends in

@@ -30,7 +30,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use puppet_syntax::Span;
-use puppet_types::mismatch::Signature;
+use puppet_types::dispatch::Signature;
 use puppet_types::ty::{CallableType, Size};
 use puppet_types::{Type, Value};
 

@@ -214,7 +214,7 @@ fn string_data(ev: &mut Evaluator, call: Call, name: &str, f: fn(&str) -> String
         // the innermost container holding something else is the failing call's argument
         let culprit = innermost_bad(&arg, 0).unwrap_or(arg.clone());
         let Some((_, signatures)) = ev.registry.get(name) else { return Err(fail(format!("no function {name}"))) };
-        puppet_types::mismatch::select_signature(name, &signatures, &[culprit], None)?;
+        puppet_types::dispatch::select_signature(name, &signatures, &[culprit], None)?;
     }
     Ok(map_string_data(&arg, f, 0))
 }

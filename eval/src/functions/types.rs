@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use puppet_types::infer::{infer, infer_generalized, infer_set};
 use puppet_types::instance::is_instance;
-use puppet_types::mismatch::{select_signature, Signature};
+use puppet_types::dispatch::{select_signature, Signature};
 use puppet_types::{Type, Value};
 
 use super::{parse_dispatch, Builtin, Call};
@@ -79,7 +79,7 @@ pub(crate) fn parse_type_string(ev: &Evaluator, src: &str) -> Eval<Type> {
             reader.alias_type(&a.name, a.resolved_type());
         }
     }
-    Ok(puppet_types::mismatch::parse_type_string_with(&reader, src)?)
+    Ok(puppet_types::assert_type::parse_type_string_with(&reader, src)?)
 }
 
 fn assert_type(ev: &mut Evaluator, call: Call) -> Eval<Value> {

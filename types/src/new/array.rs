@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::Value;
 
-use super::dispatch::{Dispatch, Function, ParamTuple, Selected};
+use crate::dispatch::{Dispatch, Dispatcher, Signature, Selected};
 use super::iterate;
 
 #[derive(Clone, Copy)]
@@ -31,9 +31,9 @@ enum Method {
     OnError,
 }
 
-fn build() -> Function<Method> {
+fn build() -> Dispatcher<Method> {
     let from = Type::Variant(vec![Type::ARRAY, Type::HASH, Type::Binary, Type::Iterable(None)].into());
-    Function {
+    Dispatcher {
         name: "new_array",
         dispatches: vec![
             Dispatch::new(Method::ToArray)
@@ -51,7 +51,7 @@ fn build() -> Function<Method> {
 }
 
 thread_local! {
-    static FUNCTION: Function<Method> = build();
+    static FUNCTION: Dispatcher<Method> = build();
 }
 
 /// `Array.new(args...)` (also Tuple's), before `new`'s assertion of the result.
@@ -65,9 +65,9 @@ pub fn new_array(args: &[Value]) -> Result<Value> {
     })
 }
 
-/// The parameter tuples of the signatures (for `Init[Array]`).
-pub(crate) fn param_tuples() -> Vec<ParamTuple> {
-    FUNCTION.with(|f| f.param_tuples())
+/// The signatures (for `Init[Array]`).
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|f| f.signatures())
 }
 
 /// `wrapped(from, true)`: an array as it is, anything else in a one-element array.

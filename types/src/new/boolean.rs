@@ -22,7 +22,7 @@ use crate::ty::Type;
 use crate::value::Value;
 
 use super::cannot_convert;
-use super::dispatch::{Dispatch, Function, ParamTuple, Selected};
+use crate::dispatch::{Dispatch, Dispatcher, Signature, Selected};
 
 
 #[derive(Clone, Copy)]
@@ -31,7 +31,7 @@ enum Method {
     OnError,
 }
 
-fn build() -> Function<Method> {
+fn build() -> Dispatcher<Method> {
     let words: Vec<Rc<str>> = ["false", "n", "no", "true", "y", "yes"].iter().map(|s| Rc::from(*s)).collect();
     let convertible = Type::Variant(
         vec![
@@ -42,7 +42,7 @@ fn build() -> Function<Method> {
         ]
         .into(),
     );
-    Function {
+    Dispatcher {
         name: "new_boolean",
         dispatches: vec![
             Dispatch::new(Method::FromArgs).req("from", convertible),
@@ -52,7 +52,7 @@ fn build() -> Function<Method> {
 }
 
 thread_local! {
-    static FUNCTION: Function<Method> = build();
+    static FUNCTION: Dispatcher<Method> = build();
 }
 
 /// `Boolean.new(args...)`, before `new`'s assertion of the result.
@@ -65,9 +65,9 @@ pub fn new_boolean(args: &[Value]) -> Result<Value> {
     })
 }
 
-/// The parameter tuples of the signatures (for `Init[Boolean]`).
-pub(crate) fn param_tuples() -> Vec<ParamTuple> {
-    FUNCTION.with(|f| f.param_tuples())
+/// The signatures (for `Init[Boolean]`).
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|f| f.signatures())
 }
 
 /// `from_args(from)`: numbers are true unless zero, strings by their (downcased) word.

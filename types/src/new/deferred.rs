@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::ty::Type;
 use crate::value::{Deferred, Value};
 
-use super::dispatch::{entry, pattern, struct_of, Dispatch, Function, ParamTuple, Selected};
+use crate::dispatch::{entry, pattern, struct_of, Dispatch, Dispatcher, Signature, Selected};
 use super::hash_get;
 
 /// The names a Deferred may call.
@@ -31,10 +31,10 @@ enum Method {
     Create,
 }
 
-fn build() -> Function<Method> {
+fn build() -> Dispatcher<Method> {
     let name = pattern(NAME_PATTERN);
     let arguments = Type::optional(Type::ARRAY);
-    Function {
+    Dispatcher {
         name: "new_Deferred",
         dispatches: vec![
             Dispatch::new(Method::FromHash)
@@ -45,7 +45,7 @@ fn build() -> Function<Method> {
 }
 
 thread_local! {
-    static FUNCTION: Function<Method> = build();
+    static FUNCTION: Dispatcher<Method> = build();
 }
 
 /// `Deferred.new(args...)`, before `new`'s assertion of the result.
@@ -63,9 +63,9 @@ pub fn new_deferred(args: &[Value]) -> Result<Value> {
     })
 }
 
-/// The parameter tuples of the signatures (for `Init[Deferred]`).
-pub(crate) fn param_tuples() -> Vec<ParamTuple> {
-    FUNCTION.with(|f| f.param_tuples())
+/// The signatures (for `Init[Deferred]`).
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|f| f.signatures())
 }
 
 /// The Deferred value of a name and optional arguments.

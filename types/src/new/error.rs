@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::ty::{Size, Type};
 use crate::value::{ErrorValue, Value};
 
-use super::dispatch::{entry, string_sized, struct_of, Dispatch, Function, ParamTuple, Selected};
+use crate::dispatch::{entry, string_sized, struct_of, Dispatch, Dispatcher, Signature, Selected};
 use super::hash_get;
 
 #[derive(Clone, Copy)]
@@ -20,7 +20,7 @@ enum Method {
     Create,
 }
 
-fn build() -> Function<Method> {
+fn build() -> Dispatcher<Method> {
     let msg = string_sized(1, None);
     let text = Type::optional(string_sized(1, None));
     let details = Type::optional(Type::Hash {
@@ -28,7 +28,7 @@ fn build() -> Function<Method> {
         value: Some(Rc::new(crate::common::data())),
         size: None::<Size>,
     });
-    Function {
+    Dispatcher {
         name: "new_Error",
         dispatches: vec![
             Dispatch::new(Method::FromHash).req(
@@ -50,7 +50,7 @@ fn build() -> Function<Method> {
 }
 
 thread_local! {
-    static FUNCTION: Function<Method> = build();
+    static FUNCTION: Dispatcher<Method> = build();
 }
 
 /// `Error.new(args...)`, before `new`'s assertion of the result.
@@ -65,9 +65,9 @@ pub fn new_error(args: &[Value]) -> Result<Value> {
     })
 }
 
-/// The parameter tuples of the signatures (for `Init[Error]`).
-pub(crate) fn param_tuples() -> Vec<ParamTuple> {
-    FUNCTION.with(|f| f.param_tuples())
+/// The signatures (for `Init[Error]`).
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|f| f.signatures())
 }
 
 /// An Error value of checked attributes.

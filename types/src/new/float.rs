@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::Value;
 
-use super::dispatch::{alias, entry, pattern, struct_of, Dispatch, Function, ParamTuple, Selected};
+use crate::dispatch::{alias, entry, pattern, struct_of, Dispatch, Dispatcher, Signature, Selected};
 use super::{cannot_convert, hash_get, ruby};
 
 /// Puppet's `FLOAT_PATTERN`: the strings Float.new and Numeric.new accept.
@@ -45,7 +45,7 @@ pub(super) enum Method {
 /// type Convertible = Variant[NUMBERS, Boolean, Pattern[/#{FLOAT_PATTERN}/], Timespan, Timestamp]
 /// type NamedArgs   = Struct[{from => Convertible, Optional[abs] => Boolean}]
 /// ```
-pub(super) fn from_abs_function(name: &'static str, numbers: &[Type]) -> Function<Method> {
+pub(super) fn from_abs_function(name: &'static str, numbers: &[Type]) -> Dispatcher<Method> {
     let mut members = numbers.to_vec();
     members.extend([
         Type::Boolean(None),
@@ -58,7 +58,7 @@ pub(super) fn from_abs_function(name: &'static str, numbers: &[Type]) -> Functio
         "NamedArgs",
         struct_of(vec![entry("from", false, convertible.clone()), entry("abs", true, Type::Boolean(None))]),
     );
-    Function {
+    Dispatcher {
         name,
         dispatches: vec![
             Dispatch::new(Method::FromArgs).req("from", convertible).opt("abs", Type::Boolean(None)),
@@ -74,7 +74,7 @@ pub(super) fn from_abs_function(name: &'static str, numbers: &[Type]) -> Functio
 /// Calls a `from`/`abs` function: positional or named arguments go to `from_args`; others
 /// are "cannot be converted to TYPE_NAME".
 pub(super) fn call_from_abs(
-    f: &Function<Method>,
+    f: &Dispatcher<Method>,
     args: &[Value],
     type_name: &str,
     from_args: fn(&Value, bool) -> Result<Value>,
@@ -97,7 +97,7 @@ pub(super) fn call_from_abs(
 }
 
 thread_local! {
-    static FUNCTION: Function<Method> = from_abs_function("new_float", &[Type::Numeric]);
+    static FUNCTION: Dispatcher<Method> = from_abs_function("new_float", &[Type::Numeric]);
 }
 
 /// `Float.new(args...)`, before `new`'s assertion of the result.
@@ -105,9 +105,9 @@ pub fn new_float(args: &[Value]) -> Result<Value> {
     FUNCTION.with(|f| call_from_abs(f, args, "Float", from_args))
 }
 
-/// The parameter tuples of the signatures (for `Init[Float]`).
-pub(crate) fn param_tuples() -> Vec<ParamTuple> {
-    FUNCTION.with(|f| f.param_tuples())
+/// The signatures (for `Init[Float]`).
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|f| f.signatures())
 }
 
 /// `from_args(from, abs = false)`.

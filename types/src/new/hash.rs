@@ -31,7 +31,7 @@ use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::{Hash, Value};
 
-use super::dispatch::{alias, array_sized, enum_of, tuple, Dispatch, Function, ParamTuple, Selected};
+use crate::dispatch::{alias, array_sized, enum_of, tuple, Dispatch, Dispatcher, Signature, Selected};
 use super::{iterate, ruby};
 
 #[derive(Clone, Copy)]
@@ -41,11 +41,11 @@ enum Method {
     Flat,
 }
 
-fn build() -> Function<Method> {
+fn build() -> Dispatcher<Method> {
     let tree_array = alias("TreeArray", array_sized(tuple(vec![Type::ARRAY, Type::Any]), 1, None));
     let key_value_array = alias("KeyValueArray", array_sized(tuple(vec![Type::Any, Type::Any]), 1, None));
     let option = alias("NewHashOption", enum_of(&["tree", "hash_tree"]));
-    Function {
+    Dispatcher {
         name: "new_hash",
         dispatches: vec![
             Dispatch::new(Method::Tree)
@@ -59,7 +59,7 @@ fn build() -> Function<Method> {
 }
 
 thread_local! {
-    static FUNCTION: Function<Method> = build();
+    static FUNCTION: Dispatcher<Method> = build();
 }
 
 /// `Hash.new(args...)` (also Struct's), before `new`'s assertion of the result.
@@ -76,9 +76,9 @@ pub fn new_hash(args: &[Value]) -> Result<Value> {
     })
 }
 
-/// The parameter tuples of the signatures (for `Init[Hash]`).
-pub(crate) fn param_tuples() -> Vec<ParamTuple> {
-    FUNCTION.with(|f| f.param_tuples())
+/// The signatures (for `Init[Hash]`).
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|f| f.signatures())
 }
 
 /// `Hash[tuple_array]`: each `[key, value]` pair is an entry (a later key replaces the value

@@ -15,23 +15,95 @@
 //! The conversion's result is asserted against `T` by that inner `new`, then against the
 //! `Init` type itself.
 
+use crate::dispatch::{Dispatch, Dispatcher, Selected, Signature};
 use crate::error::{Error, Result};
 use crate::instance::is_instance;
+use crate::normalize::maybe_create_variant;
 use crate::ty::Type;
 use crate::value::Value;
 
-use super::dispatch::{array_sized, entry, string_sized, struct_of, Dispatch, Function, ParamTuple, Selected};
-use super::{not_supported, param_tuples, New};
+use super::{not_supported, signatures, New};
 
-/// What `assert_initialized` computes for `Init[T, args]`.
-struct Initialized {
-    /// `T`, and the first parameter types of `T`'s one-argument signatures (or of the
-    /// signatures that suit the init arguments).
-    single: Type,
-    /// The parameter tuples of `T`'s other signatures.
-    other: Option<Type>,
-    /// Whether one of those other signatures takes a single argument.
-    has_optional_single: bool,
+/// What `Init[T, args...]` accepts besides instances of `T` (`PInitType#assert_initialized`),
+/// from `T`'s signatures: as a value, the one argument of a one-parameter signature (with
+/// init arguments: of the signatures that take them after it); as an array, the arguments of
+/// another signature, or, when one of those takes a single argument, that argument. The
+/// instance check of `Init` and its conversion ask the signatures themselves; assignability
+/// asks the types.
+#[derive(Debug, Default)]
+pub(crate) struct InitSignatures {
+    single: Vec<Signature>,
+    other: Vec<Signature>,
+    /// `T` and the first parameter types of the single signatures, as one type.
+    pub single_type: Option<Type>,
+    /// The parameter tuples of the other signatures, as one type.
+    pub other_type: Option<Type>,
+    /// Whether one of the other signatures takes a single argument.
+    pub has_optional_single: bool,
+    /// With init arguments: whether any signature takes them.
+    pub args_fit: bool,
+}
+
+impl InitSignatures {
+    /// Whether `v` is the one argument of a single signature.
+    pub fn single_accepts(&self, v: &Value) -> bool {
+        self.single.iter().any(|s| s.accepts_arg(0, v))
+    }
+
+    /// Whether `v` is an array of the arguments of another signature.
+    pub fn other_accepts_args(&self, v: &Value) -> bool {
+        matches!(v, Value::Array(items) if self.other.iter().any(|s| s.accepts(items, None)))
+    }
+
+    /// Whether `v` is the one argument of another signature that takes a single argument.
+    pub fn other_accepts_one(&self, v: &Value) -> bool {
+        self.has_optional_single && self.other.iter().any(|s| s.accepts(std::slice::from_ref(v), None))
+    }
+}
+
+/// The signatures of `T.new` as `Init[T, init_args]` uses them; the error when `T` has no
+/// `new` fit for `Init` (`Init`, `Optional` and `NotUndef` types have none).
+pub(crate) fn init_signatures(ty: &Type, init_args: &[Value], depth: usize) -> Result<InitSignatures> {
+    if matches!(ty, Type::Init { .. } | Type::Optional(_) | Type::NotUndef(_)) {
+        return Err(not_supported(ty));
+    }
+    let sigs = signatures(ty, depth + 1).map_err(|_| not_supported(ty))?;
+    let mut single_types = vec![ty.clone()];
+    let mut init = InitSignatures::default();
+    if init_args.is_empty() {
+        let (single, other): (Vec<Signature>, Vec<Signature>) = sigs.into_iter().partition(|s| s.count_range() == (1, 1));
+        single_types.extend(single.iter().filter_map(|s| s.param_types().0.first().cloned()));
+        init.has_optional_single = other.iter().any(|s| s.count_range().0 == 1);
+        if !other.is_empty() {
+            init.other_type = Some(maybe_create_variant(other.iter().map(|s| s.params.clone()).collect()));
+        }
+        init.single = single;
+        init.other = other;
+        init.args_fit = true;
+    } else {
+        let count = 1 + init_args.len();
+        let suitable: Vec<Signature> = sigs
+            .into_iter()
+            .filter(|s| {
+                let (min, max) = s.count_range();
+                (min..=max).contains(&count) && init_args.iter().enumerate().all(|(i, a)| s.accepts_arg(i + 1, a))
+            })
+            .collect();
+        single_types.extend(suitable.iter().filter_map(|s| s.param_types().0.first().cloned()));
+        init.args_fit = !suitable.is_empty();
+        init.single = suitable;
+    }
+    init.single_type = Some(maybe_create_variant(single_types));
+    Ok(init)
+}
+
+/// `The type 'Init[Integer, 'x']' does not represent a valid set of parameters for
+/// Integer.new()`.
+pub(crate) fn invalid_init_args(init_t: &Type, ty: &Type) -> Error {
+    Error::new(format!(
+        "The type '{init_t}' does not represent a valid set of parameters for {}.new()",
+        crate::infer::generalize(ty).name()
+    ))
 }
 
 #[derive(Clone, Copy)]
@@ -49,13 +121,16 @@ pub(crate) fn new_init(
     args: &[Value],
     depth: usize,
 ) -> Result<Value> {
-    let init = initialize(init_t, target, init_args, depth)?;
+    let init = init_signatures(target, init_args, depth)?;
+    if !init.args_fit {
+        return Err(invalid_init_args(init_t, target));
+    }
     let f = function(init_args.is_empty());
     let value = args.first().cloned().unwrap_or(Value::Undef);
     match f.select(args)? {
         Selected::Call(Method::FromArray) => {
             let Value::Array(items) = &value else { return n.new_instance(target, &[value], depth + 1) };
-            if spread(&init, &value) {
+            if spread(&init, target, &value) {
                 n.new_instance(target, items, depth + 1)
             } else {
                 n.new_instance(target, std::slice::from_ref(&value), depth + 1)
@@ -71,157 +146,22 @@ pub(crate) fn new_init(
 
 /// The dispatches of `new_Init`: with init arguments only `create(Any value)`, without also
 /// `from_array(Array value)` first.
-fn function(no_init_args: bool) -> Function<Method> {
+fn function(no_init_args: bool) -> Dispatcher<Method> {
     let mut dispatches = Vec::new();
     if no_init_args {
         dispatches.push(Dispatch::new(Method::FromArray).req("value", Type::ARRAY));
     }
     dispatches.push(Dispatch::new(Method::Create).req("value", Type::Any));
-    Function { name: "new_Init", dispatches }
+    Dispatcher { name: "new_Init", dispatches }
 }
 
-/// Whether an array argument is spread over the target's parameters (`from_array`).
-fn spread(init: &Initialized, value: &Value) -> bool {
-    if is_instance(&init.single, value) {
+/// Whether an array argument is spread over the target's parameters (`from_array`): not
+/// when it is an instance of `T` or the one argument of a signature.
+fn spread(init: &InitSignatures, target: &Type, value: &Value) -> bool {
+    if is_instance(target, value) || init.single_accepts(value) {
         return false;
     }
-    if let Some(other) = &init.other {
-        if !is_instance(other, value) && init.has_optional_single && is_instance(other, &Value::array(vec![value.clone()])) {
-            return false;
-        }
-    }
-    true
-}
-
-/// `assert_initialized`: the target's signatures, checked against the init arguments.
-fn initialize(init_t: &Type, target: &Type, init_args: &[Value], depth: usize) -> Result<Initialized> {
-    if matches!(target, Type::Init { .. } | Type::Optional(_) | Type::NotUndef(_)) {
-        return Err(not_supported(target));
-    }
-    let tuples = param_tuples(target, depth + 1).map_err(|_| not_supported(target))?;
-    let mut single = vec![target.clone()];
-    let mut others: Vec<ParamTuple> = Vec::new();
-    if init_args.is_empty() {
-        for t in tuples {
-            match t.types.first() {
-                Some(first) if t.min == 1 && t.max == 1 => single.push(first.clone()),
-                _ => others.push(t),
-            }
-        }
-    } else {
-        let count = 1 + init_args.len();
-        let suitable: Vec<ParamTuple> = tuples.into_iter().filter(|t| suits(t, count, init_args)).collect();
-        if suitable.is_empty() {
-            return Err(Error::new(format!(
-                "The type '{init_t}' does not represent a valid set of parameters for {}.new()",
-                target.name()
-            )));
-        }
-        single.extend(suitable.iter().filter_map(|t| t.types.first().cloned()));
-    }
-    let has_optional_single = others.iter().any(|t| t.min == 1);
-    let other = (!others.is_empty()).then(|| maybe_variant(others.iter().map(ParamTuple::to_type).collect()));
-    Ok(Initialized { single: maybe_variant(single), other, has_optional_single })
-}
-
-/// Whether a signature takes one argument followed by the init arguments.
-fn suits(t: &ParamTuple, count: usize, init_args: &[Value]) -> bool {
-    count >= t.min
-        && count <= t.max
-        && init_args.iter().enumerate().all(|(i, a)| t.types.get(i + 1).is_some_and(|ty| is_instance(ty, a)))
-}
-
-/// `PVariantType.maybe_create`: one type as it is, several as a Variant.
-fn maybe_variant(mut types: Vec<Type>) -> Type {
-    if types.len() == 1 {
-        types.remove(0)
-    } else {
-        Type::Variant(types.into())
-    }
-}
-
-/// The parameter tuples of the new functions implemented elsewhere (String in the format
-/// engine, the time, version, binary and URI types in their modules), as Puppet declares
-/// them. Patterns and format maps are approximated by the `String` and `Hash` types that
-/// contain them.
-pub(crate) fn foreign_param_tuples(t: &Type) -> Vec<ParamTuple> {
-    let tuple = |types: Vec<Type>, min: usize| ParamTuple { max: types.len(), types, min };
-    let string1 = string_sized(1, None);
-    let formats = Type::Variant(vec![string_sized(2, None), array_sized(string_sized(2, None), 1, None)].into());
-    let seconds = Type::Variant(vec![Type::INTEGER, Type::FLOAT].into());
-    match t {
-        Type::String(_) => {
-            let type_map = Type::hash_of(Type::Type(None), Type::Any);
-            vec![tuple(vec![Type::Any, Type::Variant(vec![Type::Default, string1, type_map].into())], 1)]
-        }
-        Type::Timespan { .. } => {
-            let fields = ["days", "hours", "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds"];
-            let mut field_entries = vec![entry("negative", true, Type::Boolean(None))];
-            field_entries.extend(fields.iter().map(|f| entry(f, true, Type::INTEGER)));
-            vec![
-                tuple(vec![seconds], 1),
-                tuple(vec![string1.clone(), formats.clone()], 1),
-                tuple(vec![Type::INTEGER; 7], 4),
-                tuple(vec![struct_of(vec![entry("string", false, string1), entry("format", true, formats)])], 1),
-                tuple(vec![struct_of(field_entries)], 1),
-            ]
-        }
-        Type::Timestamp { .. } => vec![
-            tuple(vec![], 0),
-            tuple(vec![seconds], 1),
-            tuple(vec![string1.clone(), formats.clone(), string1.clone()], 1),
-            tuple(
-                vec![struct_of(vec![
-                    entry("string", false, string1.clone()),
-                    entry("format", true, formats),
-                    entry("timezone", true, string1),
-                ])],
-                1,
-            ),
-        ],
-        Type::SemVer(_) => {
-            let positive = Type::integer(Some(0), None);
-            vec![
-                tuple(vec![Type::STRING], 1),
-                tuple(vec![positive.clone(), positive.clone(), positive.clone(), Type::STRING, Type::STRING], 3),
-                tuple(
-                    vec![struct_of(vec![
-                        entry("major", false, positive.clone()),
-                        entry("minor", false, positive.clone()),
-                        entry("patch", false, positive),
-                        entry("prerelease", true, Type::STRING),
-                        entry("build", true, Type::STRING),
-                    ])],
-                    1,
-                ),
-            ]
-        }
-        Type::SemVerRange => {
-            let bound = Type::Variant(vec![Type::Default, Type::SemVer(Vec::new().into())].into());
-            vec![
-                tuple(vec![string1], 1),
-                tuple(vec![bound.clone(), bound.clone(), Type::Boolean(None)], 2),
-                tuple(
-                    vec![struct_of(vec![
-                        entry("min", false, bound.clone()),
-                        entry("max", true, bound),
-                        entry("exclude_max", true, Type::Boolean(None)),
-                    ])],
-                    1,
-                ),
-            ]
-        }
-        Type::Binary => {
-            let bytes = Type::array_of(Type::integer(Some(0), Some(255)));
-            vec![
-                tuple(vec![Type::STRING, Type::STRING], 1),
-                tuple(vec![bytes], 1),
-                tuple(vec![Type::HASH], 1),
-            ]
-        }
-        Type::Uri(_) => vec![tuple(vec![string1], 1), tuple(vec![Type::HASH], 1)],
-        _ => Vec::new(),
-    }
+    init.other_accepts_args(value) || !init.other_accepts_one(value)
 }
 
 #[cfg(test)]
@@ -231,22 +171,23 @@ mod tests {
     #[test]
     fn init_errors() {
         let init_t = Type::Init { ty: Some(std::rc::Rc::new(Type::INTEGER)), args: vec![Value::from("x")].into() };
-        let e = initialize(&init_t, &Type::INTEGER, &[Value::from("x")], 0).err().map(|e| e.message);
+        let init = init_signatures(&Type::INTEGER, &[Value::from("x")], 0);
+        assert!(init.is_ok_and(|i| !i.args_fit));
         assert_eq!(
-            e.as_deref(),
-            Some("The type 'Init[Integer, 'x']' does not represent a valid set of parameters for Integer.new()")
+            invalid_init_args(&init_t, &Type::INTEGER).message,
+            "The type 'Init[Integer, 'x']' does not represent a valid set of parameters for Integer.new()"
         );
         let opt = Type::optional(Type::INTEGER);
-        let e = initialize(&init_t, &opt, &[], 0).err().map(|e| e.message);
+        let e = init_signatures(&opt, &[], 0).err().map(|e| e.message);
         assert_eq!(e.as_deref(), Some("Creation of new instance of type 'Optional[Integer]' is not supported"));
-        let e = initialize(&init_t, &Type::Scalar, &[], 0).err().map(|e| e.message);
+        let e = init_signatures(&Type::Scalar, &[], 0).err().map(|e| e.message);
         assert_eq!(e.as_deref(), Some("Creation of new instance of type 'Scalar' is not supported"));
     }
 
     #[test]
     fn integer_signatures() {
-        let init = initialize(&Type::Any, &Type::INTEGER, &[], 0).ok();
-        assert!(matches!(init.as_ref().map(|i| &i.single), Some(Type::Variant(v)) if v.len() == 2));
-        assert!(init.is_some_and(|i| i.has_optional_single && i.other.is_some()));
+        let init = init_signatures(&Type::INTEGER, &[], 0).ok();
+        assert!(matches!(init.as_ref().and_then(|i| i.single_type.as_ref()), Some(Type::Variant(v)) if v.len() == 2));
+        assert!(init.is_some_and(|i| i.has_optional_single && i.other_type.is_some()));
     }
 }

@@ -28,7 +28,7 @@ use crate::instance::is_instance;
 use crate::ty::Type;
 use crate::value::{Hash, Value};
 
-use super::dispatch::{alias, entry, int_exactly, pattern, struct_of, Dispatch, Function, ParamTuple, Selected};
+use crate::dispatch::{alias, entry, int_exactly, pattern, struct_of, Dispatch, Dispatcher, Signature, Selected};
 use super::{cannot_convert, hash_get, ruby};
 
 /// Puppet's `INTEGER_PATTERN_LENIENT`: the strings Integer.new accepts.
@@ -79,9 +79,9 @@ fn local_types() -> (Types, Type) {
     (Types { convertible, named_args }, radix)
 }
 
-fn build() -> (Function<Method>, Types) {
+fn build() -> (Dispatcher<Method>, Types) {
     let (types, radix) = local_types();
-    let f = Function {
+    let f = Dispatcher {
         name: "new",
         dispatches: vec![
             Dispatch::new(Method::FromArgs)
@@ -101,7 +101,7 @@ fn build() -> (Function<Method>, Types) {
 }
 
 thread_local! {
-    static FUNCTION: (Function<Method>, Types) = build();
+    static FUNCTION: (Dispatcher<Method>, Types) = build();
 }
 
 /// `Integer.new(args...)`, before `new`'s assertion of the result.
@@ -129,9 +129,9 @@ pub fn new_integer(args: &[Value]) -> Result<Value> {
     })
 }
 
-/// The parameter tuples of the signatures (for `Init[Integer]`).
-pub(crate) fn param_tuples() -> Vec<ParamTuple> {
-    FUNCTION.with(|(f, _)| f.param_tuples())
+/// The signatures (for `Init[Integer]`).
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|(f, _)| f.signatures())
 }
 
 /// A radix argument: `None` for `default`.
@@ -204,7 +204,7 @@ pub(crate) fn seconds_floor(nsecs: i128) -> i128 {
 /// `on_error_hash(args_hash)`: a `from` that is not convertible is worded as `on_error`
 /// does; otherwise a bad radix is an error, and anything else is the mismatch of the hash
 /// with `NamedArgs` (`Integer.new has wrong type, ...`).
-fn on_error_hash(f: &Function<Method>, types: &Types, h: &Hash) -> Result<Value> {
+fn on_error_hash(f: &Dispatcher<Method>, types: &Types, h: &Hash) -> Result<Value> {
     if let Some(from) = hash_get(h, "from") {
         if !is_instance(&types.convertible, from) {
             return Err(f.mismatch_error(&on_error(from, None)?));

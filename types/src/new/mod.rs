@@ -37,7 +37,6 @@
 pub mod array;
 pub mod boolean;
 pub mod deferred;
-mod dispatch;
 pub mod error;
 pub mod float;
 pub mod hash;
@@ -48,6 +47,7 @@ pub mod numeric;
 pub mod regexp;
 mod ruby;
 pub mod sensitive;
+pub mod string;
 pub mod type_;
 pub mod wrappers;
 
@@ -56,7 +56,7 @@ use crate::instance::is_instance;
 use crate::ty::Type;
 use crate::value::Value;
 
-use dispatch::ParamTuple;
+use crate::dispatch::Signature;
 
 /// How deeply conversions may nest (aliases of aliases, `Init` calling `new`); beyond it
 /// Ruby would overflow its stack.
@@ -161,35 +161,37 @@ fn assert_converted(t: &Type, result: Value) -> Result<Value> {
     Err(Error::new(crate::mismatch::describe_value(&subject, t, &result)))
 }
 
-/// The parameter tuples of the signatures of `t`'s new function (what `Init[t]` matches
-/// arguments with), or the error of a type without one.
-pub(crate) fn param_tuples(t: &Type, depth: usize) -> Result<Vec<ParamTuple>> {
+/// The signatures of `t`'s new function in dispatch order (`argument_mismatch` dispatches
+/// left out): what `Init[t]` accepts is asked of them; or the error of a type without one.
+/// Each type describes its signatures once, in the file of its conversion, where they also
+/// choose the method that converts.
+pub(crate) fn signatures(t: &Type, depth: usize) -> Result<Vec<Signature>> {
     if depth > MAX_DEPTH {
         return Err(Error::new("stack level too deep"));
     }
     Ok(match t {
-        Type::Alias(a) => return param_tuples(&a.resolved_type(), depth + 1),
-        Type::Integer { .. } => integer::param_tuples(),
-        Type::Float { .. } => float::param_tuples(),
-        Type::Numeric => numeric::param_tuples(),
-        Type::Boolean(_) => boolean::param_tuples(),
-        Type::Regexp(_) => regexp::param_tuples(),
-        Type::Array { .. } | Type::Tuple { .. } => array::param_tuples(),
-        Type::Hash { .. } | Type::Struct(_) => hash::param_tuples(),
-        Type::Sensitive(_) => sensitive::param_tuples(),
-        Type::Deferred => deferred::param_tuples(),
-        Type::Error(_) => error::param_tuples(),
-        Type::Type(_) => type_::param_tuples(),
-        Type::Optional(Some(inner)) | Type::NotUndef(Some(inner)) => return param_tuples(inner, depth + 1),
+        Type::Alias(a) => return signatures(&a.resolved_type(), depth + 1),
+        Type::Integer { .. } => integer::signatures(),
+        Type::Float { .. } => float::signatures(),
+        Type::Numeric => numeric::signatures(),
+        Type::Boolean(_) => boolean::signatures(),
+        Type::String(_) => string::signatures(),
+        Type::Regexp(_) => regexp::signatures(),
+        Type::Array { .. } | Type::Tuple { .. } => array::signatures(),
+        Type::Hash { .. } | Type::Struct(_) => hash::signatures(),
+        Type::Sensitive(_) => sensitive::signatures(),
+        Type::Deferred => deferred::signatures(),
+        Type::Error(_) => error::signatures(),
+        Type::Type(_) => type_::signatures(),
+        Type::Timespan { .. } => crate::time::timespan_signatures(),
+        Type::Timestamp { .. } => crate::time::timestamp_signatures(),
+        Type::SemVer(_) => crate::semver::semver_signatures(),
+        Type::SemVerRange => crate::semver::range_signatures(),
+        Type::Binary => crate::binary::signatures(),
+        Type::Uri(_) => crate::uri::signatures(),
+        Type::Optional(Some(inner)) | Type::NotUndef(Some(inner)) => return signatures(inner, depth + 1),
         Type::Optional(None) => return Err(ruby::no_method("new_function", &Value::Undef)),
-        Type::NotUndef(None) | Type::Unit => wrappers::param_tuples(),
-        Type::String(_)
-        | Type::Timespan { .. }
-        | Type::Timestamp { .. }
-        | Type::SemVer(_)
-        | Type::SemVerRange
-        | Type::Binary
-        | Type::Uri(_) => init::foreign_param_tuples(t),
+        Type::NotUndef(None) | Type::Unit => wrappers::signatures(),
         _ => return Err(not_supported(t)),
     })
 }
@@ -198,7 +200,7 @@ pub(crate) fn param_tuples(t: &Type, depth: usize) -> Result<Vec<ParamTuple>> {
 /// `Tuple[types..., required, count]` in dispatch order (`argument_mismatch` dispatches
 /// left out), or the error of a type without one (what `Init[t]` matches arguments with).
 pub fn new_signatures(t: &Type) -> Result<Vec<Type>> {
-    Ok(param_tuples(t, 0)?.iter().map(ParamTuple::to_type).collect())
+    Ok(signatures(t, 0)?.into_iter().map(|s| s.params).collect())
 }
 
 /// `The string 'x' cannot be converted to T` or `Value of type X cannot be converted to T`

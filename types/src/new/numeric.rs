@@ -23,14 +23,14 @@ use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::Value;
 
-use super::dispatch::{Function, ParamTuple};
+use crate::dispatch::{Dispatcher, Signature};
 use super::float::{call_from_abs, from_abs_function, seconds_f, Method};
 use super::{cannot_convert, ruby};
 use crate::int::Int;
 
 
 thread_local! {
-    static FUNCTION: Function<Method> = from_abs_function("new_numeric", &[Type::INTEGER, Type::FLOAT]);
+    static FUNCTION: Dispatcher<Method> = from_abs_function("new_numeric", &[Type::INTEGER, Type::FLOAT]);
 }
 
 /// `Numeric.new(args...)`, before `new`'s assertion of the result (which is `undef` for
@@ -39,9 +39,9 @@ pub fn new_numeric(args: &[Value]) -> Result<Value> {
     FUNCTION.with(|f| call_from_abs(f, args, "Numeric", from_args))
 }
 
-/// The parameter tuples of the signatures (for `Init[Numeric]`).
-pub(crate) fn param_tuples() -> Vec<ParamTuple> {
-    FUNCTION.with(|f| f.param_tuples())
+/// The signatures (for `Init[Numeric]`).
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|f| f.signatures())
 }
 
 /// A number Ruby computed: an Integer (of any size) or a Float.

@@ -32,15 +32,15 @@ use crate::regexp::Regexp;
 use crate::ty::Type;
 use crate::value::Value;
 
-use super::dispatch::{Dispatch, Function, ParamTuple, Selected};
+use crate::dispatch::{Dispatch, Dispatcher, Signature, Selected};
 
 #[derive(Clone, Copy)]
 enum Method {
     FromString,
 }
 
-fn build() -> Function<Method> {
-    Function {
+fn build() -> Dispatcher<Method> {
+    Dispatcher {
         name: "new_float",
         dispatches: vec![Dispatch::new(Method::FromString)
             .req("pattern", Type::STRING)
@@ -49,7 +49,7 @@ fn build() -> Function<Method> {
 }
 
 thread_local! {
-    static FUNCTION: Function<Method> = build();
+    static FUNCTION: Dispatcher<Method> = build();
 }
 
 /// `Regexp.new(args...)`, before `new`'s assertion of the result.
@@ -63,9 +63,9 @@ pub fn new_regexp(args: &[Value]) -> Result<Value> {
     })
 }
 
-/// The parameter tuples of the signatures (for `Init[Regexp]`).
-pub(crate) fn param_tuples() -> Vec<ParamTuple> {
-    FUNCTION.with(|f| f.param_tuples())
+/// The signatures (for `Init[Regexp]`).
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|f| f.signatures())
 }
 
 /// `Regexp.new(escape ? Regexp.escape(pattern) : pattern)`.

@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::ty::Type;
 use crate::value::Value;
 
-use super::dispatch::{Dispatch, Function, ParamTuple, Selected};
+use crate::dispatch::{Dispatch, Dispatcher, Signature, Selected};
 
 #[derive(Clone, Copy)]
 enum Method {
@@ -23,8 +23,8 @@ enum Method {
     FromAny,
 }
 
-fn build() -> Function<Method> {
-    Function {
+fn build() -> Dispatcher<Method> {
+    Dispatcher {
         name: "new_Sensitive",
         dispatches: vec![
             Dispatch::new(Method::FromSensitive).req("value", Type::Sensitive(None)),
@@ -34,7 +34,7 @@ fn build() -> Function<Method> {
 }
 
 thread_local! {
-    static FUNCTION: Function<Method> = build();
+    static FUNCTION: Dispatcher<Method> = build();
 }
 
 /// `Sensitive.new(args...)`, before `new`'s assertion of the result.
@@ -47,9 +47,9 @@ pub fn new_sensitive(args: &[Value]) -> Result<Value> {
     })
 }
 
-/// The parameter tuples of the signatures (for `Init[Sensitive]`).
-pub(crate) fn param_tuples() -> Vec<ParamTuple> {
-    FUNCTION.with(|f| f.param_tuples())
+/// The signatures (for `Init[Sensitive]`).
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|f| f.signatures())
 }
 
 /// A Sensitive value: an existing one as it is (also when the dispatch could not tell it

@@ -17,22 +17,22 @@ use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::Value;
 
-use super::dispatch::{string_sized, Dispatch, Function, ParamTuple, Selected};
+use crate::dispatch::{string_sized, Dispatch, Dispatcher, Signature, Selected};
 
 #[derive(Clone, Copy)]
 enum Method {
     FromString,
 }
 
-fn build() -> Function<Method> {
-    Function {
+fn build() -> Dispatcher<Method> {
+    Dispatcher {
         name: "new_type",
         dispatches: vec![Dispatch::new(Method::FromString).req("type_string", string_sized(1, None))],
     }
 }
 
 thread_local! {
-    static FUNCTION: Function<Method> = build();
+    static FUNCTION: Dispatcher<Method> = build();
 }
 
 /// `Type.new(args...)`, before `new`'s assertion of the result.
@@ -44,9 +44,9 @@ pub fn new_type(args: &[Value]) -> Result<Value> {
     })
 }
 
-/// The parameter tuples of the signatures (for `Init[Type]`).
-pub(crate) fn param_tuples() -> Vec<ParamTuple> {
-    FUNCTION.with(|f| f.param_tuples())
+/// The signatures (for `Init[Type]`).
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|f| f.signatures())
 }
 
 /// `TypeParser#parse(type_string)`.

@@ -10,22 +10,22 @@ use crate::error::Result;
 use crate::ty::Type;
 use crate::value::Value;
 
-use super::dispatch::{Dispatch, Function, ParamTuple, Selected};
+use crate::dispatch::{Dispatch, Dispatcher, Signature, Selected};
 
 #[derive(Clone, Copy)]
 enum Method {
     FromArgs,
 }
 
-fn build() -> Function<Method> {
-    Function {
+fn build() -> Dispatcher<Method> {
+    Dispatcher {
         name: "new_unit",
         dispatches: vec![Dispatch::new(Method::FromArgs).req("from", Type::Any)],
     }
 }
 
 thread_local! {
-    static FUNCTION: Function<Method> = build();
+    static FUNCTION: Dispatcher<Method> = build();
 }
 
 /// `from_args(from)`: the argument itself.
@@ -35,9 +35,9 @@ pub fn new_unit(args: &[Value]) -> Result<Value> {
     })
 }
 
-/// The parameter tuples of the signatures.
-pub(crate) fn param_tuples() -> Vec<ParamTuple> {
-    FUNCTION.with(|f| f.param_tuples())
+/// The signatures.
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|f| f.signatures())
 }
 
 #[cfg(test)]

@@ -6,12 +6,9 @@
 //!   intersection and merging);
 //! - this file: the `new` functions (`new_Version`, `new_VersionRange`) and what the
 //!   `SemVer[ranges]` type asks of ranges (merging its parameters, coverage, `=~`);
-//! - [`signature`]: the argument dispatch of the `new` functions of SemVer, SemVerRange,
-//!   Binary and URI.
 
 pub mod bound;
 pub mod range;
-pub(crate) mod signature;
 pub mod version;
 
 pub use range::SemVerRange;
@@ -24,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::Value;
 
-use signature::{alias, entry, get, hash_with_keys, pattern, select, string_min, Param, Signature};
+use crate::dispatch::{alias, entry, get, hash_with_keys, pattern, string_sized, Dispatch, Dispatcher, Selected, Signature};
 
 // ---- SemVer.new ------------------------------------------------------------------------
 
@@ -76,40 +73,38 @@ fn semver_hash_type() -> Type {
     alias("SemVerHash", struct_type)
 }
 
-static SEMVER_FROM_STRING: [Param; 1] = [Param {
-    name: "str",
-    accepts: is_semver_string,
-    ty: || alias("SemVerPattern", pattern(SEMVER_PATTERN)),
-}];
+/// The dispatches of `new_Version` (`PSemVerType.new_function`). Their checks decide
+/// what the types say, where the types' Ruby regexps (`\g<part>`) cannot run here.
+fn semver_function() -> Dispatcher<u8> {
+    Dispatcher {
+        name: "new_Version",
+        dispatches: vec![
+            Dispatch::new(0).req_checked("str", alias("SemVerPattern", pattern(SEMVER_PATTERN)), is_semver_string),
+            Dispatch::new(1)
+                .req_checked("major", positive_integer(), is_positive_integer)
+                .req_checked("minor", positive_integer(), is_positive_integer)
+                .req_checked("patch", positive_integer(), is_positive_integer)
+                .opt_checked("prerelease", qualifier_type(), is_qualifier)
+                .opt_checked("build", qualifier_type(), is_qualifier),
+            Dispatch::new(2).req_checked("hash_args", semver_hash_type(), is_semver_hash),
+        ],
+    }
+}
 
-static SEMVER_FROM_ARGS: [Param; 5] = [
-    Param { name: "major", accepts: is_positive_integer, ty: positive_integer },
-    Param { name: "minor", accepts: is_positive_integer, ty: positive_integer },
-    Param { name: "patch", accepts: is_positive_integer, ty: positive_integer },
-    Param { name: "prerelease", accepts: is_qualifier, ty: qualifier_type },
-    Param { name: "build", accepts: is_qualifier, ty: qualifier_type },
-];
+thread_local! {
+    static NEW_VERSION: Dispatcher<u8> = semver_function();
+    static NEW_VERSION_RANGE: Dispatcher<u8> = range_function();
+}
 
-static SEMVER_FROM_HASH: [Param; 1] = [Param { name: "hash_args", accepts: is_semver_hash, ty: semver_hash_type }];
+/// The signatures of `SemVer.new` (for `Init[SemVer]`).
+pub(crate) fn semver_signatures() -> Vec<Signature> {
+    NEW_VERSION.with(|f| f.signatures())
+}
 
-/// The signatures of `new_Version` (`PSemVerType.new_function`).
-static SEMVER_SIGNATURES: [Signature; 3] = [
-    Signature {
-        text: r"SemVerPattern = Pattern[/\A(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?\Z/] str",
-        params: &SEMVER_FROM_STRING,
-        required: 1,
-    },
-    Signature {
-        text: r"PositiveInteger = Integer[0] major, PositiveInteger = Integer[0] minor, PositiveInteger = Integer[0] patch, SemVerQualifier = Pattern[/\A(?<part>[0-9A-Za-z-]+)(?:\.\g<part>)*\Z/] prerelease?, SemVerQualifier = Pattern[/\A(?<part>[0-9A-Za-z-]+)(?:\.\g<part>)*\Z/] build?",
-        params: &SEMVER_FROM_ARGS,
-        required: 3,
-    },
-    Signature {
-        text: r"SemVerHash = Struct[{'major' => PositiveInteger = Integer[0], 'minor' => PositiveInteger = Integer[0], 'patch' => PositiveInteger = Integer[0], Optional['prerelease'] => SemVerQualifier = Pattern[/\A(?<part>[0-9A-Za-z-]+)(?:\.\g<part>)*\Z/], Optional['build'] => SemVerQualifier = Pattern[/\A(?<part>[0-9A-Za-z-]+)(?:\.\g<part>)*\Z/]}] hash_args",
-        params: &SEMVER_FROM_HASH,
-        required: 1,
-    },
-];
+/// The signatures of `SemVerRange.new` (for `Init[SemVerRange]`).
+pub(crate) fn range_signatures() -> Vec<Signature> {
+    NEW_VERSION_RANGE.with(|f| f.signatures())
+}
 
 /// `SemVer.new(args...)` (the function `new_Version`):
 ///
@@ -122,11 +117,13 @@ static SEMVER_SIGNATURES: [Signature; 3] = [
 /// Another single string fails with `'new_Version' The string 'x' cannot be converted to a
 /// SemVer`; a prerelease number with leading zeros with SemanticPuppet's message.
 pub fn new_semver(args: &[Value]) -> Result<Value> {
-    let Some(index) = select(&SEMVER_SIGNATURES, args) else {
-        if let [Value::String(s)] = args {
+    let index = match NEW_VERSION.with(|f| f.select(args)) {
+        Ok(Selected::Call(index) | Selected::Mismatch(index)) => index,
+        Err(_) if matches!(args, [Value::String(_)]) => {
+            let s = args.first().and_then(Value::as_str).unwrap_or_default();
             return Err(Error::new(format!("'new_Version' The string '{s}' cannot be converted to a SemVer")));
         }
-        return Err(signature::mismatch("new_Version", &SEMVER_SIGNATURES, args));
+        Err(e) => return Err(e),
     };
     let v = match (index, args) {
         (0, [Value::String(s)]) => SemVer::parse(s).map_err(Error::new)?,
@@ -136,7 +133,7 @@ pub fn new_semver(args: &[Value]) -> Result<Value> {
             let part = |k| get(h, k).unwrap_or(&undef);
             from_parts(part("major"), part("minor"), part("patch"), get(h, "prerelease"), get(h, "build"))
         }
-        _ => return Err(signature::mismatch("new_Version", &SEMVER_SIGNATURES, args)),
+        _ => return Err(NEW_VERSION.with(|f| f.no_match(args))),
     };
     Ok(Value::SemVer(Rc::new(v)))
 }
@@ -195,31 +192,20 @@ fn range_hash_type() -> Type {
     alias("SemVerRangeHash", struct_type)
 }
 
-static RANGE_FROM_STRING: [Param; 1] =
-    [Param { name: "str", accepts: is_range_string, ty: || alias("SemVerRangeString", string_min(1)) }];
-
-static RANGE_FROM_VERSIONS: [Param; 3] = [
-    Param { name: "min", accepts: is_version_or_default, ty: version_or_default_type },
-    Param { name: "max", accepts: is_version_or_default, ty: version_or_default_type },
-    Param { name: "exclude_max", accepts: is_boolean, ty: || Type::Boolean(None) },
-];
-
-static RANGE_FROM_HASH: [Param; 1] = [Param { name: "hash_args", accepts: is_range_hash, ty: range_hash_type }];
-
-/// The signatures of `new_VersionRange` (`PSemVerRangeType.new_function`).
-static RANGE_SIGNATURES: [Signature; 3] = [
-    Signature { text: "SemVerRangeString = String[1] str", params: &RANGE_FROM_STRING, required: 1 },
-    Signature {
-        text: "Variant[Default, SemVer] min, Variant[Default, SemVer] max, Boolean exclude_max?",
-        params: &RANGE_FROM_VERSIONS,
-        required: 2,
-    },
-    Signature {
-        text: "SemVerRangeHash = Struct[{'min' => Variant[Default, SemVer], Optional['max'] => Variant[Default, SemVer], Optional['exclude_max'] => Boolean}] hash_args",
-        params: &RANGE_FROM_HASH,
-        required: 1,
-    },
-];
+/// The dispatches of `new_VersionRange` (`PSemVerRangeType.new_function`).
+fn range_function() -> Dispatcher<u8> {
+    Dispatcher {
+        name: "new_VersionRange",
+        dispatches: vec![
+            Dispatch::new(0).req_checked("str", alias("SemVerRangeString", string_sized(1, None)), is_range_string),
+            Dispatch::new(1)
+                .req_checked("min", version_or_default_type(), is_version_or_default)
+                .req_checked("max", version_or_default_type(), is_version_or_default)
+                .opt_checked("exclude_max", Type::Boolean(None), is_boolean),
+            Dispatch::new(2).req_checked("hash_args", range_hash_type(), is_range_hash),
+        ],
+    }
+}
 
 /// `SemVerRange.new(args...)` (the function `new_VersionRange`):
 ///
@@ -232,9 +218,7 @@ static RANGE_SIGNATURES: [Signature; 3] = [
 /// The range of two versions prints as SemanticPuppet makes it up: `max - min`, or
 /// `>=max <min` when the end is excluded (the versions swapped, as in SemanticPuppet).
 pub fn new_semver_range(args: &[Value]) -> Result<Value> {
-    let Some(index) = select(&RANGE_SIGNATURES, args) else {
-        return Err(signature::mismatch("new_VersionRange", &RANGE_SIGNATURES, args));
-    };
+    let (Selected::Call(index) | Selected::Mismatch(index)) = NEW_VERSION_RANGE.with(|f| f.select(args))?;
     let r = match (index, args) {
         (0, [Value::String(s)]) => SemVerRange::parse(s).map_err(Error::new)?,
         (1, [min, max, rest @ ..]) => from_versions(min, max, rest.first())?,
@@ -243,7 +227,7 @@ pub fn new_semver_range(args: &[Value]) -> Result<Value> {
             let min = get(h, "min").unwrap_or(&default);
             from_versions(min, get(h, "max").unwrap_or(&default), get(h, "exclude_max"))?
         }
-        _ => return Err(signature::mismatch("new_VersionRange", &RANGE_SIGNATURES, args)),
+        _ => return Err(NEW_VERSION_RANGE.with(|f| f.no_match(args))),
     };
     Ok(Value::SemVerRange(Rc::new(r)))
 }

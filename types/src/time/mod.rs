@@ -14,6 +14,8 @@
 pub mod civil;
 pub mod dec;
 mod new;
+
+pub(crate) use new::{timespan_signatures, timestamp_signatures};
 pub mod span_format;
 pub mod strftime;
 pub mod strptime;

@@ -21,7 +21,7 @@ use regex::Regex;
 use super::parse::{rfc2396, Split};
 use super::{Class, Parser, Uri};
 use crate::error::{Error, Result};
-use crate::semver::signature::{entry, get, hash_with_keys, string_min, Param, Signature};
+use crate::dispatch::{entry, get, hash_with_keys, string_sized, Dispatch, Dispatcher, Signature};
 use crate::ty::Type;
 use crate::value::{Hash, Value};
 
@@ -366,23 +366,30 @@ fn is_init_hash(v: &Value) -> bool {
 fn init_hash_type() -> Type {
     let entries = PARTS
         .iter()
-        .map(|p| entry(p, true, if *p == "port" { Type::integer(Some(0), None) } else { string_min(1) }))
+        .map(|p| entry(p, true, if *p == "port" { Type::integer(Some(0), None) } else { string_sized(1, None) }))
         .collect::<Vec<_>>();
     Type::Struct(entries.into())
 }
 
-static CREATE: [Param; 1] = [Param { name: "uri", accepts: is_uri_string, ty: || string_min(1) }];
-static FROM_HASH: [Param; 1] = [Param { name: "hash", accepts: is_init_hash, ty: init_hash_type }];
+/// The dispatches of `URI.new` (`PURIType.new_function`, named `new_error`).
+fn function() -> Dispatcher<u8> {
+    Dispatcher {
+        name: "new_error",
+        dispatches: vec![
+            Dispatch::new(0).req_checked("uri", string_sized(1, None), is_uri_string),
+            Dispatch::new(1).req_checked("hash", init_hash_type(), is_init_hash),
+        ],
+    }
+}
 
-/// The signatures of `URI.new` (`PURIType.new_function`, named `new_error`).
-pub(crate) static SIGNATURES: [Signature; 2] = [
-    Signature { text: "String[1] uri", params: &CREATE, required: 1 },
-    Signature {
-        text: "Struct[{Optional['scheme'] => String[1], Optional['userinfo'] => String[1], Optional['host'] => String[1], Optional['port'] => Integer[0], Optional['path'] => String[1], Optional['query'] => String[1], Optional['fragment'] => String[1], Optional['opaque'] => String[1]}] hash",
-        params: &FROM_HASH,
-        required: 1,
-    },
-];
+thread_local! {
+    pub(crate) static FUNCTION: Dispatcher<u8> = function();
+}
+
+/// The signatures of `URI.new` (for `Init[URI]`).
+pub(crate) fn signatures() -> Vec<Signature> {
+    FUNCTION.with(|f| f.signatures())
+}
 
 /// `from_hash`: `build` of the class of the scheme (`URI::Generic` when there is none or
 /// Ruby has no class for it). The classes' `build` replace the scheme with their own name

@@ -27,9 +27,12 @@ pub mod build;
 pub mod merge;
 pub mod parse;
 
+pub(crate) use build::signatures;
+
 use std::fmt;
 use std::rc::Rc;
 
+use crate::dispatch::Selected;
 use crate::error::{Error, Result};
 use crate::value::{Hash, Value};
 
@@ -369,13 +372,11 @@ impl fmt::Display for Uri {
 /// class), see [`build`]. Ruby's messages: `bad URI(is not URI?): "a b"`,
 /// `bad component(expected host component): a b`, ...
 pub fn new_uri(args: &[Value]) -> Result<Value> {
-    let Some(index) = crate::semver::signature::select(&build::SIGNATURES, args) else {
-        return Err(crate::semver::signature::mismatch("new_error", &build::SIGNATURES, args));
-    };
+    let (Selected::Call(index) | Selected::Mismatch(index)) = build::FUNCTION.with(|f| f.select(args))?;
     let uri = match (index, args) {
         (0, [Value::String(s)]) => Uri::parse(s)?,
         (_, [Value::Hash(h)]) => build::from_hash(h)?,
-        _ => return Err(crate::semver::signature::mismatch("new_error", &build::SIGNATURES, args)),
+        _ => return Err(build::FUNCTION.with(|f| f.no_match(args))),
     };
     Ok(Value::Uri(Rc::new(uri)))
 }
