@@ -14,7 +14,7 @@
 //! closes (`<% $xs.each |$x| { %>…<% } %>`). The template is read here the same way: it is
 //! rewritten as one Puppet function whose body is the code with the text and rendered
 //! expressions as calls of [`TEXT`] and [`RENDER`], and that function is parsed with the
-//! Puppet parser. Code keeps its lines; [`Template::template_offset`] maps a position in the
+//! Puppet parser. Code keeps its lines; `Template::template_offset` maps a position in the
 //! rewritten source back to the template for messages.
 
 use crate::ast::{ExprKind, Parameter, Span};

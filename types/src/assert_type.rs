@@ -55,7 +55,7 @@ fn parse_type_string(src: &str) -> crate::Result<Type> {
     parse_type_string_with(&crate::literal::Reader::default(), src)
 }
 
-/// [`parse_type_string`] with the type aliases (and String conversion) of `reader`.
+/// `parse_type_string` with the type aliases (and String conversion) of `reader`.
 pub fn parse_type_string_with(reader: &crate::literal::Reader, src: &str) -> crate::Result<Type> {
     use puppet_syntax::ast::ExprKind;
     let invalid = || crate::Error::new(format!("The expression <{src}> is not a valid type specification."));

@@ -13,7 +13,7 @@
 //!    `undef`); anything else goes to the receiver's `_assignable?`.
 //!
 //! Recursive aliases (`type Tree = Array[Variant[Integer, Tree]]`) terminate through
-//! [`RecursionGuard`], as in Puppet: once recursion is seen on both sides, the types are
+//! `RecursionGuard`, as in Puppet: once recursion is seen on both sides, the types are
 //! assignable (every check up to that point succeeded).
 
 use std::collections::HashSet;

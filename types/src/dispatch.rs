@@ -5,7 +5,7 @@
 //! - function calls: built-in functions, user functions and lambdas, through
 //!   [`select_signature`];
 //! - the `new` functions (`Integer.new(...)`, `SemVer(...)`, ...): each type describes its
-//!   signatures once, as a [`Dispatcher`] whose dispatches name the method they call;
+//!   signatures once, as a `Dispatcher` whose dispatches name the method they call;
 //! - `Init[T]`: what `Init[T]` accepts is asked of the same signatures
 //!   ([`crate::new::new_signatures`]).
 //!

@@ -3,7 +3,7 @@
 //!
 //! Aliases and variants answer through Puppet's `really_instance?` (-1 no, 0 recursion
 //! detected, 1 yes): a self-recursive alias (`type Tree = Array[Variant[Integer, Tree]]`)
-//! marks itself and the value in a [`RecursionGuard`], so checking a value against it ends.
+//! marks itself and the value in a `RecursionGuard`, so checking a value against it ends.
 
 use std::rc::Rc;
 

@@ -117,7 +117,7 @@ pub struct StructElement {
 pub struct CallableType {
     /// The parameters as a Tuple type (types and size); `None` for unparameterised Callable.
     pub params: Option<Rc<Type>>,
-    /// The block's type (a Callable, Optional[Callable] or Undef); `None` when there is none.
+    /// The block's type (a Callable, `Optional[Callable]` or Undef); `None` when there is none.
     pub block: Option<Rc<Type>>,
     /// The return type; `None` is Any.
     pub return_type: Option<Rc<Type>>,

@@ -18,7 +18,7 @@
 //! | Float                         | `new_float`     | [`float`]                     |
 //! | Numeric                       | `new_numeric`   | [`numeric`]                   |
 //! | Boolean                       | `new_boolean`   | [`boolean`]                   |
-//! | Array, Tuple                  | `new_array`     | [`array`]                     |
+//! | Array, Tuple                  | `new_array`     | [`array`](mod@array)                  |
 //! | Hash, Struct                  | `new_hash`      | [`hash`]                      |
 //! | Regexp                        | `new_float` (sic) | [`regexp`]                  |
 //! | Sensitive                     | `new_Sensitive` | [`sensitive`]                 |
@@ -27,7 +27,7 @@
 //! | Type                          | `new_type`      | [`type_`]                     |
 //! | Init[T, args]                 | `new_Init`      | [`init`]                      |
 //! | NotUndef (no type), Unit      | `new_unit`      | [`wrappers`]                  |
-//! | Optional[T], NotUndef[T], aliases | T's function | this file                   |
+//! | `Optional[T]`, `NotUndef[T]`, aliases | T's function | this file                   |
 //! | Timespan, Timestamp           | `new_timespan`, `new_timestamp` | [`crate::time`] |
 //! | SemVer, SemVerRange           | `new_Version`, `new_VersionRange` | [`crate::semver`] |
 //! | Binary, URI                   | `new_Binary`, `new_error` | [`crate::binary`], [`crate::uri`] |

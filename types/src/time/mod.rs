@@ -9,7 +9,7 @@
 //!   proleptic Gregorian calendar without year limit ([`civil`]);
 //! - [`zone`]: the time zones Puppet accepts, which are Ruby's date library's (abbreviations,
 //!   Windows names, numeric offsets), not the tz database;
-//! - [`new`]: `Timespan.new` and `Timestamp.new`.
+//! - `new`: `Timespan.new` and `Timestamp.new`.
 
 pub mod civil;
 pub mod dec;
