@@ -1,5 +1,6 @@
-//! The golden tables of `tests/golden/*.txt`: their format, shared by the test
-//! (`tests/golden.rs`) and the recorder (`examples/record.rs`).
+//! Golden tables (`types/tests/golden/*.txt`, `fmt/tests/golden/*.txt`): their format, the
+//! tests' loop over them ([`check_tables`]) and what the recorder (`cargo xtask record types`)
+//! reads and writes.
 //!
 //! ```text
 //! # comment lines: what the file covers, how it was recorded
@@ -15,10 +16,10 @@
 //! line is not recorded yet: the recorder fills it in, the test fails on it. Blank lines and
 //! lines starting with `#` are ignored.
 
-#![allow(dead_code)]
-
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use crate::ratchet::Ratchet;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expect {
@@ -106,10 +107,9 @@ pub fn read(path: &Path) -> Table {
     parse(&text)
 }
 
-/// All golden files, sorted.
-pub fn files() -> Vec<std::path::PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
+/// The golden files of `dir` (a crate's `tests/golden`), sorted.
+pub fn files(dir: impl AsRef<Path>) -> Vec<PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir.as_ref())
         .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
         .unwrap_or_default();
     files.retain(|p| p.extension().is_some_and(|e| e == "txt"));
@@ -117,21 +117,21 @@ pub fn files() -> Vec<std::path::PathBuf> {
     files
 }
 
-/// Runs every golden table of the crate through `run` (the crate's computation of a line:
-/// its notice or its error message) and fails on disagreements with Puppet, as the module
-/// documentation of the tests says (`GOLDEN`, `GOLDEN_SHOW`, `GOLDEN_TODO=write`,
-/// `disagree.todo`). `package` names the crate in the todo file's header.
-pub fn check_tables(package: &str, run: fn(&str) -> Result<String, String>) {
+/// Runs every golden table of `dir` (a crate's `tests/golden`) through `run` (the crate's
+/// computation of a line: its notice or its error message) and fails on disagreements with
+/// Puppet, as the module documentation of the tests says (`GOLDEN`, `GOLDEN_SHOW`,
+/// `GOLDEN_TODO=write`, `DIR/disagree.todo`, a [`Ratchet`] of `FILE: CODE` keys). `package`
+/// names the crate in the todo file's header.
+pub fn check_tables(dir: impl AsRef<Path>, package: &str, run: fn(&str) -> Result<String, String>) {
+    let dir = dir.as_ref();
     let only = std::env::var("GOLDEN").ok();
     let show: usize = std::env::var("GOLDEN_SHOW").ok().and_then(|s| s.parse().ok()).unwrap_or(10);
-    let todo_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/disagree.todo");
-    let todo_text = std::fs::read_to_string(&todo_path).unwrap_or_default();
-    let todo: std::collections::HashSet<&str> =
-        todo_text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).collect();
+    let todo = Ratchet::read(dir.join("disagree.todo"));
+    let mut ran: Vec<(String, bool)> = Vec::new();
     let mut disagree: Vec<String> = Vec::new();
     let (mut total, mut failed, mut unrecorded, mut fixed) = (0, 0, 0, 0);
     let mut summary = String::new();
-    for path in files() {
+    for path in files(dir) {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if only.as_deref().is_some_and(|o| !name.contains(o)) {
             continue;
@@ -151,7 +151,8 @@ pub fn check_tables(package: &str, run: fn(&str) -> Result<String, String>) {
             let code = case.code.clone();
             let got = std::panic::catch_unwind(move || run(&code)).unwrap_or_else(|_| Err("PANIC".into()));
             let key = format!("{name}: {}", case.code);
-            let known = todo.contains(key.as_str());
+            let known = todo.contains(&key);
+            ran.push((key.clone(), got == expected));
             if got != expected {
                 disagree.push(key);
                 if known {
@@ -170,22 +171,24 @@ pub fn check_tables(package: &str, run: fn(&str) -> Result<String, String>) {
         summary.push_str(&format!("  {name}: {} cases, {file_failed} failed\n", table.cases.len()));
     }
     if only.is_none() && std::env::var("GOLDEN_TODO").as_deref() == Ok("write") {
-        let mut text = format!(
+        let header = format!(
             "# Golden cases that disagree with Puppet 7.23: open work, fix and remove.\n\
              # Rewritten by `GOLDEN_TODO=write cargo test -p {package} --test golden`.\n"
         );
-        for d in &disagree {
-            text.push_str(d);
-            text.push('\n');
-        }
-        let _ = std::fs::write(&todo_path, text);
+        let _ = todo.write(&header, &disagree);
         return;
     }
+    // Listed cases that no golden file holds any more.
+    let verdict = todo.judge(ran.iter().map(|(k, agrees)| (k.as_str(), *agrees)), only.is_none());
+    for key in &verdict.stale {
+        eprintln!("{key}: no such golden case: remove it from disagree.todo");
+    }
+    let stale = verdict.stale.len();
     eprintln!(
         "golden tables:\n{summary}total {total}, failed {failed} (besides {} known in disagree.todo), \
          unrecorded {unrecorded}, fixed {fixed}",
         todo.len()
     );
-    assert_eq!((failed, unrecorded, fixed), (0, 0, 0), "golden cases disagree with Puppet 7.23");
+    assert_eq!((failed, unrecorded, fixed, stale), (0, 0, 0, 0), "golden cases disagree with Puppet 7.23");
 }
 

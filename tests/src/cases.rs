@@ -1,7 +1,7 @@
-//! The golden case files of the PN suite (`tests/pn/*.txt`) and the validation and
-//! syntax-error suite (`tests/validate/*.txt`): their format, the test runner's loop and the
-//! recorders' driver. Used by the tests (`tests/pn.rs`, `tests/validate.rs`) and the
-//! recorders (`examples/record_pn.rs`, `examples/record_validate.rs`).
+//! Golden case files: the PN suite (`syntax/tests/pn/*.txt`), the validation and syntax-error
+//! suite (`syntax/tests/validate/*.txt`), the evaluator's suites (`eval/tests/golden*/*.txt`)
+//! and the highlighting tables of the shell. Their format, the test runner's loop ([`run`])
+//! and the recorders' driver ([`record_files`], used by `cargo xtask record pn|validate|eval`).
 //!
 //! ```text
 //! # header: comment lines saying what the file covers and how it was recorded
@@ -19,8 +19,6 @@
 //! In the validation suite the expectation is a list: `error: MESSAGE (line: N, column: M)`,
 //! `warning: …`, or `syntax-error: …` for a source Puppet rejects when parsing, before
 //! validation; sorted by position ([`canonical`]).
-
-#![allow(dead_code)]
 
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -211,19 +209,18 @@ impl Report {
     }
 }
 
-/// Runs `check` on every case of `tests/SUBDIR/*.txt` whose name contains the value of the
+/// Runs `check` on every case of `DIR/*.txt` (a test passes
+/// `concat!(env!("CARGO_MANIFEST_DIR"), "/tests/SUBDIR")`) whose name contains the value of the
 /// environment variable `filter_var` (all cases when unset). `check` returns the report of a
 /// case that differs from Puppet, without the `FILE:LINE: NAME` heading the runner adds.
 pub fn run(
-    subdir: &str,
+    dir: impl AsRef<Path>,
     filter_var: &str,
     mut check: impl FnMut(&Case, &str) -> Option<String>,
 ) -> Report {
     let filter = std::env::var(filter_var).ok();
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join(subdir);
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let dir = dir.as_ref();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .map(|entry| entry.expect("a directory entry").path())
         .filter(|path| path.extension().is_some_and(|e| e == "txt"))
@@ -296,7 +293,7 @@ impl Recorded {
     }
 }
 
-/// A recorder's whole run: reads the arguments (`[--check] CASE-FILE...`), writes every
+/// A recorder's whole run: reads its arguments `args` (`[--check] CASE-FILE...`), writes every
 /// case's source into a temporary directory as `cNNNNNN.pp` (all names the same length),
 /// asks `record` for Puppet's outcome of each batch of at most `batch` files, and turns each
 /// outcome into the case's expectation with `expect(AT, outcome)` (`AT` names the case as
@@ -305,6 +302,7 @@ impl Recorded {
 /// back as the exit code to use.
 pub fn record_files<O>(
     tool: &str,
+    args: Vec<String>,
     batch: usize,
     record: impl Fn(&Path, &[String]) -> Result<Vec<O>, String>,
     mut expect: impl FnMut(&str, O) -> Vec<String>,
@@ -315,7 +313,7 @@ pub fn record_files<O>(
     };
     let mut check = false;
     let mut paths = Vec::new();
-    for arg in std::env::args().skip(1) {
+    for arg in args {
         match arg.as_str() {
             "--check" => check = true,
             _ => paths.push(PathBuf::from(arg)),
