@@ -3,7 +3,7 @@
 # `--catalog json` that the oracle does not report. Edges are sorted: Puppet's order is its
 # graph's; tags are listed per resource in catalog order.
 #
-#   ruby repl/examples/catalog_edges.rb repl/tests/catalog_edges.txt
+#   cargo xtask gen catalog-edges repl/tests/catalog_edges.txt
 require 'puppet'
 require 'tmpdir'
 

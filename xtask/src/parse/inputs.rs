@@ -1,6 +1,6 @@
 //! Inputs for fuzzing: mutated corpus files and generated stress inputs, a pure function of
-//! (seed, index, corpus). Shared by the grammar's fuzz harness (`examples/mutate.rs`) and the
-//! lowering's (`syntax/examples/lower_fuzz.rs`), which include this file with `#[path]`.
+//! (seed, index, corpus). Shared by the grammar's fuzz harness (`cargo xtask fuzz mutate`) and
+//! the lowering's (`cargo xtask fuzz lower`).
 
 #![allow(dead_code)]
 

@@ -1,8 +1,8 @@
 //! Tools for the lexer's tests (`syntax/tests/lexer/`):
 //!
 //! ```text
-//! cargo run -p puppet-syntax --example lexer_record -- record syntax/tests/lexer/cases.txt
-//! cargo run -p puppet-syntax --example lexer_record -- dump FILE...
+//! cargo xtask record lexer syntax/tests/lexer/cases.txt
+//! cargo xtask dump tokens FILE...
 //! ```
 //!
 //! `record` runs `puppet parser validate` (Puppet 7.23) on every case's source and rewrites
@@ -16,22 +16,6 @@
 
 use puppet_syntax::lexer;
 use std::process::Command;
-
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("record") if args.len() == 2 => record(&args[1]),
-        Some("dump") => {
-            for file in &args[1..] {
-                dump(file);
-            }
-        }
-        _ => {
-            eprintln!("usage: lexer_record record CASES.txt | lexer_record dump FILE...");
-            std::process::exit(2);
-        }
-    }
-}
 
 fn json_str(s: &str) -> String {
     let mut out = String::from("\"");
@@ -50,7 +34,7 @@ fn json_str(s: &str) -> String {
     out
 }
 
-fn dump(file: &str) {
+pub fn dump(file: &str) {
     let bytes = std::fs::read(file).unwrap_or_default();
     let (tokens, error) = match lexer::check_encoding(&bytes) {
         Err(d) => (
@@ -181,9 +165,9 @@ fn puppet_kinds(source: &[u8], n: usize, script: &std::path::Path) -> String {
     String::from_utf8_lossy(&output.stdout).trim().to_string()
 }
 
-fn record(cases: &str) {
+pub fn record(cases: &str) -> Result<(), String> {
     let script = std::path::Path::new(cases).with_file_name("puppet_tokens.rb");
-    let text = std::fs::read_to_string(cases).expect("cases file");
+    let text = std::fs::read_to_string(cases).map_err(|e| format!("{cases}: {e}"))?;
     let mut out = String::new();
     let mut source: Option<Vec<u8>> = None;
     let mut n = 0;
@@ -212,6 +196,7 @@ fn record(cases: &str) {
         }
         out.push('\n');
     }
-    std::fs::write(cases, out).expect("write cases");
+    std::fs::write(cases, out).map_err(|e| format!("{cases}: {e}"))?;
     eprintln!("{n} cases recorded, {changed} lines changed");
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! Compares our PN with Puppet's for every manifest of a corpus.
 //!
 //! ```sh
-//! cargo run --release -p puppet-syntax --example pn_corpus -- /tmp/puppet-corpus/pp-files.txt
+//! cargo xtask check pn-corpus /tmp/puppet-corpus/pp-files.txt
 //! ```
 //!
 //! Runs `puppet parser dump --format pn` on the files in batches, prints `N/M identical` and
@@ -75,8 +75,8 @@ fn first_difference(a: &str, b: &str) -> (String, String) {
     (around(a), around(b))
 }
 
-fn main() -> ExitCode {
-    let Some(list) = std::env::args().nth(1) else {
+pub fn main(args: Vec<String>) -> ExitCode {
+    let Some(list) = args.into_iter().next() else {
         eprintln!("usage: pn_corpus FILE-LIST");
         return ExitCode::from(2);
     };

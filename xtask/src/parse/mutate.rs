@@ -1,11 +1,11 @@
 //! Mutation fuzzing of the Puppet grammar and its external scanner.
 //!
 //! ```text
-//! cargo run --release -p tree-sitter-puppet --example mutate -- \
+//! cargo xtask fuzz mutate \
 //!     [--inputs N] [--seed S] [--corpus FILE_LIST] [--jobs J] [--timeout-ms MS] \
 //!     [--strict-incremental]
-//! cargo run --release -p tree-sitter-puppet --example mutate -- --seed S --only INDEX
-//! cargo run --release -p tree-sitter-puppet --example mutate -- --replay FILE
+//! cargo xtask fuzz mutate --seed S --only INDEX
+//! cargo xtask fuzz mutate --replay FILE
 //! ```
 //!
 //! Input `i` of a run is a pure function of the seed, `i` and the corpus: either a corpus file
@@ -48,9 +48,7 @@ use std::{
 
 use fastrand::Rng;
 
-#[path = "inputs/mod.rs"]
-mod inputs;
-use inputs::{log_uniform, make_input, position, rng_for, slice, Corpus, Input, FRAGMENTS};
+use super::inputs::{log_uniform, make_input, position, rng_for, slice, Corpus, Input, FRAGMENTS};
 use tree_sitter::{InputEdit, Language, ParseOptions, ParseState, Parser, Point, Tree};
 
 const USAGE: &str = "\
@@ -87,7 +85,7 @@ struct Options {
     worker: Option<(usize, u64, u64)>,
 }
 
-fn parse_options() -> Result<Options, String> {
+fn parse_options(args: Vec<String>) -> Result<Options, String> {
     let mut options = Options {
         inputs: 200_000,
         seed: 1,
@@ -99,7 +97,7 @@ fn parse_options() -> Result<Options, String> {
         replay: None,
         worker: None,
     };
-    let mut args = std::env::args().skip(1);
+    let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         fn number(text: String) -> Result<u64, String> {
@@ -132,8 +130,8 @@ fn parse_options() -> Result<Options, String> {
     Ok(options)
 }
 
-fn main() -> ExitCode {
-    let options = match parse_options() {
+pub fn main(args: Vec<String>) -> ExitCode {
+    let options = match parse_options(args) {
         Ok(options) => options,
         Err(message) => {
             eprintln!("{message}");
@@ -153,13 +151,13 @@ fn main() -> ExitCode {
     }
 }
 
-/// `target/mutate/`, next to the binary's `target/<profile>/examples/`.
+/// `target/mutate/`, next to the binary's `target/<profile>/`.
 fn output_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .or_else(|| {
             let exe = std::env::current_exe().ok()?;
-            Some(exe.parent()?.parent()?.parent()?.to_path_buf())
+            Some(exe.parent()?.parent()?.to_path_buf())
         });
     let dir = target.unwrap_or_else(|| "target".into()).join("mutate");
     let _ = fs::create_dir_all(&dir);
@@ -611,7 +609,7 @@ fn save(seed: u64, index: u64, bytes: &[u8], what: &str) -> PathBuf {
     let path = dir.join(format!("seed{seed}-input{index}.pp"));
     let _ = fs::write(&path, bytes);
     let note = format!(
-        "{what}\nreproduce: cargo run --release -p tree-sitter-puppet --example mutate -- --seed {seed} --only {index} [--corpus FILE]\n"
+        "{what}\nreproduce: cargo xtask fuzz mutate --seed {seed} --only {index} [--corpus FILE]\n"
     );
     let _ = fs::write(dir.join(format!("seed{seed}-input{index}.txt")), note);
     path
@@ -712,7 +710,9 @@ fn supervise(options: &Options, corpus: &Corpus, id: usize, start: u64, end: u64
     while let Some((start, end)) = ranges.pop() {
         let _ = fs::remove_file(&trace_path);
         let mut command = Command::new(&exe);
+        // This program is `xtask`: the worker is its `fuzz mutate` subcommand.
         command
+            .args(["fuzz", "mutate"])
             .args([
                 "--seed",
                 &options.seed.to_string(),

@@ -1,10 +1,10 @@
 //! Lowering and PN printing over the grammar fuzzer's inputs: no panic, no stack overflow.
 //!
 //! ```sh
-//! cargo run --release -p puppet-syntax --example lower_fuzz -- [--inputs N] [--seed S] [--corpus FILE_LIST]
+//! cargo xtask fuzz lower [--inputs N] [--seed S] [--corpus FILE_LIST]
 //! ```
 //!
-//! The inputs are those of `tree-sitter-puppet/examples/mutate.rs` (mutated corpus files and
+//! The inputs are those of `cargo xtask fuzz mutate` (`crate::parse::inputs`: mutated corpus files and
 //! generated stress inputs, the same for the same seed). Each is parsed, lowered and, when it
 //! lowers, printed as PN, on a thread with a 2 MiB stack; a panic is a failure, and the input is
 //! written to `target/lower_fuzz/`. Prints `N passed, N failed`; exits 1 on any failure.
@@ -13,8 +13,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[path = "../../tree-sitter-puppet/examples/inputs/mod.rs"]
-mod inputs;
+use crate::parse::inputs;
 
 struct Options {
     inputs: u64,
@@ -22,13 +21,13 @@ struct Options {
     corpus: Option<PathBuf>,
 }
 
-fn options() -> Result<Options, String> {
+fn options(args: Vec<String>) -> Result<Options, String> {
     let mut options = Options {
         inputs: 200_000,
         seed: 1,
         corpus: None,
     };
-    let mut args = std::env::args().skip(1);
+    let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
@@ -77,8 +76,8 @@ fn run(options: &Options) -> (u64, u64, u64) {
     (lowered, rejected, failed)
 }
 
-fn main() -> ExitCode {
-    let options = match options() {
+pub fn main(args: Vec<String>) -> ExitCode {
+    let options = match options(args) {
         Ok(options) => options,
         Err(e) => {
             eprintln!("lower_fuzz: {e}");

@@ -1,15 +1,12 @@
-//! Evaluates every manifest of the real-code corpus (`../shared/corpus/install.sh` lists
-//! them) in a fresh session, and the same manifests with Puppet 7.23 (through the oracle):
+//! `cargo xtask check eval-corpus`: evaluates every manifest of the real-code corpus
+//! (`scripts/install-corpus.sh` lists them) in a fresh session, and the same manifests with Puppet 7.23 (through the oracle):
 //! none may panic or run away here, and every manifest we evaluate must give Puppet's
 //! notices, warnings and error. Manifests that need what is not supported yet (resources,
 //! `include`: the catalog) are counted apart.
 //!
 //! ```sh
-//! cargo run --release -p poppet --example corpus -- /tmp/puppet-corpus/pp-files.txt
+//! cargo xtask check eval-corpus /tmp/puppet-corpus/pp-files.txt
 //! ```
-
-#[allow(dead_code)]
-mod support;
 
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -17,10 +14,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use poppet_tests::oracle;
 use puppet_eval::Session;
 
-fn main() -> ExitCode {
-    let Some(list) = std::env::args().nth(1) else {
+use super::our_expectation;
+
+pub fn main(args: Vec<String>) -> ExitCode {
+    let Some(list) = args.into_iter().next() else {
         eprintln!("usage: corpus PP-FILES.txt");
         return ExitCode::from(2);
     };
@@ -48,7 +48,7 @@ fn main() -> ExitCode {
     let sources: Vec<String> =
         files.iter().map(|f| std::fs::read(f).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default()).collect();
     let puppet_start = Instant::now();
-    let puppet = match support::oracle::run_oracle(&support::oracle::oracle_path(), &sources) {
+    let puppet = match oracle::run_oracle(&oracle::oracle_path(), &sources) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");
@@ -87,7 +87,7 @@ fn main() -> ExitCode {
                     }
                     Some(_) => {}
                 }
-                let (ours, puppets) = (support::oracle::our_expectation(&outcome), support::oracle::expectation(theirs));
+                let (ours, puppets) = (our_expectation(&outcome), oracle::expectation(theirs));
                 if ours == puppets {
                     agree += 1;
                 } else {

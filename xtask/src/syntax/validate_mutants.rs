@@ -4,7 +4,7 @@
 //! code's layout decides (aligned `=>`, typed parameters over several lines, …).
 //!
 //! ```sh
-//! cargo run --release -p puppet-syntax --example validate_mutants -- /tmp/puppet-corpus/pp-files.txt [KIND...]
+//! cargo xtask fuzz validate-mutants /tmp/puppet-corpus/pp-files.txt [KIND...]
 //! ```
 //!
 //! Kinds: `plus_assign` (`=` → `+=`), `dup_key` (a hash's first key given twice),
@@ -322,8 +322,7 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
     v
 }
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+pub fn main(args: Vec<String>) -> ExitCode {
     let Some(list) = args.first() else {
         eprintln!("usage: validate_mutants FILE-LIST [KIND...]");
         return ExitCode::from(2);

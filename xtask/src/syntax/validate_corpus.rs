@@ -1,7 +1,7 @@
 //! Compares our validation with Puppet's on every manifest of a corpus.
 //!
 //! ```sh
-//! cargo run --release -p puppet-syntax --example validate_corpus -- /tmp/puppet-corpus/pp-files.txt
+//! cargo xtask check validate-corpus /tmp/puppet-corpus/pp-files.txt
 //! ```
 //!
 //! Runs `puppet parser validate` on the files in batches (a batch that stops on something no
@@ -76,8 +76,8 @@ fn render(kind: &str, d: &puppet_syntax::Diagnostic) -> String {
     format!("{kind}: {d}")
 }
 
-fn main() -> ExitCode {
-    let Some(list) = std::env::args().nth(1) else {
+pub fn main(args: Vec<String>) -> ExitCode {
+    let Some(list) = args.into_iter().next() else {
         eprintln!("usage: validate_corpus FILE-LIST");
         return ExitCode::from(2);
     };

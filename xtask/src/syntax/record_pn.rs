@@ -2,11 +2,11 @@
 //! case's source and writes Puppet's PN as the case's expected section. Never uses our parser.
 //!
 //! ```sh
-//! cargo run -p puppet-syntax --example record_pn -- syntax/tests/pn/*.txt
-//! cargo run -p puppet-syntax --example record_pn -- --check syntax/tests/pn/*.txt
+//! cargo xtask record pn syntax/tests/pn/*.txt
+//! cargo xtask record pn --check syntax/tests/pn/*.txt
 //! ```
 //!
-//! The case format is in `tests/support/cases.rs`. Sources are written to a temporary
+//! The case format is in `poppet_tests::cases` (tests/src/cases.rs). Sources are written to a temporary
 //! directory and given to Puppet in batches; Puppet prints `--- FILE` and the file's PN for
 //! each file, concatenated, with one line feed at the very end. A file Puppet rejects (a
 //! syntax or validation error) gets no PN and its error on standard error; a file that
@@ -22,8 +22,7 @@
 //! recorder exits 1. `--check` rewrites nothing and exits 1 if any expectation differs from
 //! what Puppet prints now.
 
-#[path = "../tests/support/cases.rs"]
-mod cases;
+use poppet_tests::cases;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -144,9 +143,9 @@ fn record(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
     Ok(result.into_iter().map(Option::unwrap).collect())
 }
 
-fn main() -> ExitCode {
+pub fn main(args: Vec<String>) -> ExitCode {
     let mut rejected = 0;
-    let recorded = cases::record_files("record_pn", BATCH, record, |at, outcome| match outcome {
+    let recorded = cases::record_files("record-pn", args, BATCH, record, |at, outcome| match outcome {
         Outcome::Pn(pn) => pn.lines().map(str::to_string).collect(),
         Outcome::Rejected(message) => {
             rejected += 1;

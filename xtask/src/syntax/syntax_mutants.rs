@@ -1,15 +1,14 @@
-//! Writes syntax-error candidates as a case file (the format of `tests/support/cases.rs`):
+//! Writes syntax-error candidates as a case file (the format of `poppet_tests::cases` (tests/src/cases.rs)):
 //! the sources of the given case files, each edited at one token by a seeded generator
 //! (a token deleted, repeated, replaced, or inserted; the source cut after a token). The
 //! expectations are left empty for `record_validate` to fill in from Puppet.
 //!
 //! ```sh
-//! cargo run -p puppet-syntax --example syntax_mutants -- [--seed N] [--per-case N] syntax/tests/pn/*.txt > /tmp/mutants.txt
-//! cargo run -p puppet-syntax --example record_validate -- /tmp/mutants.txt
+//! cargo xtask fuzz syntax-mutants [--seed N] [--per-case N] syntax/tests/pn/*.txt > /tmp/mutants.txt
+//! cargo xtask record validate /tmp/mutants.txt
 //! ```
 
-#[path = "../tests/support/cases.rs"]
-mod cases;
+use poppet_tests::cases;
 
 use std::process::ExitCode;
 
@@ -102,11 +101,11 @@ fn lines(source: &str) -> Vec<String> {
     out
 }
 
-fn main() -> ExitCode {
+pub fn main(args: Vec<String>) -> ExitCode {
     let mut seed = 1u64;
     let mut per_case = 2usize;
     let mut paths = Vec::new();
-    let mut args = std::env::args().skip(1);
+    let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--seed" => seed = args.next().and_then(|n| n.parse().ok()).unwrap_or(1),
@@ -116,7 +115,7 @@ fn main() -> ExitCode {
     }
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut out = cases::File {
-        header: vec!["# Syntax-error candidates (examples/syntax_mutants.rs).".into()],
+        header: vec!["# Syntax-error candidates (`cargo xtask fuzz syntax-mutants`).".into()],
         cases: Vec::new(),
     };
     for path in &paths {

@@ -1,15 +1,14 @@
-# Puppet 7.23 with a module path: the shared oracle (../shared/oracle/oracle.rb, or
-# $POPPET_SHARED_ORACLE) with every environment it creates given the directories of
+# Puppet 7.23 with a module path: the project's oracle (tests/oracle/oracle.rb, or
+# $POPPET_BASE_ORACLE) with every environment it creates given the directories of
 # $POPPET_MODULEPATH (DIR[:DIR]). Same input and output as the oracle; used to record the
-# golden programs of tests/golden_modules and by examples/modules_corpus.rs.
+# golden programs of eval/tests/golden_modules and by `cargo xtask check modules`.
 #
 # Each program compiles as if `puppet apply` ran it alone: the warnings Puppet gives once
 # per process (`Puppet.warn_once`: deprecated functions, undefined variables in Hiera
 # interpolation) are forgotten before each compilation, or only the first program that
 # earns one would show it.
 #
-#   POPPET_ORACLE=repl/examples/modules_oracle.rb POPPET_MODULEPATH=repl/tests/modules \
-#     cargo run --release -p poppet --example record -- repl/tests/golden_modules/*.txt
+#   cargo xtask record eval --modulepath eval/tests/modules eval/tests/golden_modules/*.txt
 require 'puppet'
 
 MODULEPATH = ENV.fetch('POPPET_MODULEPATH', '').split(':').reject(&:empty?).map { |d| File.expand_path(d) }
@@ -33,4 +32,4 @@ class << Puppet::Parser::Compiler
   end
 end
 
-load(ENV['POPPET_SHARED_ORACLE'] || File.expand_path('../../../shared/oracle/oracle.rb', __dir__))
+load(ENV['POPPET_BASE_ORACLE'] || File.expand_path('../../tests/oracle/oracle.rb', __dir__))

@@ -2,11 +2,11 @@
 //! source and writes Puppet's diagnostics as the case's expectations. Never uses our code.
 //!
 //! ```sh
-//! cargo run -p puppet-syntax --example record_validate -- syntax/tests/validate/*.txt
-//! cargo run -p puppet-syntax --example record_validate -- --check syntax/tests/validate/*.txt
+//! cargo xtask record validate syntax/tests/validate/*.txt
+//! cargo xtask record validate --check syntax/tests/validate/*.txt
 //! ```
 //!
-//! The case format is in `tests/support/cases.rs`. Sources are written to a temporary
+//! The case format is in `poppet_tests::cases` (tests/src/cases.rs). Sources are written to a temporary
 //! directory as `cNNNNNN.pp` and given to Puppet in batches, twice:
 //!
 //! - `puppet parser dump --no-validate --format old` parses without validating: a file it
@@ -31,8 +31,7 @@
 //! (split the case). `--check` rewrites nothing and exits 1 if an expectation differs from
 //! what Puppet prints now.
 
-#[path = "../tests/support/cases.rs"]
-mod cases;
+use poppet_tests::cases;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -283,10 +282,10 @@ fn validate(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
     Ok(outcomes)
 }
 
-fn main() -> ExitCode {
+pub fn main(args: Vec<String>) -> ExitCode {
     let mut problems = 0;
     let mut syntax = 0;
-    let recorded = cases::record_files("record_validate", BATCH, record, |at, outcome: Outcome| {
+    let recorded = cases::record_files("record-validate", args, BATCH, record, |at, outcome: Outcome| {
         if outcome.syntax {
             syntax += 1;
         }

@@ -1,7 +1,7 @@
 //! Parses every manifest of a corpus and reports those with an ERROR or MISSING node.
 //!
 //! ```sh
-//! cargo run --release -p tree-sitter-puppet --example corpus -- /tmp/puppet-corpus/pp-files.txt
+//! cargo xtask check parse-corpus /tmp/puppet-corpus/pp-files.txt
 //! ```
 //!
 //! The argument is a file listing one manifest path a line (`shared/corpus/install.sh` writes
@@ -25,8 +25,8 @@ fn first_error(node: Node) -> Option<Node> {
     found
 }
 
-fn main() -> ExitCode {
-    let Some(list) = std::env::args().nth(1) else {
+pub fn main(args: Vec<String>) -> ExitCode {
+    let Some(list) = args.into_iter().next() else {
         eprintln!("usage: corpus FILE-LIST");
         return ExitCode::from(2);
     };

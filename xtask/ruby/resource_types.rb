@@ -1,6 +1,6 @@
 # Writes the table of Puppet's core resource types as JSON, for repl/src/resource_types.rs.
 #
-#   ruby eval/examples/resource_types.rb > eval/src/resource_types.json
+#   ruby xtask/ruby/resource_types.rb > eval/src/resource_types.json
 #
 # Run it with the Ruby that Puppet 7.23 is installed for (`puppet` on PATH). The output lists,
 # for every core type, its key attributes (`key_attributes`), its providers, and its parameters
@@ -46,7 +46,7 @@ meta = metaparams.map { |name| attribute(types.first, name) }
 
 out = []
 out << '{'
-out << %(  "generated_by": #{JSON.generate('ruby eval/examples/resource_types.rb (Puppet ' + Puppet.version + ')')},)
+out << %(  "generated_by": #{JSON.generate('ruby xtask/ruby/resource_types.rb (Puppet ' + Puppet.version + ')')},)
 out << '  "metaparameters": ['
 out << meta.map { |a| '    ' + JSON.generate(a) }.join(",\n")
 out << '  ],'

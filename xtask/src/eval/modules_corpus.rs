@@ -1,25 +1,25 @@
-//! Compiles every class of the corpus modules (`../shared/corpus/install.sh` installs them in
-//! /usr/share/puppet/modules) here and in Puppet 7.23 with the same module path
-//! (`examples/modules_oracle.rb`), one `include CLASS` program per class, and reports how
+//! `cargo xtask check modules`: compiles every class of the corpus modules
+//! (`scripts/install-corpus.sh` installs them in /usr/share/puppet/modules) here and in Puppet
+//! 7.23 with the same module path (`xtask/ruby/modules_oracle.rb` around the oracle), one `include CLASS` program per class, and reports how
 //! many give Puppet's notices, warnings, error, resources and edges. Classes whose
 //! compilation calls a function implemented in Ruby (a module's, or an ERB template's `template`)
 //! are counted apart: Poppet cannot run them.
 //!
 //! ```sh
-//! cargo run --release -p poppet --example modules_corpus -- [/usr/share/puppet/modules] [--show N]
+//! cargo xtask check modules [/usr/share/puppet/modules] [--show N]
 //! ```
-
-#[allow(dead_code)]
-mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use poppet_tests::oracle::{self, Oracle};
 use puppet_eval::Session;
 
-fn main() -> ExitCode {
-    let mut args = std::env::args().skip(1);
+use super::our_expectation;
+
+pub fn main(args: Vec<String>) -> ExitCode {
+    let mut args = args.into_iter();
     let mut modulepath = PathBuf::from("/usr/share/puppet/modules");
     let mut show = 10usize;
     while let Some(a) = args.next() {
@@ -31,17 +31,13 @@ fn main() -> ExitCode {
     }
     let classes = classes(&modulepath);
     if classes.is_empty() {
-        eprintln!("no classes under {} (run ../shared/corpus/install.sh)", modulepath.display());
+        eprintln!("no classes under {} (run scripts/install-corpus.sh)", modulepath.display());
         return ExitCode::from(2);
     }
     let programs: Vec<String> = classes.iter().map(|c| format!("include {c}\n")).collect();
-    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/modules_oracle.rb");
     let path_text = modulepath.display().to_string();
     let puppet_start = Instant::now();
-    // The Puppet oracle it wraps: `$POPPET_ORACLE`, else ../shared beside the checkout.
-    let shared = support::oracle::oracle_path().display().to_string();
-    let env = [("POPPET_MODULEPATH", path_text.as_str()), ("POPPET_SHARED_ORACLE", shared.as_str())];
-    let puppet = match support::oracle::run_oracle_with_env(&oracle, &programs, &env) {
+    let puppet = match modules_oracle(&path_text).run(&programs) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");
@@ -53,11 +49,11 @@ fn main() -> ExitCode {
     let (mut agree, mut ruby, mut differ, mut panics) = (0, 0, 0, 0);
     let mut shown = 0;
     for ((class, program), outcome) in classes.iter().zip(&programs).zip(&puppet) {
-        let expected = support::oracle::expectation(outcome);
+        let expected = oracle::expectation(outcome);
         let ours = std::panic::catch_unwind(|| {
             let mut session = Session::default();
             session.evaluator.set_modulepath(&path_text);
-            support::oracle::our_expectation(&session.run(program))
+            our_expectation(&session.run(program))
         });
         let Ok(ours) = ours else {
             panics += 1;
@@ -92,6 +88,15 @@ fn main() -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Puppet 7.23 with the module path `modulepath` (`DIR[:DIR]`): `xtask/ruby/modules_oracle.rb`
+/// around the oracle of `$POPPET_ORACLE` or the project's, with `--catalog`.
+pub fn modules_oracle(modulepath: &str) -> Oracle {
+    Oracle::at(Path::new(env!("CARGO_MANIFEST_DIR")).join("ruby/modules_oracle.rb"))
+        .arg("--catalog")
+        .env("POPPET_MODULEPATH", modulepath)
+        .env("POPPET_BASE_ORACLE", oracle::oracle_path().display().to_string())
 }
 
 /// The classes the modules define, one per manifest as the loaders find them: `MODULE` in
