@@ -31,7 +31,7 @@ use poppet::shell::highlight::{matching_bracket, Highlighter, Theme};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// The default input: 200 lines of a real manifest.
-const INPUT: &str = include_str!("../input.pp");
+const INPUT: &str = include_str!("input.pp");
 
 /// What is timed per keystroke: name, and what it does.
 const OPERATIONS: &[(&str, &str)] = &[

@@ -12,13 +12,11 @@
 //! `puppet_eval::Session::default()` (made untimed), then `session.run(source)` (parse, validate,
 //! evaluate) and dropping the session and its outcome, timed; one untimed warm-up run first,
 //! whose notices are compared with Puppet's. Puppet: per run a catalog compile of the source
-//! (`Puppet::Parser::Compiler.compile`, as `../shared/oracle/oracle.rb` and `puppet apply`
+//! (`Puppet::Parser::Compiler.compile`, as `tests/oracle/oracle.rb` and `puppet apply`
 //! do), timed alone, after one untimed warm-up compile. The best run is the headline; the
 //! ratio is Puppet's best over ours. Reports only; asserts nothing about the timings.
 
-#[path = "../../common.rs"]
-mod common;
-use common::{write, TempDir};
+use poppet_bench::common::{write, TempDir};
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -170,7 +168,7 @@ struct Args {
     #[arg(long, default_value = "ruby")]
     ruby: String,
     /// The Puppet side's script
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/puppet.rb"))]
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/eval/puppet.rb"))]
     script: PathBuf,
     /// Also run the Puppet program in FILE as a workload named after the file (repeatable;
     /// not scaled). With `--workloads ''`, only these files

@@ -1,4 +1,4 @@
-//! Pieces the benchmark programs share (included with `#[path]`).
+//! Pieces the benchmark programs of this package share (`poppet_bench::common`).
 
 use std::path::{Path, PathBuf};
 

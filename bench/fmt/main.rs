@@ -15,9 +15,7 @@
 //! in Ruby (each call validates and merges the map, as `String.new` does). The best pass is the
 //! headline; the ratio is Puppet's best over ours. Reports only; asserts nothing.
 
-#[path = "../../common.rs"]
-mod common;
-use common::{write, TempDir};
+use poppet_bench::common::{write, TempDir};
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -71,7 +69,7 @@ struct Args {
     #[arg(long, default_value = "ruby")]
     ruby: String,
     /// The Puppet side's script
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/puppet.rb"))]
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/fmt/puppet.rb"))]
     script: PathBuf,
     /// Print this many values whose outputs differ between the engines (to stderr)
     #[arg(long, default_value_t = 0)]
