@@ -1,5 +1,5 @@
 # Loads Puppet 7.23 for a benchmark script, kept away from /etc/puppet and /var/cache/puppet
-# (as ../shared/oracle/oracle.rb does): settings point at a temporary directory, removed at
+# (as tests/oracle/oracle.rb does): settings point at a temporary directory, removed at
 # exit. `load_puppet(prefix)` returns that directory.
 require 'fileutils'
 require 'tmpdir'

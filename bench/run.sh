@@ -3,7 +3,7 @@
 # our grammar, the public tree-sitter-puppet 1.3.0 grammar and `puppet parser validate`.
 #
 #   bash bench/run.sh [poppet-bench options]     # e.g. --runs 10, --parsers ours,theirs, --json
-#   bash bench/run.sh fmt [poppet-bench-fmt options]   # the String.new format benchmark (bench/fmt):
+#   bash bench/run.sh fmt [poppet-bench-fmt options]   # the String.new format benchmark (bench/fmt/):
 #                                                      # pfmt against Puppet's own, e.g. --count 10000
 #   bash bench/run.sh eval [poppet-bench-eval options] # the evaluation benchmark (bench/eval): poppet's
 #                                                      # evaluator against Puppet's compiler, e.g. --runs 20
@@ -11,14 +11,14 @@
 #                                                        # (bench/shell), e.g. --runs 5000 --lines 200
 #
 # The corpus list defaults to $POPPET_CORPUS/pp-files.txt (POPPET_CORPUS=/tmp/puppet-corpus),
-# which ../shared/corpus/install.sh writes. Only reports; asserts nothing about the timings.
+# which scripts/install-corpus.sh writes. Only reports; asserts nothing about the timings.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 if [ "${1:-}" = fmt ]; then
   shift
-  cargo build --release -q -p poppet-bench-fmt
+  cargo build --release -q -p poppet-bench --bin poppet-bench-fmt
   target=${CARGO_TARGET_DIR:-$root/target}
   rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
   if [ -n "$(git -C "$root" status --porcelain -- fmt types 2>/dev/null)" ]; then
@@ -30,7 +30,7 @@ fi
 
 if [ "${1:-}" = eval ]; then
   shift
-  cargo build --release -q -p poppet-bench-eval
+  cargo build --release -q -p poppet-bench --bin poppet-bench-eval
   target=${CARGO_TARGET_DIR:-$root/target}
   # POPPET_REV, when set, names the commit instead of asking git.
   rev=${POPPET_REV:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}
@@ -44,7 +44,7 @@ fi
 
 if [ "${1:-}" = shell ]; then
   shift
-  cargo build --release -q -p poppet-bench-shell -p poppet
+  cargo build --release -q -p poppet-bench --bin poppet-bench-shell -p poppet
   target=${CARGO_TARGET_DIR:-$root/target}
   # POPPET_REV, when set, names the commit instead of asking git.
   rev=${POPPET_REV:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}
@@ -58,15 +58,10 @@ fi
 
 CORPUS=${POPPET_CORPUS:-/tmp/puppet-corpus}
 if [ ! -s "$CORPUS/pp-files.txt" ]; then
-  if [ -r ../shared/corpus/install.sh ]; then
-    bash ../shared/corpus/install.sh "$CORPUS"
-  else
-    echo "no $CORPUS/pp-files.txt: run ../shared/corpus/install.sh first" >&2
-    exit 1
-  fi
+  bash scripts/install-corpus.sh "$CORPUS"
 fi
 
-cargo build --release -q -p poppet-bench -p poppet-bench-theirs
+cargo build --release -q -p poppet-bench --bin poppet-bench -p poppet-bench-theirs
 target=${CARGO_TARGET_DIR:-$root/target}
 
 rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of Poppet, after installing what the tests need on this machine:
-# Puppet 7.23 and the corpus of real manifests (Debian packages), and the tree-sitter CLI.
+# Puppet 7.23 and the corpus of real manifests (Debian packages, scripts/install-corpus.sh),
+# and the tree-sitter CLI. The corpus checks and fuzzers are subcommands of `cargo xtask`
+# (xtask/); they ask Puppet through the project's oracle (tests/oracle/oracle.rb).
 #
 #   bash scripts/test.sh
 set -euo pipefail
@@ -21,29 +23,12 @@ check() {
   passed=$((passed + 1))
 }
 
-# The project's shared directory (the oracle, the corpus installer): $POPPET_SHARED, else
-# ../shared beside this checkout, else beside the local checkout this one was cloned from.
-SHARED=${POPPET_SHARED:-}
-if [ -z "$SHARED" ]; then
-  origin=$(git -C "$root" remote get-url origin 2>/dev/null || true)
-  for candidate in "$root/../shared" "${origin:+$origin/../shared}"; do
-    if [ -n "$candidate" ] && [ -d "$candidate/oracle" ]; then
-      SHARED=$(cd "$candidate" && pwd)
-      break
-    fi
-  done
-fi
-if [ -n "$SHARED" ] && [ -z "${POPPET_ORACLE:-}" ]; then
-  export POPPET_ORACLE="$SHARED/oracle/oracle.rb"
-fi
+# The Puppet oracle of the recorders and corpus checks: the project's own
+# (tests/oracle/oracle.rb), unless $POPPET_ORACLE names another.
+export POPPET_ORACLE=${POPPET_ORACLE:-$root/tests/oracle/oracle.rb}
 
 step "set-up: Puppet 7.23 and the real-code corpus"
-if [ -n "$SHARED" ] && [ -r "$SHARED/corpus/install.sh" ]; then
-  bash "$SHARED/corpus/install.sh" "$CORPUS"
-elif [ ! -s "$CORPUS/pp-files.txt" ]; then
-  echo "no shared directory (../shared) and no $CORPUS/pp-files.txt: cannot get the corpus" >&2
-  exit 1
-fi
+bash scripts/install-corpus.sh "$CORPUS"
 
 step "set-up: tree-sitter CLI $TREE_SITTER_CLI_VERSION"
 if ! tree-sitter --version 2>/dev/null | grep -q "$TREE_SITTER_CLI_VERSION"; then
@@ -73,25 +58,25 @@ highlight_check() {
 check "tree-sitter highlight --check" highlight_check
 
 check "real-code corpus: every manifest parses with no ERROR or MISSING node" \
-  cargo run --release -q -p tree-sitter-puppet --example corpus -- "$CORPUS/pp-files.txt"
+  cargo xtask check parse-corpus "$CORPUS/pp-files.txt"
 
 check "PN: our AST of every corpus manifest, printed as PN, is identical to Puppet's" \
-  cargo run --release -q -p puppet-syntax --example pn_corpus -- "$CORPUS/pp-files.txt"
+  cargo xtask check pn-corpus "$CORPUS/pp-files.txt"
 
 check "validation: our diagnostics for every corpus manifest are Puppet's" \
-  cargo run --release -q -p puppet-syntax --example validate_corpus -- "$CORPUS/pp-files.txt"
+  cargo xtask check validate-corpus "$CORPUS/pp-files.txt"
 
 check "evaluation: every corpus manifest evaluates as Puppet 7.23 does (no panic; notices, warnings, errors)" \
-  cargo run --release -q -p puppet-eval --example corpus -- "$CORPUS/pp-files.txt"
+  cargo xtask check eval-corpus "$CORPUS/pp-files.txt"
 
 check "modules: every class of the corpus modules compiled here and in Puppet 7.23 (no panic; agreement reported)" \
-  cargo run --release -q -p puppet-eval --example modules_corpus -- /usr/share/puppet/modules
+  cargo xtask check modules /usr/share/puppet/modules
 
 check "fuzz: mutated corpus files and stress inputs through the parser (no crash, hang or bad tree)" \
-  cargo run --release -q -p tree-sitter-puppet --example mutate -- --corpus "$CORPUS/pp-files.txt"
+  cargo xtask fuzz mutate --corpus "$CORPUS/pp-files.txt"
 
 check "fuzz: lowering and PN over the same inputs (no panic, no stack overflow)" \
-  cargo run --release -q -p puppet-syntax --example lower_fuzz -- --corpus "$CORPUS/pp-files.txt"
+  cargo xtask fuzz lower --corpus "$CORPUS/pp-files.txt"
 
 echo
 echo "scripts/test.sh: $passed passed, 0 failed"

@@ -7,7 +7,7 @@
 #   ruby bench/eval/puppet.rb --workloads FILE [--runs N] [--quiet]
 #
 # FILE holds JSON lines {"name": W, "code": PUPPET SOURCE}. Puppet is loaded and its settings
-# initialised once (untimed), as ../shared/oracle/oracle.rb does. Then per workload: one
+# initialised once (untimed), as tests/oracle/oracle.rb does. Then per workload: one
 # untimed warm-up compile, and --runs timed compiles. A compile is what the oracle (and
 # `puppet apply -e CODE`, without Facter and without applying) does: Puppet[:code] = CODE,
 # then Puppet::Parser::Compiler.compile(node) for a node in a fresh environment with fresh

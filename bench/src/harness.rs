@@ -1,10 +1,11 @@
 //! Measuring code shared by every parser binary of the benchmark.
 //!
-//! This file is compiled into two binaries: `poppet-bench` (our grammar, plus the driver) and
-//! `poppet-bench-theirs` (the public `tree-sitter-puppet` 1.3.0 grammar, which exports the same
-//! C symbol `tree_sitter_puppet` and so cannot be linked next to ours). It is shared with
-//! `#[path]` rather than as a library crate so that neither binary's dependency graph ever
-//! contains the other grammar. Plain std only: no serde.
+//! This file is compiled into two packages: this one's library (`poppet_bench::harness`, used by
+//! `poppet-bench`: our grammar, plus the driver) and `poppet-bench-theirs` (the public
+//! `tree-sitter-puppet` 1.3.0 grammar, which exports the same C symbol `tree_sitter_puppet` and
+//! so cannot be linked next to ours). `bench/theirs` includes it with `#[path]` rather than
+//! depending on this package, so that its dependency graph never contains our grammar. Plain
+//! std only: no serde.
 //!
 //! Each measurement is reported as one flat JSON object on one line (see [`Measurement`]),
 //! which the driver reads back with [`Measurement::from_json_line`].

@@ -18,10 +18,8 @@
 //! then parses the whole corpus once untimed and `--runs` times timed; the best run is the
 //! headline figure. Nothing here asserts anything about the timings: it only reports.
 
-#[path = "harness.rs"]
-mod harness;
-
-use harness::{Corpus, Measurement};
+use poppet_bench::harness;
+use poppet_bench::harness::{Corpus, Measurement};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

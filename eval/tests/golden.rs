@@ -1,32 +1,44 @@
 //! The evaluator's golden suite: every program of `tests/golden/*.txt` run through a fresh
 //! session, its notices, warnings, `err()` messages and error compared with what Puppet 7.23
-//! did (recorded by `examples/record.rs`; the format is in `syntax/tests/support/cases.rs`).
+//! did (recorded by `cargo xtask record eval`; the format is the test kit's
+//! `poppet_tests::cases`, the expectation lines its `poppet_tests::oracle::Expectation`).
 //!
 //! `GOLDEN_FILTER=text` runs only the cases whose name contains `text`.
 //!
 //! `tests/golden/disagree.todo` lists the cases known to disagree (`FILE: case name`), each
 //! with the reason in the comment lines above it: they are reported, not failed, until they
-//! agree, when the runner asks for them to be removed from the list.
+//! agree, when the runner asks for them to be removed from the list (`poppet_tests::ratchet`).
 
-#[path = "../../syntax/tests/support/cases.rs"]
-mod cases;
-#[allow(dead_code)]
-#[path = "../examples/support/oracle.rs"]
-mod oracle;
+use poppet_tests::cases;
+use poppet_tests::oracle::{self, Expectation};
+use poppet_tests::ratchet::Ratchet;
 
-use puppet_eval::Session;
+use puppet_eval::{Level, Outcome, Session};
+
+/// Our outcome of a program in the oracle's expectation lines (the error as its first line,
+/// as the oracle keeps it).
+fn our_expectation(outcome: &Outcome) -> Vec<String> {
+    let error = outcome.error.as_ref().map(|e| e.puppet_text());
+    Expectation {
+        notices: outcome.messages(Level::Notice),
+        warnings: outcome.messages(Level::Warning),
+        errs: outcome.messages(Level::Err),
+        error: error.as_deref().map(|e| e.lines().next().unwrap_or_default()),
+        resources: outcome.resources.iter().map(String::as_str).collect(),
+        relationships: outcome.relationships.iter().map(String::as_str).collect(),
+    }
+    .lines()
+}
 
 /// Our outcome in the recorder's expectation lines.
 fn expectation(source: &str) -> Vec<String> {
-    oracle::our_expectation(&Session::default().run(source))
+    our_expectation(&Session::default().run(source))
 }
 
 #[test]
 fn golden() {
-    let todo_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/disagree.todo");
-    let todo_text = std::fs::read_to_string(&todo_path).unwrap_or_default();
-    let known: Vec<&str> = todo_text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).collect();
-    let report = cases::run("golden", "GOLDEN_FILTER", |case, source| {
+    let todo = Ratchet::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/disagree.todo"));
+    let report = cases::run(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"), "GOLDEN_FILTER", |case, source| {
         let ours = std::panic::catch_unwind(|| expectation(source))
             .unwrap_or_else(|_| vec!["PANIC".to_string()]);
         if ours == case.expected {
@@ -49,30 +61,29 @@ fn golden() {
         format!("{file}: {name}")
     };
     let failing: Vec<String> = report.failures.iter().map(|f| key(f)).collect();
-    let unexpected: Vec<&String> = failing.iter().filter(|k| !known.contains(&k.as_str())).collect();
-    let fixed: Vec<&&str> = if std::env::var("GOLDEN_FILTER").is_ok() {
-        Vec::new()
-    } else {
-        known.iter().filter(|k| !failing.iter().any(|f| f == *k)).collect()
-    };
-    for k in &fixed {
+    // Only failures are keyed (by the runner's heading): with every case run, a listed case
+    // that did not fail agrees now (or is no case any more).
+    let verdict = todo.judge(failing.iter().map(|k| (k.as_str(), false)), std::env::var("GOLDEN_FILTER").is_err());
+    let fixed = &verdict.stale;
+    for k in fixed {
         eprintln!("{k}: agrees with Puppet now: remove it from disagree.todo");
     }
-    eprintln!("golden: {} known disagreements (disagree.todo)", known.len());
-    assert!(unexpected.is_empty() && fixed.is_empty(), "{} cases differ from Puppet besides disagree.todo; {} listed cases agree", unexpected.len(), fixed.len());
+    eprintln!("golden: {} known disagreements (disagree.todo)", todo.len());
+    assert!(verdict.unexpected.is_empty() && fixed.is_empty(), "{} cases differ from Puppet besides disagree.todo; {} listed cases agree", verdict.unexpected.len(), fixed.len());
 }
 
 /// The programs of `tests/golden_modules/*.txt`, run with the modules of `tests/modules` on
-/// the module path (recorded by `examples/modules_oracle.rb`, Puppet with that module path;
+/// the module path (recorded by `cargo xtask record eval --modulepath eval/tests/modules`, Puppet with that
+/// module path;
 /// the module path is written `<modules>` in messages).
 #[test]
 fn modules() {
     let modules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/modules");
-    let report = cases::run("golden_modules", "GOLDEN_FILTER", |case, source| {
+    let report = cases::run(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden_modules"), "GOLDEN_FILTER", |case, source| {
         let ours = std::panic::catch_unwind(|| {
             let mut session = Session::default();
             session.evaluator.set_modulepath(&modules.display().to_string());
-            oracle::hide_modulepath(oracle::our_expectation(&session.run(source)), &modules)
+            oracle::hide_modulepath(our_expectation(&session.run(source)), &modules)
         })
         .unwrap_or_else(|_| vec!["PANIC".to_string()]);
         if ours == case.expected {

@@ -2,8 +2,7 @@
 //! program mutated many ways, deep recursion, deep nesting, huge numbers, runaway loops
 //! stopped by an interrupt. (Outcomes are not checked here; the golden suite does that.)
 
-#[path = "../../syntax/tests/support/cases.rs"]
-mod cases;
+use poppet_tests::cases;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;

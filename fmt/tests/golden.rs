@@ -1,5 +1,6 @@
 //! The golden tables (`tests/golden/*.txt`, recorded from Puppet 7.23 by
-//! `cargo run -q --release -p puppet-types --example record -- fmt/tests/golden/FILE.txt`):
+//! `cargo xtask record types fmt/tests/golden/FILE.txt`; the format is the test kit's
+//! `poppet_tests::table`):
 //! each line is a conversion to String (`String(VALUE)`, `String(VALUE, FORMATS)`,
 //! `String.new(...)`, `new(String, ...)`); its arguments are read by the literal reader, the
 //! conversion is pfmt's, and the result (or error) is compared with what Puppet's
@@ -12,12 +13,10 @@
 //! `file: code` line each). The test fails when any other case disagrees, and when a listed
 //! case agrees (so the list only shrinks); `GOLDEN_TODO=write` rewrites it.
 
-mod support;
-
 use puppet_syntax::ast::{CallKind, Expr, ExprKind};
 use puppet_types::literal::Reader;
 use puppet_types::{display, Error, Value};
-use support::golden;
+use poppet_tests::table;
 
 /// Computes one golden line: what `notice(CODE)` logs, or the error message.
 fn run(code: &str) -> Result<String, String> {
@@ -55,5 +54,5 @@ fn convert(reader: &Reader, e: &Expr) -> Result<Value, Error> {
 
 #[test]
 fn golden_tables() {
-    golden::check_tables("pfmt", run);
+    table::check_tables(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"), "pfmt", run);
 }

@@ -219,7 +219,7 @@ fn catalog_json_lists_resources_parameters_and_containment() {
 }
 
 /// `--catalog json`'s containment edges, classes and tags against Puppet's compiled catalogs
-/// (`tests/catalog_edges.txt`, recorded by `examples/catalog_edges.rb`).
+/// (`tests/catalog_edges.txt`, recorded by `cargo xtask gen catalog-edges`).
 #[test]
 fn catalog_json_edges_as_puppet_compiles_them() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/catalog_edges.txt");

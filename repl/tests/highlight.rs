@@ -5,8 +5,7 @@
 //!
 //! `HIGHLIGHT_FILTER=text` runs only the table cases whose name contains `text`.
 
-#[path = "../../syntax/tests/support/cases.rs"]
-mod cases;
+use poppet_tests::cases;
 
 use std::ops::Range;
 use std::path::Path;

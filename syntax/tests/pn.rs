@@ -1,16 +1,15 @@
 //! The golden PN suite: for every case of `tests/pn/*.txt`, our PN of the source must be
-//! identical to Puppet 7.23's, recorded in the case (`examples/record_pn.rs` records them;
-//! the format is in `tests/support/cases.rs`).
+//! identical to Puppet 7.23's, recorded in the case (`cargo xtask record pn` records them;
+//! the format is in the test kit's `poppet_tests::cases`).
 //!
 //! Every failure is reported, with the case's name, source, Puppet's PN and ours, before the
 //! test fails. `PN_CASE=text` runs only the cases whose name contains `text`.
 
-#[path = "support/cases.rs"]
-mod cases;
+use poppet_tests::cases;
 
 #[test]
 fn pn_is_identical_to_puppets() {
-    let report = cases::run("pn", "PN_CASE", |case, source| {
+    let report = cases::run(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pn"), "PN_CASE", |case, source| {
         let expected = case.expected_text();
         let actual = match puppet_syntax::parse(source) {
             Ok(program) => puppet_syntax::pn::program(&program).to_text(),

@@ -1,6 +1,6 @@
 //! The validation suite: for every case of `tests/validate/*.txt`, our diagnostics for the
-//! source must be Puppet 7.23's, recorded in the case (`examples/record_validate.rs` records
-//! them; the format is in `tests/support/cases.rs`).
+//! source must be Puppet 7.23's, recorded in the case (`cargo xtask record validate` records
+//! them; the format is in the test kit's `poppet_tests::cases`).
 //!
 //! A case is parsed with `puppet_syntax::analyze` (which keeps the lexer's warnings) and
 //! checked with `puppet_syntax::validate`; each diagnostic is rendered as `error: MESSAGE (line: N, column: M)` or `warning: …`, and
@@ -9,8 +9,7 @@
 //! validating: our parser must reject it with the same message at the same position. Every failure is reported before the test
 //! fails. `VALIDATE_CASE=text` runs only the cases whose name contains `text`.
 
-#[path = "support/cases.rs"]
-mod cases;
+use poppet_tests::cases;
 
 use puppet_syntax::Severity;
 
@@ -23,7 +22,7 @@ fn show_list(lines: &[String]) -> String {
 
 #[test]
 fn validation_is_puppets() {
-    let report = cases::run("validate", "VALIDATE_CASE", |case, source| {
+    let report = cases::run(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/validate"), "VALIDATE_CASE", |case, source| {
         let expected = cases::canonical(case.expectations());
         let syntax = expected.iter().any(|e| e.starts_with("syntax-error:"));
         let parsed = puppet_syntax::analyze(source);

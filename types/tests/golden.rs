@@ -1,5 +1,5 @@
 //! The golden tables (`tests/golden/*.txt`, recorded from Puppet 7.23 by
-//! `examples/record.rs`): each line of Puppet is computed with this crate alone and its
+//! `cargo xtask record types`; the format is the test kit's `poppet_tests::table`): each line of Puppet is computed with this crate alone and its
 //! notice (or error) compared with Puppet's.
 //!
 //! `GOLDEN=name` runs only the files whose name contains `name`; `GOLDEN_SHOW=n` prints up to
@@ -9,12 +9,10 @@
 //! `file: code` line each). The test fails when any other case disagrees, and when a listed
 //! case agrees (so the list only shrinks); `GOLDEN_TODO=write` rewrites it.
 
-mod support;
-
 use puppet_syntax::ast::{BinaryOp, CallKind, Expr, ExprKind};
 use puppet_types::literal::Reader;
 use puppet_types::{display, Error, Value};
-use support::golden;
+use poppet_tests::table;
 
 /// Computes one golden line: what `notice(CODE)` logs, or the error message.
 fn run(code: &str) -> Result<String, String> {
@@ -122,5 +120,5 @@ fn call(name: &str, args: &[Value]) -> Result<Value, Error> {
 
 #[test]
 fn golden_tables() {
-    golden::check_tables("puppet-types", run);
+    table::check_tables(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"), "puppet-types", run);
 }

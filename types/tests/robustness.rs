@@ -2,17 +2,20 @@
 //! against every other one through each question, plus deep nesting, recursive aliases,
 //! huge ranges and bad patterns.
 
-mod support;
+use poppet_tests::table;
 
 use puppet_types::literal::Reader;
 use puppet_types::{assignable, common, compare, display, infer, instance, mismatch, new, normalize, Type, Value};
+
+/// The golden tables.
+const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
 
 /// The values the golden tables' lines read to (those the literal reader accepts).
 fn table_values() -> Vec<Value> {
     let reader = Reader::default();
     let mut values = Vec::new();
-    for path in support::golden::files() {
-        for case in support::golden::read(&path).cases {
+    for path in table::files(GOLDEN) {
+        for case in table::read(&path).cases {
             if let Ok(v) = reader.read(&case.code) {
                 values.push(v);
             }
@@ -151,8 +154,8 @@ fn extreme_parameters() {
 #[test]
 fn mutated_table_lines() {
     let mut lines: Vec<String> = Vec::new();
-    for path in support::golden::files() {
-        lines.extend(support::golden::read(&path).cases.into_iter().map(|c| c.code));
+    for path in table::files(GOLDEN) {
+        lines.extend(table::read(&path).cases.into_iter().map(|c| c.code));
     }
     let alphabet: &[u8] = b"[]{}()',\"=>0123456789-.%aZ $/\\#:|*";
     let mut rng = fastrand::Rng::with_seed(0x5eed);

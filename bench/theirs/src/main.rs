@@ -9,6 +9,8 @@
 //! `tree_sitter_puppet`, so they cannot be linked into one binary. The measuring code is the
 //! same file as poppet-bench's, included by path.
 
+// Not a dependency on poppet-bench, whose graph holds our grammar: both grammars export the C
+// symbol `tree_sitter_puppet`, so the measuring code is included by path instead.
 #[path = "../../src/harness.rs"]
 mod harness;
 

@@ -3,7 +3,7 @@
 //! and `--help`.
 //!
 //! Every case with a `puppet` column was recorded from Puppet 7.23 through
-//! `../shared/oracle/oracle.rb`: its expected output is what `notice(E)` logs for each
+//! the project's oracle (`tests/oracle/oracle.rb`): its expected output is what `notice(E)` logs for each
 //! expression `E`, one line each, and its `Error:` line is the message Puppet reports (without
 //! the evaluator's "Error while evaluating a Function Call, " prefix). Ask the oracle again with
 //! `cargo test --release -p pfmt-cli --test cli -- --ignored` (needs Ruby and Puppet).
@@ -418,11 +418,12 @@ fn a_closed_pipe_ends_quietly() {
 }
 
 /// Asks Puppet (through the oracle) about every case with a `puppet` column and compares its
-/// answer with the table. Needs Ruby, Puppet 7.23 and `../shared/oracle`.
+/// answer with the table. Needs Ruby and Puppet 7.23 (the oracle of `$POPPET_ORACLE`, else the
+/// project's `tests/oracle/oracle.rb`).
 #[test]
-#[ignore = "asks Puppet through ../shared/oracle/oracle.rb"]
+#[ignore = "asks Puppet through tests/oracle/oracle.rb"]
 fn oracle_agrees_with_the_tables() {
-    let oracle = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/oracle/oracle.rb");
+    let oracle = poppet_tests::oracle::oracle_path();
     let cases: Vec<&Case> =
         [FORMATS, MAPS, STDIN, ERRORS].concat().leak().iter().filter(|c| !c.puppet.is_empty()).collect::<Vec<_>>();
     let mut input = String::new();

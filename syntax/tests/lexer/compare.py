@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Compares two token dumps (JSON lines, one per file): Puppet's own lexer's
-(puppet_tokens.rb) and ours (`cargo run -p puppet-syntax --example lexer_record -- dump`).
+(puppet_tokens.rb) and ours (`cargo xtask dump tokens`).
 
     ruby syntax/tests/lexer/puppet_tokens.rb FILES > puppet.jsonl
-    cargo run -q -p puppet-syntax --example lexer_record -- dump FILES > ours.jsonl
+    cargo xtask dump tokens FILES > ours.jsonl
     python3 syntax/tests/lexer/compare.py puppet.jsonl ours.jsonl
 
 Prints the first difference of each differing file and a count."""

@@ -1,2 +1,0 @@
-//! Code shared by the examples.
-pub mod oracle;
