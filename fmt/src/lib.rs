@@ -47,7 +47,6 @@ pub mod sensitive;
 pub mod sprintf;
 pub mod string;
 pub mod time;
-#[path = "type.rs"]
 pub mod ty;
 pub mod undef;
 pub mod uri;

@@ -43,6 +43,7 @@ mod iteration;
 mod logging;
 mod lookup;
 mod math;
+mod scanf;
 pub(crate) mod ruby;
 mod strings;
 mod system;

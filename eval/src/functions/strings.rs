@@ -8,7 +8,7 @@
 //! given (0 for 1)`).
 //!
 //! `scanf` is Ruby's `String#scanf` (`scanf.rb` of Ruby's standard library), reimplemented
-//! in [`scanf`]: see that module for the directives.
+//! in [`scanf`](super::scanf): see that module for the directives.
 
 use std::borrow::Cow;
 use std::rc::Rc;
@@ -25,9 +25,6 @@ use super::ruby;
 use super::{Builtin, Call};
 use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
-
-#[path = "scanf.rs"]
-mod scanf;
 
 /// How deep the functions descend into nested arrays and hashes.
 const MAX_DEPTH: usize = 500;
@@ -817,7 +814,7 @@ pub(crate) fn warn_once(ev: &mut Evaluator, key: &str, message: &str) {
 
 fn scanf_function(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let (data, format) = (call.arg(0), call.arg(1));
-    let result = Value::array(scanf::scanf(data.as_str().unwrap_or(""), format.as_str().unwrap_or(""))?);
+    let result = Value::array(super::scanf::scanf(data.as_str().unwrap_or(""), format.as_str().unwrap_or(""))?);
     match &call.block {
         Some(block) => ev.call_block(block, &[result]),
         None => Ok(result),
