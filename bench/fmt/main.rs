@@ -189,7 +189,7 @@ fn run(args: &Args) -> Result<(), String> {
     };
 
     let mut lines = Vec::new();
-    let mut rows: Vec<Row> = Vec::new();
+    let mut rows: Vec<Row<'_>> = Vec::new();
     for w in &args.workloads {
         let o = ours.iter().find(|(m, _)| &m.workload == w);
         let p = puppet.iter().find(|m| &m.workload == w);

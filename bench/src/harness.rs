@@ -389,12 +389,12 @@ enum JsonValue {
 fn parse_flat_json(line: &str) -> Result<Vec<(String, JsonValue)>, String> {
     let mut chars = line.trim().chars().peekable();
     let mut out = Vec::new();
-    let skip_ws = |it: &mut std::iter::Peekable<std::str::Chars>| {
+    let skip_ws = |it: &mut std::iter::Peekable<std::str::Chars<'_>>| {
         while it.peek().is_some_and(|c| c.is_whitespace()) {
             it.next();
         }
     };
-    let read_str = |it: &mut std::iter::Peekable<std::str::Chars>| -> Result<String, String> {
+    let read_str = |it: &mut std::iter::Peekable<std::str::Chars<'_>>| -> Result<String, String> {
         if it.next() != Some('"') {
             return Err("expected '\"'".into());
         }

@@ -111,7 +111,7 @@ fn measure_lowering(corpus: &Corpus, runs: usize) -> Result<Measurement, String>
     }
     let mut times = Vec::with_capacity(runs);
     for _ in 0..runs.max(1) {
-        let start = std::time::Instant::now();
+        let start = Instant::now();
         for source in &sources {
             if let Some(tree) = parser.parse(source, None) {
                 std::hint::black_box(puppet_syntax::lower(source, &tree).ok());

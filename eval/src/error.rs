@@ -62,7 +62,7 @@ impl Flow {
     }
 }
 
-const _: () = assert!(std::mem::size_of::<Eval<Value>>() <= 32);
+const _: () = assert!(size_of::<Eval<Value>>() <= 32);
 
 /// An evaluation step's result.
 pub type Eval<T> = Result<T, Flow>;

@@ -52,7 +52,7 @@ pub enum Arg<'a> {
     /// An ASCII-8BIT Ruby String (a Binary's buffer).
     Bytes(&'a [u8]),
     /// Any other Ruby object (Timespan, SemVer, Sensitive, ...).
-    Obj(&'a puppet_types::Value),
+    Obj(&'a Value),
 }
 
 /// A Ruby Integer as the integer directives see it.

@@ -100,11 +100,11 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn text(&self, node: Node) -> &'a str {
+    fn text(&self, node: Node<'_>) -> &'a str {
         &self.source[node.byte_range()]
     }
 
-    pub fn span(&self, node: Node) -> Span {
+    pub fn span(&self, node: Node<'_>) -> Span {
         Span {
             end: node.end_byte(),
             ..self.span_at(node.start_byte())
@@ -132,7 +132,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn new_expr(&self, kind: ExprKind, node: Node) -> Expr {
+    fn new_expr(&self, kind: ExprKind, node: Node<'_>) -> Expr {
         // Puppet places these where it places their first part (`loc result, val[0]`).
         let at = match &kind {
             ExprKind::Selector { left, .. } | ExprKind::Access { left, .. } => left.at,
@@ -147,7 +147,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Where Puppet places the expression `node` lowers to (see [`Expr::at`]).
-    fn placed_at(&self, node: Node) -> Span {
+    fn placed_at(&self, node: Node<'_>) -> Span {
         let token = |kind: &str| {
             let mut cursor = node.walk();
             let found = node.children(&mut cursor).find(|c| c.kind() == kind);
@@ -166,7 +166,7 @@ impl<'a> Lowerer<'a> {
         self.span(at.unwrap_or(node))
     }
 
-    fn error(&mut self, node: Node, message: String) -> Expr {
+    fn error(&mut self, node: Node<'_>, message: String) -> Expr {
         let span = self.span(node);
         self.diagnostics.push(Diagnostic::error(message, span));
         Expr::new(ExprKind::Nop, span)
@@ -448,7 +448,7 @@ impl<'a> Lowerer<'a> {
                     .filter(|n| n.kind() == "case_option")
                     .map(|option| {
                         let mut cursor = option.walk();
-                        let values: Vec<Node> = option
+                        let values: Vec<Node<'_>> = option
                             .children_by_field_name("match", &mut cursor)
                             .collect();
                         let values = values.into_iter().map(|v| self.expr(v)).collect();
@@ -531,7 +531,7 @@ impl<'a> Lowerer<'a> {
             }
             "node_definition" => {
                 let mut cursor = node.walk();
-                let names: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
+                let names: Vec<Node<'_>> = node.children_by_field_name("name", &mut cursor).collect();
                 let matches = names.into_iter().map(|n| self.expr(n)).collect();
                 let parent = self.field(node, "parent").map(|p| Box::new(self.expr(p)));
                 let body = self.body(self.field(node, "body"));
@@ -702,7 +702,7 @@ impl<'a> Lowerer<'a> {
         let test = self.boxed_field(node, "condition");
         let then = self.body(self.field(node, "body"));
         let mut cursor = node.walk();
-        let alternatives: Vec<Node> = node
+        let alternatives: Vec<Node<'_>> = node
             .children_by_field_name("alternative", &mut cursor)
             .collect();
         let otherwise = self.alternatives(&alternatives);
@@ -880,7 +880,7 @@ impl<'a> Lowerer<'a> {
     fn double_quoted(&mut self, node: Node<'a>) -> Expr {
         let mut segments = Segments::default();
         let mut cursor = node.walk();
-        let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+        let parts: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         for (i, part) in parts.iter().enumerate() {
             match part.kind() {
                 "string_content" => {
@@ -962,7 +962,7 @@ impl<'a> Lowerer<'a> {
         };
         self.next_body += 1;
         let mut cursor = body.walk();
-        let parts: Vec<Node> = body.named_children(&mut cursor).collect();
+        let parts: Vec<Node<'_>> = body.named_children(&mut cursor).collect();
         let Some(end) = parts.last().filter(|p| p.kind() == "heredoc_end").copied() else {
             return self.error(node, "Heredoc without end-tagged line".into());
         };
@@ -1030,7 +1030,7 @@ fn variable_name(text: &str) -> &str {
 }
 
 /// The leftmost leaf under `node`.
-fn first_leaf(node: Node) -> Node {
+fn first_leaf(node: Node<'_>) -> Node<'_> {
     let mut n = node;
     while let Some(child) = n.child(0) {
         n = child;

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use tree_sitter::{Node, Parser};
 
 /// Prints `node` and its named children, one per line, indented, with fields and positions.
-fn print(node: Node, field: Option<&str>, depth: usize, out: &mut String) {
+fn print(node: Node<'_>, field: Option<&str>, depth: usize, out: &mut String) {
     let start = node.start_position();
     let end = node.end_position();
     let field = field.map(|name| format!("{name}: ")).unwrap_or_default();

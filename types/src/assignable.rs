@@ -1095,7 +1095,7 @@ mod tests {
         assert!(!is_assignable(&selfish, &Type::INTEGER));
         assert!(is_assignable(&Type::Any, &selfish));
         let _ = is_assignable(&selfish, &selfish);
-        let _ = crate::instance::is_instance(&selfish, &crate::value::Value::Integer(1));
+        let _ = crate::instance::is_instance(&selfish, &Value::Integer(1));
     }
 
     #[test]

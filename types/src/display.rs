@@ -51,7 +51,7 @@ enum Piece<'a> {
 
 /// The notice form, iterative so that values nested deeper than the stack print too.
 fn write_s(out: &mut String, v: &Value) {
-    let mut todo: Vec<Piece> = vec![Piece::Value(v)];
+    let mut todo: Vec<Piece<'_>> = vec![Piece::Value(v)];
     while let Some(piece) = todo.pop() {
         let v = match piece {
             Piece::Text(t) => {

@@ -200,7 +200,7 @@ fn infer_hash(h: &Hash, depth: usize) -> Type {
 }
 
 /// `reduce_type`: folds the types with `common_type` (the first type when there is one).
-fn reduce_type(mut types: impl std::iter::Iterator<Item = Type>) -> Type {
+fn reduce_type(mut types: impl Iterator<Item = Type>) -> Type {
     let Some(first) = types.next() else { return Type::Unit };
     types.fold(first, |memo, t| crate::common::common_type(&memo, &t))
 }

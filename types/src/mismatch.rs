@@ -1172,7 +1172,7 @@ fn kind_of_callable(t: &Type) -> bool {
 
 /// `describe_signature_arguments`: the argument count, then each argument (a callable last
 /// argument is the block, not counted).
-fn describe_signature_arguments(sig: &Signature, args: &ArgTypes, path: &[PathElement]) -> Vec<Mismatch> {
+fn describe_signature_arguments(sig: &Signature, args: &ArgTypes<'_>, path: &[PathElement]) -> Vec<Mismatch> {
     let (ptypes, params_size) = sig.param_types();
     match &args.types {
         None => {
@@ -1188,7 +1188,7 @@ fn describe_signature_arguments(sig: &Signature, args: &ArgTypes, path: &[PathEl
 
 /// `describe_signature_block`: a block given where none is taken, a required block missing,
 /// or a block of the wrong type.
-fn describe_signature_block(sig: &Signature, args: &ArgTypes, path: &[PathElement]) -> Vec<Mismatch> {
+fn describe_signature_block(sig: &Signature, args: &ArgTypes<'_>, path: &[PathElement]) -> Vec<Mismatch> {
     let arg_block = args.types.as_ref().and_then(|t| t.last()).filter(|t| kind_of_callable(t));
     match (arg_block, &sig.block) {
         (Some(_), None) => vec![Mismatch::new(path, Kind::UnexpectedBlock)],

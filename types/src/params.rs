@@ -31,7 +31,7 @@ pub fn parameterize(base: &Type, keys: &[Value]) -> Result<Value> {
 /// Ruby's `keys.flatten!`.
 fn flatten(keys: &[Value]) -> Vec<Value> {
     let mut out = Vec::with_capacity(keys.len());
-    let mut stack: Vec<std::slice::Iter<Value>> = vec![keys.iter()];
+    let mut stack: Vec<std::slice::Iter<'_, Value>> = vec![keys.iter()];
     while let Some(top) = stack.last_mut() {
         match top.next() {
             Some(Value::Array(items)) if stack.len() < 1000 => stack.push(items.iter()),

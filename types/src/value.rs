@@ -57,7 +57,7 @@ pub enum Value {
     Callable(Rc<dyn Callable>),
 }
 
-const _: () = assert!(std::mem::size_of::<Value>() <= 24);
+const _: () = assert!(size_of::<Value>() <= 24);
 
 /// A call to resolve later: `Deferred('name', [args])`. Puppet keeps "no arguments"
 /// (`Deferred('x')`, printed without `'arguments'`) apart from `Deferred('x', [])`.

@@ -179,10 +179,10 @@ impl Evaluator {
         &mut self,
         template: &epp::Template,
         file: Rc<str>,
-        scope: Rc<super::Scope>,
+        scope: Rc<Scope>,
         given: Option<&puppet_types::value::Hash>,
     ) -> Eval<Value> {
-        let saved_scope = std::mem::replace(&mut self.scope, super::Scope::local(&scope));
+        let saved_scope = std::mem::replace(&mut self.scope, Scope::local(&scope));
         let saved_file = self.loader.current_file.replace(file.clone());
         self.epp_output.push(String::new());
         let result = self.with_function_match_frames(|ev| {

@@ -122,8 +122,8 @@ impl Evaluator {
     /// Makes a module manifest's definitions known (errors name the file).
     fn define_manifest(&mut self, path: &std::path::Path, (source, program): (String, puppet_syntax::ast::Program)) -> Eval<()> {
         let Some(body) = &program.body else { return Ok(()) };
-        let saved = std::mem::replace(&mut self.source, std::rc::Rc::from(source.as_str()));
-        let file: std::rc::Rc<str> = std::rc::Rc::from(path.display().to_string().as_str());
+        let saved = std::mem::replace(&mut self.source, Rc::from(source.as_str()));
+        let file: Rc<str> = Rc::from(path.display().to_string().as_str());
         let saved_file = self.loader.loading_file.replace(file.clone());
         let defined = self.define_all(body, &source);
         self.loader.loading_file = saved_file;

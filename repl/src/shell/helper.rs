@@ -64,7 +64,7 @@ impl LineHighlighter for PuppetHelper {
 }
 
 impl Validator for PuppetHelper {
-    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
+    fn validate(&self, ctx: &mut ValidationContext<'_>) -> rustyline::Result<ValidationResult> {
         Ok(match verdict(ctx.input()) {
             Verdict::Incomplete => ValidationResult::Incomplete,
             // A syntax error runs too, so that it is shown with its location at once.

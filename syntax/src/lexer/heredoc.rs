@@ -247,7 +247,7 @@ impl<'a> Lexer<'a> {
                 .iter()
                 .any(|&c| std::mem::replace(&mut seen[c as usize], true))
             {
-                let list: Vec<std::string::String> =
+                let list: Vec<String> =
                     given.iter().map(|&c| (c as char).to_string()).collect();
                 return Err(self.error(
                     format!(
@@ -279,8 +279,8 @@ impl<'a> Lexer<'a> {
                 };
             }
         }
-        let syntax = m.syntax.map_or(std::string::String::new(), |(a, b)| {
-            std::string::String::from_utf8_lossy(&header[a..b]).into_owned()
+        let syntax = m.syntax.map_or(String::new(), |(a, b)| {
+            String::from_utf8_lossy(&header[a..b]).into_owned()
         });
         self.push(
             TokenKind::Heredoc,
@@ -422,13 +422,13 @@ fn plain_value(kind: TokenKind, text: &[u8]) -> Box<str> {
 }
 
 /// Ruby's `Array#to_s` of the heredoc's lines (the SUBLOCATE token's value).
-fn ruby_inspect_lines(s: &[u8], lines: &[(usize, usize)]) -> std::string::String {
-    let mut out = std::string::String::from("[");
+fn ruby_inspect_lines(s: &[u8], lines: &[(usize, usize)]) -> String {
+    let mut out = String::from("[");
     for (i, &(a, b)) in lines.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        out.push_str(&poppet_ruby::string::inspect(&std::string::String::from_utf8_lossy(
+        out.push_str(&poppet_ruby::string::inspect(&String::from_utf8_lossy(
             &s[a..b],
         )));
     }

@@ -68,7 +68,7 @@ pub fn label(e: &Expr) -> String {
 }
 
 /// The label of a model element that is not an expression (and of one that is).
-pub(super) fn node_label(node: Element) -> String {
+pub(super) fn node_label(node: Element<'_>) -> String {
     match node {
         Element::Program => "Program".into(),
         Element::Node(Node::Expr(e)) => label(e),

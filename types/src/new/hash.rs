@@ -299,7 +299,7 @@ fn array_index(idx: &Value) -> Result<i128> {
     match idx {
         Value::Integer(i) => Ok(i128::from(*i)),
         Value::Float(f) if f.is_finite() => Ok(f.trunc() as i128),
-        Value::Float(f) => Err(Error::new(super::ruby::to_s(&Value::Float(*f)))),
+        Value::Float(f) => Err(Error::new(ruby::to_s(&Value::Float(*f)))),
         Value::Undef => Err(Error::new("no implicit conversion from nil to integer")),
         other => Err(Error::new(format!("no implicit conversion of {} into Integer", ruby::conversion_class(other)))),
     }

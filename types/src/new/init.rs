@@ -114,7 +114,7 @@ enum Method {
 
 /// `Init[target, init_args](args...)`, before `new`'s assertion against the Init type.
 pub(crate) fn new_init(
-    n: &New,
+    n: &New<'_>,
     init_t: &Type,
     target: &Type,
     init_args: &[Value],

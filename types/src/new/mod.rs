@@ -79,7 +79,7 @@ pub fn new_value(t: &Type, args: &[Value]) -> Result<Value> {
 /// [`new_value`] with `string_new` as the conversion of `String` (`String.new(args...)`), for
 /// the format engine, so that `Init[String]`, `Optional[String]` and aliases of String
 /// convert too.
-pub fn new_value_with(t: &Type, args: &[Value], string_new: StringNew) -> Result<Value> {
+pub fn new_value_with(t: &Type, args: &[Value], string_new: StringNew<'_>) -> Result<Value> {
     New { string_new }.new_instance(t, args, 0)
 }
 

@@ -88,7 +88,7 @@ pub fn split_rfc3986(uri: &str) -> Result<Split, String> {
         return Err(format!("URI must be ascii only {}", poppet_ruby::string::dump(uri)));
     }
     let (absolute, relative) = rfc3986();
-    let get = |c: &regex::Captures, name: &str| c.name(name).map(|m| m.as_str().to_owned());
+    let get = |c: &regex::Captures<'_>, name: &str| c.name(name).map(|m| m.as_str().to_owned());
     if let Some(m) = absolute.captures(uri) {
         let query = get(&m, "query");
         if let Some(mut opaque) = get(&m, "path_rootless") {
@@ -194,7 +194,7 @@ pub fn split_rfc2396(uri: &str) -> Result<Split, String> {
         return Ok(Split { path: Some(String::new()), ..Split::default() });
     }
     let re = rfc2396();
-    let group = |c: &regex::Captures, i: usize| c.get(i).map(|m| m.as_str().to_owned());
+    let group = |c: &regex::Captures<'_>, i: usize| c.get(i).map(|m| m.as_str().to_owned());
     let mut s = if let Some(m) = re.abs_uri.captures(uri) {
         let s = Split {
             scheme: group(&m, 1),

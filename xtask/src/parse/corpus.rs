@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use tree_sitter::{Node, Parser};
 
 /// The first ERROR or MISSING node in `node`, depth first.
-fn first_error(node: Node) -> Option<Node> {
+fn first_error(node: Node<'_>) -> Option<Node<'_>> {
     if node.is_error() || node.is_missing() {
         return Some(node);
     }

@@ -68,7 +68,7 @@ fn preorder<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
     }
 }
 
-fn inside(node: Node, kinds: &[&str]) -> bool {
+fn inside(node: Node<'_>, kinds: &[&str]) -> bool {
     let mut n = node.parent();
     while let Some(p) = n {
         if kinds.contains(&p.kind()) {
@@ -80,7 +80,7 @@ fn inside(node: Node, kinds: &[&str]) -> bool {
 }
 
 /// The statement of the program that holds `node`.
-fn top_statement(node: Node) -> Node {
+fn top_statement(node: Node<'_>) -> Node<'_> {
     let mut n = node;
     while let Some(p) = n.parent() {
         if p.kind() == "program" {
@@ -125,9 +125,9 @@ fn lines_edit(kind: &str, source: &str, seed: u64) -> Option<Vec<Edit>> {
 }
 
 /// The edits of one kind of mutation, `None` where it does not apply.
-fn mutate(kind: &str, source: &str, nodes: &[Node]) -> Option<Vec<Edit>> {
-    let text = |n: Node| &source[n.byte_range()];
-    let plain = |n: Node| !text(n).contains("@(") && !inside(n, &["interpolation", "heredoc_body"]);
+fn mutate(kind: &str, source: &str, nodes: &[Node<'_>]) -> Option<Vec<Edit>> {
+    let text = |n: Node<'_>| &source[n.byte_range()];
+    let plain = |n: Node<'_>| !text(n).contains("@(") && !inside(n, &["interpolation", "heredoc_body"]);
     let mut edits = Vec::new();
     match kind {
         "plus_assign" => {
@@ -177,11 +177,11 @@ fn mutate(kind: &str, source: &str, nodes: &[Node]) -> Option<Vec<Edit>> {
                     continue;
                 };
                 let mut cursor = list.walk();
-                let params: Vec<Node> = list
+                let params: Vec<Node<'_>> = list
                     .named_children(&mut cursor)
                     .filter(|c| c.kind() == "parameter")
                     .collect();
-                let names: Vec<Node> = params
+                let names: Vec<Node<'_>> = params
                     .iter()
                     .filter_map(|p| p.child_by_field_name("name"))
                     .collect();
