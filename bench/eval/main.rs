@@ -152,11 +152,7 @@ struct Args {
     #[arg(long, default_value_t = 3)]
     puppet_runs: usize,
     /// Which workloads: iterate, fib, strings, hashes, hash-merge, types
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "iterate,fib,strings,hashes,hash-merge,types"
-    )]
+    #[arg(long, value_delimiter = ',', default_value = "iterate,fib,strings,hashes,hash-merge,types")]
     workloads: Vec<String>,
     /// Multiply the workloads' sizes (fib: its number of calls) by this
     #[arg(long, default_value_t = 1.0)]
@@ -208,10 +204,7 @@ fn median(v: &[f64]) -> f64 {
 
 /// The CPU time of this process so far, in seconds.
 fn cpu_now() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: clock_gettime writes one timespec through a valid pointer.
     unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
@@ -251,21 +244,11 @@ fn run(args: &Args) -> Result<(), String> {
     }
     for f in &args.file {
         let source = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
-        let name = f.file_stem().map_or_else(
-            || f.display().to_string(),
-            |s| s.to_string_lossy().into_owned(),
-        );
-        chosen.push(Job {
-            name,
-            what: format!("the program in {}", f.display()),
-            source,
-        });
+        let name = f.file_stem().map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into_owned());
+        chosen.push(Job { name, what: format!("the program in {}", f.display()), source });
     }
     if let Some(name) = &args.show {
-        let w = WORKLOADS
-            .iter()
-            .find(|x| x.name == name)
-            .ok_or_else(|| format!("unknown workload {name}"))?;
+        let w = WORKLOADS.iter().find(|x| x.name == name).ok_or_else(|| format!("unknown workload {name}"))?;
         print!("{}", w.source(args.scale));
         return Ok(());
     }
@@ -297,17 +280,8 @@ fn run(args: &Args) -> Result<(), String> {
         let p = puppet.get(i);
         let ratio = o.zip(p).map(|(o, p)| best(&p.runs) / best(&o.runs));
         let cpu_ratio = o.zip(p).map(|(o, p)| best(&p.cpu) / best(&o.cpu));
-        let same = o
-            .zip(p)
-            .map(|(o, p)| o.error.is_none() && p.error.is_none() && o.notices == p.notices);
-        rows.push(Row {
-            w,
-            ours: o,
-            puppet: p,
-            ratio,
-            cpu_ratio,
-            same,
-        });
+        let same = o.zip(p).map(|(o, p)| o.error.is_none() && p.error.is_none() && o.notices == p.notices);
+        rows.push(Row { w, ours: o, puppet: p, ratio, cpu_ratio, same });
     }
     if !args.json {
         print_table(args, &rows, &puppet_info);
@@ -347,11 +321,7 @@ fn measure_ours(source: &str, runs: usize) -> Measurement {
     let notices = outcome.notices().iter().map(|s| s.to_string()).collect();
     let error = outcome.error.as_ref().map(|f| f.puppet_text());
     drop((outcome, session));
-    let mut m = Measurement {
-        notices,
-        error,
-        ..Measurement::default()
-    };
+    let mut m = Measurement { notices, error, ..Measurement::default() };
     for _ in 0..runs.max(1) {
         let mut session = puppet_eval::Session::default();
         let (t, c) = (Instant::now(), cpu_now());
@@ -366,10 +336,7 @@ fn measure_ours(source: &str, runs: usize) -> Measurement {
 
 /// Puppet over the same programs, in one Ruby process (`puppet.rb`); returns a measurement
 /// per workload, in order, and Puppet's last line (load time, versions).
-fn measure_puppet(
-    args: &Args,
-    chosen: &[Job],
-) -> Result<(Vec<Measurement>, serde_json::Value), String> {
+fn measure_puppet(args: &Args, chosen: &[Job]) -> Result<(Vec<Measurement>, serde_json::Value), String> {
     let tmp;
     let dir = match &args.keep {
         Some(d) => {
@@ -389,11 +356,7 @@ fn measure_puppet(
     }
     write(&file, &text)?;
     let mut cmd = Command::new(&args.ruby);
-    cmd.arg(&args.script)
-        .arg("--workloads")
-        .arg(&file)
-        .arg("--runs")
-        .arg(args.puppet_runs.max(1).to_string());
+    cmd.arg(&args.script).arg("--workloads").arg(&file).arg("--runs").arg(args.puppet_runs.max(1).to_string());
     if args.json {
         cmd.arg("--quiet");
     }
@@ -409,41 +372,27 @@ fn measure_puppet(
     }
     let mut measurements = Vec::new();
     let mut info = serde_json::Value::Null;
-    for line in String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| l.starts_with('{'))
-    {
-        let j: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("puppet.rb: {e}: {line}"))?;
+    for line in String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with('{')) {
+        let j: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("puppet.rb: {e}: {line}"))?;
         if j.get("workload").is_none() {
             info = j;
             continue;
         }
         let floats = |k: &str| -> Vec<f64> {
-            j[k].as_array()
-                .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
-                .unwrap_or_default()
+            j[k].as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).collect()).unwrap_or_default()
         };
         measurements.push(Measurement {
             runs: floats("runs"),
             cpu: floats("cpu"),
             notices: j["notices"]
                 .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|x| x.as_str().map(str::to_string))
-                        .collect()
-                })
+                .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
                 .unwrap_or_default(),
             error: j["error"].as_str().map(str::to_string),
         });
     }
     if measurements.len() != chosen.len() {
-        return Err(format!(
-            "puppet.rb reported {} workloads of {}",
-            measurements.len(),
-            chosen.len()
-        ));
+        return Err(format!("puppet.rb reported {} workloads of {}", measurements.len(), chosen.len()));
     }
     Ok((measurements, info))
 }
@@ -458,8 +407,7 @@ struct Row<'a> {
 }
 
 fn ms(m: Option<&Measurement>, f: fn(&[f64]) -> f64, cpu: bool) -> String {
-    m.map(|m| format!("{:.1}", f(if cpu { &m.cpu } else { &m.runs }) * 1e3))
-        .unwrap_or_default()
+    m.map(|m| format!("{:.1}", f(if cpu { &m.cpu } else { &m.runs }) * 1e3)).unwrap_or_default()
 }
 
 fn print_table(args: &Args, rows: &[Row<'_>], info: &serde_json::Value) {
@@ -511,7 +459,10 @@ fn print_table(args: &Args, rows: &[Row<'_>], info: &serde_json::Value) {
         );
     }
     if let Some(b) = info["baseline_s"].as_f64() {
-        println!("note: Puppet: compiling `notice('ok')` takes {:.1} ms (best; included in every Puppet time)", b * 1e3);
+        println!(
+            "note: Puppet: compiling `notice('ok')` takes {:.1} ms (best; included in every Puppet time)",
+            b * 1e3
+        );
     }
 }
 

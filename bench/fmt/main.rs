@@ -112,11 +112,7 @@ impl Measurement {
             "best_s": self.best(), "median_s": self.median(), "values_per_s": self.values as f64 / self.best(),
             "bytes": self.bytes, "errors": self.errors,
         });
-        let extra = [
-            ("load_s", self.load_s),
-            ("eval_s", self.eval_s),
-            ("puppet_over_ours", ratio),
-        ];
+        let extra = [("load_s", self.load_s), ("eval_s", self.eval_s), ("puppet_over_ours", ratio)];
         for (k, v) in extra {
             if let Some(v) = v {
                 j[k] = serde_json::json!(v);
@@ -159,10 +155,8 @@ fn run(args: &Args) -> Result<(), String> {
     write(&map_file, MAP)?;
 
     let reader = literal::Reader::default();
-    let values: Vec<Value> = sources
-        .iter()
-        .map(|s| reader.read(s).map_err(|e| format!("{s}: {e}")))
-        .collect::<Result<_, _>>()?;
+    let values: Vec<Value> =
+        sources.iter().map(|s| reader.read(s).map_err(|e| format!("{s}: {e}"))).collect::<Result<_, _>>()?;
     let map = reader.read(MAP).map_err(|e| format!("the map: {e}"))?;
 
     for w in &args.workloads {
@@ -234,10 +228,8 @@ fn measure_ours(
     formats: Option<&Value>,
     runs: usize,
 ) -> (Measurement, Vec<Result<String, String>>) {
-    let outputs: Vec<Result<String, String>> = values
-        .iter()
-        .map(|v| pfmt::string_new(v, formats).map_err(|e| e.message))
-        .collect();
+    let outputs: Vec<Result<String, String>> =
+        values.iter().map(|v| pfmt::string_new(v, formats).map_err(|e| e.message)).collect();
     let errors = outputs.iter().filter(|o| o.is_err()).count();
     let mut times = Vec::new();
     let mut bytes = 0u64;
@@ -269,12 +261,8 @@ fn measure_ours(
 /// such path (`convert` validates and merges the map on every call), so this row has no ratio.
 fn measure_prebuilt(values: &[Value], map: &Value, runs: usize) -> Result<Measurement, String> {
     let first = values.first().cloned().unwrap_or(Value::Undef);
-    let formats = pfmt::FormatMap::from_formats(&first, map)
-        .map_err(|e| format!("the map: {}", e.message))?;
-    let errors = values
-        .iter()
-        .filter(|v| pfmt::convert(v, &formats).is_err())
-        .count();
+    let formats = pfmt::FormatMap::from_formats(&first, map).map_err(|e| format!("the map: {}", e.message))?;
+    let errors = values.iter().filter(|v| pfmt::convert(v, &formats).is_err()).count();
     let mut times = Vec::new();
     let mut bytes = 0u64;
     for _ in 0..runs.max(1) {
@@ -301,12 +289,7 @@ fn measure_prebuilt(values: &[Value], map: &Value, runs: usize) -> Result<Measur
 
 /// Puppet over the same values and workloads, in one Ruby process (`puppet.rb`), which writes
 /// its outputs to `dir/puppet-WORKLOAD.jsonl`.
-fn measure_puppet(
-    args: &Args,
-    values: &Path,
-    map: &Path,
-    dir: &Path,
-) -> Result<Vec<Measurement>, String> {
+fn measure_puppet(args: &Args, values: &Path, map: &Path, dir: &Path) -> Result<Vec<Measurement>, String> {
     let out = Command::new(&args.ruby)
         .arg(&args.script)
         .arg("--values")
@@ -333,16 +316,12 @@ fn measure_puppet(
         .lines()
         .filter(|l| l.starts_with('{'))
         .map(|line| {
-            let j: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| format!("puppet.rb: {e}: {line}"))?;
+            let j: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("puppet.rb: {e}: {line}"))?;
             Ok(Measurement {
                 engine: "puppet",
                 workload: j["workload"].as_str().unwrap_or("?").to_string(),
                 values: j["values"].as_u64().unwrap_or(0) as usize,
-                runs: j["runs"]
-                    .as_array()
-                    .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
-                    .unwrap_or_default(),
+                runs: j["runs"].as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).collect()).unwrap_or_default(),
                 bytes: j["bytes"].as_u64().unwrap_or(0),
                 errors: j["errors"].as_u64().unwrap_or(0) as usize,
                 load_s: j["load_s"].as_f64(),
@@ -357,8 +336,7 @@ fn read_outputs(path: &Path) -> Result<Vec<Result<String, String>>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     text.lines()
         .map(|l| {
-            let j: serde_json::Value =
-                serde_json::from_str(l).map_err(|e| format!("{}: {e}", path.display()))?;
+            let j: serde_json::Value = serde_json::from_str(l).map_err(|e| format!("{}: {e}", path.display()))?;
             Ok(match j {
                 serde_json::Value::String(s) => Ok(s),
                 other => Err(other["error"].as_str().unwrap_or("?").to_string()),
@@ -414,13 +392,7 @@ fn without_addresses(text: &str) -> String {
     out
 }
 
-type Row<'a> = (
-    String,
-    Option<&'a Measurement>,
-    Option<&'a Measurement>,
-    Option<f64>,
-    Option<usize>,
-);
+type Row<'a> = (String, Option<&'a Measurement>, Option<&'a Measurement>, Option<f64>, Option<usize>);
 
 fn print_table(args: &Args, rows: &[Row<'_>]) {
     println!();
@@ -456,10 +428,7 @@ fn print_table(args: &Args, rows: &[Row<'_>]) {
     for (workload, ours, puppet, _, _) in rows {
         for m in [ours, puppet].into_iter().flatten() {
             if m.errors > 0 {
-                println!(
-                    "note: {workload}/{}: {} values were refused with an error",
-                    m.engine, m.errors
-                );
+                println!("note: {workload}/{}: {} values were refused with an error", m.engine, m.errors);
             }
         }
     }
@@ -473,9 +442,7 @@ fn print_table(args: &Args, rows: &[Row<'_>]) {
 /// `count` Puppet literals: half scalars, a quarter arrays, a quarter hashes (nested up to three
 /// levels), all from `seed`.
 fn generate(count: usize, seed: u64) -> Vec<String> {
-    let mut g = Gen {
-        rng: Rng::with_seed(seed),
-    };
+    let mut g = Gen { rng: Rng::with_seed(seed) };
     (0..count)
         .map(|_| match g.rng.u8(..4) {
             0 | 1 => g.scalar(),
@@ -579,9 +546,7 @@ mod tests {
     #[test]
     fn addresses_are_zeroed() {
         assert_eq!(
-            without_addresses(
-                "[#<Puppet::Pops::Time::Timespan:0x00007fe792949158 @nsecs=1>, '0x1f']"
-            ),
+            without_addresses("[#<Puppet::Pops::Time::Timespan:0x00007fe792949158 @nsecs=1>, '0x1f']"),
             "[#<Puppet::Pops::Time::Timespan:0x0000000000000000 @nsecs=1>, '0x1f']"
         );
     }

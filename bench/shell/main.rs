@@ -35,10 +35,7 @@ const INPUT: &str = include_str!("input.pp");
 
 /// What is timed per keystroke: name, and what it does.
 const OPERATIONS: &[(&str, &str)] = &[
-    (
-        "keystroke",
-        "matching_bracket at the cursor, then paint with Theme::dark: the shell's work per key",
-    ),
+    ("keystroke", "matching_bracket at the cursor, then paint with Theme::dark: the shell's work per key"),
     ("paint", "Highlighter::paint with Theme::dark, no bracket pair"),
     ("spans", "Highlighter::spans: the captures, without painting"),
     (
@@ -48,10 +45,7 @@ const OPERATIONS: &[(&str, &str)] = &[
 ];
 
 #[derive(Parser)]
-#[command(
-    name = "poppet-bench-shell",
-    about = "Time the shell's highlighting per keystroke"
-)]
+#[command(name = "poppet-bench-shell", about = "Time the shell's highlighting per keystroke")]
 struct Args {
     /// Timed keystrokes per operation and input size
     #[arg(long, default_value_t = 2000)]
@@ -88,9 +82,7 @@ struct Row {
 fn main() -> ExitCode {
     let args = Args::parse();
     if cfg!(debug_assertions) {
-        eprintln!(
-            "warning: poppet-bench-shell is a debug build; its numbers mean little (use --release)"
-        );
+        eprintln!("warning: poppet-bench-shell is a debug build; its numbers mean little (use --release)");
     }
     let (input, input_name) = match &args.file {
         None => (INPUT.to_owned(), "bench/shell/input.pp".to_owned()),
@@ -118,8 +110,7 @@ fn main() -> ExitCode {
             }
         };
         for &(operation, _) in OPERATIONS {
-            let (mut times, mut cpu) =
-                measure(operation, &buffers, args.runs, &highlighter, &theme);
+            let (mut times, mut cpu) = measure(operation, &buffers, args.runs, &highlighter, &theme);
             times.sort_by(f64::total_cmp);
             cpu.sort_by(f64::total_cmp);
             let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
@@ -206,9 +197,7 @@ fn measure(
         "paint" => black_box(highlighter.paint(buffer, theme, None)).len(),
         "spans" => black_box(highlighter.spans(buffer)).len(),
         _ => {
-            let cursor = buffer
-                .rfind(['(', ')', '[', ']', '{', '}'])
-                .map_or(0, |at| at + 1);
+            let cursor = buffer.rfind(['(', ')', '[', ']', '{', '}']).map_or(0, |at| at + 1);
             usize::from(black_box(matching_bracket(buffer, cursor)).is_some())
         }
     };
@@ -228,10 +217,7 @@ fn measure(
 
 /// The CPU time this thread has used, in milliseconds.
 fn thread_cpu_ms() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: clock_gettime writes the timespec it is given and nothing else.
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 * 1e-6
@@ -247,16 +233,7 @@ fn print_table(input_name: &str, runs: usize, rows: &[Row]) {
     for r in rows {
         println!(
             "| {} | {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |",
-            r.lines,
-            r.bytes,
-            r.keystrokes,
-            r.operation,
-            r.median,
-            r.p99,
-            r.best,
-            r.worst,
-            r.cpu_median,
-            r.cpu_p99
+            r.lines, r.bytes, r.keystrokes, r.operation, r.median, r.p99, r.best, r.worst, r.cpu_median, r.cpu_p99
         );
     }
     println!();
@@ -291,9 +268,8 @@ fn first_prompt(poppet: &std::path::Path, home: &std::path::Path) -> std::io::Re
     let (mut master, mut slave): (libc::c_int, libc::c_int) = (-1, -1);
     // SAFETY: openpty stores two new descriptors in `master` and `slave`; the name, termios
     // and window-size arguments may be null.
-    let rc = unsafe {
-        libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), std::ptr::null())
-    };
+    let rc =
+        unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), std::ptr::null()) };
     if rc != 0 {
         return Err(std::io::Error::last_os_error());
     }
@@ -328,7 +304,10 @@ fn first_prompt(poppet: &std::path::Path, home: &std::path::Path) -> std::io::Re
 fn print_startup(times: &[f64], json: bool) {
     let (median, best) = (times[times.len() / 2], times[0]);
     if json {
-        println!("{}", serde_json::json!({ "operation": "first prompt", "median": median, "best": best, "runs": times.len() }));
+        println!(
+            "{}",
+            serde_json::json!({ "operation": "first prompt", "median": median, "best": best, "runs": times.len() })
+        );
     } else {
         println!(
             "First prompt of `poppet --quiet --no-init` on a pseudo-terminal (process start, highlighter, line editor): median {median:.1} ms, best {best:.1} ms ({} starts).",

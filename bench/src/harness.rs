@@ -37,8 +37,8 @@ pub struct Corpus {
 
 impl Corpus {
     pub fn load(list: &Path) -> Result<Corpus, String> {
-        let text = std::fs::read_to_string(list)
-            .map_err(|e| format!("cannot read corpus list {}: {e}", list.display()))?;
+        let text =
+            std::fs::read_to_string(list).map_err(|e| format!("cannot read corpus list {}: {e}", list.display()))?;
         let mut files = Vec::new();
         let mut unreadable = Vec::new();
         for line in text.lines() {
@@ -53,19 +53,12 @@ impl Corpus {
             }
         }
         if files.is_empty() {
-            return Err(format!(
-                "corpus list {} names no readable file",
-                list.display()
-            ));
+            return Err(format!("corpus list {} names no readable file", list.display()));
         }
         for (path, err) in &unreadable {
             eprintln!("warning: skipping unreadable {}: {err}", path.display());
         }
-        Ok(Corpus {
-            list: list.to_path_buf(),
-            files,
-            unreadable,
-        })
+        Ok(Corpus { list: list.to_path_buf(), files, unreadable })
     }
 
     pub fn bytes(&self) -> u64 {
@@ -112,12 +105,7 @@ impl Measurement {
 
     pub fn to_json_line(&self) -> String {
         let mut s = String::from("{");
-        let _ = write!(
-            s,
-            "\"parser\":{},\"label\":{}",
-            json_str(&self.parser),
-            json_str(&self.label)
-        );
+        let _ = write!(s, "\"parser\":{},\"label\":{}", json_str(&self.parser), json_str(&self.label));
         let _ = write!(
             s,
             ",\"files\":{},\"bytes\":{},\"runs\":{},\"best_s\":{:.6},\"median_s\":{:.6},\"mb_per_s\":{:.3},\"clean_files\":{}",
@@ -194,14 +182,7 @@ pub fn best_and_median(times: &[Duration]) -> (f64, f64) {
     secs.sort_by(f64::total_cmp);
     match secs.len() {
         0 => (f64::NAN, f64::NAN),
-        n => (
-            secs[0],
-            if n % 2 == 1 {
-                secs[n / 2]
-            } else {
-                (secs[n / 2 - 1] + secs[n / 2]) / 2.0
-            },
-        ),
+        n => (secs[0], if n % 2 == 1 { secs[n / 2] } else { (secs[n / 2 - 1] + secs[n / 2]) / 2.0 }),
     }
 }
 
@@ -218,19 +199,14 @@ pub fn measure_tree_sitter(
     mut error_paths: Option<&mut Vec<PathBuf>>,
 ) -> Result<Measurement, String> {
     let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(language)
-        .map_err(|e| format!("{label}: cannot load grammar into tree-sitter: {e}"))?;
+    parser.set_language(language).map_err(|e| format!("{label}: cannot load grammar into tree-sitter: {e}"))?;
 
     let mut clean = 0u64;
     let mut nodes = 0u64;
     for file in &corpus.files {
-        let tree = parser.parse(&file.bytes, None).ok_or_else(|| {
-            format!(
-                "{label}: parse returned no tree for {}",
-                file.path.display()
-            )
-        })?;
+        let tree = parser
+            .parse(&file.bytes, None)
+            .ok_or_else(|| format!("{label}: parse returned no tree for {}", file.path.display()))?;
         let root = tree.root_node();
         nodes += root.descendant_count() as u64;
         if root.has_error() {
@@ -285,11 +261,7 @@ pub fn take_probe_args(args: &mut Vec<String>) -> Result<ProbeArgs, String> {
         None => DEFAULT_RUNS,
     };
     let list_errors = take_flag(args, "--list-errors");
-    Ok(ProbeArgs {
-        corpus: PathBuf::from(corpus),
-        runs,
-        list_errors,
-    })
+    Ok(ProbeArgs { corpus: PathBuf::from(corpus), runs, list_errors })
 }
 
 /// Removes every `--name VALUE` and `--name=VALUE` from `args` and returns the last value
@@ -325,9 +297,7 @@ pub fn take_flag(args: &mut Vec<String>, name: &str) -> bool {
 pub fn parse_count(name: &str, value: &str) -> Result<usize, String> {
     match value.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!(
-            "{name} needs a whole number of at least 1, not {value:?}"
-        )),
+        _ => Err(format!("{name} needs a whole number of at least 1, not {value:?}")),
     }
 }
 
@@ -344,14 +314,7 @@ pub fn probe_main(
     }
     let corpus = Corpus::load(&opts.corpus)?;
     let mut errors = Vec::new();
-    let m = measure_tree_sitter(
-        parser_key,
-        label,
-        language,
-        &corpus,
-        opts.runs,
-        Some(&mut errors),
-    )?;
+    let m = measure_tree_sitter(parser_key, label, language, &corpus, opts.runs, Some(&mut errors))?;
     if opts.list_errors {
         for path in &errors {
             eprintln!("{parser_key}: has error: {}", path.display());
@@ -437,17 +400,13 @@ fn parse_flat_json(line: &str) -> Result<Vec<(String, JsonValue)>, String> {
             JsonValue::Str(read_str(&mut chars)?)
         } else {
             let mut text = String::new();
-            while chars
-                .peek()
-                .is_some_and(|c| !matches!(c, ',' | '}') && !c.is_whitespace())
-            {
+            while chars.peek().is_some_and(|c| !matches!(c, ',' | '}') && !c.is_whitespace()) {
                 text.push(chars.next().unwrap());
             }
             JsonValue::Num(if text == "null" || text == "NaN" {
                 f64::NAN
             } else {
-                text.parse()
-                    .map_err(|_| format!("{key}: bad number {text:?}"))?
+                text.parse().map_err(|_| format!("{key}: bad number {text:?}"))?
             })
         };
         out.push((key, value));
@@ -484,15 +443,9 @@ mod tests {
         let back = Measurement::from_json_line(&m.to_json_line()).unwrap();
         assert_eq!(back.parser, m.parser);
         assert_eq!(back.label, m.label);
-        assert_eq!(
-            (back.files, back.bytes, back.runs, back.clean_files),
-            (3, 1234, 2, 2)
-        );
+        assert_eq!((back.files, back.bytes, back.runs, back.clean_files), (3, 1234, 2, 2));
         assert_eq!((back.best_s, back.median_s), (0.5, 0.75));
-        assert_eq!(
-            (back.nodes, back.abi, back.invocations),
-            (None, Some(15), Some(1))
-        );
+        assert_eq!((back.nodes, back.abi, back.invocations), (None, Some(15), Some(1)));
         assert_eq!(back.startup_s, Some(0.7));
     }
 
@@ -500,31 +453,17 @@ mod tests {
     fn best_and_median_of_timings() {
         let ms = |n| Duration::from_millis(n);
         assert_eq!(best_and_median(&[ms(300), ms(100), ms(200)]), (0.1, 0.2));
-        assert_eq!(
-            best_and_median(&[ms(400), ms(100), ms(200), ms(300)]),
-            (0.1, 0.25)
-        );
+        assert_eq!(best_and_median(&[ms(400), ms(100), ms(200), ms(300)]), (0.1, 0.25));
     }
 
     #[test]
     fn takes_options_out_of_args() {
-        let mut args: Vec<String> = [
-            "--runs",
-            "3",
-            "--corpus",
-            "/y",
-            "--corpus=/x",
-            "--list-errors",
-            "rest",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+        let mut args: Vec<String> = ["--runs", "3", "--corpus", "/y", "--corpus=/x", "--list-errors", "rest"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let opts = take_probe_args(&mut args).unwrap();
-        assert_eq!(
-            (opts.runs, opts.corpus, opts.list_errors),
-            (3, PathBuf::from("/x"), true)
-        );
+        assert_eq!((opts.runs, opts.corpus, opts.list_errors), (3, PathBuf::from("/x"), true));
         assert_eq!(args, vec!["rest".to_string()]);
         assert!(parse_count("--runs", "0").is_err());
     }

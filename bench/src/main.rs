@@ -49,22 +49,10 @@ struct Stage {
 /// for it in [`measure_in_process`]. A grammar or tool that cannot be linked here gets its own
 /// small package beside `bench/theirs/` and a `How::SiblingBinary` entry.
 const STAGES: &[Stage] = &[
-    Stage {
-        key: "ours",
-        how: How::InThisBinary,
-    },
-    Stage {
-        key: "lowering",
-        how: How::InThisBinary,
-    },
-    Stage {
-        key: "theirs",
-        how: How::SiblingBinary("poppet-bench-theirs"),
-    },
-    Stage {
-        key: "puppet",
-        how: How::PuppetValidate,
-    },
+    Stage { key: "ours", how: How::InThisBinary },
+    Stage { key: "lowering", how: How::InThisBinary },
+    Stage { key: "theirs", how: How::SiblingBinary("poppet-bench-theirs") },
+    Stage { key: "puppet", how: How::PuppetValidate },
 ];
 
 /// The stages measured by this binary itself (`--measure KEY`).
@@ -96,11 +84,7 @@ fn measure_lowering(corpus: &Corpus, runs: usize) -> Result<Measurement, String>
     parser
         .set_language(&tree_sitter_puppet::LANGUAGE.into())
         .map_err(|e| format!("{label}: cannot load grammar: {e}"))?;
-    let sources: Vec<String> = corpus
-        .files
-        .iter()
-        .map(|f| String::from_utf8_lossy(&f.bytes).into_owned())
-        .collect();
+    let sources: Vec<String> = corpus.files.iter().map(|f| String::from_utf8_lossy(&f.bytes).into_owned()).collect();
     let mut clean = 0u64;
     for source in &sources {
         if let Some(tree) = parser.parse(source, None) {
@@ -176,20 +160,13 @@ fn run(mut args: Vec<String>) -> Result<(), String> {
         None => opts.runs,
     };
     let selected: Vec<String> = match harness::take_value(&mut args, "--parsers")? {
-        Some(list) => list
-            .split(',')
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect(),
+        Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
         None => STAGES.iter().map(|s| s.key.to_string()).collect(),
     };
     for key in &selected {
         if !STAGES.iter().any(|s| s.key == key) {
             let known: Vec<_> = STAGES.iter().map(|s| s.key).collect();
-            return Err(format!(
-                "--parsers: unknown {key:?} (known: {})",
-                known.join(",")
-            ));
+            return Err(format!("--parsers: unknown {key:?} (known: {})", known.join(",")));
         }
     }
     let bin_dir = harness::take_value(&mut args, "--bin-dir")?.map(PathBuf::from);
@@ -197,9 +174,7 @@ fn run(mut args: Vec<String>) -> Result<(), String> {
     reject_rest(&args)?;
 
     if cfg!(debug_assertions) {
-        eprintln!(
-            "warning: poppet-bench is a debug build; its numbers mean little (use --release)"
-        );
+        eprintln!("warning: poppet-bench is a debug build; its numbers mean little (use --release)");
     }
     let corpus = Corpus::load(&opts.corpus)?;
     eprintln!(
@@ -212,31 +187,26 @@ fn run(mut args: Vec<String>) -> Result<(), String> {
     );
 
     let mut results: Vec<(&'static str, Result<Measurement, String>)> = Vec::new();
-    for stage in STAGES
-        .iter()
-        .filter(|s| selected.iter().any(|k| k == s.key))
-    {
+    for stage in STAGES.iter().filter(|s| selected.iter().any(|k| k == s.key)) {
         eprintln!("measuring {} ...", stage.key);
         let start = Instant::now();
         let result = match stage.how {
-            How::InThisBinary => std::env::current_exe()
-                .map_err(|e| format!("cannot find own executable: {e}"))
-                .and_then(|exe| {
+            How::InThisBinary => {
+                std::env::current_exe().map_err(|e| format!("cannot find own executable: {e}")).and_then(|exe| {
                     let mut cmd = Command::new(exe);
                     cmd.args(["--measure", stage.key]);
                     run_probe(cmd, &opts)
-                }),
-            How::SiblingBinary(name) => sibling_binary(name, bin_dir.as_deref())
-                .and_then(|exe| run_probe(Command::new(exe), &opts)),
+                })
+            }
+            How::SiblingBinary(name) => {
+                sibling_binary(name, bin_dir.as_deref()).and_then(|exe| run_probe(Command::new(exe), &opts))
+            }
             How::PuppetValidate => measure_puppet(&corpus, puppet_runs, opts.list_errors),
         };
         match &result {
-            Ok(m) => eprintln!(
-                "  {} done in {:.1} s: best {:.3} s",
-                stage.key,
-                start.elapsed().as_secs_f64(),
-                m.best_s
-            ),
+            Ok(m) => {
+                eprintln!("  {} done in {:.1} s: best {:.3} s", stage.key, start.elapsed().as_secs_f64(), m.best_s)
+            }
             Err(e) => eprintln!("  {} FAILED: {e}", stage.key),
         }
         results.push((stage.key, result));
@@ -282,10 +252,7 @@ fn reject_rest(args: &[String]) -> Result<(), String> {
 
 /// Runs a parser binary with the common options and reads its JSON line from stdout.
 fn run_probe(mut cmd: Command, opts: &harness::ProbeArgs) -> Result<Measurement, String> {
-    cmd.arg("--corpus")
-        .arg(&opts.corpus)
-        .arg("--runs")
-        .arg(opts.runs.to_string());
+    cmd.arg("--corpus").arg(&opts.corpus).arg("--runs").arg(opts.runs.to_string());
     if opts.list_errors {
         cmd.arg("--list-errors");
     }
@@ -295,11 +262,7 @@ fn run_probe(mut cmd: Command, opts: &harness::ProbeArgs) -> Result<Measurement,
         .output()
         .map_err(|e| format!("cannot run {:?}: {e}", cmd.get_program()))?;
     if !out.status.success() {
-        return Err(format!(
-            "{:?} exited with {}",
-            cmd.get_program(),
-            out.status
-        ));
+        return Err(format!("{:?} exited with {}", cmd.get_program(), out.status));
     }
     let stdout = String::from_utf8_lossy(&out.stdout);
     let line = stdout
@@ -327,23 +290,15 @@ fn sibling_binary(name: &str, bin_dir: Option<&Path>) -> Result<PathBuf, String>
         if let Some(cargo) = std::env::var_os("CARGO") {
             let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
             let mut cmd = Command::new(cargo);
-            cmd.args(["build", "--quiet", "-p", name])
-                .arg("--manifest-path")
-                .arg(&manifest);
+            cmd.args(["build", "--quiet", "-p", name]).arg("--manifest-path").arg(&manifest);
             if !cfg!(debug_assertions) {
                 cmd.arg("--release");
             }
             eprintln!(
                 "  building {name} (cargo build{} -p {name})",
-                if cfg!(debug_assertions) {
-                    ""
-                } else {
-                    " --release"
-                }
+                if cfg!(debug_assertions) { "" } else { " --release" }
             );
-            let status = cmd
-                .status()
-                .map_err(|e| format!("cannot run cargo to build {name}: {e}"))?;
+            let status = cmd.status().map_err(|e| format!("cannot run cargo to build {name}: {e}"))?;
             if !status.success() {
                 return Err(format!("cargo build -p {name} failed: {status}"));
             }
@@ -380,8 +335,7 @@ fn measure_puppet(corpus: &Corpus, runs: usize, list_errors: bool) -> Result<Mea
 
     // Startup: one tiny file, best of `runs`.
     let tiny = std::env::temp_dir().join(format!("poppet-bench-startup-{}.pp", std::process::id()));
-    std::fs::write(&tiny, "notice('poppet-bench')\n")
-        .map_err(|e| format!("cannot write {}: {e}", tiny.display()))?;
+    std::fs::write(&tiny, "notice('poppet-bench')\n").map_err(|e| format!("cannot write {}: {e}", tiny.display()))?;
     let mut startup = Vec::new();
     for _ in 0..runs {
         let start = Instant::now();
@@ -422,17 +376,9 @@ fn measure_puppet(corpus: &Corpus, runs: usize, list_errors: bool) -> Result<Mea
             let out = validate(batch)?;
             // Exit status 1 means "some file has errors"; anything else, or 1 with no Error:
             // line, means Puppet itself failed.
-            let text = format!(
-                "{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
             if !out.status.success() && (out.status.code() != Some(1) || !text.contains("Error:")) {
-                return Err(format!(
-                    "`puppet parser validate` failed ({}): {}",
-                    out.status,
-                    text.trim()
-                ));
+                return Err(format!("`puppet parser validate` failed ({}): {}", out.status, text.trim()));
             }
             if run == 0 {
                 output.push_str(&text);
@@ -450,10 +396,7 @@ fn measure_puppet(corpus: &Corpus, runs: usize, list_errors: bool) -> Result<Mea
     let known: HashSet<&Path> = corpus.files.iter().map(|f| f.path.as_path()).collect();
     let mut bad: HashSet<PathBuf> = HashSet::new();
     let mut unattributed = 0usize;
-    for line in first_output
-        .lines()
-        .filter(|l| l.trim_start().starts_with("Error:"))
-    {
+    for line in first_output.lines().filter(|l| l.trim_start().starts_with("Error:")) {
         match puppet_error_file(line).filter(|p| known.contains(p.as_path())) {
             Some(path) => {
                 bad.insert(path);
@@ -488,23 +431,14 @@ fn measure_puppet(corpus: &Corpus, runs: usize, list_errors: bool) -> Result<Mea
 fn puppet_error_file(line: &str) -> Option<PathBuf> {
     let start = line.rfind("(file: ")? + "(file: ".len();
     let rest = &line[start..];
-    let end = rest
-        .find(", line:")
-        .or_else(|| rest.rfind(')'))
-        .unwrap_or(rest.len());
+    let end = rest.find(", line:").or_else(|| rest.rfind(')')).unwrap_or(rest.len());
     Some(PathBuf::from(rest[..end].trim()))
 }
 
 fn print_table(corpus: &Corpus, results: &[(&'static str, Result<Measurement, String>)]) {
     let reference = results
         .iter()
-        .find_map(|(k, r)| {
-            if *k == REFERENCE {
-                r.as_ref().ok()
-            } else {
-                None
-            }
-        })
+        .find_map(|(k, r)| if *k == REFERENCE { r.as_ref().ok() } else { None })
         .map(Measurement::mb_per_s);
     let runs_note = results
         .iter()
@@ -519,15 +453,7 @@ fn print_table(corpus: &Corpus, results: &[(&'static str, Result<Measurement, St
         corpus.bytes() as f64 / 1e6
     );
     println!();
-    let header = [
-        "parser",
-        "MB/s",
-        "vs ours",
-        "best s",
-        "median s",
-        "clean files",
-        "nodes",
-    ];
+    let header = ["parser", "MB/s", "vs ours", "best s", "median s", "clean files", "nodes"];
     let mut rows: Vec<[String; 7]> = Vec::new();
     for (key, r) in results {
         match r {
@@ -543,15 +469,9 @@ fn print_table(corpus: &Corpus, results: &[(&'static str, Result<Measurement, St
                     m.nodes.map_or("-".into(), |n| n.to_string()),
                 ]);
             }
-            Err(_) => rows.push([
-                key.to_string(),
-                "n/a".into(),
-                "-".into(),
-                "-".into(),
-                "-".into(),
-                "-".into(),
-                "-".into(),
-            ]),
+            Err(_) => {
+                rows.push([key.to_string(), "n/a".into(), "-".into(), "-".into(), "-".into(), "-".into(), "-".into()])
+            }
         }
     }
     let mut widths = header.map(str::len);
@@ -575,12 +495,8 @@ fn print_table(corpus: &Corpus, results: &[(&'static str, Result<Measurement, St
 
     println!();
     println!("Notes:");
-    println!(
-        "  - tree-sitter rows: one parser reused, files already in memory; a run = parse + drop of"
-    );
-    println!(
-        "    every tree. \"clean\" = root_node().has_error() is false (no ERROR or MISSING node)."
-    );
+    println!("  - tree-sitter rows: one parser reused, files already in memory; a run = parse + drop of");
+    println!("    every tree. \"clean\" = root_node().has_error() is false (no ERROR or MISSING node).");
     println!("    Node counts differ because the two grammars shape their trees differently.");
     for (_, r) in results {
         let Ok(m) = r else { continue };
@@ -590,16 +506,10 @@ fn print_table(corpus: &Corpus, results: &[(&'static str, Result<Measurement, St
         if let Some(startup) = m.startup_s {
             let n = m.invocations.unwrap_or(1);
             let without = m.best_s - startup * n as f64;
-            println!(
-                "  - {}: wall time of {n} process(es) given all files as arguments, startup included,",
-                m.label
-            );
+            println!("  - {}: wall time of {n} process(es) given all files as arguments, startup included,", m.label);
             println!("    nothing subtracted. Its startup alone (validating a one-line file) is {startup:.3} s;");
             if without > 0.0 {
-                println!(
-                    "    for reference only, {:.2} MB/s with that subtracted.",
-                    m.bytes as f64 / without / 1e6
-                );
+                println!("    for reference only, {:.2} MB/s with that subtracted.", m.bytes as f64 / without / 1e6);
             }
             println!("    `puppet parser validate` does more than parse: it also runs Puppet's validation");
             println!("    checks on every file, and reports only files with errors (\"clean\" = no Error: line).");

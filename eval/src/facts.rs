@@ -42,7 +42,9 @@ pub fn read(path: &std::path::Path) -> Result<Hash, String> {
                 None => Ok(doc.value),
             },
             Err(crate::hiera::yaml::YamlError::Syntax(m)) => Err(m),
-            Err(crate::hiera::yaml::YamlError::DisallowedClass(c)) => Err(format!("Tried to load unspecified class: {c}")),
+            Err(crate::hiera::yaml::YamlError::DisallowedClass(c)) => {
+                Err(format!("Tried to load unspecified class: {c}"))
+            }
         }
     };
     match &first {

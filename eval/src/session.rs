@@ -114,7 +114,9 @@ impl Failure {
     /// The error as `puppet apply` prints it after `Error: ` (without ` on node NAME`).
     pub fn puppet_text(&self) -> String {
         match self.kind {
-            FailureKind::Parse => format!("Could not parse for environment production: {}{}", self.message, self.location()),
+            FailureKind::Parse => {
+                format!("Could not parse for environment production: {}{}", self.message, self.location())
+            }
             FailureKind::Validation => self.message.clone(),
             FailureKind::Evaluation => format!("Evaluation Error: {}{}", self.message, self.location()),
             FailureKind::Context => format!("{} (file: unknown, line: {})", self.message, self.line),
@@ -205,7 +207,13 @@ fn parse_failure(errors: &[Diagnostic]) -> Failure {
         };
     }
     let d = &errors[0];
-    Failure { kind: FailureKind::Parse, message: d.message.clone(), line: d.span.line, column: d.span.column, file: None }
+    Failure {
+        kind: FailureKind::Parse,
+        message: d.message.clone(),
+        line: d.span.line,
+        column: d.span.column,
+        file: None,
+    }
 }
 
 fn flow_failure(flow: Flow) -> Failure {
@@ -232,5 +240,11 @@ fn flow_failure(flow: Flow) -> Failure {
 }
 
 fn context_failure(at: puppet_syntax::Span) -> Failure {
-    Failure { kind: FailureKind::Context, message: "break() from context where this is illegal".into(), line: at.line, column: 0, file: None }
+    Failure {
+        kind: FailureKind::Context,
+        message: "break() from context where this is illegal".into(),
+        line: at.line,
+        column: 0,
+        file: None,
+    }
 }

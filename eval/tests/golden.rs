@@ -39,17 +39,11 @@ fn expectation(source: &str) -> Vec<String> {
 fn golden() {
     let todo = Ratchet::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/disagree.todo"));
     let report = cases::run(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"), "GOLDEN_FILTER", |case, source| {
-        let ours = std::panic::catch_unwind(|| expectation(source))
-            .unwrap_or_else(|_| vec!["PANIC".to_string()]);
+        let ours = std::panic::catch_unwind(|| expectation(source)).unwrap_or_else(|_| vec!["PANIC".to_string()]);
         if ours == case.expected {
             return None;
         }
-        Some(format!(
-            "{}  puppet: {:?}\n  ours:   {:?}",
-            cases::show_source(source),
-            case.expected,
-            ours
-        ))
+        Some(format!("{}  puppet: {:?}\n  ours:   {:?}", cases::show_source(source), case.expected, ours))
     });
     report.print("golden", "agree with Puppet 7.23");
     assert!(report.problems.is_empty(), "malformed case files");
@@ -69,7 +63,12 @@ fn golden() {
         eprintln!("{k}: agrees with Puppet now: remove it from disagree.todo");
     }
     eprintln!("golden: {} known disagreements (disagree.todo)", todo.len());
-    assert!(verdict.unexpected.is_empty() && fixed.is_empty(), "{} cases differ from Puppet besides disagree.todo; {} listed cases agree", verdict.unexpected.len(), fixed.len());
+    assert!(
+        verdict.unexpected.is_empty() && fixed.is_empty(),
+        "{} cases differ from Puppet besides disagree.todo; {} listed cases agree",
+        verdict.unexpected.len(),
+        fixed.len()
+    );
 }
 
 /// The programs of `tests/golden_modules/*.txt`, run with the modules of `tests/modules` on
@@ -79,18 +78,19 @@ fn golden() {
 #[test]
 fn modules() {
     let modules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/modules");
-    let report = cases::run(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden_modules"), "GOLDEN_FILTER", |case, source| {
-        let ours = std::panic::catch_unwind(|| {
-            let mut session = Session::default();
-            session.evaluator.set_modulepath(&modules.display().to_string());
-            oracle::hide_modulepath(our_expectation(&session.run(source)), &modules)
-        })
-        .unwrap_or_else(|_| vec!["PANIC".to_string()]);
-        if ours == case.expected {
-            return None;
-        }
-        Some(format!("{}  puppet: {:?}\n  ours:   {:?}", cases::show_source(source), case.expected, ours))
-    });
+    let report =
+        cases::run(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden_modules"), "GOLDEN_FILTER", |case, source| {
+            let ours = std::panic::catch_unwind(|| {
+                let mut session = Session::default();
+                session.evaluator.set_modulepath(&modules.display().to_string());
+                oracle::hide_modulepath(our_expectation(&session.run(source)), &modules)
+            })
+            .unwrap_or_else(|_| vec!["PANIC".to_string()]);
+            if ours == case.expected {
+                return None;
+            }
+            Some(format!("{}  puppet: {:?}\n  ours:   {:?}", cases::show_source(source), case.expected, ours))
+        });
     report.print("golden_modules", "agree with Puppet 7.23");
     assert!(report.problems.is_empty(), "malformed case files");
     assert!(report.failures.is_empty(), "{} module programs differ from Puppet", report.failures.len());

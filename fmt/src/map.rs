@@ -529,7 +529,9 @@ fn is_kind_level_type(t: &Type) -> bool {
         Type::Integer { from: None, to: None } | Type::String(None) | Type::Boolean(None) | Type::Regexp(None) => true,
         Type::Float { from, to } => from.is_infinite() && to.is_infinite(),
         Type::Array { element: None, size: None } | Type::Hash { key: None, value: None, size: None } => true,
-        Type::Collection(None) | Type::Iterable(None) | Type::Type(None) | Type::Uri(None) | Type::Sensitive(None) => true,
+        Type::Collection(None) | Type::Iterable(None) | Type::Type(None) | Type::Uri(None) | Type::Sensitive(None) => {
+            true
+        }
         Type::Timespan { from: None, to: None } | Type::Timestamp { from: None, to: None } => true,
         Type::SemVer(ranges) => ranges.is_empty(),
         Type::Object(o) => o.name.is_none() && o.attributes.is_empty(),

@@ -190,7 +190,8 @@ fn inspect(val: &Value) -> String {
         Value::Error(e) => {
             let attr = |name: &str| {
                 let v = e.attribute(name).unwrap_or(Value::Undef);
-                crate::ruby::inspect(&crate::sprintf::Arg::Obj(&v)).map_or_else(|_| "nil".to_owned(), |s| s.into_owned())
+                crate::ruby::inspect(&crate::sprintf::Arg::Obj(&v))
+                    .map_or_else(|_| "nil".to_owned(), |s| s.into_owned())
             };
             format!(
                 "#<Puppet::DataTypes::Error:0x0000000000000000 @msg={}, @kind={}, @details={}, @issue_code={}>",

@@ -15,8 +15,8 @@
 
 use std::borrow::Cow;
 
-use puppet_types::display::{float_to_s, value_to_s, value_to_string};
 pub use poppet_ruby::string::{inspect as inspect_str, inspect_bytes};
+use puppet_types::display::{float_to_s, value_to_s, value_to_string};
 use puppet_types::Value;
 
 use crate::error::FormatError;
@@ -72,7 +72,6 @@ pub fn inspect<'a>(arg: &'a Arg<'_>) -> Result<Cow<'a, str>, FormatError> {
         other => to_s(other)?,
     })
 }
-
 
 fn no_implicit(what: &str, into: &str) -> FormatError {
     FormatError::new(format!("no implicit conversion of {what} into {into}"))
@@ -158,7 +157,8 @@ fn fdiv_seconds(nsecs: i128) -> f64 {
 
 /// `rb_str_to_dbl(s, TRUE)`.
 fn str_to_dbl(s: &str) -> Result<f64, FormatError> {
-    poppet_ruby::kernel::float(s).ok_or_else(|| FormatError::new(format!("invalid value for Float(): {}", inspect_str(s))))
+    poppet_ruby::kernel::float(s)
+        .ok_or_else(|| FormatError::new(format!("invalid value for Float(): {}", inspect_str(s))))
 }
 
 /// `NUM2INT(arg)`: a C `int` for `%c` and `*` widths.

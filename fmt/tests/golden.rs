@@ -13,15 +13,14 @@
 //! `file: code` line each). The test fails when any other case disagrees, and when a listed
 //! case agrees (so the list only shrinks); `GOLDEN_TODO=write` rewrites it.
 
+use poppet_tests::table;
 use puppet_syntax::ast::{CallKind, Expr, ExprKind};
 use puppet_types::literal::Reader;
 use puppet_types::{display, Error, Value};
-use poppet_tests::table;
 
 /// Computes one golden line: what `notice(CODE)` logs, or the error message.
 fn run(code: &str) -> Result<String, String> {
-    let program = puppet_syntax::parse(code)
-        .map_err(|d| d.first().map(|d| d.message.clone()).unwrap_or_default())?;
+    let program = puppet_syntax::parse(code).map_err(|d| d.first().map(|d| d.message.clone()).unwrap_or_default())?;
     let body = program.body.ok_or("no expression")?;
     // Puppet's log shows the first line of a message (the oracle records that line).
     let value = convert(&Reader::default(), &body)
@@ -48,8 +47,7 @@ fn convert(reader: &Reader, e: &Expr) -> Result<Value, Error> {
         _ => return reader.eval(e),
     };
     let Value::Type(ref t) = target else { return reader.eval(e) };
-    pfmt::new_value(t, &args)
-        .map_err(|e| Error::new(format!("Error while evaluating a {what}, {}", e.message)))
+    pfmt::new_value(t, &args).map_err(|e| Error::new(format!("Error while evaluating a {what}, {}", e.message)))
 }
 
 #[test]

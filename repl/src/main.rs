@@ -233,8 +233,8 @@ fn read_source(args: &Args) -> Result<Option<Source>, SourceError> {
     }
     match &args.file {
         Some(path) if path.as_os_str() != "-" => {
-            let bytes =
-                std::fs::read(path).map_err(|e| SourceError::Unreadable(format!("Could not read {}: {e}", path.display())))?;
+            let bytes = std::fs::read(path)
+                .map_err(|e| SourceError::Unreadable(format!("Could not read {}: {e}", path.display())))?;
             let text = decode(&bytes)?;
             Ok(Some(Source { text, file: Some(path.display().to_string()) }))
         }
@@ -304,7 +304,8 @@ fn print_error(error: &Failure, source: &Source, colour: bool) {
 }
 
 fn json_record(outcome: &Outcome) -> serde_json::Value {
-    let messages = |level| serde_json::Value::from(outcome.messages(level).iter().map(|m| m.to_string()).collect::<Vec<_>>());
+    let messages =
+        |level| serde_json::Value::from(outcome.messages(level).iter().map(|m| m.to_string()).collect::<Vec<_>>());
     let error = match &outcome.error {
         None => serde_json::Value::Null,
         Some(e) => serde_json::json!({
@@ -329,7 +330,9 @@ fn to_json(v: &Value) -> serde_json::Value {
         Value::Integer(i) => (*i).into(),
         // JSON numbers here are 64-bit: a bignum is written as its digits, in a string
         Value::BigInt(b) => b.to_string().into(),
-        Value::Float(f) => serde_json::Number::from_f64(*f).map_or_else(|| puppet_types::display::float_to_s(*f).into(), Into::into),
+        Value::Float(f) => {
+            serde_json::Number::from_f64(*f).map_or_else(|| puppet_types::display::float_to_s(*f).into(), Into::into)
+        }
         Value::String(s) => s.to_string().into(),
         Value::Array(a) => a.iter().map(to_json).collect::<Vec<_>>().into(),
         Value::Hash(h) => {
@@ -363,7 +366,17 @@ fn interactive(args: &Args) -> ExitCode {
             Err(code) => return code,
         };
         let history = poppet::shell::default_history_path();
-        poppet::shell::run(poppet::shell::Config { options, facts, node, colour, quiet, init, history, log_level, modulepath })
+        poppet::shell::run(poppet::shell::Config {
+            options,
+            facts,
+            node,
+            colour,
+            quiet,
+            init,
+            history,
+            log_level,
+            modulepath,
+        })
     });
     match worker.map(|w| w.join()) {
         Ok(Ok(code)) => code,

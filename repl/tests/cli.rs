@@ -51,7 +51,10 @@ fn evaluation_error_exits_1_with_location() {
 fn file_errors_name_the_file() {
     let path = temp_file("bad.pp", b"$a = 1\n$a = 2\n");
     let out = poppet(&[path.to_str().expect("utf-8 path")], None);
-    assert_eq!(text(&out.stderr), format!("Error: Cannot reassign variable '$a' (file: {}, line: 2, column: 4)\n", path.display()));
+    assert_eq!(
+        text(&out.stderr),
+        format!("Error: Cannot reassign variable '$a' (file: {}, line: 2, column: 4)\n", path.display())
+    );
     assert_eq!(out.status.code(), Some(1));
 }
 
@@ -97,7 +100,10 @@ fn strict_levels() {
 fn json_output() {
     let out = poppet(&["--output", "json", "-e", "notice(a) warning(w)\n[1, {b => 2.5}]"], None);
     let record: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON record");
-    assert_eq!(record, serde_json::json!({"value": [1, {"b": 2.5}], "notices": ["a"], "warnings": ["w"], "error": null}));
+    assert_eq!(
+        record,
+        serde_json::json!({"value": [1, {"b": 2.5}], "notices": ["a"], "warnings": ["w"], "error": null})
+    );
     assert_eq!(out.status.code(), Some(0));
     let out = poppet(&["--output", "json", "-e", "notice(a)\nfail(oops)"], None);
     let record: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON record");
@@ -155,7 +161,10 @@ fn encoding_errors() {
     let out = poppet(&["--output", "json", bad.to_str().expect("path")], None);
     assert_eq!(out.status.code(), Some(1));
     let record: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON record");
-    assert_eq!(record["error"], serde_json::json!({"message": "invalid byte sequence in UTF-8", "line": null, "column": null}));
+    assert_eq!(
+        record["error"],
+        serde_json::json!({"message": "invalid byte sequence in UTF-8", "line": null, "column": null})
+    );
 }
 
 #[test]
@@ -211,10 +220,20 @@ fn catalog_json_lists_resources_parameters_and_containment() {
         .collect();
     assert_eq!(
         refs,
-        ["Stage[main]", "Class[Settings]", "Class[main]", "Class[Demo]", "File[/etc/demo]", "Class[Demo::Config]", "File[/etc/demo/demo.conf]"]
+        [
+            "Stage[main]",
+            "Class[Settings]",
+            "Class[main]",
+            "Class[Demo]",
+            "File[/etc/demo]",
+            "Class[Demo::Config]",
+            "File[/etc/demo/demo.conf]"
+        ]
     );
     assert_eq!(resources[4]["parameters"]["owner"], "www-data");
-    assert!(catalog["edges"].as_array().is_some_and(|e| e.iter().any(|e| e["source"] == "Class[Demo]" && e["target"] == "File[/etc/demo]")));
+    assert!(catalog["edges"]
+        .as_array()
+        .is_some_and(|e| e.iter().any(|e| e["source"] == "Class[Demo]" && e["target"] == "File[/etc/demo]")));
     assert_eq!(catalog["classes"], serde_json::json!(["settings", "demo", "demo::config"]));
 }
 
@@ -232,19 +251,28 @@ fn catalog_json_edges_as_puppet_compiles_them() {
         let expected: Vec<&str> = expected.lines().filter(|l| !l.is_empty()).collect();
         let out = poppet(&["--catalog", "json", "-e", code], None);
         let stdout = text(&out.stdout);
-        let catalog: serde_json::Value = serde_json::from_str(&stdout[stdout.find('{').unwrap_or(0)..]).unwrap_or_default();
+        let catalog: serde_json::Value =
+            serde_json::from_str(&stdout[stdout.find('{').unwrap_or(0)..]).unwrap_or_default();
         let mut ours: Vec<String> = catalog["edges"]
             .as_array()
             .into_iter()
             .flatten()
-            .map(|e| format!("edge: {} -> {}", e["source"].as_str().unwrap_or("?"), e["target"].as_str().unwrap_or("?")))
+            .map(|e| {
+                format!("edge: {} -> {}", e["source"].as_str().unwrap_or("?"), e["target"].as_str().unwrap_or("?"))
+            })
             .collect();
         ours.sort();
-        let classes: Vec<&str> = catalog["classes"].as_array().into_iter().flatten().filter_map(|c| c.as_str()).collect();
+        let classes: Vec<&str> =
+            catalog["classes"].as_array().into_iter().flatten().filter_map(|c| c.as_str()).collect();
         ours.push(format!("classes: {}", classes.join(" ")));
         for r in catalog["resources"].as_array().into_iter().flatten() {
             let tags: Vec<&str> = r["tags"].as_array().into_iter().flatten().filter_map(|t| t.as_str()).collect();
-            ours.push(format!("tags: {}[{}]: {}", r["type"].as_str().unwrap_or("?"), r["title"].as_str().unwrap_or("?"), tags.join(" ")));
+            ours.push(format!(
+                "tags: {}[{}]: {}",
+                r["type"].as_str().unwrap_or("?"),
+                r["title"].as_str().unwrap_or("?"),
+                tags.join(" ")
+            ));
         }
         cases += 1;
         if ours != expected {
@@ -263,6 +291,10 @@ fn erb_templates_are_refused_as_ruby() {
         let out = poppet(&["-e", code], None);
         assert_eq!(out.status.code(), Some(1), "{code}");
         let stderr = text(&out.stderr);
-        assert!(stderr.contains("is implemented in Ruby (its ERB templates are Ruby code): Ruby functions are not available"), "{stderr}");
+        assert!(
+            stderr
+                .contains("is implemented in Ruby (its ERB templates are Ruby code): Ruby functions are not available"),
+            "{stderr}"
+        );
     }
 }

@@ -15,33 +15,19 @@ use poppet::shell::highlight::{matching_bracket, Highlighter, Theme};
 
 /// The cases of `tests/shell/NAME`, those the filter leaves.
 fn table(name: &str) -> Vec<cases::Case> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/shell")
-        .join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shell").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let file = cases::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert!(!file.cases.is_empty(), "{name}: no cases");
     let filter = std::env::var("HIGHLIGHT_FILTER").ok();
-    file.cases
-        .into_iter()
-        .filter(|case| {
-            filter
-                .as_ref()
-                .is_none_or(|f| case.name.contains(f.as_str()))
-        })
-        .collect()
+    file.cases.into_iter().filter(|case| filter.as_ref().is_none_or(|f| case.name.contains(f.as_str()))).collect()
 }
 
 /// Every source of the span table, and the benchmark's 200 lines of real Puppet.
 fn sources() -> Vec<String> {
-    let mut sources: Vec<String> = table("highlight.txt")
-        .iter()
-        .map(|case| case.source())
-        .collect();
+    let mut sources: Vec<String> = table("highlight.txt").iter().map(|case| case.source()).collect();
     let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/shell/input.pp");
-    sources.push(
-        std::fs::read_to_string(&input).unwrap_or_else(|e| panic!("{}: {e}", input.display())),
-    );
+    sources.push(std::fs::read_to_string(&input).unwrap_or_else(|e| panic!("{}: {e}", input.display())));
     sources
 }
 
@@ -67,17 +53,10 @@ fn strip_ansi(text: &str) -> String {
     while let Some(start) = rest.find('\x1b') {
         out.push_str(&rest[..start]);
         let sequence = &rest[start..];
+        assert!(sequence.starts_with("\x1b["), "an escape that is no CSI in {text:?}");
+        let end = sequence.find('m').unwrap_or_else(|| panic!("an unterminated escape in {text:?}"));
         assert!(
-            sequence.starts_with("\x1b["),
-            "an escape that is no CSI in {text:?}"
-        );
-        let end = sequence
-            .find('m')
-            .unwrap_or_else(|| panic!("an unterminated escape in {text:?}"));
-        assert!(
-            sequence[2..end]
-                .bytes()
-                .all(|b| b.is_ascii_digit() || b == b';'),
+            sequence[2..end].bytes().all(|b| b.is_ascii_digit() || b == b';'),
             "not an SGR sequence: {:?}",
             &sequence[..=end]
         );
@@ -92,15 +71,9 @@ fn strip_ansi(text: &str) -> String {
 fn check_spans(src: &str, spans: &[(Range<usize>, &str)]) {
     let mut end = 0;
     for (range, capture) in spans {
-        assert!(
-            range.start >= end,
-            "{range:?} overlaps or is out of order in {src:?}: {spans:?}"
-        );
+        assert!(range.start >= end, "{range:?} overlaps or is out of order in {src:?}: {spans:?}");
         assert!(range.start < range.end, "empty span {range:?} in {src:?}");
-        assert!(
-            src.get(range.clone()).is_some(),
-            "{range:?} is not a slice of {src:?}"
-        );
+        assert!(src.get(range.clone()).is_some(), "{range:?} is not a slice of {src:?}");
         assert!(!capture.is_empty());
         end = range.end;
     }
@@ -115,10 +88,8 @@ fn spans_match_the_table() {
         let src = case.source();
         let spans = highlighter.spans(&src);
         check_spans(&src, &spans);
-        let ours: Vec<String> = spans
-            .iter()
-            .map(|(range, capture)| format!("{}\t{capture}", escape(&src[range.clone()])))
-            .collect();
+        let ours: Vec<String> =
+            spans.iter().map(|(range, capture)| format!("{}\t{capture}", escape(&src[range.clone()]))).collect();
         if ours != case.expected {
             failures.push(format!(
                 "highlight.txt:{}: {}\n{}  expected:\n    {}\n  ours:\n    {}",
@@ -133,12 +104,7 @@ fn spans_match_the_table() {
     for failure in &failures {
         eprintln!("{failure}\n");
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases differ",
-        failures.len(),
-        cases.len()
-    );
+    assert!(failures.is_empty(), "{} of {} cases differ", failures.len(), cases.len());
 }
 
 #[test]
@@ -147,19 +113,13 @@ fn brackets_match_the_table() {
     let cases = table("brackets.txt");
     for case in &cases {
         let marked = case.source();
-        let pos = marked
-            .find('‸')
-            .unwrap_or_else(|| panic!("brackets.txt:{}: no ‸ in the source", case.line));
+        let pos = marked.find('‸').unwrap_or_else(|| panic!("brackets.txt:{}: no ‸ in the source", case.line));
         let src = marked.replacen('‸', "", 1);
         let found = matching_bracket(&src, pos);
         let shown = match found {
             None => "none".to_owned(),
             Some((at, partner)) => {
-                assert!(
-                    at == pos || at + 1 == pos,
-                    "{}: {at} is neither at nor before the cursor {pos}",
-                    case.name
-                );
+                assert!(at == pos || at + 1 == pos, "{}: {at} is neither at nor before the cursor {pos}", case.name);
                 let mut shown = src.clone();
                 for offset in [at.max(partner), at.min(partner)] {
                     shown.insert(offset + 1, '⟩');
@@ -181,12 +141,7 @@ fn brackets_match_the_table() {
     for failure in &failures {
         eprintln!("{failure}\n");
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases differ",
-        failures.len(),
-        cases.len()
-    );
+    assert!(failures.is_empty(), "{} of {} cases differ", failures.len(), cases.len());
 }
 
 #[test]
@@ -208,14 +163,9 @@ fn painting_without_a_theme_gives_the_source() {
     let highlighter = Highlighter::new();
     for src in sources() {
         assert_eq!(highlighter.paint(&src, &Theme::none(), None), src);
-        assert_eq!(
-            highlighter.paint(&src, &Theme::none(), Some((0, src.len().saturating_sub(1)))),
-            src
-        );
+        assert_eq!(highlighter.paint(&src, &Theme::none(), Some((0, src.len().saturating_sub(1)))), src);
         // Plain styles are no colours either.
-        let plain = Theme::none()
-            .with("variable", Style::new())
-            .with_brackets(Some(Style::new()));
+        let plain = Theme::none().with("variable", Style::new()).with_brackets(Some(Style::new()));
         assert_eq!(highlighter.paint(&src, &plain, Some((0, 1))), src);
     }
 }
@@ -225,9 +175,7 @@ fn painting_adds_only_escapes_and_closes_them_on_each_line() {
     let highlighter = Highlighter::new();
     let theme = Theme::dark();
     for src in sources() {
-        let mut cursors: Vec<usize> = (0..=src.len())
-            .filter(|&at| src.is_char_boundary(at))
-            .collect();
+        let mut cursors: Vec<usize> = (0..=src.len()).filter(|&at| src.is_char_boundary(at)).collect();
         if cursors.len() > 400 {
             cursors = cursors.into_iter().step_by(37).collect();
         }
@@ -237,10 +185,7 @@ fn painting_adds_only_escapes_and_closes_them_on_each_line() {
             assert_eq!(strip_ansi(&painted), src, "painted {painted:?}");
             for line in painted.split('\n') {
                 if let Some(last) = line.rfind('\x1b') {
-                    assert!(
-                        line[last..].starts_with("\x1b[0m"),
-                        "a style left open on line {line:?} of {painted:?}"
-                    );
+                    assert!(line[last..].starts_with("\x1b[0m"), "a style left open on line {line:?} of {painted:?}");
                 }
             }
         }
@@ -260,63 +205,19 @@ fn painting_colours_each_capture() {
     for (src, theme, pair, expected) in [
         ("$x = 'a'", &red, None, "\x1b[31m$x\x1b[0m = 'a'"),
         // `variable.parameter` falls back to `variable`.
-        (
-            "|$v| { $v }",
-            &red,
-            None,
-            "|\x1b[31m$v\x1b[0m| { \x1b[31m$v\x1b[0m }",
-        ),
-        (
-            "file { 'x': }",
-            &brackets,
-            None,
-            "file \x1b[34m{\x1b[0m \x1b[32m'x'\x1b[0m: \x1b[34m}\x1b[0m",
-        ),
-        (
-            "file { 'x': }",
-            &brackets,
-            Some((12, 5)),
-            "file \x1b[1;34m{\x1b[0m \x1b[32m'x'\x1b[0m: \x1b[1;34m}\x1b[0m",
-        ),
+        ("|$v| { $v }", &red, None, "|\x1b[31m$v\x1b[0m| { \x1b[31m$v\x1b[0m }"),
+        ("file { 'x': }", &brackets, None, "file \x1b[34m{\x1b[0m \x1b[32m'x'\x1b[0m: \x1b[34m}\x1b[0m"),
+        ("file { 'x': }", &brackets, Some((12, 5)), "file \x1b[1;34m{\x1b[0m \x1b[32m'x'\x1b[0m: \x1b[1;34m}\x1b[0m"),
         // A bracket inside a merged span (`([`) is emphasised alone.
-        (
-            "f([1])",
-            &brackets,
-            Some((1, 5)),
-            "f\x1b[1;34m(\x1b[0m\x1b[34m[\x1b[0m1\x1b[34m]\x1b[0m\x1b[1;34m)\x1b[0m",
-        ),
+        ("f([1])", &brackets, Some((1, 5)), "f\x1b[1;34m(\x1b[0m\x1b[34m[\x1b[0m1\x1b[34m]\x1b[0m\x1b[1;34m)\x1b[0m"),
         // Brackets the theme leaves plain are emphasised alone; offsets off the source or
         // inside a character are ignored.
-        (
-            "(é)",
-            &comments
-                .clone()
-                .with_brackets(Some(Style::new().underline())),
-            Some((0, 2)),
-            "\x1b[4m(\x1b[0mé)",
-        ),
-        (
-            "()",
-            &comments
-                .clone()
-                .with_brackets(Some(Style::new().underline())),
-            Some((7, 1)),
-            "(\x1b[4m)\x1b[0m",
-        ),
+        ("(é)", &comments.clone().with_brackets(Some(Style::new().underline())), Some((0, 2)), "\x1b[4m(\x1b[0mé)"),
+        ("()", &comments.clone().with_brackets(Some(Style::new().underline())), Some((7, 1)), "(\x1b[4m)\x1b[0m"),
         // A span over lines is closed before each line feed and opened again after it.
-        (
-            "/* a\n\nb */",
-            &comments,
-            None,
-            "\x1b[90m/* a\x1b[0m\n\n\x1b[90mb */\x1b[0m",
-        ),
+        ("/* a\n\nb */", &comments, None, "\x1b[90m/* a\x1b[0m\n\n\x1b[90mb */\x1b[0m"),
         // `string.special` (the heredoc's tags) falls back to `string`.
-        (
-            "@(E)\n  x\n  |E\n",
-            &heredocs,
-            None,
-            "\x1b[32m@(E)\x1b[0m\n\x1b[32m  x\x1b[0m\n\x1b[32m  |E\x1b[0m\n",
-        ),
+        ("@(E)\n  x\n  |E\n", &heredocs, None, "\x1b[32m@(E)\x1b[0m\n\x1b[32m  x\x1b[0m\n\x1b[32m  |E\x1b[0m\n"),
     ] {
         assert_eq!(highlighter.paint(src, theme, pair), expected, "{src:?}");
     }
@@ -328,15 +229,8 @@ fn painting_colours_each_capture() {
 
 #[test]
 fn theme_falls_back_by_dotted_prefix() {
-    let (red, green, blue) = (
-        Color::Red.normal(),
-        Color::Green.normal(),
-        Color::Blue.normal(),
-    );
-    let theme = Theme::none()
-        .with("string", red)
-        .with("string.special", green)
-        .with("type.builtin", blue);
+    let (red, green, blue) = (Color::Red.normal(), Color::Green.normal(), Color::Blue.normal());
+    let theme = Theme::none().with("string", red).with("string.special", green).with("type.builtin", blue);
     for (capture, expected) in [
         ("string", Some(red)),
         ("string.escape", Some(red)),
@@ -359,14 +253,8 @@ fn the_dark_theme_colours_every_capture_but_operators_and_punctuation() {
     let theme = Theme::dark();
     assert!(!highlighter.capture_names().is_empty());
     for &capture in highlighter.capture_names() {
-        let plain = capture == "operator"
-            || (capture.starts_with("punctuation") && capture != "punctuation.special");
-        assert_eq!(
-            theme.style(capture).is_none(),
-            plain,
-            "{capture}: {:?}",
-            theme.style(capture)
-        );
+        let plain = capture == "operator" || (capture.starts_with("punctuation") && capture != "punctuation.special");
+        assert_eq!(theme.style(capture).is_none(), plain, "{capture}: {:?}", theme.style(capture));
     }
     assert!(theme.brackets().is_some());
     assert_eq!(Theme::default(), theme);
@@ -378,10 +266,10 @@ fn the_dark_theme_colours_every_capture_but_operators_and_punctuation() {
 #[test]
 fn any_input_is_highlighted_without_harm() {
     const PIECES: &[&str] = &[
-        "$x", " ", "\n", "\r\n", "\t", "=", "==", "=>", "->", "'", "\"", "${", "}", "{", "(", ")",
-        "[", "]", "|", "/", "\\", "#", "/*", "*/", "@(", "END", ":", "json", "/L", "|-", "if",
-        "else", "class", "define", "function", "node", "file", "notice", "Integer", "1", "0x",
-        "2.5e", "-", "<|", "|>", "@@", "?", ",", ";", "é", "☺", "\u{0}", "::", "undef",
+        "$x", " ", "\n", "\r\n", "\t", "=", "==", "=>", "->", "'", "\"", "${", "}", "{", "(", ")", "[", "]", "|", "/",
+        "\\", "#", "/*", "*/", "@(", "END", ":", "json", "/L", "|-", "if", "else", "class", "define", "function",
+        "node", "file", "notice", "Integer", "1", "0x", "2.5e", "-", "<|", "|>", "@@", "?", ",", ";", "é", "☺",
+        "\u{0}", "::", "undef",
     ];
     let highlighter = Highlighter::new();
     let theme = Theme::dark();
@@ -391,9 +279,7 @@ fn any_input_is_highlighted_without_harm() {
         // Fresh sources, and small edits of the last one (as typing makes them).
         if round % 10 == 0 || src.len() > 200 {
             let len = rng.usize(0..40);
-            src = (0..len)
-                .map(|_| PIECES[rng.usize(..PIECES.len())])
-                .collect();
+            src = (0..len).map(|_| PIECES[rng.usize(..PIECES.len())]).collect();
         } else {
             let mut at = rng.usize(..=src.len());
             while !src.is_char_boundary(at) {
@@ -402,11 +288,7 @@ fn any_input_is_highlighted_without_harm() {
             if rng.bool() || src.is_empty() {
                 src.insert_str(at, PIECES[rng.usize(..PIECES.len())]);
             } else if let Some(c) = src[at..].chars().next().or_else(|| src.chars().last()) {
-                let at = if at == src.len() {
-                    at - c.len_utf8()
-                } else {
-                    at
-                };
+                let at = if at == src.len() { at - c.len_utf8() } else { at };
                 src.replace_range(at..at + c.len_utf8(), "");
             }
         }
@@ -416,27 +298,15 @@ fn any_input_is_highlighted_without_harm() {
         let pair = matching_bracket(&src, cursor);
         let fresh = {
             let src = src.clone();
-            std::thread::spawn(move || matching_bracket(&src, cursor))
-                .join()
-                .expect("no panic")
+            std::thread::spawn(move || matching_bracket(&src, cursor)).join().expect("no panic")
         };
-        assert_eq!(
-            pair, fresh,
-            "{src:?} at {cursor}: incremental and fresh parses differ"
-        );
+        assert_eq!(pair, fresh, "{src:?} at {cursor}: incremental and fresh parses differ");
         if let Some((at, partner)) = pair {
             let bytes = src.as_bytes();
             let kinds = [bytes[at.min(partner)], bytes[at.max(partner)]];
-            assert!(
-                matches!(&kinds, b"()" | b"[]" | b"{}"),
-                "{src:?} at {cursor}: {pair:?}"
-            );
+            assert!(matches!(&kinds, b"()" | b"[]" | b"{}"), "{src:?} at {cursor}: {pair:?}");
             assert!(at == cursor || at + 1 == cursor);
-            assert_eq!(
-                matching_bracket(&src, partner),
-                Some((partner, at)),
-                "{src:?}: not symmetric"
-            );
+            assert_eq!(matching_bracket(&src, partner), Some((partner, at)), "{src:?}: not symmetric");
         }
         let painted = highlighter.paint(&src, &theme, pair);
         assert_eq!(strip_ansi(&painted), src);
@@ -449,18 +319,12 @@ fn any_input_is_highlighted_without_harm() {
 #[test]
 fn incremental_parsing_finds_the_same_pairs() {
     let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/shell/input.pp");
-    let text =
-        std::fs::read_to_string(&input).unwrap_or_else(|e| panic!("{}: {e}", input.display()));
+    let text = std::fs::read_to_string(&input).unwrap_or_else(|e| panic!("{}: {e}", input.display()));
     let fresh = |src: &str, pos: usize| {
         let src = src.to_owned();
-        std::thread::spawn(move || matching_bracket(&src, pos))
-            .join()
-            .expect("no panic")
+        std::thread::spawn(move || matching_bracket(&src, pos)).join().expect("no panic")
     };
-    let start = text
-        .match_indices('\n')
-        .nth(150)
-        .map_or(0, |(at, _)| at + 1);
+    let start = text.match_indices('\n').nth(150).map_or(0, |(at, _)| at + 1);
     let mut checked = 0;
     for end in (start..=text.len()).filter(|&end| text.is_char_boundary(end)) {
         let buffer = &text[..end];
@@ -479,11 +343,7 @@ fn incremental_parsing_finds_the_same_pairs() {
             buffer.insert(at, ['{', '}', '(', '\'', '"', '\n'][rng.usize(..6)]);
         }
         for pos in [at, at + 1, rng.usize(..=buffer.len())] {
-            assert_eq!(
-                matching_bracket(&buffer, pos),
-                fresh(&buffer, pos),
-                "at {pos} after an edit at {at}"
-            );
+            assert_eq!(matching_bracket(&buffer, pos), fresh(&buffer, pos), "at {pos} after an edit at {at}");
             checked += 1;
         }
     }

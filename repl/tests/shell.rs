@@ -6,8 +6,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use poppet::shell::validate::{verdict, Verdict};
-use rexpect::session::{spawn_with_options, PtySession};
 use rexpect::reader::Options;
+use rexpect::session::{spawn_with_options, PtySession};
 
 /// One scripted session.
 struct Script {

@@ -216,8 +216,24 @@ mod tests {
         assert_eq!(inspect("09"), "\"09\"");
         assert_eq!(inspect("-\n5"), "\"-\\n5\"");
         assert_eq!(inspect("\u{1}\u{7f}\u{2028}\u{10ffff}\u{fdd0}é😀"), r##""\u0001\u007F\u2028\u{10FFFF}\uFDD0é😀""##);
-        assert_eq!(inspect("\u{80}\u{84}\u{86}\u{9f}\u{2029}\u{fffe}\u{ffff}\u{1fffe}"), r##""\u0080\u0084\u0086\u009F\u2029\uFFFE\uFFFF\u{1FFFE}""##);
-        for raw in ["\u{85}", "\u{ad}", "\u{200b}", "\u{2066}", "\u{e000}", "\u{f8ff}", "\u{f0000}", "\u{10fffd}", "\u{e0001}", "\u{3000}", "\u{feff}", "\u{a0}"] {
+        assert_eq!(
+            inspect("\u{80}\u{84}\u{86}\u{9f}\u{2029}\u{fffe}\u{ffff}\u{1fffe}"),
+            r##""\u0080\u0084\u0086\u009F\u2029\uFFFE\uFFFF\u{1FFFE}""##
+        );
+        for raw in [
+            "\u{85}",
+            "\u{ad}",
+            "\u{200b}",
+            "\u{2066}",
+            "\u{e000}",
+            "\u{f8ff}",
+            "\u{f0000}",
+            "\u{10fffd}",
+            "\u{e0001}",
+            "\u{3000}",
+            "\u{feff}",
+            "\u{a0}",
+        ] {
             assert_eq!(inspect(raw), format!("\"{raw}\""), "{:X}", raw.chars().next().map_or(0, |c| c as u32));
         }
         assert_eq!(inspect("#a#{#$#@\\\"\x07\x08\x1b\x0b\x0c\r\t"), r##""#a\#{\#$\#@\\\"\a\b\e\v\f\r\t""##);
@@ -225,7 +241,10 @@ mod tests {
 
     #[test]
     fn dump_as_ruby() {
-        assert_eq!(dump("\u{85}\u{e000}\u{feff}\u{a0}\u{378}\u{f0000}\u{fffe}"), r##""\u0085\uE000\uFEFF\u00A0\u0378\u{F0000}\uFFFE""##);
+        assert_eq!(
+            dump("\u{85}\u{e000}\u{feff}\u{a0}\u{378}\u{f0000}\u{fffe}"),
+            r##""\u0085\uE000\uFEFF\u00A0\u0378\u{F0000}\uFFFE""##
+        );
         assert_eq!(dump("a b\u{7f}#{"), r##""a b\x7F\#{""##);
     }
 

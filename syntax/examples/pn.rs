@@ -36,10 +36,7 @@ fn main() -> ExitCode {
         };
         let parsed = puppet_syntax::analyze(&source);
         for w in &parsed.warnings {
-            eprintln!(
-                "Warning: {} (file: {file}, line: {}, column: {})",
-                w.message, w.span.line, w.span.column
-            );
+            eprintln!("Warning: {} (file: {file}, line: {}, column: {})", w.message, w.span.line, w.span.column);
         }
         match parsed.result {
             Ok(program) => {

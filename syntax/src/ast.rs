@@ -32,11 +32,7 @@ pub struct Expr {
 
 impl Expr {
     pub fn new(kind: ExprKind, span: Span) -> Self {
-        Expr {
-            kind,
-            span,
-            at: span,
-        }
+        Expr { kind, span, at: span }
     }
 
     /// An expression Puppet places elsewhere than at its start.
@@ -185,16 +181,8 @@ impl ResourceForm {
 /// `name => value`, `name +> value`, `* => hash`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttributeOp {
-    Set {
-        name: String,
-        append: bool,
-        value: Expr,
-        span: Span,
-    },
-    Splat {
-        value: Expr,
-        span: Span,
-    },
+    Set { name: String, append: bool, value: Expr, span: Span },
+    Splat { value: Expr, span: Span },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -456,8 +444,10 @@ impl<'a> Node<'a> {
                 f(Node::Body(e));
             }
         };
-        let parameters = |ps: &'a [Parameter], f: &mut dyn FnMut(Node<'a>)| ps.iter().for_each(|p| f(Node::Parameter(p)));
-        let attributes = |ops: &'a [AttributeOp], f: &mut dyn FnMut(Node<'a>)| ops.iter().for_each(|op| f(Node::Attribute(op)));
+        let parameters =
+            |ps: &'a [Parameter], f: &mut dyn FnMut(Node<'a>)| ps.iter().for_each(|p| f(Node::Parameter(p)));
+        let attributes =
+            |ops: &'a [AttributeOp], f: &mut dyn FnMut(Node<'a>)| ops.iter().for_each(|op| f(Node::Attribute(op)));
         let e = match self {
             Node::Expr(e) => e,
             Node::Body(e) => return f(Node::Expr(e)),
@@ -503,9 +493,12 @@ impl<'a> Node<'a> {
         use ExprKind as K;
         match &e.kind {
             K::Block(items) | K::Concat(items) | K::Array(items) | K::Hash(items) => exprs(items, f),
-            K::Text(inner) | K::Not(inner) | K::Negate(inner) | K::Unfold(inner) | K::Paren(inner) | K::VariableOf(inner) => {
-                f(Node::Expr(inner))
-            }
+            K::Text(inner)
+            | K::Not(inner)
+            | K::Negate(inner)
+            | K::Unfold(inner)
+            | K::Paren(inner)
+            | K::VariableOf(inner) => f(Node::Expr(inner)),
             K::Heredoc { text, .. } => f(Node::Expr(text)),
             K::KeyedEntry { key: left, value: right }
             | K::Binary { left, right, .. }

@@ -237,7 +237,10 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
                     // a parameter list anywhere else: no statement starts with `|`
                     (Some(_), _) => {
                         let (line, column) = position_of(template, pipe);
-                        return Err(Diagnostic::error("Syntax error at '|'", Span { start: pipe, end: pipe + 1, line, column }));
+                        return Err(Diagnostic::error(
+                            "Syntax error at '|'",
+                            Span { start: pipe, end: pipe + 1, line, column },
+                        ));
                     }
                     _ => parts.push(Part::Code(code, i)),
                 }

@@ -370,11 +370,7 @@ pub fn lex(source: &str) -> Lexed {
         Err((_, delivered)) => *delivered,
     };
     for (i, tok) in out.into_iter().take(delivered).enumerate() {
-        lexed.tokens.push(Token {
-            kind: tok.kind,
-            start: tok.start,
-            end: tok.start + tok.len,
-        });
+        lexed.tokens.push(Token { kind: tok.kind, start: tok.start, end: tok.start + tok.len });
         if let Some(value) = tok.value {
             lexed.values.push((i, value));
         }
@@ -383,15 +379,7 @@ pub fn lex(source: &str) -> Lexed {
         lexed.error = Some(match err.pos {
             Some(pos) => {
                 let (line, column) = locate(source.as_bytes(), pos);
-                Diagnostic::error(
-                    err.message,
-                    Span {
-                        start: pos,
-                        end: pos,
-                        line,
-                        column,
-                    },
-                )
+                Diagnostic::error(err.message, Span { start: pos, end: pos, line, column })
             }
             None => no_position(err.message, err.at),
         });
@@ -406,8 +394,7 @@ pub fn check_encoding(bytes: &[u8]) -> Result<&str, Diagnostic> {
     if let Some(message) = bom_error(bytes) {
         return Err(no_position(message, 0));
     }
-    std::str::from_utf8(bytes)
-        .map_err(|e| no_position("invalid byte sequence in UTF-8", e.valid_up_to()))
+    std::str::from_utf8(bytes).map_err(|e| no_position("invalid byte sequence in UTF-8", e.valid_up_to()))
 }
 
 /// The first token (in source order) that starts at or after `offset`; among tokens starting
@@ -446,15 +433,7 @@ pub fn error_at(source: &str, lexed: &Lexed, index: usize) -> Diagnostic {
     match lexed.tokens.get(index) {
         Some(token) => {
             let (line, column) = locate(source.as_bytes(), token.start);
-            Diagnostic::error(
-                message,
-                Span {
-                    start: token.start,
-                    end: token.end,
-                    line,
-                    column,
-                },
-            )
+            Diagnostic::error(message, Span { start: token.start, end: token.end, line, column })
         }
         None => match &lexed.error {
             Some(error) => error.clone(),
@@ -470,23 +449,12 @@ pub fn puppet_text(diagnostic: &Diagnostic) -> String {
     if diagnostic.span.line == 0 {
         diagnostic.message.clone()
     } else {
-        format!(
-            "{} (line: {}, column: {})",
-            diagnostic.message, diagnostic.span.line, diagnostic.span.column
-        )
+        format!("{} (line: {}, column: {})", diagnostic.message, diagnostic.span.line, diagnostic.span.column)
     }
 }
 
 fn no_position(message: impl Into<String>, at: usize) -> Diagnostic {
-    Diagnostic::error(
-        message,
-        Span {
-            start: at,
-            end: at,
-            line: 0,
-            column: 0,
-        },
-    )
+    Diagnostic::error(message, Span { start: at, end: at, line: 0, column: 0 })
 }
 
 /// Puppet's line and column for a byte offset (Locator19: the line is the number of line
@@ -496,10 +464,7 @@ pub fn locate(source: &[u8], offset: usize) -> (u32, u32) {
     let offset = offset.min(source.len());
     let before = &source[..offset];
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let column = poppet_ruby::string::length(&source[line_start..offset]) + 1;
     (line as u32, column as u32)
 }
@@ -580,18 +545,13 @@ fn is_unicode_word(c: char) -> bool {
         || (c.is_numeric() && !matches!(c, '\u{B2}' | '\u{B3}' | '\u{B9}' | '\u{BC}'..='\u{BE}'))
         || matches!(
             c,
-            '\u{203F}' | '\u{2040}' | '\u{2054}' | '\u{FE33}' | '\u{FE34}' | '\u{FE4D}'
-                ..='\u{FE4F}' | '\u{FF3F}'
+            '\u{203F}' | '\u{2040}' | '\u{2054}' | '\u{FE33}' | '\u{FE34}' | '\u{FE4D}'..='\u{FE4F}' | '\u{FF3F}'
         )
         || matches!(c, '\u{300}'..='\u{36F}' | '\u{483}'..='\u{489}' | '\u{591}'..='\u{5BD}' | '\u{610}'..='\u{61A}' | '\u{64B}'..='\u{65F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
 }
 
 fn is_blank_char(c: char) -> bool {
-    matches!(
-        c,
-        ' ' | '\t' | '\u{A0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
-    )
+    matches!(c, ' ' | '\t' | '\u{A0}' | '\u{1680}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}')
 }
 
 /// `[[:blank:]\r]+` from `i`: the end of the run.
@@ -757,8 +717,7 @@ fn numeric_error(value: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(value);
     let all = |from: usize, f: fn(&u8) -> bool| value.len() > from && value[from..].iter().all(f);
     let digits = digits_end(value, 0);
-    let decimal_like =
-        digits > 0 && matches!(value.get(digits), Some(b'e') | Some(b'E') | Some(b'.'));
+    let decimal_like = digits > 0 && matches!(value.get(digits), Some(b'e') | Some(b'E') | Some(b'.'));
     if value.len() >= 2 && value[0] == b'0' && (value[1] == b'x' || value[1] == b'X') {
         (!all(2, u8::is_ascii_hexdigit)).then(|| format!("Not a valid hex number {text}"))
     } else if value.len() >= 2 && value[0] == b'0' && value[1] != b'.' {
@@ -867,11 +826,7 @@ struct Lexer<'a> {
 }
 
 fn positionless(message: impl Into<String>, at: usize) -> LexErr {
-    LexErr {
-        message: message.into(),
-        pos: None,
-        at,
-    }
+    LexErr { message: message.into(), pos: None, at }
 }
 
 impl<'a> Lexer<'a> {
@@ -900,11 +855,7 @@ impl<'a> Lexer<'a> {
         } else if self.sub.is_some() {
             positionless(NIL_PLUS, pos)
         } else {
-            LexErr {
-                message: message.into(),
-                pos: Some(pos),
-                at: pos,
-            }
+            LexErr { message: message.into(), pos: Some(pos), at: pos }
         }
     }
 
@@ -928,12 +879,7 @@ impl<'a> Lexer<'a> {
     fn emit(&mut self, kind: TokenKind, len: usize) -> Step {
         let start = self.pos;
         self.pos = start + len;
-        Step::Direct(Tok {
-            kind,
-            start,
-            len,
-            value: None,
-        })
+        Step::Direct(Tok { kind, start, len, value: None })
     }
 
     /// `scn.skip(PATTERN_WS)`: whether anything was skipped.
@@ -971,17 +917,12 @@ impl<'a> Lexer<'a> {
             end += char_len_at(self.s, end);
         }
         let rest = String::from_utf8_lossy(&self.s[self.pos..end]);
-        format!("{rest}...")
-            .replace('\t', "\\t")
-            .replace('\n', "\\n")
-            .replace('\r', "\\r")
+        format!("{rest}...").replace('\t', "\\t").replace('\n', "\\n").replace('\r', "\\r")
     }
 
     /// lexer_support.rb's `format_quote` of the scanner's last match.
     fn format_last_match(&self) -> String {
-        let q = self.matched.map_or(Cow::Borrowed(""), |(a, b)| {
-            String::from_utf8_lossy(&self.s[a..b])
-        });
+        let q = self.matched.map_or(Cow::Borrowed(""), |(a, b)| String::from_utf8_lossy(&self.s[a..b]));
         if q == "'" {
             "\"'\"".to_string()
         } else {
@@ -1044,8 +985,7 @@ impl<'a> Lexer<'a> {
             b'[' => {
                 let before = self.pos;
                 let ws = before == 0
-                    || last_char(self.s, before)
-                        .is_some_and(|c| is_blank_char(c) || c == '\r' || c == '\n');
+                    || last_char(self.s, before).is_some_and(|c| is_blank_char(c) || c == '\r' || c == '\n');
                 self.emit(if ws { ListStart } else { LBrack }, 1)
             }
             b']' => self.emit(RBrack, 1),
@@ -1056,11 +996,7 @@ impl<'a> Lexer<'a> {
                 let ls = self.line_lexical_start;
                 let ws = before == ls
                     || (before > ls && {
-                        let end = if self.s[before - 1] == b'\n' {
-                            before - 1
-                        } else {
-                            before
-                        };
+                        let end = if self.s[before - 1] == b'\n' { before - 1 } else { before };
                         let blanks_end = match self.blank_cache {
                             Some((start, end)) if start == ls => end,
                             _ => {
@@ -1080,11 +1016,7 @@ impl<'a> Lexer<'a> {
             b'%' => self.emit(Modulo, 1),
             b'{' => {
                 self.brace_count += 1;
-                let kind = if self.after == Some(QMark) {
-                    SelBrace
-                } else {
-                    LBrace
-                };
+                let kind = if self.after == Some(QMark) { SelBrace } else { LBrace };
                 self.emit(kind, 1)
             }
             b'}' => {
@@ -1128,10 +1060,7 @@ impl<'a> Lexer<'a> {
             },
             b'#' => {
                 // PATTERN_COMMENT = %r{#.*\r?}
-                let end = self.s[self.pos..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .map_or(self.s.len(), |i| self.pos + i);
+                let end = self.s[self.pos..].iter().position(|&b| b == b'\n').map_or(self.s.len(), |i| self.pos + i);
                 self.matched = Some((self.pos, end));
                 self.pos = end;
                 Step::Nothing
@@ -1158,12 +1087,7 @@ impl<'a> Lexer<'a> {
                     Some(end) => {
                         self.matched = Some((before, end));
                         self.pos = end;
-                        Step::Direct(Tok {
-                            kind: Variable,
-                            start: before,
-                            len: end - before,
-                            value: None,
-                        })
+                        Step::Direct(Tok { kind: Variable, start: before, len: end - before, value: None })
                     }
                     None => {
                         self.matched = None;
@@ -1175,14 +1099,9 @@ impl<'a> Lexer<'a> {
             b'\'' => {
                 let before = self.pos;
                 self.pos += 1;
-                let Some((match_start, term_start, _)) =
-                    slurp_search(self.s, self.pos, Quoting::Single)
-                else {
+                let Some((match_start, term_start, _)) = slurp_search(self.s, self.pos, Quoting::Single) else {
                     self.matched = None;
-                    let message = format!(
-                        "Unclosed quote after \"'\" followed by '{}'",
-                        self.followed_by()
-                    );
+                    let message = format!("Unclosed quote after \"'\" followed by '{}'", self.followed_by());
                     return Err(self.error(message, self.pos));
                 };
                 let end = term_start + 1;
@@ -1191,12 +1110,7 @@ impl<'a> Lexer<'a> {
                 self.pos = end;
                 let (mut value, _) = process_escapes(raw, None, true).unwrap_or_default();
                 value.pop(); // the closing quote
-                Step::Direct(Tok {
-                    kind: String,
-                    start: before,
-                    len: end - before,
-                    value: Some(boxed(value)),
-                })
+                Step::Direct(Tok { kind: String, start: before, len: end - before, value: Some(boxed(value)) })
             }
             b'\n' => {
                 match self.newline_jump.take() {
@@ -1218,17 +1132,8 @@ impl<'a> Lexer<'a> {
                 self.matched = Some((before, end));
                 self.pos = end;
                 let word = &self.s[before..end];
-                let kind = if is_name(word) {
-                    keyword(word).unwrap_or(Name)
-                } else {
-                    Word
-                };
-                Step::Direct(Tok {
-                    kind,
-                    start: before,
-                    len: end - before,
-                    value: None,
-                })
+                let kind = if is_name(word) { keyword(word).unwrap_or(Name) } else { Word };
+                Step::Direct(Tok { kind, start: before, len: end - before, value: None })
             }
             b'A'..=b'Z' => {
                 let before = self.pos;
@@ -1239,12 +1144,7 @@ impl<'a> Lexer<'a> {
                     self.pos = end + 1;
                     return Err(self.error("Illegal class reference", self.pos));
                 }
-                Step::Direct(Tok {
-                    kind: ClassRef,
-                    start: before,
-                    len: end - before,
-                    value: None,
-                })
+                Step::Direct(Tok { kind: ClassRef, start: before, len: end - before, value: None })
             }
             _ => {
                 if self.skip_ws() {
@@ -1264,10 +1164,7 @@ impl<'a> Lexer<'a> {
             return Ok(self.emit(Colon, 1));
         }
         match self.peek(2) {
-            None => Err(positionless(
-                "undefined method `>=' for nil:NilClass",
-                before,
-            )),
+            None => Err(positionless("undefined method `>=' for nil:NilClass", before)),
             Some(b'A'..=b'Z') => {
                 let end = match_classref(self.s, before).unwrap_or(before + 3);
                 self.matched = Some((before, end));
@@ -1276,28 +1173,14 @@ impl<'a> Lexer<'a> {
                     self.set_pos(end + 3)?;
                     return Err(self.error("Illegal fully qualified class reference", self.pos));
                 }
-                Ok(Step::Direct(Tok {
-                    kind: ClassRef,
-                    start: before,
-                    len: end - before,
-                    value: None,
-                }))
+                Ok(Step::Direct(Tok { kind: ClassRef, start: before, len: end - before, value: None }))
             }
             Some(_) => match match_bare_word(self.s, before) {
                 Some(end) => {
                     self.matched = Some((before, end));
                     self.pos = end;
-                    let kind = if is_name(&self.s[before..end]) {
-                        Name
-                    } else {
-                        Word
-                    };
-                    Ok(Step::Direct(Tok {
-                        kind,
-                        start: before,
-                        len: end - before,
-                        value: None,
-                    }))
+                    let kind = if is_name(&self.s[before..end]) { Name } else { Word };
+                    Ok(Step::Direct(Tok { kind, start: before, len: end - before, value: None }))
                 }
                 None => {
                     self.matched = None;
@@ -1316,12 +1199,7 @@ impl<'a> Lexer<'a> {
             if let Some(message) = numeric_error(&self.s[before..end]) {
                 return Err(self.error(message, before));
             }
-            return Ok(Step::Direct(Tok {
-                kind: TokenKind::Number,
-                start: before,
-                len: end - before,
-                value: None,
-            }));
+            return Ok(Step::Direct(Tok { kind: TokenKind::Number, start: before, len: end - before, value: None }));
         }
         // invalid_number = scn.scan_until(PATTERN_NON_WS)
         let run_end = word_end(self.s, before);
@@ -1362,10 +1240,7 @@ impl<'a> Lexer<'a> {
             return Err(self.error(message, before));
         }
         self.pos = before + 1;
-        Err(self.error(
-            format!("Illegal number '{}'", String::from_utf8_lossy(value)),
-            self.pos,
-        ))
+        Err(self.error(format!("Illegal number '{}'", String::from_utf8_lossy(value)), self.pos))
     }
 
     fn slash(&mut self) -> LexResult<Step> {
@@ -1394,11 +1269,7 @@ impl<'a> Lexer<'a> {
             return Ok(self.emit(TokenKind::Div, 1));
         };
         let first = find(self.s, b"/", before + 1).unwrap_or(end);
-        self.matched = Some(if first == end {
-            (before, end + 1)
-        } else {
-            (end, end + 1)
-        });
+        self.matched = Some(if first == end { (before, end + 1) } else { (end, end + 1) });
         self.pos = end + 1;
         let value = &self.s[before..self.pos];
         let body = regex_source(value);
@@ -1428,11 +1299,7 @@ impl<'a> Lexer<'a> {
             let Some(q) = find(self.s, b"/", i) else {
                 break None;
             };
-            let run = self.s[..q]
-                .iter()
-                .rev()
-                .take_while(|&&b| b == b'\\')
-                .count();
+            let run = self.s[..q].iter().rev().take_while(|&&b| b == b'\\').count();
             if run % 2 == 0 {
                 break Some(q);
             }
@@ -1447,15 +1314,11 @@ impl<'a> Lexer<'a> {
 
     /// `slurp_dqstring`: the processed piece up to the terminator, and the terminator.
     fn slurp_dq(&mut self) -> LexResult<(Vec<u8>, Term)> {
-        let Some((match_start, term_start, term)) = slurp_search(self.s, self.pos, Quoting::Double)
-        else {
+        let Some((match_start, term_start, term)) = slurp_search(self.s, self.pos, Quoting::Double) else {
             // `last = scn.matched`, taken before the failed search cleared it
             let last = self.format_last_match();
             self.matched = None;
-            let message = format!(
-                "Unclosed quote after {last} followed by '{}'",
-                self.followed_by()
-            );
+            let message = format!("Unclosed quote after {last} followed by '{}'", self.followed_by());
             return Err(self.error(message, self.pos));
         };
         let end = term_start + term.len();
@@ -1467,37 +1330,21 @@ impl<'a> Lexer<'a> {
 
     /// `slurp_uqstring`, for a heredoc's text.
     fn slurp_uq(&mut self) -> LexResult<(Vec<u8>, Term)> {
-        let mode = self.sub.unwrap_or(SubMode {
-            escapes: Escapes::UQ,
-            pattern: UqPattern::All,
-        });
+        let mode = self.sub.unwrap_or(SubMode { escapes: Escapes::UQ, pattern: UqPattern::All });
         let s = self.s;
         let (match_start, term_start, term) = match mode.pattern {
             UqPattern::All => (self.pos, s.len(), Term::End),
             UqPattern::UqNe => match s[self.pos..].iter().position(|&b| b == b'$') {
                 Some(i) => {
                     let t = self.pos + i;
-                    (
-                        t,
-                        t,
-                        if s.get(t + 1) == Some(&b'{') {
-                            Term::DollarBrace
-                        } else {
-                            Term::Dollar
-                        },
-                    )
+                    (t, t, if s.get(t + 1) == Some(&b'{') { Term::DollarBrace } else { Term::Dollar })
                 }
                 None => (s.len(), s.len(), Term::End),
             },
             UqPattern::Uq => match slurp_search(s, self.pos, Quoting::Unquoted) {
                 Some(found) => found,
                 // slurp returns nil, and `terminator.length` raises on nil
-                None => {
-                    return Err(positionless(
-                        "undefined method `length' for nil:NilClass",
-                        self.pos,
-                    ))
-                }
+                None => return Err(positionless("undefined method `length' for nil:NilClass", self.pos)),
             },
         };
         let end = term_start + term.len();
@@ -1522,19 +1369,12 @@ impl<'a> Lexer<'a> {
                 text.truncate(text.len().saturating_sub(term.len()));
                 Ok((text, term))
             }
-            Err(SlurpProblem::InvalidByteSequence) => {
-                Err(positionless("invalid byte sequence in UTF-8", self.pos))
-            }
+            Err(SlurpProblem::InvalidByteSequence) => Err(positionless("invalid byte sequence in UTF-8", self.pos)),
         }
     }
 
     fn push(&mut self, kind: TokenKind, start: usize, len: usize, value: Option<Box<str>>) {
-        self.out.push(Tok {
-            kind,
-            start,
-            len,
-            value,
-        });
+        self.out.push(Tok { kind, start, len, value });
     }
 
     /// `interpolate_dq`, at a `"`.
@@ -1583,24 +1423,14 @@ impl<'a> Lexer<'a> {
                 Term::DollarBrace => {
                     let count = self.brace_count;
                     self.brace_count += 1;
-                    self.push(
-                        TokenKind::DqPre,
-                        before,
-                        self.pos - before,
-                        Some(boxed(text)),
-                    );
+                    self.push(TokenKind::DqPre, before, self.pos - before, Some(boxed(text)));
                     self.enqueue_until(count)?;
                     break;
                 }
                 Term::Dollar => {
                     if let Some(end) = match_variable_name(self.s, self.pos) {
                         self.matched = Some((self.pos, end));
-                        self.push(
-                            TokenKind::DqPre,
-                            before,
-                            after - before - 1,
-                            Some(boxed(text)),
-                        );
+                        self.push(TokenKind::DqPre, before, after - before - 1, Some(boxed(text)));
                         let name = boxed(self.s[self.pos..end].to_vec());
                         self.push(TokenKind::Variable, after - 1, end - after + 1, Some(name));
                         self.pos = end;
@@ -1647,35 +1477,20 @@ impl<'a> Lexer<'a> {
             loop {
                 match term {
                     Term::Quote | Term::End => {
-                        self.push(
-                            TokenKind::DqPost,
-                            before,
-                            self.pos - before,
-                            Some(boxed(text)),
-                        );
+                        self.push(TokenKind::DqPost, before, self.pos - before, Some(boxed(text)));
                         return Ok(());
                     }
                     Term::DollarBrace => {
                         let count = self.brace_count;
                         self.brace_count += 1;
-                        self.push(
-                            TokenKind::DqMid,
-                            before,
-                            self.pos - before,
-                            Some(boxed(text)),
-                        );
+                        self.push(TokenKind::DqMid, before, self.pos - before, Some(boxed(text)));
                         self.enqueue_until(count)?;
                         break;
                     }
                     Term::Dollar => {
                         if let Some(end) = match_variable_name(self.s, self.pos) {
                             self.matched = Some((self.pos, end));
-                            self.push(
-                                TokenKind::DqMid,
-                                before,
-                                after - before - 1,
-                                Some(boxed(text)),
-                            );
+                            self.push(TokenKind::DqMid, before, after - before - 1, Some(boxed(text)));
                             let name = boxed(self.s[self.pos..end].to_vec());
                             self.push(TokenKind::Variable, after - 1, end - after + 1, Some(name));
                             self.pos = end;
@@ -1706,10 +1521,7 @@ impl<'a> Lexer<'a> {
                         // a single token, or a first token followed by `.` or `[`, is a
                         // variable's name (`${x}`, `${x[0]}`, `${x.y}`)
                         let qlength = self.out.len() - queue_size;
-                        if qlength == 1
-                            || (qlength > 1
-                                && matches!(self.out[queue_size + 1].kind, Dot | LBrack))
-                        {
+                        if qlength == 1 || (qlength > 1 && matches!(self.out[queue_size + 1].kind, Dot | LBrack)) {
                             transform_to_variable(&mut self.out[queue_size]);
                         }
                         return Ok(());
@@ -1727,11 +1539,7 @@ impl<'a> Lexer<'a> {
 }
 
 fn transform_to_variable(tok: &mut Tok) {
-    if matches!(
-        tok.kind,
-        TokenKind::Number | TokenKind::Name | TokenKind::Word
-    ) || tok.kind.is_keyword()
-    {
+    if matches!(tok.kind, TokenKind::Number | TokenKind::Name | TokenKind::Word) || tok.kind.is_keyword() {
         tok.kind = TokenKind::Variable;
     }
 }
@@ -1739,9 +1547,7 @@ fn transform_to_variable(tok: &mut Tok) {
 fn boxed(bytes: Vec<u8>) -> Box<str> {
     match String::from_utf8(bytes) {
         Ok(s) => s.into_boxed_str(),
-        Err(e) => String::from_utf8_lossy(e.as_bytes())
-            .into_owned()
-            .into_boxed_str(),
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned().into_boxed_str(),
     }
 }
 
@@ -1749,10 +1555,7 @@ fn find(s: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     if from > s.len() {
         return None;
     }
-    s[from..]
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|i| from + i)
+    s[from..].windows(needle.len()).position(|w| w == needle).map(|i| from + i)
 }
 
 /// The last character of `s[..end]`.

@@ -9,8 +9,8 @@ use crate::Diagnostic;
 
 /// The names Puppet turns into calls when a statement follows them (`Factory::STATEMENT_CALLS`).
 pub(crate) const STATEMENT_CALLS: [&str; 15] = [
-    "require", "realize", "include", "contain", "tag", "debug", "info", "notice", "warning", "err",
-    "fail", "import", "break", "next", "return",
+    "require", "realize", "include", "contain", "tag", "debug", "info", "notice", "warning", "err", "fail", "import",
+    "break", "next", "return",
 ];
 
 /// The deepest nesting of expressions lowered. Real manifests stay far below it; it keeps
@@ -38,9 +38,7 @@ pub(crate) struct Lowerer<'a> {
 /// Children that carry meaning: named, not comments, not heredoc text (an extra).
 fn significant<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
-    node.named_children(&mut cursor)
-        .filter(|c| !matches!(c.kind(), "comment" | "heredoc_body"))
-        .collect()
+    node.named_children(&mut cursor).filter(|c| !matches!(c.kind(), "comment" | "heredoc_body")).collect()
 }
 
 /// Every node of the tree in document order (pre-order), without recursion: trees can be
@@ -79,13 +77,7 @@ impl<'a> Lowerer<'a> {
         let mut bodies = Vec::new();
         collect_bodies(root, &mut bodies);
         let line_starts = std::iter::once(0)
-            .chain(
-                source
-                    .bytes()
-                    .enumerate()
-                    .filter(|&(_, b)| b == b'\n')
-                    .map(|(i, _)| i + 1),
-            )
+            .chain(source.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1))
             .collect();
         Lowerer {
             source,
@@ -105,42 +97,23 @@ impl<'a> Lowerer<'a> {
     }
 
     pub fn span(&self, node: Node<'_>) -> Span {
-        Span {
-            end: node.end_byte(),
-            ..self.span_at(node.start_byte())
-        }
+        Span { end: node.end_byte(), ..self.span_at(node.start_byte()) }
     }
 
     /// The empty span at a byte offset (its line and column in characters, from 1).
     fn span_at(&self, offset: usize) -> Span {
         let offset = offset.min(self.source.len());
         let line = self.line_starts.partition_point(|&start| start <= offset);
-        let line_start = self
-            .line_starts
-            .get(line.wrapping_sub(1))
-            .copied()
-            .unwrap_or(0);
-        let column = self
-            .source
-            .get(line_start..offset)
-            .map_or(0, |text| text.chars().count());
-        Span {
-            start: offset,
-            end: offset,
-            line: line as u32,
-            column: column as u32 + 1,
-        }
+        let line_start = self.line_starts.get(line.wrapping_sub(1)).copied().unwrap_or(0);
+        let column = self.source.get(line_start..offset).map_or(0, |text| text.chars().count());
+        Span { start: offset, end: offset, line: line as u32, column: column as u32 + 1 }
     }
 
     fn new_expr(&self, kind: ExprKind, node: Node<'_>) -> Expr {
         // Puppet places these where it places their first part (`loc result, val[0]`).
         let at = match &kind {
             ExprKind::Selector { left, .. } | ExprKind::Access { left, .. } => left.at,
-            ExprKind::Call {
-                kind: CallKind::Function,
-                functor,
-                ..
-            } => functor.at,
+            ExprKind::Call { kind: CallKind::Function, functor, .. } => functor.at,
             _ => self.placed_at(node),
         };
         Expr::placed(kind, self.span(node), at)
@@ -191,9 +164,7 @@ impl<'a> Lowerer<'a> {
 
     pub fn program(&mut self, root: Node<'a>) -> Program {
         let statements = self.statements(root);
-        Program {
-            body: block_or_expression(statements, self.span(root)),
-        }
+        Program { body: block_or_expression(statements, self.span(root)) }
     }
 
     /// The statements among `node`'s children, as Puppet's `transform_calls` leaves them:
@@ -203,12 +174,7 @@ impl<'a> Lowerer<'a> {
             .into_iter()
             .map(|child| {
                 let mut e = self.expr(child);
-                if let ExprKind::Call {
-                    kind: CallKind::Function,
-                    rval_required,
-                    ..
-                } = &mut e.kind
-                {
+                if let ExprKind::Call { kind: CallKind::Function, rval_required, .. } = &mut e.kind {
                     *rval_required = false;
                 }
                 e
@@ -229,10 +195,7 @@ impl<'a> Lowerer<'a> {
     /// stack overflow, here or in whatever walks the AST recursively afterwards.
     pub fn expr(&mut self, node: Node<'a>) -> Expr {
         if self.depth >= MAX_DEPTH {
-            return self.error(
-                node,
-                format!("Expressions are nested more than {MAX_DEPTH} deep"),
-            );
+            return self.error(node, format!("Expressions are nested more than {MAX_DEPTH} deep"));
         }
         self.depth += 1;
         let e = self.expr_at_depth(node);
@@ -247,9 +210,7 @@ impl<'a> Lowerer<'a> {
             self.interpolated_variable = None;
             // `${true}`: the keyword is read as a name (see the grammar), but Puppet's lexer
             // made it a BOOLEAN token, so its variable is named by a boolean.
-            if node.kind() == "boolean"
-                || (node.kind() == "name" && matches!(self.text(node), "true" | "false"))
-            {
+            if node.kind() == "boolean" || (node.kind() == "name" && matches!(self.text(node), "true" | "false")) {
                 let value = self.new_expr(ExprKind::Boolean(self.text(node) == "true"), node);
                 return self.new_expr(ExprKind::VariableOf(Box::new(value)), node);
             }
@@ -271,32 +232,20 @@ impl<'a> Lowerer<'a> {
             "heredoc" => return self.heredoc(node),
             "regex" => ExprKind::Regex(regex_source(self.text(node))),
             "hostname" => {
-                let parts: Vec<&str> = significant(node)
-                    .into_iter()
-                    .map(|n| self.text(n))
-                    .collect();
+                let parts: Vec<&str> = significant(node).into_iter().map(|n| self.text(n)).collect();
                 ExprKind::String(parts.join(".").into())
             }
             "array" => ExprKind::Array(self.argument_list(node, None)),
-            "hash" => ExprKind::Hash(
-                significant(node)
-                    .into_iter()
-                    .map(|n| self.expr(n))
-                    .collect(),
-            ),
-            "hash_pair" => ExprKind::KeyedEntry {
-                key: self.boxed_field(node, "key"),
-                value: self.boxed_field(node, "value"),
-            },
+            "hash" => ExprKind::Hash(significant(node).into_iter().map(|n| self.expr(n)).collect()),
+            "hash_pair" => {
+                ExprKind::KeyedEntry { key: self.boxed_field(node, "key"), value: self.boxed_field(node, "value") }
+            }
             "parenthesized_expression" => match significant(node).first() {
                 Some(inner) => ExprKind::Paren(Box::new(self.expr(*inner))),
                 None => return self.error(node, "Syntax error: empty parentheses".into()),
             },
             "binary_expression" => {
-                let op = self
-                    .field(node, "operator")
-                    .map(|n| self.text(n))
-                    .unwrap_or("");
+                let op = self.field(node, "operator").map(|n| self.text(n)).unwrap_or("");
                 match BinaryOp::from_symbol(op) {
                     Some(op) => ExprKind::Binary {
                         op,
@@ -307,10 +256,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
             "unary_expression" => {
-                let op = self
-                    .field(node, "operator")
-                    .map(|n| self.text(n))
-                    .unwrap_or("");
+                let op = self.field(node, "operator").map(|n| self.text(n)).unwrap_or("");
                 let argument = self.boxed_field(node, "argument");
                 match op {
                     "!" => ExprKind::Not(argument),
@@ -373,11 +319,7 @@ impl<'a> Lowerer<'a> {
                 let mut arguments = self.arguments(self.field(node, "arguments"));
                 // `notice { a => 1 }`: Puppet reads a resource body without a title, whose
                 // attribute names become the hash's keys as strings.
-                if let [Expr {
-                    kind: ExprKind::Hash(entries),
-                    ..
-                }] = arguments.as_mut_slice()
-                {
+                if let [Expr { kind: ExprKind::Hash(entries), .. }] = arguments.as_mut_slice() {
                     for entry in entries {
                         if let ExprKind::KeyedEntry { key, .. } = &mut entry.kind {
                             if let ExprKind::QualifiedName(name) = &key.kind {
@@ -386,33 +328,21 @@ impl<'a> Lowerer<'a> {
                         }
                     }
                 }
-                ExprKind::Call {
-                    kind: CallKind::Function,
-                    functor,
-                    arguments,
-                    lambda: None,
-                    rval_required: false,
-                }
+                ExprKind::Call { kind: CallKind::Function, functor, arguments, lambda: None, rval_required: false }
             }
             "method_call" => {
                 let object = self.boxed_field(node, "object");
                 let method = self.boxed_field(node, "method");
                 let start = self.field(node, "object").map_or(node, |o| o);
                 let method_node = self.field(node, "method").unwrap_or(node);
-                let span = Span {
-                    end: method_node.end_byte(),
-                    ..self.span(start)
-                };
+                let span = Span { end: method_node.end_byte(), ..self.span(start) };
                 let dot = {
                     let mut cursor = node.walk();
                     let dot = node.children(&mut cursor).find(|c| c.kind() == ".");
                     dot
                 };
                 let functor = Expr::placed(
-                    ExprKind::NamedAccess {
-                        left: object,
-                        right: method,
-                    },
+                    ExprKind::NamedAccess { left: object, right: method },
                     span,
                     self.span(dot.unwrap_or(node)),
                 );
@@ -428,16 +358,9 @@ impl<'a> Lowerer<'a> {
                 let type_expr = self.boxed_field(node, "type");
                 let query_node = self.field(node, "query");
                 let exported = query_node.is_some_and(|q| q.kind() == "exported_query");
-                let query = query_node
-                    .and_then(|q| significant(q).first().copied())
-                    .map(|q| Box::new(self.expr(q)));
+                let query = query_node.and_then(|q| significant(q).first().copied()).map(|q| Box::new(self.expr(q)));
                 let operations = self.attributes(node);
-                ExprKind::Collect {
-                    type_expr,
-                    exported,
-                    query,
-                    operations,
-                }
+                ExprKind::Collect { type_expr, exported, query, operations }
             }
             "if_expression" => return self.conditional(node, false),
             "unless_expression" => return self.conditional(node, true),
@@ -448,16 +371,10 @@ impl<'a> Lowerer<'a> {
                     .filter(|n| n.kind() == "case_option")
                     .map(|option| {
                         let mut cursor = option.walk();
-                        let values: Vec<Node<'_>> = option
-                            .children_by_field_name("match", &mut cursor)
-                            .collect();
+                        let values: Vec<Node<'_>> = option.children_by_field_name("match", &mut cursor).collect();
                         let values = values.into_iter().map(|v| self.expr(v)).collect();
                         let body = self.body(self.field(option, "body")).map(|b| *b);
-                        CaseOption {
-                            values,
-                            body,
-                            span: self.span(option),
-                        }
+                        CaseOption { values, body, span: self.span(option) }
                     })
                     .collect();
                 ExprKind::Case { test, options }
@@ -474,11 +391,7 @@ impl<'a> Lowerer<'a> {
                         span: self.span(body),
                     })
                     .collect();
-                ExprKind::Resource {
-                    form,
-                    type_name,
-                    bodies,
-                }
+                ExprKind::Resource { form, type_name, bodies }
             }
             "resource_defaults" => ExprKind::ResourceDefaults {
                 form: self.resource_form(node),
@@ -486,48 +399,29 @@ impl<'a> Lowerer<'a> {
                 operations: self.attributes(node),
             },
             "resource_override" => return self.resource_override(node),
-            "lambda" => {
-                return self.error(node, "Syntax error: a lambda is not an expression".into())
-            }
+            "lambda" => return self.error(node, "Syntax error: a lambda is not an expression".into()),
             "class_definition" => {
                 let name_node = self.field(node, "name");
                 let name = self.classname(name_node);
                 let parent = self.field(node, "parent").map(|p| self.text(p).to_string());
                 let parameters = self.parameters(self.field(node, "parameters"));
-                self.namestack
-                    .push(name_node.map_or(String::new(), |n| self.text(n).to_string()));
+                self.namestack.push(name_node.map_or(String::new(), |n| self.text(n).to_string()));
                 let body = self.body(self.field(node, "body"));
                 self.namestack.pop();
-                ExprKind::Class {
-                    name,
-                    parameters,
-                    parent,
-                    body,
-                }
+                ExprKind::Class { name, parameters, parent, body }
             }
             "define_definition" => {
                 let name = self.classname(self.field(node, "name"));
                 let parameters = self.parameters(self.field(node, "parameters"));
                 let body = self.body(self.field(node, "body"));
-                ExprKind::Define {
-                    name,
-                    parameters,
-                    body,
-                }
+                ExprKind::Define { name, parameters, body }
             }
             "function_definition" => {
-                let name = self
-                    .field(node, "name")
-                    .map_or(String::new(), |n| self.text(n).to_string());
+                let name = self.field(node, "name").map_or(String::new(), |n| self.text(n).to_string());
                 let parameters = self.parameters(self.field(node, "parameters"));
                 let return_type = self.return_type(self.field(node, "return_type"));
                 let body = self.body(self.field(node, "body"));
-                ExprKind::Function {
-                    name,
-                    parameters,
-                    body,
-                    return_type,
-                }
+                ExprKind::Function { name, parameters, body, return_type }
             }
             "node_definition" => {
                 let mut cursor = node.walk();
@@ -535,28 +429,17 @@ impl<'a> Lowerer<'a> {
                 let matches = names.into_iter().map(|n| self.expr(n)).collect();
                 let parent = self.field(node, "parent").map(|p| Box::new(self.expr(p)));
                 let body = self.body(self.field(node, "body"));
-                ExprKind::Node {
-                    matches,
-                    parent,
-                    body,
-                }
+                ExprKind::Node { matches, parent, body }
             }
             "type_alias" => return self.type_alias(node),
             "type_definition" => {
-                let name = self
-                    .field(node, "name")
-                    .map_or(String::new(), |n| self.text(n).to_string());
+                let name = self.field(node, "name").map_or(String::new(), |n| self.text(n).to_string());
                 let parent = self.field(node, "parent").map(|n| self.text(n).to_string());
                 let body = self.body(self.field(node, "body"));
                 ExprKind::TypeDefinition { name, parent, body }
             }
             "ERROR" => {
-                let at = self
-                    .text(node)
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or("")
-                    .to_string();
+                let at = self.text(node).split_whitespace().next().unwrap_or("").to_string();
                 return self.error(node, format!("Syntax error at '{at}'"));
             }
             other => return self.error(node, format!("Syntax error: unexpected {other}")),
@@ -570,25 +453,15 @@ impl<'a> Lowerer<'a> {
         let e = self.expr(node);
         if node.kind() == "hash_pair" {
             let span = e.span;
-            Argument {
-                expr: Expr::new(ExprKind::Hash(vec![e]), span),
-                unfolded: true,
-            }
+            Argument { expr: Expr::new(ExprKind::Hash(vec![e]), span), unfolded: true }
         } else {
-            Argument {
-                expr: e,
-                unfolded: false,
-            }
+            Argument { expr: e, unfolded: false }
         }
     }
 
     /// The arguments among `node`'s children (those that are not `except`).
     fn argument_list(&mut self, node: Node<'a>, except: Option<Node<'a>>) -> Vec<Expr> {
-        let args = significant(node)
-            .into_iter()
-            .filter(|n| Some(*n) != except)
-            .map(|n| self.argument(n))
-            .collect();
+        let args = significant(node).into_iter().filter(|n| Some(*n) != except).map(|n| self.argument(n)).collect();
         merge_unfolded_hashes(args)
     }
 
@@ -608,9 +481,7 @@ impl<'a> Lowerer<'a> {
                     Some(n) if n.kind() == "splat" => AttributeOp::Splat { value, span },
                     _ => AttributeOp::Set {
                         name: name_node.map_or(String::new(), |n| self.text(n).to_string()),
-                        append: self
-                            .field(attribute, "operator")
-                            .is_some_and(|o| self.text(o) == "+>"),
+                        append: self.field(attribute, "operator").is_some_and(|o| self.text(o) == "+>"),
                         value,
                         span,
                     },
@@ -634,41 +505,20 @@ impl<'a> Lowerer<'a> {
         if let ExprKind::QualifiedName(name) = &resources.kind {
             return self.resource_without_title(node, name.clone(), *resources, operations);
         }
-        let kind = ExprKind::ResourceOverride {
-            form: ResourceForm::Regular,
-            resources,
-            operations,
-        };
+        let kind = ExprKind::ResourceOverride { form: ResourceForm::Regular, resources, operations };
         self.new_expr(kind, node)
     }
 
     /// `foo { a => 1 }`: Puppet's `transform_resource_wo_title` reads a name followed by a hash
     /// whose keys are strings: a call for a statement-call name (`notice { a => 1 }`), else the
     /// name and the hash as two statements of a block. With `+>`, it is a syntax error.
-    fn resource_without_title(
-        &mut self,
-        node: Node<'a>,
-        name: String,
-        left: Expr,
-        ops: Vec<AttributeOp>,
-    ) -> Expr {
+    fn resource_without_title(&mut self, node: Node<'a>, name: String, left: Expr, ops: Vec<AttributeOp>) -> Expr {
         let mut entries = Vec::with_capacity(ops.len());
         for op in ops {
             match op {
-                AttributeOp::Set {
-                    name,
-                    append: false,
-                    value,
-                    span,
-                } => {
+                AttributeOp::Set { name, append: false, value, span } => {
                     let key = Expr::new(ExprKind::String(name.into()), span);
-                    entries.push(Expr::new(
-                        ExprKind::KeyedEntry {
-                            key: Box::new(key),
-                            value: Box::new(value),
-                        },
-                        span,
-                    ));
+                    entries.push(Expr::new(ExprKind::KeyedEntry { key: Box::new(key), value: Box::new(value) }, span));
                 }
                 _ => {
                     // Puppet positions it at the `{`.
@@ -702,23 +552,10 @@ impl<'a> Lowerer<'a> {
         let test = self.boxed_field(node, "condition");
         let then = self.body(self.field(node, "body"));
         let mut cursor = node.walk();
-        let alternatives: Vec<Node<'_>> = node
-            .children_by_field_name("alternative", &mut cursor)
-            .collect();
+        let alternatives: Vec<Node<'_>> = node.children_by_field_name("alternative", &mut cursor).collect();
         let otherwise = self.alternatives(&alternatives);
-        let kind = if unless {
-            ExprKind::Unless {
-                test,
-                then,
-                otherwise,
-            }
-        } else {
-            ExprKind::If {
-                test,
-                then,
-                otherwise,
-            }
-        };
+        let kind =
+            if unless { ExprKind::Unless { test, then, otherwise } } else { ExprKind::If { test, then, otherwise } };
         self.new_expr(kind, node)
     }
 
@@ -734,14 +571,7 @@ impl<'a> Lowerer<'a> {
                 if let Some(last) = clauses.last() {
                     span.end = last.end_byte();
                 }
-                Some(Box::new(Expr::new(
-                    ExprKind::If {
-                        test,
-                        then,
-                        otherwise,
-                    },
-                    span,
-                )))
+                Some(Box::new(Expr::new(ExprKind::If { test, then, otherwise }, span)))
             }
             _ => self.body(self.field(*first, "body")),
         }
@@ -766,9 +596,7 @@ impl<'a> Lowerer<'a> {
             .into_iter()
             .filter(|n| n.kind() == "parameter")
             .map(|p| Parameter {
-                name: self
-                    .field(p, "name")
-                    .map_or(String::new(), |n| variable_name(self.text(n)).to_string()),
+                name: self.field(p, "name").map_or(String::new(), |n| variable_name(self.text(n)).to_string()),
                 type_expr: self.field(p, "type").map(|t| self.expr(t)),
                 captures_rest: self.field(p, "splat").is_some(),
                 value: self.field(p, "default").map(|d| self.expr(d)),
@@ -783,9 +611,7 @@ impl<'a> Lowerer<'a> {
     fn classname(&self, node: Option<Node<'a>>) -> String {
         let name = node.map_or("", |n| self.text(n));
         let joined = format!("{}::{name}", self.namestack.join("::"));
-        joined
-            .strip_prefix("::")
-            .map_or(joined.clone(), str::to_string)
+        joined.strip_prefix("::").map_or(joined.clone(), str::to_string)
     }
 
     /// `type A = …`. Puppet's `TYPE_ASSIGNMENT` and `build_TypeAlias`: an access on the left
@@ -806,58 +632,32 @@ impl<'a> Lowerer<'a> {
                     ExprKind::QualifiedReference(n) if n == "Object" || n == "TypeSet" => parent,
                     _ => {
                         if let ExprKind::Hash(entries) = &mut hash.kind {
-                            let key =
-                                Expr::new(ExprKind::QualifiedName("parent".into()), parent.span);
+                            let key = Expr::new(ExprKind::QualifiedName("parent".into()), parent.span);
                             let entry_span = parent.span;
                             entries.push(Expr::new(
-                                ExprKind::KeyedEntry {
-                                    key: Box::new(key),
-                                    value: Box::new(parent),
-                                },
+                                ExprKind::KeyedEntry { key: Box::new(key), value: Box::new(parent) },
                                 entry_span,
                             ));
                         }
                         Expr::new(ExprKind::QualifiedReference("Object".into()), span)
                     }
                 };
-                Expr::new(
-                    ExprKind::Access {
-                        left: Box::new(parent),
-                        keys: vec![hash],
-                    },
-                    span,
-                )
+                Expr::new(ExprKind::Access { left: Box::new(parent), keys: vec![hash] }, span)
             }
             _ => self.lower_field(node, "value"),
         };
         if let Some(n) = name_node.filter(|n| n.kind() == "access_expression") {
             let lhs = self.expr(n);
-            let kind = ExprKind::TypeMapping {
-                type_expr: Box::new(lhs),
-                mapping_expr: Box::new(rhs),
-            };
+            let kind = ExprKind::TypeMapping { type_expr: Box::new(lhs), mapping_expr: Box::new(rhs) };
             return Expr::placed(kind, span, self.placed_at(node));
         }
         if matches!(rhs.kind, ExprKind::Hash(_)) {
             let object = Expr::new(ExprKind::QualifiedReference("Object".into()), rhs.span);
             let rspan = rhs.span;
-            rhs = Expr::new(
-                ExprKind::Access {
-                    left: Box::new(object),
-                    keys: vec![rhs],
-                },
-                rspan,
-            );
+            rhs = Expr::new(ExprKind::Access { left: Box::new(object), keys: vec![rhs] }, rspan);
         }
         let name = name_node.map_or(String::new(), |n| self.text(n).to_string());
-        Expr::placed(
-            ExprKind::TypeAlias {
-                name,
-                type_expr: Box::new(rhs),
-            },
-            span,
-            self.placed_at(node),
-        )
+        Expr::placed(ExprKind::TypeAlias { name, type_expr: Box::new(rhs) }, span, self.placed_at(node))
     }
 
     // ------------------------------------------------------------------ literals
@@ -886,14 +686,13 @@ impl<'a> Lowerer<'a> {
                 "string_content" => {
                     // Puppet warns where the text's segment ends: after the closing quote, the
                     // `${` or the `$` that ends it.
-                    let end = match parts[i + 1..]
-                        .iter()
-                        .find(|p| !matches!(p.kind(), "string_content" | "escape_sequence"))
-                    {
-                        Some(p) if p.kind() == "interpolation" => p.start_byte() + 2,
-                        Some(p) => p.start_byte() + 1,
-                        None => node.end_byte(),
-                    };
+                    let end =
+                        match parts[i + 1..].iter().find(|p| !matches!(p.kind(), "string_content" | "escape_sequence"))
+                        {
+                            Some(p) if p.kind() == "interpolation" => p.start_byte() + 2,
+                            Some(p) => p.start_byte() + 1,
+                            None => node.end_byte(),
+                        };
                     self.warn_escapes(self.text(*part), end);
                     segments.text(self.text(*part));
                 }
@@ -915,7 +714,10 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             let message = match chars.next() {
-                Some('u') => "Unicode escape '\\u' was not followed by 4 hex digits or 1-6 hex digits in {} or was > 10ffff".to_string(),
+                Some('u') => {
+                    "Unicode escape '\\u' was not followed by 4 hex digits or 1-6 hex digits in {} or was > 10ffff"
+                        .to_string()
+                }
                 Some(c) if c != '\n' && c != '\r' => format!("Unrecognized escape sequence '\\{c}'"),
                 _ => continue,
             };
@@ -936,9 +738,7 @@ impl<'a> Lowerer<'a> {
                     // word, is a variable when alone or followed by `[` or `.`.
                     let first = first_leaf(inner);
                     let alone = first.byte_range() == inner.byte_range();
-                    let followed = first
-                        .next_sibling()
-                        .is_some_and(|s| matches!(s.kind(), "[" | "."));
+                    let followed = first.next_sibling().is_some_and(|s| matches!(s.kind(), "[" | "."));
                     if alone || followed {
                         self.interpolated_variable = Some(first.start_byte());
                     }
@@ -954,9 +754,7 @@ impl<'a> Lowerer<'a> {
 
     fn heredoc(&mut self, node: Node<'a>) -> Expr {
         let span = self.span(node);
-        let syntax = self
-            .field(node, "syntax")
-            .map_or(String::new(), |s| self.text(s).to_string());
+        let syntax = self.field(node, "syntax").map_or(String::new(), |s| self.text(s).to_string());
         let Some(body) = self.bodies.get(self.next_body).copied() else {
             return self.error(node, "Heredoc without any following lines of text".into());
         };
@@ -968,10 +766,7 @@ impl<'a> Lowerer<'a> {
         };
         // The end line: `  |- END`. Its leading blanks are the margin when `|` is there.
         let end_text = self.text(end);
-        let leading: String = end_text
-            .chars()
-            .take_while(|c| *c == ' ' || *c == '\t')
-            .collect();
+        let leading: String = end_text.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
         let rest = end_text[leading.len()..].trim_start();
         let has_margin = rest.starts_with('|');
         let rest = rest.strip_prefix('|').unwrap_or(rest).trim_start();
@@ -1014,13 +809,7 @@ impl<'a> Lowerer<'a> {
             segments.trim_line_break();
         }
         let text = segments.into_expr(span);
-        self.new_expr(
-            ExprKind::Heredoc {
-                syntax,
-                text: Box::new(text),
-            },
-            node,
-        )
+        self.new_expr(ExprKind::Heredoc { syntax, text: Box::new(text) }, node)
     }
 }
 
@@ -1060,14 +849,8 @@ fn merge_unfolded_hashes(args: Vec<Argument>) -> Vec<Expr> {
     let mut previous_unfolded = false;
     for Argument { expr, unfolded } in args {
         if unfolded && previous_unfolded {
-            if let (
-                Some(Expr {
-                    kind: ExprKind::Hash(entries),
-                    span,
-                    ..
-                }),
-                ExprKind::Hash(more),
-            ) = (out.last_mut(), expr.kind)
+            if let (Some(Expr { kind: ExprKind::Hash(entries), span, .. }), ExprKind::Hash(more)) =
+                (out.last_mut(), expr.kind)
             {
                 span.end = expr.span.end;
                 entries.extend(more);
@@ -1096,8 +879,7 @@ impl Segments {
     fn flush(&mut self) {
         if !self.text.is_empty() {
             let text = std::mem::take(&mut self.text);
-            self.parts
-                .push(Expr::new(ExprKind::String(text.into()), Span::default()));
+            self.parts.push(Expr::new(ExprKind::String(text.into()), Span::default()));
         }
     }
 
@@ -1115,11 +897,7 @@ impl Segments {
                 self.text.pop();
             }
         } else if self.text.is_empty() {
-            if let Some(Expr {
-                kind: ExprKind::String(s),
-                ..
-            }) = self.parts.last_mut()
-            {
+            if let Some(Expr { kind: ExprKind::String(s), .. }) = self.parts.last_mut() {
                 let trimmed = s.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t));
                 if let Some(t) = trimmed {
                     *s = t.into();
@@ -1152,11 +930,7 @@ fn unescape(raw: &str) -> String {
         "s" => " ".into(),
         "\n" | "\r\n" => String::new(),
         _ if body.starts_with('u') => {
-            let hex = body
-                .get(1..)
-                .unwrap_or("")
-                .trim_start_matches('{')
-                .trim_end_matches('}');
+            let hex = body.get(1..).unwrap_or("").trim_start_matches('{').trim_end_matches('}');
             u32::from_str_radix(hex, 16)
                 .ok()
                 .and_then(char::from_u32)
@@ -1214,9 +988,7 @@ fn parse_number(text: &str) -> Result<ExprKind, String> {
             };
             let mantissa_ok = match mantissa.split_once('.') {
                 Some((a, b)) => {
-                    !a.is_empty()
-                        && !b.is_empty()
-                        && (a.chars().chain(b.chars())).all(|c| c.is_ascii_digit())
+                    !a.is_empty() && !b.is_empty() && (a.chars().chain(b.chars())).all(|c| c.is_ascii_digit())
                 }
                 None => !mantissa.is_empty() && mantissa.chars().all(|c| c.is_ascii_digit()),
             };
@@ -1229,10 +1001,7 @@ fn parse_number(text: &str) -> Result<ExprKind, String> {
         if !valid {
             return Err(format!("Not a valid decimal number {text}"));
         }
-        return text
-            .parse::<f64>()
-            .map(ExprKind::Float)
-            .map_err(|_| format!("Not a valid decimal number {text}"));
+        return text.parse::<f64>().map(ExprKind::Float).map_err(|_| format!("Not a valid decimal number {text}"));
     }
     if text.len() > 1 && text.starts_with('0') {
         if !text.chars().all(|c| ('0'..='7').contains(&c)) {

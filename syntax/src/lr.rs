@@ -28,11 +28,7 @@ pub enum Outcome {
     /// when the lexer stopped early, the request for the token it could not deliver.
     Rejected(usize),
     /// A grammar action raised `message` about what is at byte `offset`.
-    Invalid {
-        message: &'static str,
-        name: Option<usize>,
-        offset: usize,
-    },
+    Invalid { message: &'static str, name: Option<usize>, offset: usize },
 }
 
 /// What the grammar's checks need to know of a value.
@@ -121,18 +117,11 @@ fn rules() -> &'static Rules {
 /// for a token the grammar has no terminal for (`~`, an unrecognised character).
 fn terminal(kind: TokenKind) -> i16 {
     let name = kind.name();
-    TOKENS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map_or(1, |&(_, t)| t)
+    TOKENS.iter().find(|(n, _)| *n == name).map_or(1, |&(_, t)| t)
 }
 
 fn entry(table: &[i16], index: i32) -> Option<i16> {
-    usize::try_from(index)
-        .ok()
-        .and_then(|i| table.get(i))
-        .copied()
-        .filter(|&v| v != N)
+    usize::try_from(index).ok().and_then(|i| table.get(i)).copied().filter(|&v| v != N)
 }
 
 fn index(value: i16) -> Option<usize> {
@@ -170,18 +159,13 @@ pub fn recognize(source: &str, lexed: &Lexed) -> Outcome {
         };
         if action > 0 && action < SHIFT_N {
             let offset = lexed.tokens.get(next).map_or(source.len(), |t| t.start);
-            values.push(Value {
-                shape: Shape::Token(next),
-                offset,
-            });
+            values.push(Value { shape: Shape::Token(next), offset });
             states.push(action);
             next += 1;
             lookahead = None;
         } else if action < 0 && action > -REDUCE_N {
             let rule = usize::from(action.unsigned_abs());
-            let (Some(&len), Some(&lhs)) =
-                (REDUCE_TABLE.get(rule * 2), REDUCE_TABLE.get(rule * 2 + 1))
-            else {
+            let (Some(&len), Some(&lhs)) = (REDUCE_TABLE.get(rule * 2), REDUCE_TABLE.get(rule * 2 + 1)) else {
                 return Outcome::Rejected(next);
             };
             let len = index(len).unwrap_or(0);
@@ -239,97 +223,81 @@ fn reduce(
         offset: at.map_or(offset, |v| v.offset),
     };
     let shape_of = |vals: &[Value], k: usize| vals.get(k).map_or(Shape::Other, |v| v.shape.clone());
-    let shape =
-        if rule == r.name {
-            match shape_of(&vals, 0) {
-                Shape::Token(i) => Shape::Name(i),
-                _ => Shape::Other,
-            }
-        } else if rule == r.reference {
-            Shape::Reference
-        } else if rule == r.access {
-            Shape::Access
-        } else if rule == r.virtual_ || rule == r.exported {
-            if !matches!(shape_of(&vals, 1), Shape::Resource) {
-                let message = if rule == r.virtual_ {
-                    "Virtual (@) can only be applied to a Resource Expression"
-                } else {
-                    "Exported (@@) can only be applied to a Resource Expression"
-                };
-                return Err(invalid(message, vals.first()));
-            }
-            Shape::Resource
-        } else if rule == r.titled || rule == r.class_resource {
-            Shape::Resource
-        } else if rule == r.untitled {
-            match shape_of(&vals, 0) {
-                Shape::Name(_) => {
-                    if matches!(shape_of(&vals, 2), Shape::Operations { append: true }) {
-                        return Err(invalid(
-                            "Syntax error resource body without title or hash with +>",
-                            vals.get(1),
-                        ));
-                    }
-                    Shape::Other
+    let shape = if rule == r.name {
+        match shape_of(&vals, 0) {
+            Shape::Token(i) => Shape::Name(i),
+            _ => Shape::Other,
+        }
+    } else if rule == r.reference {
+        Shape::Reference
+    } else if rule == r.access {
+        Shape::Access
+    } else if rule == r.virtual_ || rule == r.exported {
+        if !matches!(shape_of(&vals, 1), Shape::Resource) {
+            let message = if rule == r.virtual_ {
+                "Virtual (@) can only be applied to a Resource Expression"
+            } else {
+                "Exported (@@) can only be applied to a Resource Expression"
+            };
+            return Err(invalid(message, vals.first()));
+        }
+        Shape::Resource
+    } else if rule == r.titled || rule == r.class_resource {
+        Shape::Resource
+    } else if rule == r.untitled {
+        match shape_of(&vals, 0) {
+            Shape::Name(_) => {
+                if matches!(shape_of(&vals, 2), Shape::Operations { append: true }) {
+                    return Err(invalid("Syntax error resource body without title or hash with +>", vals.get(1)));
                 }
-                Shape::Reference | Shape::Access => Shape::Resource,
-                _ => return Err(invalid(
+                Shape::Other
+            }
+            Shape::Reference | Shape::Access => Shape::Resource,
+            _ => {
+                return Err(invalid(
                     "Expression is not valid as a resource, resource-default, or resource-override",
                     vals.first(),
-                )),
+                ))
             }
-        } else if rule == r.no_operations {
-            Shape::Operations { append: false }
-        } else if rule == r.more_operations {
-            let append = [0, 2]
-                .iter()
-                .any(|&k| matches!(shape_of(&vals, k), Shape::Operations { append: true }));
-            Shape::Operations { append }
-        } else if rule == r.append {
-            Shape::Operations { append: true }
-        } else if rule == r.class_name {
-            return Err(invalid(
-                "'class' keyword not allowed at this location",
-                vals.first(),
-            ));
-        } else if rule == r.string_name {
-            return Err(invalid(
-                "A quoted string is not valid as a name here",
-                vals.first(),
-            ));
-        } else if rule == r.commas {
-            match shape_of(&vals, 0) {
-                Shape::Commas(first) => Shape::Commas(first),
-                _ => match shape_of(&vals, 1) {
-                    Shape::Token(comma) => Shape::Commas(comma),
-                    _ => Shape::Other,
-                },
-            }
-        } else if rule == r.first_statement {
-            Shape::Statements(vec![shape_of(&vals, 0)])
-        } else if rule == r.statement_after_semicolon || rule == r.next_statement {
-            let last = shape_of(&vals, vals.len().saturating_sub(1));
-            match vals
-                .first_mut()
-                .map(|v| std::mem::replace(&mut v.shape, Shape::Other))
-            {
-                Some(Shape::Statements(mut list)) => {
-                    list.push(last);
-                    Shape::Statements(list)
-                }
+        }
+    } else if rule == r.no_operations {
+        Shape::Operations { append: false }
+    } else if rule == r.more_operations {
+        let append = [0, 2].iter().any(|&k| matches!(shape_of(&vals, k), Shape::Operations { append: true }));
+        Shape::Operations { append }
+    } else if rule == r.append {
+        Shape::Operations { append: true }
+    } else if rule == r.class_name {
+        return Err(invalid("'class' keyword not allowed at this location", vals.first()));
+    } else if rule == r.string_name {
+        return Err(invalid("A quoted string is not valid as a name here", vals.first()));
+    } else if rule == r.commas {
+        match shape_of(&vals, 0) {
+            Shape::Commas(first) => Shape::Commas(first),
+            _ => match shape_of(&vals, 1) {
+                Shape::Token(comma) => Shape::Commas(comma),
                 _ => Shape::Other,
+            },
+        }
+    } else if rule == r.first_statement {
+        Shape::Statements(vec![shape_of(&vals, 0)])
+    } else if rule == r.statement_after_semicolon || rule == r.next_statement {
+        let last = shape_of(&vals, vals.len().saturating_sub(1));
+        match vals.first_mut().map(|v| std::mem::replace(&mut v.shape, Shape::Other)) {
+            Some(Shape::Statements(mut list)) => {
+                list.push(last);
+                Shape::Statements(list)
             }
-        } else if rule == r.statements {
-            if let Some(Shape::Statements(list)) = vals.first().map(|v| &v.shape) {
-                transform_calls(source, lexed, list)?;
-            }
-            Shape::Other
-        } else {
-            KEEPS
-                .get(rule)
-                .and_then(|&k| index(k))
-                .map_or(Shape::Other, |k| shape_of(&vals, k))
-        };
+            _ => Shape::Other,
+        }
+    } else if rule == r.statements {
+        if let Some(Shape::Statements(list)) = vals.first().map(|v| &v.shape) {
+            transform_calls(source, lexed, list)?;
+        }
+        Shape::Other
+    } else {
+        KEEPS.get(rule).and_then(|&k| index(k)).map_or(Shape::Other, |k| shape_of(&vals, k))
+    };
     Ok(Value { shape, offset })
 }
 

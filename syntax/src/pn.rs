@@ -4,9 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::ast::{
-    AttributeOp, CallKind, CaseOption, Expr, ExprKind, Lambda, Parameter, Program, ResourceForm,
-};
+use crate::ast::{AttributeOp, CallKind, CaseOption, Expr, ExprKind, Lambda, Parameter, Program, ResourceForm};
 
 /// A PN node.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,13 +142,7 @@ fn body_list(body: &Expr) -> Pn {
 }
 
 fn is_nop(e: Option<&Expr>) -> bool {
-    matches!(
-        e,
-        None | Some(Expr {
-            kind: ExprKind::Nop,
-            ..
-        })
-    )
+    matches!(e, None | Some(Expr { kind: ExprKind::Nop, .. }))
 }
 
 fn list(exprs: &[Expr]) -> Pn {
@@ -165,15 +157,9 @@ fn operations(ops: &[AttributeOp]) -> Pn {
     Pn::List(
         ops.iter()
             .map(|op| match op {
-                AttributeOp::Set {
-                    name,
-                    append,
-                    value,
-                    ..
-                } => Pn::call(
-                    if *append { "+>" } else { "=>" },
-                    vec![Pn::str(name), expr(value)],
-                ),
+                AttributeOp::Set { name, append, value, .. } => {
+                    Pn::call(if *append { "+>" } else { "=>" }, vec![Pn::str(name), expr(value)])
+                }
                 AttributeOp::Splat { value, .. } => Pn::call("splat-hash", vec![expr(value)]),
             })
             .collect(),
@@ -227,10 +213,7 @@ fn case_option(o: &CaseOption) -> Pn {
         Some(b) => body_list(b),
         None => Pn::List(vec![Pn::call("nop", vec![])]),
     };
-    Pn::Map(vec![
-        ("when".into(), list(&o.values)),
-        ("then".into(), then),
-    ])
+    Pn::Map(vec![("when".into(), list(&o.values)), ("then".into(), then)])
 }
 
 fn conditional(name: &str, test: &Expr, then: Option<&Expr>, otherwise: Option<&Expr>) -> Pn {
@@ -239,10 +222,7 @@ fn conditional(name: &str, test: &Expr, then: Option<&Expr>, otherwise: Option<&
         entries.push(("then".into(), body_list(then.expect("checked by is_nop"))));
     }
     if !is_nop(otherwise) {
-        entries.push((
-            "else".into(),
-            body_list(otherwise.expect("checked by is_nop")),
-        ));
+        entries.push(("else".into(), body_list(otherwise.expect("checked by is_nop"))));
     }
     Pn::call(name, vec![Pn::Map(entries)])
 }
@@ -275,9 +255,7 @@ fn definition(
 pub fn expr(e: &Expr) -> Pn {
     match &e.kind {
         ExprKind::Nop => Pn::call("nop", vec![]),
-        ExprKind::Block(statements) => {
-            Pn::Call("block".into(), statements.iter().map(expr).collect())
-        }
+        ExprKind::Block(statements) => Pn::Call("block".into(), statements.iter().map(expr).collect()),
         ExprKind::Integer { value, radix } => {
             if *radix == 10 {
                 Pn::Integer(value.clone())
@@ -297,9 +275,7 @@ pub fn expr(e: &Expr) -> Pn {
         ExprKind::Undef => Pn::Nil,
         ExprKind::Default => Pn::call("default", vec![]),
         ExprKind::Regex(source) => Pn::call("regexp", vec![Pn::Str(regexp_to_s(source))]),
-        ExprKind::Concat(segments) => {
-            Pn::Call("concat".into(), segments.iter().map(expr).collect())
-        }
+        ExprKind::Concat(segments) => Pn::Call("concat".into(), segments.iter().map(expr).collect()),
         ExprKind::Text(inner) => Pn::call("str", vec![expr(inner)]),
         ExprKind::Heredoc { syntax, text } => {
             let mut entries = Vec::new();
@@ -336,27 +312,10 @@ pub fn expr(e: &Expr) -> Pn {
         ExprKind::NamedAccess { left, right } => binary(".", left, right),
         ExprKind::Selector { left, entries } => Pn::call(
             "?",
-            vec![
-                expr(left),
-                Pn::List(
-                    entries
-                        .iter()
-                        .map(|s| binary("=>", &s.matching, &s.value))
-                        .collect(),
-                ),
-            ],
+            vec![expr(left), Pn::List(entries.iter().map(|s| binary("=>", &s.matching, &s.value)).collect())],
         ),
-        ExprKind::Call {
-            kind,
-            functor,
-            arguments,
-            lambda: l,
-            rval_required,
-        } => {
-            let mut entries = vec![
-                ("functor".to_string(), expr(functor)),
-                ("args".to_string(), list(arguments)),
-            ];
+        ExprKind::Call { kind, functor, arguments, lambda: l, rval_required } => {
+            let mut entries = vec![("functor".to_string(), expr(functor)), ("args".to_string(), list(arguments))];
             if let Some(l) = l {
                 entries.push(("block".into(), lambda(l)));
             }
@@ -368,124 +327,49 @@ pub fn expr(e: &Expr) -> Pn {
             };
             Pn::call(name, vec![Pn::Map(entries)])
         }
-        ExprKind::If {
-            test,
-            then,
-            otherwise,
-        } => conditional("if", test, boxed(then), boxed(otherwise)),
-        ExprKind::Unless {
-            test,
-            then,
-            otherwise,
-        } => conditional("unless", test, boxed(then), boxed(otherwise)),
-        ExprKind::Case { test, options } => Pn::call(
-            "case",
-            vec![
-                expr(test),
-                Pn::List(options.iter().map(case_option).collect()),
-            ],
-        ),
-        ExprKind::Resource {
-            form,
-            type_name,
-            bodies,
-        } => {
+        ExprKind::If { test, then, otherwise } => conditional("if", test, boxed(then), boxed(otherwise)),
+        ExprKind::Unless { test, then, otherwise } => conditional("unless", test, boxed(then), boxed(otherwise)),
+        ExprKind::Case { test, options } => {
+            Pn::call("case", vec![expr(test), Pn::List(options.iter().map(case_option).collect())])
+        }
+        ExprKind::Resource { form, type_name, bodies } => {
             let bodies = bodies
                 .iter()
-                .map(|b| {
-                    Pn::Map(vec![
-                        ("title".into(), expr(&b.title)),
-                        ("ops".into(), operations(&b.operations)),
-                    ])
-                })
+                .map(|b| Pn::Map(vec![("title".into(), expr(&b.title)), ("ops".into(), operations(&b.operations))]))
                 .collect();
-            let entries = vec![
-                ("type".to_string(), expr(type_name)),
-                ("bodies".to_string(), Pn::List(bodies)),
-            ];
+            let entries = vec![("type".to_string(), expr(type_name)), ("bodies".to_string(), Pn::List(bodies))];
             Pn::call("resource", vec![Pn::Map(with_form(entries, *form))])
         }
-        ExprKind::ResourceDefaults {
-            form,
-            type_ref,
-            operations: ops,
-        } => {
-            let entries = vec![
-                ("type".to_string(), expr(type_ref)),
-                ("ops".to_string(), operations(ops)),
-            ];
-            Pn::call(
-                "resource-defaults",
-                vec![Pn::Map(with_form(entries, *form))],
-            )
+        ExprKind::ResourceDefaults { form, type_ref, operations: ops } => {
+            let entries = vec![("type".to_string(), expr(type_ref)), ("ops".to_string(), operations(ops))];
+            Pn::call("resource-defaults", vec![Pn::Map(with_form(entries, *form))])
         }
-        ExprKind::ResourceOverride {
-            form,
-            resources,
-            operations: ops,
-        } => {
-            let entries = vec![
-                ("resources".to_string(), expr(resources)),
-                ("ops".to_string(), operations(ops)),
-            ];
-            Pn::call(
-                "resource-override",
-                vec![Pn::Map(with_form(entries, *form))],
-            )
+        ExprKind::ResourceOverride { form, resources, operations: ops } => {
+            let entries = vec![("resources".to_string(), expr(resources)), ("ops".to_string(), operations(ops))];
+            Pn::call("resource-override", vec![Pn::Map(with_form(entries, *form))])
         }
-        ExprKind::Collect {
-            type_expr,
-            exported,
-            query,
-            operations: ops,
-        } => {
-            let name = if *exported {
-                "exported-query"
-            } else {
-                "virtual-query"
-            };
+        ExprKind::Collect { type_expr, exported, query, operations: ops } => {
+            let name = if *exported { "exported-query" } else { "virtual-query" };
             let query = match query.as_deref() {
                 Some(q) if !is_nop(Some(q)) => Pn::call(name, vec![expr(q)]),
                 _ => Pn::call(name, vec![]),
             };
-            let mut entries = vec![
-                ("type".to_string(), expr(type_expr)),
-                ("query".to_string(), query),
-            ];
+            let mut entries = vec![("type".to_string(), expr(type_expr)), ("query".to_string(), query)];
             if !ops.is_empty() {
                 entries.push(("ops".into(), operations(ops)));
             }
             Pn::call("collect", vec![Pn::Map(entries)])
         }
-        ExprKind::Class {
-            name,
-            parameters: params,
-            parent,
-            body,
-        } => definition("class", name, parent.as_deref(), params, boxed(body), None),
-        ExprKind::Define {
-            name,
-            parameters: params,
-            body,
-        } => definition("define", name, None, params, boxed(body), None),
-        ExprKind::Function {
-            name,
-            parameters: params,
-            body,
-            return_type,
-        } => definition(
-            "function",
-            name,
-            None,
-            params,
-            boxed(body),
-            boxed(return_type),
-        ),
-        ExprKind::Node {
-            matches,
-            parent,
-            body,
-        } => {
+        ExprKind::Class { name, parameters: params, parent, body } => {
+            definition("class", name, parent.as_deref(), params, boxed(body), None)
+        }
+        ExprKind::Define { name, parameters: params, body } => {
+            definition("define", name, None, params, boxed(body), None)
+        }
+        ExprKind::Function { name, parameters: params, body, return_type } => {
+            definition("function", name, None, params, boxed(body), boxed(return_type))
+        }
+        ExprKind::Node { matches, parent, body } => {
             let mut entries = vec![("matches".to_string(), list(matches))];
             if let Some(p) = parent {
                 entries.push(("parent".into(), expr(p)));
@@ -495,13 +379,8 @@ pub fn expr(e: &Expr) -> Pn {
             }
             Pn::call("node", vec![Pn::Map(entries)])
         }
-        ExprKind::TypeAlias { name, type_expr } => {
-            Pn::call("type-alias", vec![Pn::str(name), expr(type_expr)])
-        }
-        ExprKind::TypeMapping {
-            type_expr,
-            mapping_expr,
-        } => binary("type-mapping", type_expr, mapping_expr),
+        ExprKind::TypeAlias { name, type_expr } => Pn::call("type-alias", vec![Pn::str(name), expr(type_expr)]),
+        ExprKind::TypeMapping { type_expr, mapping_expr } => binary("type-mapping", type_expr, mapping_expr),
         // The body is always a block here, even of one statement.
         ExprKind::TypeDefinition { name, parent, body } => Pn::call(
             "type-definition",
@@ -509,10 +388,9 @@ pub fn expr(e: &Expr) -> Pn {
                 Pn::str(name),
                 parent.as_deref().map(Pn::str).unwrap_or(Pn::Nil),
                 match body.as_deref() {
-                    Some(Expr {
-                        kind: ExprKind::Block(statements),
-                        ..
-                    }) => Pn::Call("block".into(), statements.iter().map(expr).collect()),
+                    Some(Expr { kind: ExprKind::Block(statements), .. }) => {
+                        Pn::Call("block".into(), statements.iter().map(expr).collect())
+                    }
                     Some(b) => Pn::call("block", vec![expr(b)]),
                     None => Pn::call("nop", vec![]),
                 },

@@ -34,11 +34,7 @@ use labels::{a_an, a_an_uc, node_label};
 
 /// Puppet's validation diagnostics for a program, in source order.
 pub fn validate(program: &Program) -> Vec<Diagnostic> {
-    let mut checker = Checker {
-        path: Vec::new(),
-        out: Vec::new(),
-        stop: None,
-    };
+    let mut checker = Checker { path: Vec::new(), out: Vec::new(), stop: None };
     if let Some(body) = &program.body {
         checker.path.push(Element::Program);
         checker.visit(Element::Node(Node::Expr(body)));
@@ -138,10 +134,7 @@ impl<'a> Checker<'a> {
                 let last = l.parameters.len().saturating_sub(1);
                 for (i, p) in l.parameters.iter().enumerate() {
                     if p.captures_rest && i != last {
-                        self.error(
-                            format!("Parameter ${} is not last, and has 'captures rest'", p.name),
-                            p.at,
-                        );
+                        self.error(format!("Parameter ${} is not last, and has 'captures rest'", p.name), p.at);
                     }
                 }
                 if let Some(r) = &l.return_type {
@@ -174,19 +167,17 @@ impl<'a> Checker<'a> {
                 for op in &b.operations {
                     if let AttributeOp::Splat { span, .. } = op {
                         if seen {
-                            self.error("Unfolding of attributes from Hash can only be used once per resource body".into(), *span);
+                            self.error(
+                                "Unfolding of attributes from Hash can only be used once per resource body".into(),
+                                *span,
+                            );
                         }
                         seen = true;
                     }
                 }
             }
             Element::Node(Node::Attribute(op)) => match op {
-                AttributeOp::Set {
-                    name,
-                    append,
-                    value,
-                    span,
-                } => {
+                AttributeOp::Set { name, append, value, span } => {
                     if *append {
                         let parent = self.path.last().copied();
                         let ok = matches!(
@@ -197,8 +188,7 @@ impl<'a> Checker<'a> {
                             })))
                         );
                         if !ok {
-                            let parent = parent
-                                .map_or_else(|| "Object".to_string(), |p| a_an(&node_label(p)));
+                            let parent = parent.map_or_else(|| "Object".to_string(), |p| a_an(&node_label(p)));
                             self.error(
                                 format!("Illegal +> operation on attribute {name}. This operator can not be used in {parent}"),
                                 *span,
@@ -230,7 +220,9 @@ impl<'a> Checker<'a> {
             Block(statements) => {
                 if let Some(name) = resource_without_title(statements) {
                     self.error(
-                        format!("This expression is invalid. Did you try declaring a '{name}' resource without a title?"),
+                        format!(
+                            "This expression is invalid. Did you try declaring a '{name}' resource without a title?"
+                        ),
                         pos(&statements[0]),
                     );
                 } else if let Some((_, init)) = statements.split_last() {
@@ -251,7 +243,10 @@ impl<'a> Checker<'a> {
             ),
             QualifiedReference(name) => {
                 if !is_classref_ext(name) {
-                    self.error(format!("Illegal type reference. The given name '{name}' does not conform to the naming rule"), e.span);
+                    self.error(
+                        format!("Illegal type reference. The given name '{name}' does not conform to the naming rule"),
+                        e.span,
+                    );
                 }
             }
             Variable(name) => {
@@ -298,7 +293,11 @@ impl<'a> Checker<'a> {
                 if !matches!(right.kind, QualifiedName(_)) {
                     let container = self.path.last().copied().map_or_else(|| "Object".to_string(), node_label);
                     self.error(
-                        format!("Illegal expression. {} is unacceptable as function name in {}", a_an_uc(&label(right)), a_an(&container)),
+                        format!(
+                            "Illegal expression. {} is unacceptable as function name in {}",
+                            a_an_uc(&label(right)),
+                            a_an(&container)
+                        ),
                         pos(right),
                     );
                 }
@@ -332,7 +331,10 @@ impl<'a> Checker<'a> {
                 };
                 if !ok {
                     self.error(
-                        format!("Illegal expression. {} is unacceptable as function name in a Function Call", a_an_uc(&label(functor))),
+                        format!(
+                            "Illegal expression. {} is unacceptable as function name in a Function Call",
+                            a_an_uc(&label(functor))
+                        ),
                         pos(functor),
                     );
                 }
@@ -442,7 +444,10 @@ impl<'a> Checker<'a> {
                     );
                 } else if *value < num_bigint::BigInt::from(i64::MIN) {
                     self.error(
-                        format!("A Literal Integer resulted in a value outside of Puppet Integer min range, got '-{:#x}'", value.magnitude()),
+                        format!(
+                            "A Literal Integer resulted in a value outside of Puppet Integer min range, got '-{:#x}'",
+                            value.magnitude()
+                        ),
                         e.span,
                     );
                 }
@@ -455,8 +460,17 @@ impl<'a> Checker<'a> {
                     pos(e),
                 );
             }
-            Nop | Float(_) | String(_) | Boolean(_) | Undef | Default | Regex(_) | Concat(_) | QualifiedName(_)
-            | Access { .. } | Call { kind: CallKind::Method, .. } => {}
+            Nop
+            | Float(_)
+            | String(_)
+            | Boolean(_)
+            | Undef
+            | Default
+            | Regex(_)
+            | Concat(_)
+            | QualifiedName(_)
+            | Access { .. }
+            | Call { kind: CallKind::Method, .. } => {}
         }
     }
 
@@ -468,10 +482,7 @@ impl<'a> Checker<'a> {
         self.top(e);
         if !is_classref_decl(name) {
             self.error(
-                format!(
-                    "Unacceptable name. The name '{name}' is unacceptable as the name of {}",
-                    a_an(&label(e))
-                ),
+                format!("Unacceptable name. The name '{name}' is unacceptable as the name of {}", a_an(&label(e))),
                 pos(e),
             );
         }
@@ -484,7 +495,10 @@ impl<'a> Checker<'a> {
     fn reserved_type_name(&mut self, e: &'a Expr, name: &str) {
         if RESERVED_TYPE_NAMES.contains(&name) {
             self.error(
-                format!("The name: '{name}' is already defined by Puppet and can not be used as the name of {}.", a_an(&label(e))),
+                format!(
+                    "The name: '{name}' is already defined by Puppet and can not be used as the name of {}.",
+                    a_an(&label(e))
+                ),
                 pos(e),
             );
         }
@@ -495,9 +509,7 @@ impl<'a> Checker<'a> {
     fn top(&mut self, definition: &'a Expr) {
         let absolute = matches!(
             definition.kind,
-            ExprKind::Function { .. }
-                | ExprKind::TypeAlias { .. }
-                | ExprKind::TypeDefinition { .. }
+            ExprKind::Function { .. } | ExprKind::TypeAlias { .. } | ExprKind::TypeDefinition { .. }
         );
         let mut i = self.path.len();
         loop {
@@ -506,23 +518,12 @@ impl<'a> Checker<'a> {
             };
             i -= 1;
             match container {
-                Element::Program
-                | Element::Node(Node::Expr(Expr {
-                    kind: ExprKind::Class { .. },
-                    ..
-                })) => return,
-                Element::Node(Node::Body(_))
-                | Element::Node(Node::Expr(Expr {
-                    kind: ExprKind::Block(_),
-                    ..
-                })) => {
+                Element::Program | Element::Node(Node::Expr(Expr { kind: ExprKind::Class { .. }, .. })) => return,
+                Element::Node(Node::Body(_)) | Element::Node(Node::Expr(Expr { kind: ExprKind::Block(_), .. })) => {
                     let grandparent = i.checked_sub(1).and_then(|k| self.path.get(k)).copied();
                     if absolute && !matches!(grandparent, Some(Element::Program)) {
                         self.error(
-                            format!(
-                                "{} may only appear at toplevel",
-                                a_an_uc(&label(definition))
-                            ),
+                            format!("{} may only appear at toplevel", a_an_uc(&label(definition))),
                             pos(definition),
                         );
                         return;
@@ -553,17 +554,15 @@ impl<'a> Checker<'a> {
             }
             _ => 0,
         };
-        const SINGLE: &str =
-            "Illegal type mapping. Expected a Type on the left side, got A Type Mapping";
-        const REGEXP: &str = "Illegal type mapping. Expected a Tuple[Regexp,String] on the left side, got A Type Mapping";
+        const SINGLE: &str = "Illegal type mapping. Expected a Type on the left side, got A Type Mapping";
+        const REGEXP: &str =
+            "Illegal type mapping. Expected a Tuple[Regexp,String] on the left side, got A Type Mapping";
         let type_ref = match &rhs.kind {
             ExprKind::Access { left, .. } => matches!(left.kind, ExprKind::QualifiedReference(_)),
             kind => matches!(kind, ExprKind::QualifiedReference(_)),
         };
         let message = match lhs_type {
-            0 => Some(
-                "Expressions of type a Type Mapping are not supported in this version of Puppet",
-            ),
+            0 => Some("Expressions of type a Type Mapping are not supported in this version of Puppet"),
             _ if pattern_with_replacement(rhs) => (lhs_type == 1).then_some(SINGLE),
             _ if type_ref => (lhs_type == 2).then_some(REGEXP),
             1 => Some(SINGLE),
@@ -579,10 +578,7 @@ impl<'a> Checker<'a> {
         for p in parameters {
             if !seen.insert(p.name.as_str()) {
                 self.error(
-                    format!(
-                        "The parameter '{}' is declared more than once in the parameter list",
-                        p.name
-                    ),
+                    format!("The parameter '{}' is declared more than once in the parameter list", p.name),
                     p.at,
                 );
             }
@@ -643,14 +639,16 @@ impl<'a> Checker<'a> {
         match &type_expr.kind {
             ExprKind::Hash(_) | ExprKind::KeyedEntry { .. } => {}
             ExprKind::Access { left, .. } => {
-                if matches!(&left.kind, ExprKind::QualifiedReference(n) if n.eq_ignore_ascii_case("plan"))
-                {
+                if matches!(&left.kind, ExprKind::QualifiedReference(n) if n.eq_ignore_ascii_case("plan")) {
                     // A type with arguments after `=` has no position of its own in Puppet's
                     // model: the diagnostic takes the alias's.
                     self.warning("Use of future reserved word: 'plan'".into(), pos(alias));
                 } else if !matches!(left.kind, ExprKind::QualifiedReference(_)) {
                     self.error(
-                        format!("Illegal expression. {} is unacceptable as a type reference in a Type Alias", a_an_uc(&label(type_expr))),
+                        format!(
+                            "Illegal expression. {} is unacceptable as a type reference in a Type Alias",
+                            a_an_uc(&label(type_expr))
+                        ),
                         pos(alias),
                     );
                 }
@@ -668,19 +666,10 @@ impl<'a> Checker<'a> {
             QualifiedReference(s) => s.to_lowercase(),
             Boolean(b) => b.to_string(),
             Concat(segments) => {
-                if let Some(Expr {
-                    kind: Text(inner), ..
-                }) = segments.iter().find(|s| matches!(s.kind, Text(_)))
-                {
-                    self.error(
-                        "An interpolated expression is not allowed in a hostname of a node".into(),
-                        pos(inner),
-                    );
+                if let Some(Expr { kind: Text(inner), .. }) = segments.iter().find(|s| matches!(s.kind, Text(_))) {
+                    self.error("An interpolated expression is not allowed in a hostname of a node".into(), pos(inner));
                 } else if segments.len() != 1 {
-                    self.error(
-                        "An interpolated expression is not allowed in a hostname of a node".into(),
-                        pos(m),
-                    );
+                    self.error("An interpolated expression is not allowed in a hostname of a node".into(), pos(m));
                 }
                 return;
             }
@@ -696,10 +685,7 @@ impl<'a> Checker<'a> {
                 return;
             }
         };
-        if text
-            .chars()
-            .any(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'))
-        {
+        if text.chars().any(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')) {
             self.error(
                 format!("The hostname '{text}' contains illegal characters (only letters, digits, '_', '-', and '.' are allowed)"),
                 pos(m),
@@ -723,26 +709,18 @@ impl<'a> Checker<'a> {
             | TypeMapping { .. }
             | TypeDefinition { .. } => {
                 self.error(
-                    format!(
-                        "Invalid use of expression. {} does not produce a value",
-                        a_an_uc(&label(e))
-                    ),
+                    format!("Invalid use of expression. {} does not produce a value", a_an_uc(&label(e))),
                     pos(e),
                 );
             }
-            Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner) | Text(inner) => {
-                self.rvalue(inner)
-            }
+            Not(inner) | Negate(inner) | Unfold(inner) | Paren(inner) | Text(inner) => self.rvalue(inner),
             _ => {}
         }
     }
 
     /// `relation`: a relationship's operands are values, collectors or relationships.
     fn relation(&mut self, e: &'a Expr) {
-        if !matches!(
-            e.kind,
-            ExprKind::Collect { .. } | ExprKind::Relationship { .. }
-        ) {
+        if !matches!(e.kind, ExprKind::Collect { .. } | ExprKind::Relationship { .. }) {
             self.rvalue(e);
         }
     }
@@ -759,16 +737,15 @@ impl<'a> Checker<'a> {
                 }
                 if name.contains("::") {
                     self.error(
-                        format!("Illegal attempt to assign to '{name}'. Cannot assign to variables in other namespaces"),
+                        format!(
+                            "Illegal attempt to assign to '{name}'. Cannot assign to variables in other namespaces"
+                        ),
                         pos(e),
                     );
                 }
             }
             ExprKind::Access { .. } => {
-                self.error(
-                    "Illegal attempt to assign via [index/key]. Not an assignable reference".into(),
-                    pos(e),
-                );
+                self.error("Illegal attempt to assign via [index/key]. Not an assignable reference".into(), pos(e));
             }
             ExprKind::Array(values) => {
                 for v in values {
@@ -783,10 +760,7 @@ impl<'a> Checker<'a> {
                 pos(e),
             ),
             _ => self.error(
-                format!(
-                    "Illegal attempt to assign to '{}'. Not an assignable reference",
-                    a_an(&label(e))
-                ),
+                format!("Illegal attempt to assign to '{}'. Not an assignable reference", a_an(&label(e))),
                 pos(e),
             ),
         }
@@ -811,28 +785,15 @@ impl<'a> Checker<'a> {
     fn query(&mut self, e: &'a Expr) {
         use ExprKind::*;
         match &e.kind {
-            Binary {
-                op: BinaryOp::And | BinaryOp::Or,
-                left,
-                right,
-            } => {
+            Binary { op: BinaryOp::And | BinaryOp::Or, left, right } => {
                 self.query(left);
                 self.query(right);
             }
-            Binary {
-                op: BinaryOp::Equal | BinaryOp::NotEqual,
-                ..
-            } => {}
+            Binary { op: BinaryOp::Equal | BinaryOp::NotEqual, .. } => {}
             Paren(inner) => self.query(inner),
-            Variable(_) | QualifiedName(_) | Integer { .. } | Float(_) | String(_) | Boolean(_) => {
-            }
-            _ => self.error(
-                format!(
-                    "Illegal query expression. {} cannot be used in a query",
-                    a_an_uc(&label(e))
-                ),
-                pos(e),
-            ),
+            Variable(_) | QualifiedName(_) | Integer { .. } | Float(_) | String(_) | Boolean(_) => {}
+            _ => self
+                .error(format!("Illegal query expression. {} cannot be used in a query", a_an_uc(&label(e))), pos(e)),
         }
     }
 
@@ -851,10 +812,7 @@ impl<'a> Checker<'a> {
                 // of its own: the hash's is taken.
                 let synthesized = key.span == value.span;
                 let at = if synthesized { hash.span } else { pos(entry) };
-                self.warning(
-                    format!("The key '{}' is declared more than once", literal.to_s()),
-                    at,
-                );
+                self.warning(format!("The key '{}' is declared more than once", literal.to_s()), at);
             } else {
                 seen.push(literal);
             }
@@ -871,13 +829,7 @@ fn is_block(body: &Expr) -> bool {
 /// `resource_without_title?`: `file { mode => 1 }` read as a name and a hash.
 fn resource_without_title(statements: &[Expr]) -> Option<&str> {
     match statements {
-        [Expr {
-            kind: ExprKind::QualifiedName(name),
-            ..
-        }, Expr {
-            kind: ExprKind::Hash(_),
-            ..
-        }] => Some(name),
+        [Expr { kind: ExprKind::QualifiedName(name), .. }, Expr { kind: ExprKind::Hash(_), .. }] => Some(name),
         _ => None,
     }
 }
@@ -919,21 +871,11 @@ fn idem(e: Option<&Expr>) -> bool {
         Binary { op, .. } => !matches!(op, BinaryOp::Match | BinaryOp::NotMatch),
         Paren(inner) => idem(Some(inner)),
         Block(statements) => statements.iter().all(|s| idem(Some(s))),
-        If {
-            test,
-            then,
-            otherwise,
+        If { test, then, otherwise } | Unless { test, then, otherwise } => {
+            idem(Some(test)) && idem(then.as_deref()) && idem(otherwise.as_deref())
         }
-        | Unless {
-            test,
-            then,
-            otherwise,
-        } => idem(Some(test)) && idem(then.as_deref()) && idem(otherwise.as_deref()),
         Case { test, options } => {
-            idem(Some(test))
-                && options
-                    .iter()
-                    .all(|o| o.values.iter().all(|v| idem(Some(v))) && idem(o.body.as_ref()))
+            idem(Some(test)) && options.iter().all(|o| o.values.iter().all(|v| idem(Some(v))) && idem(o.body.as_ref()))
         }
         _ => false,
     }
@@ -992,38 +934,29 @@ fn is_param_name(s: &str) -> bool {
 fn is_var_name(s: &str) -> bool {
     let s = s.strip_prefix("::").unwrap_or(s);
     let segments: Vec<&str> = s.split("::").collect();
-    let (last, init) = segments
-        .split_last()
-        .expect("split gives one part at least");
-    init.iter()
-        .all(|seg| is_segment(seg, |c| c.is_ascii_lowercase()))
-        && is_param_name(last)
+    let (last, init) = segments.split_last().expect("split gives one part at least");
+    init.iter().all(|seg| is_segment(seg, |c| c.is_ascii_lowercase())) && is_param_name(last)
 }
 
 /// `NUMERIC_VAR_NAME`: `\A(?:0|(?:[1-9][0-9]*))\z`
 fn is_numeric_var_name(s: &str) -> bool {
-    s == "0"
-        || (s.starts_with(|c: char| ('1'..='9').contains(&c))
-            && s.bytes().all(|b| b.is_ascii_digit()))
+    s == "0" || (s.starts_with(|c: char| ('1'..='9').contains(&c)) && s.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// `CLASSREF_DECL`: `\A[a-z][\w]*(?:::[a-z][\w]*)*\z`
 fn is_classref_decl(s: &str) -> bool {
-    s.split("::")
-        .all(|seg| is_segment(seg, |c| c.is_ascii_lowercase()))
+    s.split("::").all(|seg| is_segment(seg, |c| c.is_ascii_lowercase()))
 }
 
 /// `CLASSREF_EXT_DECL`: `\A[A-Z][\w]*(?:::[A-Z][\w]*)*\z`
 fn is_classref_ext_decl(s: &str) -> bool {
-    s.split("::")
-        .all(|seg| is_segment(seg, |c| c.is_ascii_uppercase()))
+    s.split("::").all(|seg| is_segment(seg, |c| c.is_ascii_uppercase()))
 }
 
 /// `CLASSREF_EXT`: `\A((::){0,1}[A-Z][\w]*)+\z`
 fn is_classref_ext(s: &str) -> bool {
     let s = s.strip_prefix("::").unwrap_or(s);
-    s.split("::")
-        .all(|seg| is_segment(seg, |c| c.is_ascii_uppercase()))
+    s.split("::").all(|seg| is_segment(seg, |c| c.is_ascii_uppercase()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1036,12 +969,7 @@ fn pos(e: &Expr) -> Span {
 
 /// A heredoc's text starts at the beginning of the line after its header.
 fn heredoc_text_pos(heredoc: &Expr) -> Span {
-    Span {
-        start: heredoc.span.end,
-        end: heredoc.span.end,
-        line: heredoc.span.line + 1,
-        column: 1,
-    }
+    Span { start: heredoc.span.end, end: heredoc.span.end, line: heredoc.span.line + 1, column: 1 }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1073,9 +1001,7 @@ fn literal(e: &Expr) -> Option<Literal> {
         Default => Literal::Default,
         Regex(r) => Literal::Regex(r.clone()),
         Concat(segments) => match segments.as_slice() {
-            [Expr {
-                kind: String(s), ..
-            }] => Literal::String(s.to_string()),
+            [Expr { kind: String(s), .. }] => Literal::String(s.to_string()),
             _ => return None,
         },
         Array(values) => Literal::Array(values.iter().map(literal).collect::<Option<_>>()?),
@@ -1122,22 +1048,11 @@ impl Literal {
             Literal::Default => ":default".into(),
             Literal::Regex(r) => format!("/{}/", r.replace('/', "\\/")),
             Literal::Array(values) => {
-                format!(
-                    "[{}]",
-                    values
-                        .iter()
-                        .map(Literal::inspect)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
+                format!("[{}]", values.iter().map(Literal::inspect).collect::<Vec<_>>().join(", "))
             }
             Literal::Hash(pairs) => format!(
                 "{{{}}}",
-                pairs
-                    .iter()
-                    .map(|(k, v)| format!("{}=>{}", k.inspect(), v.inspect()))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                pairs.iter().map(|(k, v)| format!("{}=>{}", k.inspect(), v.inspect())).collect::<Vec<_>>().join(", ")
             ),
         }
     }

@@ -43,20 +43,11 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/lexer/cases.txt"
-    ))
-    .unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lexer/cases.txt")).unwrap();
     let mut cases: Vec<Case> = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if let Some(src) = line.strip_prefix("src: ") {
-            cases.push(Case {
-                line: n + 1,
-                src: src.to_string(),
-                out: String::new(),
-                tok: None,
-            });
+            cases.push(Case { line: n + 1, src: src.to_string(), out: String::new(), tok: None });
         } else if let Some(out) = line.strip_prefix("out: ") {
             cases.last_mut().unwrap().out = out.to_string();
         } else if let Some(tok) = line.strip_prefix("tok: ") {
@@ -73,12 +64,7 @@ fn verdict(bytes: &[u8]) -> (String, Option<String>) {
         Ok(source) => source,
     };
     let lexed = lexer::lex(source);
-    let kinds = lexed
-        .tokens
-        .iter()
-        .map(|t| t.kind.name())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let kinds = lexed.tokens.iter().map(|t| t.kind.name()).collect::<Vec<_>>().join(" ");
     match &lexed.error {
         Some(d) => (lexer::puppet_text(d), Some(kinds)),
         None => ("OK".to_string(), Some(kinds)),
@@ -97,10 +83,7 @@ fn recorded_cases() {
         let expected = case.out.as_str();
         checked += 1;
         if out != expected {
-            failures.push(format!(
-                "line {}: src: {}\n  puppet: {}\n  ours:   {}",
-                case.line, case.src, expected, out
-            ));
+            failures.push(format!("line {}: src: {}\n  puppet: {}\n  ours:   {}", case.line, case.src, expected, out));
         }
         if let (Some(tok), Some(kinds)) = (&case.tok, &kinds) {
             if tok != kinds {
@@ -112,12 +95,7 @@ fn recorded_cases() {
         }
     }
     println!("{checked} cases, {} failures", failures.len());
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} cases differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {checked} cases differ:\n{}", failures.len(), failures.join("\n"));
 }
 
 fn error(source: &str) -> Option<Diagnostic> {
@@ -134,28 +112,13 @@ fn kinds(source: &str) -> Vec<TokenKind> {
 fn regex_or_division_by_previous_token() {
     use TokenKind::*;
     // after `)` and `]`: division; after `}`: a regex (case options), after `,`: a regex
-    assert_eq!(
-        kinds("($a) /2/ 1"),
-        [WsLParen, Variable, RParen, Div, Number, Div, Number]
-    );
-    assert_eq!(
-        kinds("$a[0] /2/ 1"),
-        [Variable, LBrack, Number, RBrack, Div, Number, Div, Number]
-    );
+    assert_eq!(kinds("($a) /2/ 1"), [WsLParen, Variable, RParen, Div, Number, Div, Number]);
+    assert_eq!(kinds("$a[0] /2/ 1"), [Variable, LBrack, Number, RBrack, Div, Number, Div, Number]);
     assert_eq!(kinds("} /2/ 1"), [RBrace, Regex, Number]);
-    assert_eq!(
-        kinds("f(1, /x/)"),
-        [Name, LParen, Number, Comma, Regex, RParen]
-    );
+    assert_eq!(kinds("f(1, /x/)"), [Name, LParen, Number, Comma, Regex, RParen]);
     // inside an interpolation, what came before the string decides the first token
-    assert_eq!(
-        kinds(r#"$x = "${/a/}""#),
-        [Variable, Equals, DqPre, Regex, DqPost]
-    );
-    assert_eq!(
-        kinds(r#"$x "${/a/}""#),
-        [Variable, DqPre, Div, Name, Div, DqPost]
-    );
+    assert_eq!(kinds(r#"$x = "${/a/}""#), [Variable, Equals, DqPre, Regex, DqPost]);
+    assert_eq!(kinds(r#"$x "${/a/}""#), [Variable, DqPre, Div, Name, Div, DqPost]);
 }
 
 #[test]
@@ -163,14 +126,8 @@ fn context_tokens() {
     use TokenKind::*;
     assert_eq!(kinds("$a [1]"), [Variable, ListStart, Number, RBrack]);
     assert_eq!(kinds("$a[1]"), [Variable, LBrack, Number, RBrack]);
-    assert_eq!(
-        kinds("f (1)\n  (2)"),
-        [Name, LParen, Number, RParen, WsLParen, Number, RParen]
-    );
-    assert_eq!(
-        kinds("$a ? { 1 => 2 }"),
-        [Variable, QMark, SelBrace, Number, FArrow, Number, RBrace]
-    );
+    assert_eq!(kinds("f (1)\n  (2)"), [Name, LParen, Number, RParen, WsLParen, Number, RParen]);
+    assert_eq!(kinds("$a ? { 1 => 2 }"), [Variable, QMark, SelBrace, Number, FArrow, Number, RBrace]);
     assert_eq!(kinds("\"${x}\""), [DqPre, Variable, DqPost]);
     assert_eq!(kinds("\"${x.y}\""), [DqPre, Variable, Dot, Name, DqPost]);
     assert_eq!(kinds("\"${x + 1}\""), [DqPre, Name, Plus, Number, DqPost]);
@@ -183,11 +140,8 @@ fn heredoc_tokens_and_positions() {
     let source = "$a = @(A)\n  text\n  |-A\n$b = @(\"B\")\n  ${x}y\n  | B\n";
     let lexed = lexer::lex(source);
     assert!(lexed.error.is_none());
-    let got: Vec<(TokenKind, &str)> = lexed
-        .tokens
-        .iter()
-        .map(|t| (t.kind, source.get(t.start..t.end).unwrap_or("?")))
-        .collect();
+    let got: Vec<(TokenKind, &str)> =
+        lexed.tokens.iter().map(|t| (t.kind, source.get(t.start..t.end).unwrap_or("?"))).collect();
     assert_eq!(
         got,
         [
@@ -229,20 +183,14 @@ fn token_at_and_syntax_error_messages() {
     assert_eq!(message("::foo"), "Syntax error at '::foo'");
     assert_eq!(message("true"), "Syntax error at 'true'");
     assert_eq!(message("é"), "Syntax error at ''");
-    assert_eq!(
-        lexer::syntax_error_message(source, &lexed, lexed.tokens.len()),
-        "Syntax error at end of input"
-    );
+    assert_eq!(lexer::syntax_error_message(source, &lexed, lexed.tokens.len()), "Syntax error at end of input");
     // a token starting past the offset, and none at all
     let t: &Token = lexer::token_at(&lexed.tokens, source.find(" \"p").unwrap()).unwrap();
     assert_eq!(&source[t.start..t.end], "\"p${");
     assert!(lexer::token_at(&lexed.tokens, source.len()).is_none());
     // error_at: positioned at the token, as Puppet's on_error positions it
     let d = lexer::error_at(source, &lexed, at("true"));
-    assert_eq!(
-        lexer::puppet_text(&d),
-        "Syntax error at 'true' (line: 1, column: 36)"
-    );
+    assert_eq!(lexer::puppet_text(&d), "Syntax error at 'true' (line: 1, column: 36)");
     let d = lexer::error_at(source, &lexed, lexed.tokens.len());
     assert_eq!(lexer::puppet_text(&d), "Syntax error at end of input");
 }
@@ -252,17 +200,13 @@ fn tokens_stop_before_the_failing_request() {
     // the parser has `$x =` when it asks for the string, whose lexing fails
     let lexed = lexer::lex("$x = \"a ${1x}\"");
     assert_eq!(lexed.tokens.len(), 2);
-    assert_eq!(
-        lexer::puppet_text(&lexer::error_at("", &lexed, 2)),
-        "Illegal number '1x' (line: 1, column: 11)"
-    );
+    assert_eq!(lexer::puppet_text(&lexer::error_at("", &lexed, 2)), "Illegal number '1x' (line: 1, column: 11)");
 }
 
 #[test]
 fn stack_limits_as_measured_with_puppet() {
     // puppet parser validate exits 1 without a message at these depths (see STACK_BUDGET)
-    let nested =
-        |n: usize, inner: &str| format!("$x = {}{inner}{}\n", "\"${".repeat(n), "}\"".repeat(n));
+    let nested = |n: usize, inner: &str| format!("$x = {}{inner}{}\n", "\"${".repeat(n), "}\"".repeat(n));
     let run = |source: String| {
         std::thread::Builder::new()
             .stack_size(2 * 1024 * 1024)
@@ -271,29 +215,14 @@ fn stack_limits_as_measured_with_puppet() {
             .join()
             .unwrap()
     };
-    assert_eq!(
-        run(nested(1482, "1x")).as_deref(),
-        Some("Illegal number '1x'")
-    );
-    assert_eq!(
-        run(nested(1483, "1x")).as_deref(),
-        Some("stack level too deep")
-    );
+    assert_eq!(run(nested(1482, "1x")).as_deref(), Some("Illegal number '1x'"));
+    assert_eq!(run(nested(1483, "1x")).as_deref(), Some("stack level too deep"));
     assert_eq!(run(nested(1484, "x")), None);
     let pieces = |t: usize, tail: &str| format!("$x = \"{}{tail}\"\n", "$a ".repeat(t));
-    assert_eq!(
-        run(pieces(6862, "${1x}")).as_deref(),
-        Some("Illegal number '1x'")
-    );
-    assert_eq!(
-        run(pieces(6863, "${1x}")).as_deref(),
-        Some("stack level too deep")
-    );
+    assert_eq!(run(pieces(6862, "${1x}")).as_deref(), Some("Illegal number '1x'"));
+    assert_eq!(run(pieces(6863, "${1x}")).as_deref(), Some("stack level too deep"));
     assert_eq!(run(pieces(6871, "")), None);
-    assert_eq!(
-        run(pieces(6872, "")).as_deref(),
-        Some("stack level too deep")
-    );
+    assert_eq!(run(pieces(6872, "")).as_deref(), Some("stack level too deep"));
 }
 
 /// Lexes in a thread with a small stack, and checks the time.
@@ -324,14 +253,7 @@ fn no_panics_and_linear_time_on_hostile_input() {
     }
     let lexed = robust(source, second);
     assert!(lexed.error.is_none());
-    assert_eq!(
-        lexed
-            .tokens
-            .iter()
-            .filter(|t| t.kind == TokenKind::Heredoc)
-            .count(),
-        n
-    );
+    assert_eq!(lexed.tokens.iter().filter(|t| t.kind == TokenKind::Heredoc).count(), n);
     // huge numbers, long names, long runs of backslashes, quotes, slashes, braces
     let big = 200_000;
     for source in [
@@ -376,10 +298,7 @@ fn check_encoding_reports_boms_before_bad_bytes() {
     assert_eq!(bom.span.line, 0);
     assert!(bom.message.starts_with("Illegal UTF-16 Byte Order mark"));
     assert_eq!(lexer::check_encoding(b"ok").unwrap(), "ok");
-    assert_eq!(
-        error("\u{feff}$x = 1").unwrap().message,
-        lexer::check_encoding(b"\xef\xbb\xbf").unwrap_err().message
-    );
+    assert_eq!(error("\u{feff}$x = 1").unwrap().message, lexer::check_encoding(b"\xef\xbb\xbf").unwrap_err().message);
 }
 
 /// The real-code corpus (`scripts/test.sh` installs it; `POPPET_CORPUS` overrides where):
@@ -408,9 +327,6 @@ fn corpus_has_no_lexical_errors() {
             }
         }
     }
-    println!(
-        "{files} manifests, {tokens} tokens, {} with a lexical error",
-        failures.len()
-    );
+    println!("{files} manifests, {tokens} tokens, {} with a lexical error", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

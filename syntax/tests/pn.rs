@@ -24,10 +24,7 @@ fn pn_is_identical_to_puppets() {
             } else {
                 ""
             };
-            format!(
-                "{note}  source:\n{}  puppet: {expected}\n  ours:   {actual}\n",
-                cases::show_source(source)
-            )
+            format!("{note}  source:\n{}  puppet: {expected}\n  ours:   {actual}\n", cases::show_source(source))
         })
     });
     report.print("PN suite", "identical to Puppet's");

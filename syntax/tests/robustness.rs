@@ -25,20 +25,12 @@ fn nesting_just_below_the_limit_lowers() {
 
 #[test]
 fn deeper_nesting_is_an_error_not_a_crash() {
-    for (open, close) in [
-        ("[", "]"),
-        ("(", ")"),
-        ("{a => ", "}"),
-        ("\"${", "}\""),
-        ("-", ""),
-    ] {
+    for (open, close) in [("[", "]"), ("(", ")"), ("{a => ", "}"), ("\"${", "}\""), ("-", "")] {
         let source = format!("$x = {}1{}\n", open.repeat(20_000), close.repeat(20_000));
         let errors = lower_and_print(source).expect_err("too deep");
         // Nested strings overflow Puppet's own lexer first: it says so, and so do we.
         assert!(
-            errors
-                .iter()
-                .any(|e| e.contains("nested more than") || e == "stack level too deep"),
+            errors.iter().any(|e| e.contains("nested more than") || e == "stack level too deep"),
             "{open}: {errors:?}"
         );
     }
@@ -49,16 +41,9 @@ fn deeper_nesting_is_an_error_not_a_crash() {
 fn bytes_that_are_not_utf8_or_start_with_a_bom_are_errors() {
     let message = |bytes: &[u8]| match puppet_syntax::parse_bytes(bytes) {
         Ok(_) => String::from("(parsed)"),
-        Err(d) => d
-            .iter()
-            .map(|d| d.to_string())
-            .collect::<Vec<_>>()
-            .join("; "),
+        Err(d) => d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; "),
     };
-    assert_eq!(
-        message(b"$x = \"\xff\"\n"),
-        "invalid byte sequence in UTF-8"
-    );
+    assert_eq!(message(b"$x = \"\xff\"\n"), "invalid byte sequence in UTF-8");
     assert_eq!(
         message(b"\xef\xbb\xbf$x = 1\n"),
         "Illegal UTF-8 Byte Order mark at beginning of input: [EF BB BF] - remove these from the puppet source"

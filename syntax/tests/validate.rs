@@ -34,40 +34,17 @@ fn validation_is_puppets() {
             format!("{kind}: {d}")
         };
         let mut actual: Vec<String> = match &parsed.result {
-            Ok(program) => puppet_syntax::validate(program)
-                .iter()
-                .map(render)
-                .collect(),
-            Err(diagnostics) if syntax => diagnostics
-                .iter()
-                .map(|d| format!("syntax-error: {d}"))
-                .collect(),
-            Err(diagnostics) => diagnostics
-                .iter()
-                .map(|d| format!("(our parser rejects it) {d}"))
-                .collect(),
+            Ok(program) => puppet_syntax::validate(program).iter().map(render).collect(),
+            Err(diagnostics) if syntax => diagnostics.iter().map(|d| format!("syntax-error: {d}")).collect(),
+            Err(diagnostics) => diagnostics.iter().map(|d| format!("(our parser rejects it) {d}")).collect(),
         };
         // The lexer's warnings, up to where parsing stopped.
-        let stop = parsed
-            .result
-            .as_ref()
-            .err()
-            .and_then(|d| d.first())
-            .map_or(usize::MAX, |d| d.span.start);
-        actual.extend(
-            parsed
-                .warnings
-                .iter()
-                .filter(|w| w.span.start < stop)
-                .map(render),
-        );
+        let stop = parsed.result.as_ref().err().and_then(|d| d.first()).map_or(usize::MAX, |d| d.span.start);
+        actual.extend(parsed.warnings.iter().filter(|w| w.span.start < stop).map(render));
         let actual = cases::canonical(actual);
         (actual != expected).then(|| {
-            let note = if syntax {
-                "  (Puppet rejects this source before validating; our parser accepts it)\n"
-            } else {
-                ""
-            };
+            let note =
+                if syntax { "  (Puppet rejects this source before validating; our parser accepts it)\n" } else { "" };
             format!(
                 "{note}  source:\n{}  puppet:\n{}  ours:\n{}",
                 cases::show_source(source),
@@ -77,11 +54,7 @@ fn validation_is_puppets() {
         })
     });
     report.print("validation suite", "as Puppet validates them");
-    assert!(
-        report.problems.is_empty(),
-        "{} malformed case files",
-        report.problems.len()
-    );
+    assert!(report.problems.is_empty(), "{} malformed case files", report.problems.len());
     assert!(
         report.failures.is_empty(),
         "{} of {} cases differ from Puppet's validation (listed above)",

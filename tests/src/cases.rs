@@ -45,12 +45,7 @@ impl Case {
                 Some(l) if last => (l, false),
                 _ => (line.as_str(), true),
             };
-            out.push_str(
-                &line
-                    .replace('\u{240D}', "\r")
-                    .replace('\u{2409}', "\t")
-                    .replace('\u{2420}', " "),
-            );
+            out.push_str(&line.replace('\u{240D}', "\r").replace('\u{2409}', "\t").replace('\u{2420}', " "));
             if final_feed {
                 out.push('\n');
             }
@@ -65,11 +60,7 @@ impl Case {
 
     /// The expectation's non-blank lines (the validation suite's).
     pub fn expectations(&self) -> Vec<String> {
-        self.expected
-            .iter()
-            .filter(|l| !l.trim().is_empty())
-            .cloned()
-            .collect()
+        self.expected.iter().filter(|l| !l.trim().is_empty()).cloned().collect()
     }
 }
 
@@ -83,19 +74,13 @@ pub fn parse(text: &str) -> Result<File, String> {
     let mut header = Vec::new();
     let mut cases: Vec<Case> = Vec::new();
     let mut in_source = false;
-    let unterminated =
-        |case: &Case| format!("line {}: case {:?} has no '---' line", case.line, case.name);
+    let unterminated = |case: &Case| format!("line {}: case {:?} has no '---' line", case.line, case.name);
     for (i, line) in text.lines().enumerate() {
         if let Some(name) = line.strip_prefix("=== ") {
             if let (true, Some(case)) = (in_source, cases.last()) {
                 return Err(unterminated(case));
             }
-            cases.push(Case {
-                name: name.trim().to_string(),
-                lines: Vec::new(),
-                expected: Vec::new(),
-                line: i + 1,
-            });
+            cases.push(Case { name: name.trim().to_string(), lines: Vec::new(), expected: Vec::new(), line: i + 1 });
             in_source = true;
         } else if let Some(case) = cases.last_mut() {
             if !in_source {
@@ -172,9 +157,7 @@ pub fn show_source(source: &str) -> String {
     let mut out = String::new();
     for line in source.split_inclusive('\n') {
         let shown = line.replace('\r', "\u{240D}").replace('\t', "\u{2409}");
-        let shown = shown
-            .strip_suffix('\n')
-            .map_or_else(|| format!("{shown}\u{2404}"), str::to_string);
+        let shown = shown.strip_suffix('\n').map_or_else(|| format!("{shown}\u{2404}"), str::to_string);
         let _ = writeln!(out, "    | {shown}");
     }
     if source.is_empty() {
@@ -201,11 +184,7 @@ impl Report {
         for problem in &self.problems {
             eprintln!("{problem}");
         }
-        eprintln!(
-            "{suite}: {} of {} cases {what}",
-            self.total - self.failures.len(),
-            self.total
-        );
+        eprintln!("{suite}: {} of {} cases {what}", self.total - self.failures.len(), self.total);
     }
 }
 
@@ -213,11 +192,7 @@ impl Report {
 /// `concat!(env!("CARGO_MANIFEST_DIR"), "/tests/SUBDIR")`) whose name contains the value of the
 /// environment variable `filter_var` (all cases when unset). `check` returns the report of a
 /// case that differs from Puppet, without the `FILE:LINE: NAME` heading the runner adds.
-pub fn run(
-    dir: impl AsRef<Path>,
-    filter_var: &str,
-    mut check: impl FnMut(&Case, &str) -> Option<String>,
-) -> Report {
+pub fn run(dir: impl AsRef<Path>, filter_var: &str, mut check: impl FnMut(&Case, &str) -> Option<String>) -> Report {
     let filter = std::env::var(filter_var).ok();
     let dir = dir.as_ref();
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -226,17 +201,10 @@ pub fn run(
         .filter(|path| path.extension().is_some_and(|e| e == "txt"))
         .collect();
     paths.sort();
-    let mut report = Report {
-        total: 0,
-        failures: Vec::new(),
-        problems: Vec::new(),
-    };
+    let mut report = Report { total: 0, failures: Vec::new(), problems: Vec::new() };
     for path in paths {
-        let file_name = path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let file_name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         let file = match parse(&text) {
             Ok(file) => file,
             Err(e) => {
@@ -250,23 +218,14 @@ pub fn run(
         let mut names = HashSet::new();
         for case in &file.cases {
             if !names.insert(case.name.as_str()) {
-                report.problems.push(format!(
-                    "{file_name}:{}: a second case named {:?}",
-                    case.line, case.name
-                ));
+                report.problems.push(format!("{file_name}:{}: a second case named {:?}", case.line, case.name));
             }
-            if filter
-                .as_ref()
-                .is_some_and(|f| !case.name.contains(f.as_str()))
-            {
+            if filter.as_ref().is_some_and(|f| !case.name.contains(f.as_str())) {
                 continue;
             }
             report.total += 1;
             if let Some(failure) = check(case, &case.source()) {
-                report.failures.push(format!(
-                    "{file_name}:{}: {}\n{failure}",
-                    case.line, case.name
-                ));
+                report.failures.push(format!("{file_name}:{}: {}\n{failure}", case.line, case.name));
             }
         }
     }
@@ -324,14 +283,12 @@ pub fn record_files<O>(
     }
     let mut files = Vec::new();
     for path in &paths {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
         files.push(parse(&text).map_err(|e| fail(format!("{}: {e}", path.display())))?);
     }
 
     let dir = std::env::temp_dir().join(format!("{tool}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| fail(format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(&dir).map_err(|e| fail(format!("cannot create {}: {e}", dir.display())))?;
     let outcomes = (|| {
         let mut names = Vec::new();
         for case in files.iter().flat_map(|f| &f.cases) {
@@ -349,42 +306,27 @@ pub fn record_files<O>(
     let _ = std::fs::remove_dir_all(&dir);
     let mut outcomes = outcomes.map_err(fail)?.into_iter();
 
-    let mut recorded = Recorded {
-        total: 0,
-        changed: 0,
-        check,
-    };
+    let mut recorded = Recorded { total: 0, changed: 0, check };
     for (path, file) in paths.iter().zip(&mut files) {
         let mut file_changed = 0;
         for case in &mut file.cases {
             recorded.total += 1;
             let at = format!("{}:{}: {}", path.display(), case.line, case.name);
-            let outcome = outcomes
-                .next()
-                .ok_or_else(|| fail(format!("{at}: Puppet gave no outcome")))?;
+            let outcome = outcomes.next().ok_or_else(|| fail(format!("{at}: Puppet gave no outcome")))?;
             let expected = expect(&at, outcome);
             if expected != case.expected {
                 file_changed += 1;
                 if check {
-                    eprintln!(
-                        "{at}\n  recorded: {:?}\n  puppet:   {:?}",
-                        case.expected, expected
-                    );
+                    eprintln!("{at}\n  recorded: {:?}\n  puppet:   {:?}", case.expected, expected);
                 }
                 case.expected = expected;
             }
         }
         recorded.changed += file_changed;
         if !check && file_changed > 0 {
-            std::fs::write(path, render(file))
-                .map_err(|e| fail(format!("cannot write {}: {e}", path.display())))?;
+            std::fs::write(path, render(file)).map_err(|e| fail(format!("cannot write {}: {e}", path.display())))?;
         }
-        println!(
-            "{}: {} cases, {file_changed} {}",
-            path.display(),
-            file.cases.len(),
-            recorded.verb()
-        );
+        println!("{}: {} cases, {file_changed} {}", path.display(), file.cases.len(), recorded.verb());
     }
     Ok(recorded)
 }

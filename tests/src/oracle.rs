@@ -75,10 +75,7 @@ impl Oracle {
             input.push('\n');
         }
         if !self.script.is_file() {
-            return Err(format!(
-                "no oracle at {} (POPPET_ORACLE names another one)",
-                self.script.display()
-            ));
+            return Err(format!("no oracle at {} (POPPET_ORACLE names another one)", self.script.display()));
         }
         let mut child = Command::new("ruby")
             .arg(&self.script)
@@ -92,10 +89,7 @@ impl Oracle {
         let mut stdin = child.stdin.take().ok_or("no stdin")?;
         let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
         let output = child.wait_with_output().map_err(|e| format!("the oracle: {e}"))?;
-        writer
-            .join()
-            .map_err(|_| "writer panicked")?
-            .map_err(|e| format!("writing to the oracle: {e}"))?;
+        writer.join().map_err(|_| "writer panicked")?.map_err(|e| format!("writing to the oracle: {e}"))?;
         let outcomes: Vec<Json> = String::from_utf8_lossy(&output.stdout)
             .lines()
             .filter(|l| !l.trim().is_empty())
@@ -162,10 +156,7 @@ impl Expectation<'_> {
 /// The expectation lines of one oracle outcome ([`Expectation`]).
 pub fn expectation(outcome: &Json) -> Vec<String> {
     let list = |key: &str| -> Vec<&str> {
-        outcome[key]
-            .as_array()
-            .map(|a| a.iter().map(|m| m.as_str().unwrap_or_default()).collect())
-            .unwrap_or_default()
+        outcome[key].as_array().map(|a| a.iter().map(|m| m.as_str().unwrap_or_default()).collect()).unwrap_or_default()
     };
     let error = outcome["error"].as_str().map(|e| e.strip_suffix(" on node testnode").unwrap_or(e));
     Expectation {

@@ -38,11 +38,7 @@ impl Ratchet {
     pub fn read(path: impl AsRef<Path>) -> Ratchet {
         let path = path.as_ref().to_path_buf();
         let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let known = text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .map(str::to_owned)
-            .collect();
+        let known = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(str::to_owned).collect();
         Ratchet { path, known }
     }
 

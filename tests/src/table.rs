@@ -191,4 +191,3 @@ pub fn check_tables(dir: impl AsRef<Path>, package: &str, run: fn(&str) -> Resul
     );
     assert_eq!((failed, unrecorded, fixed, stale), (0, 0, 0, 0), "golden cases disagree with Puppet 7.23");
 }
-

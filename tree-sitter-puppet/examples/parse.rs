@@ -17,11 +17,7 @@ fn print(node: Node<'_>, field: Option<&str>, depth: usize, out: &mut String) {
     let start = node.start_position();
     let end = node.end_position();
     let field = field.map(|name| format!("{name}: ")).unwrap_or_default();
-    let kind = if node.is_missing() {
-        format!("MISSING {}", node.kind())
-    } else {
-        node.kind().to_string()
-    };
+    let kind = if node.is_missing() { format!("MISSING {}", node.kind()) } else { node.kind().to_string() };
     out.push_str(&format!(
         "{:indent$}{field}({kind} [{}, {}] - [{}, {}])\n",
         "",

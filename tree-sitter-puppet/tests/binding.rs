@@ -6,8 +6,7 @@ use std::collections::HashSet;
 use tree_sitter::{Language, Parser, Query};
 use tree_sitter_highlight::HighlightConfiguration;
 use tree_sitter_puppet::{
-    FOLDS_QUERY, HIGHLIGHTS_QUERY, INDENTS_QUERY, INJECTIONS_QUERY, LANGUAGE, LOCALS_QUERY,
-    NODE_TYPES, TAGS_QUERY,
+    FOLDS_QUERY, HIGHLIGHTS_QUERY, INDENTS_QUERY, INJECTIONS_QUERY, LANGUAGE, LOCALS_QUERY, NODE_TYPES, TAGS_QUERY,
 };
 use tree_sitter_tags::TagsConfiguration;
 
@@ -59,17 +58,8 @@ fn samples_parse_without_errors() {
 
 #[test]
 fn malformed_input_yields_error_nodes() {
-    for source in [
-        "file { 'x':",
-        "$x = \"abc",
-        "@(END)\ntext\n",
-        "if $x {",
-        "$a = [1, 2",
-    ] {
-        assert!(
-            parse(source).root_node().has_error(),
-            "no error in {source:?}"
-        );
+    for source in ["file { 'x':", "$x = \"abc", "@(END)\ntext\n", "if $x {", "$a = [1, 2"] {
+        assert!(parse(source).root_node().has_error(), "no error in {source:?}");
     }
 }
 
@@ -91,83 +81,50 @@ fn every_query_compiles() {
 
 #[test]
 fn highlight_captures_are_standard() {
-    let config = HighlightConfiguration::new(language(), "puppet", HIGHLIGHTS_QUERY, "", "")
-        .expect("highlights compile");
+    let config =
+        HighlightConfiguration::new(language(), "puppet", HIGHLIGHTS_QUERY, "", "").expect("highlights compile");
     let nonconformant = config.nonconformant_capture_names(&HashSet::new());
-    assert!(
-        nonconformant.is_empty(),
-        "non-standard captures: {nonconformant:?}"
-    );
+    assert!(nonconformant.is_empty(), "non-standard captures: {nonconformant:?}");
     // The highlighter accepts all three queries together, as editors load them.
-    HighlightConfiguration::new(
-        language(),
-        "puppet",
-        HIGHLIGHTS_QUERY,
-        INJECTIONS_QUERY,
-        LOCALS_QUERY,
-    )
-    .expect("highlights, injections and locals compile together");
+    HighlightConfiguration::new(language(), "puppet", HIGHLIGHTS_QUERY, INJECTIONS_QUERY, LOCALS_QUERY)
+        .expect("highlights, injections and locals compile together");
 }
 
 /// The captures of a query, except `_`-prefixed helpers.
 fn captures(source: &str) -> Vec<String> {
     let query = Query::new(&language(), source).expect("query compiles");
-    query
-        .capture_names()
-        .iter()
-        .filter(|name| !name.starts_with('_'))
-        .map(|name| name.to_string())
-        .collect()
+    query.capture_names().iter().filter(|name| !name.starts_with('_')).map(|name| name.to_string()).collect()
 }
 
 #[test]
 fn other_queries_use_their_standard_captures() {
     for name in captures(INJECTIONS_QUERY) {
-        assert!(
-            ["injection.content", "injection.language"].contains(&name.as_str()),
-            "{name}"
-        );
+        assert!(["injection.content", "injection.language"].contains(&name.as_str()), "{name}");
     }
     for name in captures(LOCALS_QUERY) {
-        assert!(
-            ["local.scope", "local.definition", "local.reference"].contains(&name.as_str()),
-            "{name}"
-        );
+        assert!(["local.scope", "local.definition", "local.reference"].contains(&name.as_str()), "{name}");
     }
     for name in captures(FOLDS_QUERY) {
         assert_eq!(name, "fold");
     }
     for name in captures(INDENTS_QUERY) {
         assert!(
-            [
-                "indent.begin",
-                "indent.end",
-                "indent.branch",
-                "indent.ignore",
-                "indent.auto"
-            ]
-            .contains(&name.as_str()),
+            ["indent.begin", "indent.end", "indent.branch", "indent.ignore", "indent.auto"].contains(&name.as_str()),
             "{name}"
         );
     }
     for name in captures(TAGS_QUERY) {
-        assert!(
-            name == "name" || name.starts_with("definition.") || name.starts_with("reference."),
-            "{name}"
-        );
+        assert!(name == "name" || name.starts_with("definition.") || name.starts_with("reference."), "{name}");
     }
     TagsConfiguration::new(language(), TAGS_QUERY, LOCALS_QUERY).expect("tags configuration");
 }
 
 #[test]
 fn tags_find_definitions() {
-    let source =
-        "class a::b { }\ndefine c ($x) { }\nfunction d() { }\ntype E = Integer\nnode 'n' { }\n";
+    let source = "class a::b { }\ndefine c ($x) { }\nfunction d() { }\ntype E = Integer\nnode 'n' { }\n";
     let config = TagsConfiguration::new(language(), TAGS_QUERY, "").expect("tags configuration");
     let mut context = tree_sitter_tags::TagsContext::new();
-    let (tags, _) = context
-        .generate_tags(&config, source.as_bytes(), None)
-        .expect("tags generate");
+    let (tags, _) = context.generate_tags(&config, source.as_bytes(), None).expect("tags generate");
     let names: Vec<String> = tags
         .map(|tag| {
             let tag = tag.expect("a tag");
@@ -175,9 +132,5 @@ fn tags_find_definitions() {
             format!("{}:{kind}", &source[tag.name_range])
         })
         .collect();
-    assert_eq!(
-        names,
-        ["a::b:class", "c:type", "d:function", "E:type", "'n':module"],
-        "{names:?}"
-    );
+    assert_eq!(names, ["a::b:class", "c:type", "d:function", "E:type", "'n':module"], "{names:?}");
 }

@@ -100,12 +100,19 @@ mod tests {
     fn assert_type_calls() {
         let call = |args: &[Value]| assert_type_function(args).map_err(|e| e.message);
         assert_eq!(call(&[val("Integer"), val("1")]), Ok(Value::Integer(1)));
-        assert_eq!(call(&[val("'Integer[1,2]'"), val("3")]), Err("assert_type(): expects an Integer[1, 2] value, got Integer[3, 3]".into()));
+        assert_eq!(
+            call(&[val("'Integer[1,2]'"), val("3")]),
+            Err("assert_type(): expects an Integer[1, 2] value, got Integer[3, 3]".into())
+        );
         assert_eq!(call(&[val("'Foo'"), val("1")]), Err("assert_type(): references an unresolved type 'Foo'".into()));
-        assert_eq!(call(&[val("'foo'"), val("1")]), Err("The expression <foo> is not a valid type specification.".into()));
+        assert_eq!(
+            call(&[val("'foo'"), val("1")]),
+            Err("The expression <foo> is not a valid type specification.".into())
+        );
         assert_eq!(call(&[val("''"), val("1")]), Err("The expression <> is not a valid type specification.".into()));
         assert_eq!(call(&[val("Integer")]), Err("'assert_type' expects 2 arguments, got 1".into()));
-        let expected = "The function 'assert_type' was called with arguments it does not accept. It expects one of:\n  \
+        let expected =
+            "The function 'assert_type' was called with arguments it does not accept. It expects one of:\n  \
             (Type type, Any value, Callable[Type, Type] block?)\n    \
             rejected: parameter 'type' expects a Type value, got Integer\n  \
             (String type_string, Any value, Callable[Type, Type] block?)\n    \

@@ -21,7 +21,9 @@ use std::rc::Rc;
 
 use crate::compare::type_eql;
 use crate::normalize::maybe_create_variant;
-use crate::ty::{len_i64, CallableType, ErrorParams, IntBound, ObjectType, Size, StringParam, StructElement, Type, TypeAlias};
+use crate::ty::{
+    len_i64, CallableType, ErrorParams, IntBound, ObjectType, Size, StringParam, StructElement, Type, TypeAlias,
+};
 use crate::value::Value;
 
 /// Whether `t` accepts every value of `other` (`t.assignable?(other)`).
@@ -541,19 +543,17 @@ fn derived_string_size(p: Option<&StringParam>) -> Size {
 /// `PStringType#_assignable?`.
 fn string_assignable(param: Option<&StringParam>, o: &Type) -> bool {
     match param {
-        Some(StringParam::Size(size)) => {
-            match o {
-                Type::String(op) => size.covers(&derived_string_size(op.as_ref())),
-                Type::Enum { values, .. } if values.is_empty() => size.covers(&Size::ANY),
-                Type::Enum { values, .. } => {
-                    let lens = values.iter().map(|v| char_len(v));
-                    let (min, max) = (lens.clone().min().unwrap_or(0), lens.max().unwrap_or(0));
-                    size.covers(&Size::new(min, Some(max)))
-                }
-                Type::Pattern(_) => size.covers(&Size::ANY),
-                _ => false,
+        Some(StringParam::Size(size)) => match o {
+            Type::String(op) => size.covers(&derived_string_size(op.as_ref())),
+            Type::Enum { values, .. } if values.is_empty() => size.covers(&Size::ANY),
+            Type::Enum { values, .. } => {
+                let lens = values.iter().map(|v| char_len(v));
+                let (min, max) = (lens.clone().min().unwrap_or(0), lens.max().unwrap_or(0));
+                size.covers(&Size::new(min, Some(max)))
             }
-        }
+            Type::Pattern(_) => size.covers(&Size::ANY),
+            _ => false,
+        },
         // Unparameterised, or the type of one string value.
         _ => match o {
             Type::String(op) => param.is_none() || param == op.as_ref(),
@@ -670,8 +670,7 @@ fn array_assignable(element: &Type, size: Option<&Size>, o: &Type, mut guard: Op
                 && types.iter().all(|ot| assignable(element, ot, guard.as_deref_mut()))
         }
         Type::Array { element: oe, size: os } => {
-            Size::or_any(size).covers(&Size::or_any(os.as_ref()))
-                && assignable(element, &array_element(oe, os), guard)
+            Size::or_any(size).covers(&Size::or_any(os.as_ref())) && assignable(element, &array_element(oe, os), guard)
         }
         _ => false,
     }

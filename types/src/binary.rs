@@ -18,8 +18,8 @@ use std::rc::Rc;
 
 use base64::Engine;
 
-use crate::error::{Error, Result};
 use crate::dispatch::{alias, entry, enum_of, get, hash_with_keys, Dispatch, Dispatcher, Selected, Signature};
+use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::Value;
 
@@ -164,11 +164,14 @@ pub fn strict_decode64(s: &str) -> Result<Vec<u8>> {
 /// `Base64.urlsafe_decode64`: `-` and `_` for `+` and `/`; missing padding is added
 /// (unless the string ends in `=`), then strict decoding.
 pub fn urlsafe_decode64(s: &str) -> Result<Vec<u8>> {
-    let mut t: String = s.chars().map(|c| match c {
-        '-' => '+',
-        '_' => '/',
-        c => c,
-    }).collect();
+    let mut t: String = s
+        .chars()
+        .map(|c| match c {
+            '-' => '+',
+            '_' => '/',
+            c => c,
+        })
+        .collect();
     let len = s.chars().count();
     if !s.ends_with('=') && !len.is_multiple_of(4) {
         t.extend(std::iter::repeat_n('=', 4 - len % 4));
@@ -226,7 +229,11 @@ fn function() -> Dispatcher<u8> {
     Dispatcher {
         name: "new_Binary",
         dispatches: vec![
-            Dispatch::new(0).req_checked("str", Type::STRING, is_string).opt_checked("format", format_type(), is_format),
+            Dispatch::new(0).req_checked("str", Type::STRING, is_string).opt_checked(
+                "format",
+                format_type(),
+                is_format,
+            ),
             Dispatch::new(1).req_checked("byte_array", Type::array_of(byte_integer()), is_byte_array),
             Dispatch::new(2).req_checked("hash_args", args_hash_type(), is_args_hash),
         ],

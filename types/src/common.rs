@@ -27,8 +27,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::int::Int;
 use crate::assignable::{array_element, hash_key_value, is_assignable};
+use crate::int::Int;
 use crate::normalize::{make_enum, maybe_create_variant};
 use crate::ty::{Size, StringParam, Type, TypeAlias};
 

@@ -19,9 +19,9 @@ use std::cmp::Ordering;
 
 use num_traits::FromPrimitive;
 
-use crate::int::Int;
 use crate::assignable::is_assignable;
 use crate::error::{Error, Result};
+use crate::int::Int;
 use crate::ty::Type;
 use crate::value::Value;
 
@@ -241,8 +241,20 @@ fn int_float_cmp(i: &Int, f: f64) -> Ordering {
             // a float this large is integral, and converts exactly
             return match num_bigint::BigInt::from_f64(f) {
                 Some(whole) if f.abs() >= LIMIT => (**b).cmp(&whole),
-                _ if f.is_infinite() => if f > 0.0 { Ordering::Less } else { Ordering::Greater },
-                _ => if i.is_negative() { Ordering::Less } else { Ordering::Greater },
+                _ if f.is_infinite() => {
+                    if f > 0.0 {
+                        Ordering::Less
+                    } else {
+                        Ordering::Greater
+                    }
+                }
+                _ => {
+                    if i.is_negative() {
+                        Ordering::Less
+                    } else {
+                        Ordering::Greater
+                    }
+                }
             };
         }
     };

@@ -365,9 +365,9 @@ impl Formatter {
                     f.value(v.unwrap_or(&Value::Default));
                 }
             }),
-            Type::Boolean(b) => self.array("Boolean", b.is_none(), |f| {
-                f.bld.push_str(if b == &Some(true) { "true" } else { "false" })
-            }),
+            Type::Boolean(b) => {
+                self.array("Boolean", b.is_none(), |f| f.bld.push_str(if b == &Some(true) { "true" } else { "false" }))
+            }
             Type::Integer { from, to } => self.array("Integer", from.is_none() && to.is_none(), |f| {
                 match from {
                     Some(n) => {
@@ -432,12 +432,12 @@ impl Formatter {
                     let _ = write!(f.bld, "'{r}'");
                 }
             }),
-            Type::Timespan { from, to } => self.time_range("Timespan", *from, *to, |n| {
-                crate::time::Timespan { nsecs: n }.to_string()
-            }),
-            Type::Timestamp { from, to } => self.time_range("Timestamp", *from, *to, |n| {
-                crate::time::Timestamp { nsecs: n }.to_string()
-            }),
+            Type::Timespan { from, to } => {
+                self.time_range("Timespan", *from, *to, |n| crate::time::Timespan { nsecs: n }.to_string())
+            }
+            Type::Timestamp { from, to } => {
+                self.time_range("Timestamp", *from, *to, |n| crate::time::Timestamp { nsecs: n }.to_string())
+            }
             Type::Uri(p) => self.array("URI", p.is_none(), |f| {
                 if let Some(v) = p {
                     f.value(v)
@@ -520,24 +520,22 @@ impl Formatter {
                 }
             }),
             Type::Callable(c) => self.callable(c),
-            Type::Runtime { runtime, name } => {
-                self.array("Runtime", runtime.is_none() && name.is_none(), |f| {
-                    f.bld.push_str(runtime.as_deref().unwrap_or("undef"));
-                    if let Some(name) = name {
-                        f.sep();
-                        match name {
-                            RuntimeName::Name(n) => f.bld.push_str(&puppet_quote(n)),
-                            RuntimeName::Pattern(re, repl) => {
-                                f.bld.push('[');
-                                f.bld.push_str(&regexp_with_delimiters(re.source()));
-                                f.sep();
-                                f.bld.push_str(&puppet_quote(repl));
-                                f.bld.push(']');
-                            }
+            Type::Runtime { runtime, name } => self.array("Runtime", runtime.is_none() && name.is_none(), |f| {
+                f.bld.push_str(runtime.as_deref().unwrap_or("undef"));
+                if let Some(name) = name {
+                    f.sep();
+                    match name {
+                        RuntimeName::Name(n) => f.bld.push_str(&puppet_quote(n)),
+                        RuntimeName::Pattern(re, repl) => {
+                            f.bld.push('[');
+                            f.bld.push_str(&regexp_with_delimiters(re.source()));
+                            f.sep();
+                            f.bld.push_str(&puppet_quote(repl));
+                            f.bld.push(']');
                         }
                     }
-                })
-            }
+                }
+            }),
             Type::Init { ty, args } => self.array("Init", ty.is_none(), |f| {
                 f.opt_ty(ty.as_deref());
                 for a in args.iter() {

@@ -38,7 +38,6 @@
 
 use std::rc::Rc;
 
-
 use crate::int::Int;
 use crate::normalize::maybe_create_variant;
 use crate::semver::SemVerRange;
@@ -266,9 +265,9 @@ fn iter_state(v: &Value, depth: usize) -> Option<IterState> {
         // `Iterator.new(PStringType.new(PIntegerType.new(1, 1)), o.each_char)`
         Value::String(_) => Some(IterState::Elements(Type::String(Some(StringParam::Size(Size::exact(1)))))),
         Value::Array(items) if items.is_empty() => Some(IterState::Elements(Type::Unit)),
-        Value::Array(items) => Some(IterState::Elements(maybe_create_variant(
-            items.iter().map(|x| infer_set_at(x, depth + 1)).collect(),
-        ))),
+        Value::Array(items) => {
+            Some(IterState::Elements(maybe_create_variant(items.iter().map(|x| infer_set_at(x, depth + 1)).collect())))
+        }
         Value::Hash(h) => Some(IterState::Elements(hash_pair_type(h, depth))),
         Value::Integer(0) => Some(IterState::Elements(Type::Unit)),
         Value::Integer(n) if *n > 0 => Some(IterState::Range { from: 0, to: n - 1, step: 1 }),
@@ -492,10 +491,7 @@ mod tests {
         );
         assert_eq!(infer_set(&arr(vec![])), empty_array());
         assert_eq!(infer(&arr(vec![])), empty_array());
-        assert_eq!(
-            infer_generalized(&arr(vec![])),
-            Type::Array { element: Some(Rc::new(Type::Unit)), size: None }
-        );
+        assert_eq!(infer_generalized(&arr(vec![])), Type::Array { element: Some(Rc::new(Type::Unit)), size: None });
         match &infer(&a) {
             Type::Array { size, .. } => assert_eq!(*size, Some(Size::exact(2))),
             other => panic!("{other:?}"),
@@ -535,7 +531,10 @@ mod tests {
         let v = Type::variant(vec![int(1, 2), int(5, 6)]);
         assert_eq!(generalize(&v), Type::INTEGER);
         let t = Type::Tuple { types: Rc::from(vec![int(1, 2)]), size: Some(Size::new(1, Some(5))) };
-        assert_eq!(generalize(&t), Type::Tuple { types: Rc::from(vec![Type::INTEGER]), size: Some(Size::new(1, Some(5))) });
+        assert_eq!(
+            generalize(&t),
+            Type::Tuple { types: Rc::from(vec![Type::INTEGER]), size: Some(Size::new(1, Some(5))) }
+        );
         let a = Type::Array { element: Some(Rc::new(Type::Any)), size: Some(Size::new(1, Some(2))) };
         assert_eq!(generalize(&a), Type::ARRAY);
         let r = Type::Regexp(Some(Rc::new(crate::regexp::Regexp::new("x"))));

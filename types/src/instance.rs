@@ -35,9 +35,9 @@ pub(crate) fn instance_of(t: &Type, v: &Value, mut guard: Option<&mut RecursionG
         Type::Numeric => matches!(v, Value::Integer(_) | Value::BigInt(_) | Value::Float(_)),
         Type::Integer { from, to } => match v {
             Value::Integer(i) => from.as_ref().is_none_or(|f| *f <= *i) && to.as_ref().is_none_or(|t| *t >= *i),
-            Value::BigInt(_) => v.as_int().is_some_and(|i| {
-                from.as_ref().is_none_or(|f| *f <= i) && to.as_ref().is_none_or(|t| *t >= i)
-            }),
+            Value::BigInt(_) => {
+                v.as_int().is_some_and(|i| from.as_ref().is_none_or(|f| *f <= i) && to.as_ref().is_none_or(|t| *t >= i))
+            }
             _ => false,
         },
         Type::Float { from, to } => match v {

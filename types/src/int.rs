@@ -81,7 +81,9 @@ impl Int {
     /// The absolute value (of `i64::MIN` too: that one is big).
     pub fn abs(&self) -> Int {
         match self {
-            Int::Small(i) => i.checked_abs().map_or_else(|| Int::from_big(BigInt::from(*i).magnitude().clone().into()), Int::Small),
+            Int::Small(i) => {
+                i.checked_abs().map_or_else(|| Int::from_big(BigInt::from(*i).magnitude().clone().into()), Int::Small)
+            }
             Int::Big(b) => Int::from_big(b.magnitude().clone().into()),
         }
     }
@@ -115,7 +117,10 @@ impl Int {
     pub fn out_of_range_message(&self) -> String {
         let end = if self.is_negative() { "min" } else { "max" };
         let sign = if self.is_negative() { "-" } else { "" };
-        format!("Use of a Ruby Integer outside of Puppet Integer {end} range, got '0x{sign}{:x}'", self.to_big().magnitude())
+        format!(
+            "Use of a Ruby Integer outside of Puppet Integer {end} range, got '0x{sign}{:x}'",
+            self.to_big().magnitude()
+        )
     }
 }
 
@@ -153,8 +158,20 @@ impl Ord for Int {
         match (self, other) {
             (Int::Small(a), Int::Small(b)) => a.cmp(b),
             // a big integer lies beyond every small one, on its sign's side
-            (Int::Big(a), Int::Small(_)) => if a.sign() == Sign::Minus { Ordering::Less } else { Ordering::Greater },
-            (Int::Small(_), Int::Big(b)) => if b.sign() == Sign::Minus { Ordering::Greater } else { Ordering::Less },
+            (Int::Big(a), Int::Small(_)) => {
+                if a.sign() == Sign::Minus {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                }
+            }
+            (Int::Small(_), Int::Big(b)) => {
+                if b.sign() == Sign::Minus {
+                    Ordering::Greater
+                } else {
+                    Ordering::Less
+                }
+            }
             (Int::Big(a), Int::Big(b)) => a.cmp(b),
         }
     }
@@ -178,7 +195,13 @@ impl PartialOrd<i64> for Int {
     fn partial_cmp(&self, other: &i64) -> Option<Ordering> {
         Some(match self {
             Int::Small(i) => i.cmp(other),
-            Int::Big(b) => if b.sign() == Sign::Minus { Ordering::Less } else { Ordering::Greater },
+            Int::Big(b) => {
+                if b.sign() == Sign::Minus {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                }
+            }
         })
     }
 }

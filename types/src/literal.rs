@@ -31,8 +31,22 @@ pub fn read(src: &str) -> Result<Value> {
 
 /// The resource types Puppet 7.23 ships (`puppet/type/*.rb`): their names are resource type
 /// references (`File` is `Resource['file']`).
-pub const RESOURCE_TYPES: &[&str] =
-    &["component", "exec", "file", "filebucket", "group", "notify", "package", "resources", "schedule", "service", "stage", "tidy", "user", "whit"];
+pub const RESOURCE_TYPES: &[&str] = &[
+    "component",
+    "exec",
+    "file",
+    "filebucket",
+    "group",
+    "notify",
+    "package",
+    "resources",
+    "schedule",
+    "service",
+    "stage",
+    "tidy",
+    "user",
+    "whit",
+];
 
 /// The format engine's `String.new` (its crate gives it to [`Reader::with_string_new`]).
 pub type StringNewFn = fn(&[Value]) -> Result<Value>;
@@ -75,7 +89,10 @@ impl Reader {
                 };
                 Err(match other {
                     Err(e) => e,
-                    Ok(v) => Error::new(format!("The type alias {name} is not a type: {}", crate::display::value_to_string(&v))),
+                    Ok(v) => Error::new(format!(
+                        "The type alias {name} is not a type: {}",
+                        crate::display::value_to_string(&v)
+                    )),
                 })
             }
         }
@@ -156,16 +173,17 @@ impl Reader {
                 Ok(Value::hash(h))
             }
             ExprKind::Negate(inner) => match eval(inner)? {
-                Value::Integer(n) => n
-                    .checked_neg()
-                    .map(Value::Integer)
-                    .ok_or_else(|| Error::new("Integer overflow in unary minus")),
+                Value::Integer(n) => {
+                    n.checked_neg().map(Value::Integer).ok_or_else(|| Error::new("Integer overflow in unary minus"))
+                }
                 Value::Float(f) => Ok(Value::Float(-f)),
                 _ => Err(not_literal("a unary minus of something not a number")),
             },
             ExprKind::QualifiedReference(name) => match self.type_named(name) {
                 Some(t) => Ok(Value::ty(t)),
-                None => Err(Error::new(format!("Resource type not found: {}", crate::display::capitalize_segments(name)))),
+                None => {
+                    Err(Error::new(format!("Resource type not found: {}", crate::display::capitalize_segments(name))))
+                }
             },
             ExprKind::Access { left, keys } => {
                 let base = eval(left)?;
@@ -185,9 +203,7 @@ impl Reader {
                         Some((t, rest)) => (t.clone(), rest, "Function Call"),
                         None => return Err(not_literal("new() without a type")),
                     },
-                    (CallKind::Method, ExprKind::NamedAccess { left, right })
-                        if matches!(&right.kind, ExprKind::QualifiedName(n) if n == "new") =>
-                    {
+                    (CallKind::Method, ExprKind::NamedAccess { left, right }) if matches!(&right.kind, ExprKind::QualifiedName(n) if n == "new") => {
                         (eval(left)?, &args[..], "Method call")
                     }
                     _ => return Err(not_literal("a call of a function other than new")),

@@ -98,7 +98,12 @@ pub fn describe_mismatch(subject: &str, expected: &Type, actual: &Type) -> Strin
 /// With `missing_ok`, parameters without a value are not reported. A `Deferred` value is not
 /// checked here (Puppet checks the deferred function's declared return type, which needs the
 /// function).
-pub fn validate_parameters(subject: &str, params: &Type, given: &crate::value::Hash, missing_ok: bool) -> crate::Result<()> {
+pub fn validate_parameters(
+    subject: &str,
+    params: &Type,
+    given: &crate::value::Hash,
+    missing_ok: bool,
+) -> crate::Result<()> {
     let elements: &[StructElement] = match params {
         Type::Struct(e) => e,
         _ => &[],
@@ -116,7 +121,11 @@ pub fn validate_parameters(subject: &str, params: &Type, given: &crate::value::H
 
 /// `describe_struct_signature`: unknown parameters, then each declared parameter's value or
 /// its absence.
-fn describe_struct_signature(elements: &[StructElement], given: &crate::value::Hash, missing_ok: bool) -> Vec<Mismatch> {
+fn describe_struct_signature(
+    elements: &[StructElement],
+    given: &crate::value::Hash,
+    missing_ok: bool,
+) -> Vec<Mismatch> {
     let names: Vec<String> = elements.iter().map(element_name).collect();
     let mut result: Vec<Mismatch> = given
         .keys()
@@ -213,9 +222,17 @@ enum Kind {
     MissingRequiredBlock,
     UnresolvedTypeReference(String),
     /// `TypeMismatch`, or its subclass `PatternMismatch` (Enum and Pattern types).
-    Type { expected: Type, actual: Type, pattern: bool },
+    Type {
+        expected: Type,
+        actual: Type,
+        pattern: bool,
+    },
     /// `SizeMismatch`, or its subclass `CountMismatch` (argument counts).
-    Size { expected: Size, actual: Size, count: bool },
+    Size {
+        expected: Size,
+        actual: Size,
+        count: bool,
+    },
 }
 
 /// The classes `merge_descriptions` groups by (`is_a?`: a count mismatch is a size mismatch,
@@ -293,7 +310,11 @@ impl Mismatch {
                 }
                 // `self.class.new(...)` normalizes the actual type again (normalizing is not
                 // idempotent: each pass merges more ranges).
-                Kind::Type { expected: normalize(&maybe_create_variant(both)), actual: normalize(actual), pattern: *pattern }
+                Kind::Type {
+                    expected: normalize(&maybe_create_variant(both)),
+                    actual: normalize(actual),
+                    pattern: *pattern,
+                }
             }
             (Kind::Size { expected, actual, count }, Kind::Size { expected: oe, .. }) => {
                 let to = match (&expected.to, &oe.to) {
@@ -480,9 +501,12 @@ fn short_name(t: &Type) -> String {
 /// (Puppet's `PTypeWithContainedType`).
 fn contained_type(t: &Type) -> Option<&Type> {
     match t {
-        Type::Type(x) | Type::NotUndef(x) | Type::Optional(x) | Type::Iterable(x) | Type::Iterator(x) | Type::Sensitive(x) => {
-            x.as_deref()
-        }
+        Type::Type(x)
+        | Type::NotUndef(x)
+        | Type::Optional(x)
+        | Type::Iterable(x)
+        | Type::Iterator(x)
+        | Type::Sensitive(x) => x.as_deref(),
         _ => None,
     }
 }
@@ -624,7 +648,10 @@ fn map_contained(t: &Type, f: &mut dyn FnMut(&Type) -> Type) -> Type {
         Type::Hash { key, value, size } => Type::Hash { key: opt(key, f), value: opt(value, f), size: size.clone() },
         Type::Tuple { types, size } => Type::Tuple { types: types.iter().map(&mut *f).collect(), size: size.clone() },
         Type::Struct(elements) => Type::Struct(
-            elements.iter().map(|e| StructElement { key_type: e.key_type.clone(), value_type: f(&e.value_type) }).collect(),
+            elements
+                .iter()
+                .map(|e| StructElement { key_type: e.key_type.clone(), value_type: f(&e.value_type) })
+                .collect(),
         ),
         Type::Variant(types) => Type::Variant(types.iter().map(&mut *f).collect()),
         Type::Optional(x) => Type::Optional(opt(x, f)),
@@ -674,11 +701,9 @@ fn find_unresolved(t: &Type, seen: &mut Vec<Rc<str>>, depth: usize) -> Option<St
         Type::Struct(elements) => elements.iter().find_map(|e| {
             find_unresolved(&e.key_type, seen, depth + 1).or_else(|| find_unresolved(&e.value_type, seen, depth + 1))
         }),
-        Type::Object(o) => o
-            .parent
-            .iter()
-            .chain(o.attributes.iter().map(|(_, t)| t))
-            .find_map(|x| find_unresolved(x, seen, depth + 1)),
+        Type::Object(o) => {
+            o.parent.iter().chain(o.attributes.iter().map(|(_, t)| t)).find_map(|x| find_unresolved(x, seen, depth + 1))
+        }
         other => {
             let mut found = None;
             map_contained(other, &mut |c| {
@@ -754,7 +779,11 @@ fn describe_variant(types: &[Type], original: &Type, actual: &Type, path: &[Path
 /// same place (size, block, then type mismatches are tried in that order), one merged
 /// mismatch stands for them all; a single remaining mismatch loses the path element of the
 /// alternative (`varying_path_position`).
-fn merge_descriptions(varying_path_position: usize, size_class: Class, variant_descriptions: &[Vec<Mismatch>]) -> Vec<Mismatch> {
+fn merge_descriptions(
+    varying_path_position: usize,
+    size_class: Class,
+    variant_descriptions: &[Vec<Mismatch>],
+) -> Vec<Mismatch> {
     let mut descriptions: Vec<Mismatch> = variant_descriptions.iter().flatten().cloned().collect();
     for class in [size_class, Class::MissingRequiredBlock, Class::UnexpectedBlock, Class::Type] {
         let mismatches: Vec<&Mismatch> = descriptions.iter().filter(|d| d.is_a(class)).collect();
@@ -794,7 +823,13 @@ fn merge_all(mismatches: &[&Mismatch]) -> Option<Mismatch> {
 
 /// `describe_POptionalType`: undef always fits; otherwise the contained type is described
 /// (with the Optional, or its alias, as what was expected).
-fn describe_optional(expected: &Type, inner: Option<&Type>, original: &Type, actual: &Type, path: &[PathElement]) -> Vec<Mismatch> {
+fn describe_optional(
+    expected: &Type,
+    inner: Option<&Type>,
+    original: &Type,
+    actual: &Type,
+    path: &[PathElement],
+) -> Vec<Mismatch> {
     let Some(inner) = inner else { return Vec::new() };
     if matches!(actual, Type::Undef) {
         return Vec::new();
@@ -898,10 +933,18 @@ fn describe_hash(
             for a in elements.iter() {
                 let name = element_name(a);
                 if !is_assignable(key_type, &a.key_type) {
-                    descriptions.extend(describe(key_type, &a.key_type, &with(path, PathElement::EntryKey(name.clone()))));
+                    descriptions.extend(describe(
+                        key_type,
+                        &a.key_type,
+                        &with(path, PathElement::EntryKey(name.clone())),
+                    ));
                 }
                 if !is_assignable(value_type, &a.value_type) {
-                    descriptions.extend(describe(value_type, &a.value_type, &with(path, PathElement::EntryValue(name))));
+                    descriptions.extend(describe(
+                        value_type,
+                        &a.value_type,
+                        &with(path, PathElement::EntryValue(name)),
+                    ));
                 }
             }
             descriptions
@@ -921,7 +964,13 @@ fn describe_hash(
 
 /// `describe_PArrayType`: against a Tuple, its size and each element; against an Array, its
 /// size or the whole type.
-fn describe_array(element: Option<&Type>, size: Option<&Size>, original: &Type, actual: &Type, path: &[PathElement]) -> Vec<Mismatch> {
+fn describe_array(
+    element: Option<&Type>,
+    size: Option<&Size>,
+    original: &Type,
+    actual: &Type,
+    path: &[PathElement],
+) -> Vec<Mismatch> {
     let element_type_default = Type::Any;
     let element_type = element.unwrap_or(&element_type_default);
     match actual {
@@ -1081,7 +1130,12 @@ pub fn describe_signatures(name: &str, signatures: &[Signature], args: &[Value],
 /// [`describe_signatures`] with the block given as a value (a `Value::Callable` whose
 /// signature is checked against the signatures' block types: `'map' block expects between 1
 /// and 2 arguments, got 3`).
-pub fn describe_signatures_with_block(name: &str, signatures: &[Signature], args: &[Value], block: Option<&Value>) -> String {
+pub fn describe_signatures_with_block(
+    name: &str,
+    signatures: &[Signature],
+    args: &[Value],
+    block: Option<&Value>,
+) -> String {
     let block = match block {
         Some(b) => BlockArg::Typed(infer_set(b)),
         None => BlockArg::None,
@@ -1103,7 +1157,9 @@ fn arg_types(args: &[Value], block: BlockArg) -> ArgTypes<'_> {
     let block_unknown = matches!(block, BlockArg::Unknown);
     match block {
         BlockArg::None => {}
-        BlockArg::Unknown => types.push(Type::Callable(Rc::new(CallableType { params: None, block: None, return_type: None }))),
+        BlockArg::Unknown => {
+            types.push(Type::Callable(Rc::new(CallableType { params: None, block: None, return_type: None })))
+        }
         BlockArg::Typed(t) => types.push(t),
     }
     ArgTypes { types: if types.is_empty() { None } else { Some(types) }, block_unknown, values: args }
@@ -1240,8 +1296,7 @@ fn signature_string(sig: &Signature) -> String {
     if size == Size::exact(0) {
         return String::new();
     }
-    let names: Vec<String> =
-        if sig.names.is_empty() { vec![String::new(); types.len()] } else { sig.names.clone() };
+    let names: Vec<String> = if sig.names.is_empty() { vec![String::new(); types.len()] } else { sig.names.clone() };
     let limit = names.len();
     let mut parts = Vec::with_capacity(limit);
     for (index, name) in names.iter().enumerate() {
@@ -1358,16 +1413,25 @@ mod tests {
             assert_msg("Struct[{a => Integer, b => String}]", "{a => 'x', b => 1}"),
             " assert_type(): entry 'a' expects an Integer value, got String\n  assert_type(): entry 'b' expects a String value, got Integer"
         );
-        assert_eq!(assert_msg("Struct[{a => Integer}]", "{b => 1}").lines().next(), Some(" assert_type(): expects a value for key 'a'"));
+        assert_eq!(
+            assert_msg("Struct[{a => Integer}]", "{b => 1}").lines().next(),
+            Some(" assert_type(): expects a value for key 'a'")
+        );
         assert_eq!(assert_msg("Struct[{a => Integer}]", "{a => 1, b => 1}"), "assert_type(): unrecognized key 'b'");
         assert_eq!(assert_msg("Struct[{a => Integer}]", "{}"), "assert_type(): expects size to be 1, got 0");
         assert_eq!(
             assert_msg("Struct[{a => Integer}]", "{1 => 1}"),
             "assert_type(): expects a Struct[{'a' => Integer}] value, got Hash[Integer[1, 1], Integer[1, 1]]"
         );
-        assert_eq!(assert_msg("Tuple[Integer, String]", "[1, 2]"), "assert_type(): index 1 expects a String value, got Integer");
+        assert_eq!(
+            assert_msg("Tuple[Integer, String]", "[1, 2]"),
+            "assert_type(): index 1 expects a String value, got Integer"
+        );
         assert_eq!(assert_msg("Tuple[Integer, String]", "[1]"), "assert_type(): expects size to be 2, got 1");
-        assert_eq!(assert_msg("Array[Integer, 1, 2]", "[1, 2, 3]"), "assert_type(): expects size to be between 1 and 2, got 3");
+        assert_eq!(
+            assert_msg("Array[Integer, 1, 2]", "[1, 2, 3]"),
+            "assert_type(): expects size to be between 1 and 2, got 3"
+        );
         assert_eq!(
             assert_msg("Array[Array[Integer]]", "[[1], ['a']]"),
             "assert_type(): index 1 index 0 expects an Integer value, got String"
@@ -1428,7 +1492,10 @@ mod tests {
             describe_signatures("type", &sigs, &[val("1"), val("undef")], false),
             "'type' parameter 'inference_method' expects a match for Enum['detailed', 'generalized', 'reduced'], got Undef"
         );
-        assert_eq!(describe_signatures("type", &sigs, &[], false), "'type' expects between 1 and 2 arguments, got none");
+        assert_eq!(
+            describe_signatures("type", &sigs, &[], false),
+            "'type' expects between 1 and 2 arguments, got none"
+        );
         assert_eq!(
             describe_signatures("type", &sigs, &[val("1"), val("'reduced'"), val("3")], false),
             "'type' expects between 1 and 2 arguments, got 3"
@@ -1536,7 +1603,8 @@ mod tests {
         let sigs = crate::assert_type::assert_type_signatures();
         let e = crate::dispatch::select_signature("assert_type", &sigs, &[val("Integer"), val("'a'")], Some(&one));
         assert_eq!(e.map_err(|e| e.message), Err("'assert_type' block expects 2 arguments, got 1".into()));
-        let opt = Signature::new(&["x"], params(&["Integer"], 1, Some(1))).with_block(ty("Optional[Callable[1, 1]]"), "blk");
+        let opt =
+            Signature::new(&["x"], params(&["Integer"], 1, Some(1))).with_block(ty("Optional[Callable[1, 1]]"), "blk");
         assert_eq!(signature_string(&opt), "Integer x, Callable[1, 1] blk?");
     }
 

@@ -391,7 +391,8 @@ fn merge_range(a: &Type, b: &Type) -> Option<Type> {
         (Type::Integer { from: f1, to: t1 }, Type::Integer { from: f2, to: t2 }) => {
             // `t < f` with both bounded (an unbounded end reaches every number)
             let below = |t: &IntBound, f: &IntBound| matches!((t, f), (Some(t), Some(f)) if t < f);
-            let next_to = |t: &IntBound, f: &IntBound| matches!((t, f), (Some(t), Some(f)) if t.to_big() + 1 == f.to_big());
+            let next_to =
+                |t: &IntBound, f: &IntBound| matches!((t, f), (Some(t), Some(f)) if t.to_big() + 1 == f.to_big());
             let intersect = !(below(t1, f2) || below(t2, f1));
             if !(intersect || next_to(t1, f2) || next_to(t2, f1)) {
                 return None;

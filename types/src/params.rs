@@ -52,7 +52,9 @@ fn type_access(base: &Type, keys: &[Value]) -> Result<Type> {
             let size = match keys {
                 [a] => collection_size(std::slice::from_ref(a))?,
                 [a, b] => collection_size(&[a.clone(), b.clone()])?,
-                _ => return Err(Error::new(format!("String supports [] with one or two arguments. Got {}", keys.len()))),
+                _ => {
+                    return Err(Error::new(format!("String supports [] with one or two arguments. Got {}", keys.len())))
+                }
             };
             Ok(Type::String(Some(StringParam::Size(size))))
         }
@@ -79,7 +81,13 @@ fn type_access(base: &Type, keys: &[Value]) -> Result<Type> {
             Ok(crate::normalize::maybe_create_variant(keys.iter().filter_map(|k| k.as_type().cloned()).collect()))
         }
         Type::Pattern(_) => {
-            assert_keys(base, keys, 1, None, &[Allowed::String, Allowed::Regexp, Allowed::PatternType, Allowed::RegexpType])?;
+            assert_keys(
+                base,
+                keys,
+                1,
+                None,
+                &[Allowed::String, Allowed::Regexp, Allowed::PatternType, Allowed::RegexpType],
+            )?;
             pattern(keys)
         }
         Type::Regexp(_) => {
@@ -130,16 +138,15 @@ fn type_access(base: &Type, keys: &[Value]) -> Result<Type> {
             [Value::String(s)] => Ok(Type::NotUndef(Some(Rc::new(Type::String(Some(StringParam::Value(s.clone()))))))),
             [Value::Type(t)] if **t == Type::Any => Ok(Type::NotUndef(None)),
             [Value::Type(t)] => Ok(Type::NotUndef(Some(t.clone()))),
-            [k] => Err(Error::new(format!(
-                "NotUndef-Type[] argument must be a Type or a String. Got {}",
-                ruby_class(k)
-            ))),
+            [k] => {
+                Err(Error::new(format!("NotUndef-Type[] argument must be a Type or a String. Got {}", ruby_class(k))))
+            }
             _ => Err(slice_arity("NotUndef-Type", 0, Some(1), keys.len())),
         },
         // PSensitiveType keeps the generalization of its type.
-        Type::Sensitive(_) => contained(keys, "Sensitive-Type", |t| {
-            Type::Sensitive(t.map(|t| Rc::new(crate::infer::generalize(&t))))
-        }),
+        Type::Sensitive(_) => {
+            contained(keys, "Sensitive-Type", |t| Type::Sensitive(t.map(|t| Rc::new(crate::infer::generalize(&t)))))
+        }
         Type::Type(_) => contained(keys, "Type-Type", Type::Type),
         Type::Iterable(_) => contained(keys, "Iterable-Type", Type::Iterable),
         Type::Iterator(_) => contained(keys, "Iterator-Type", Type::Iterator),
@@ -334,7 +341,8 @@ fn collection_size(keys: &[Value]) -> Result<Size> {
 
 /// `Puppet's TypeFactory.is_range_parameter?`.
 fn is_range_param(v: Option<&Value>) -> bool {
-    matches!(v, Some(Value::Integer(_) | Value::BigInt(_) | Value::Default)) || v.and_then(Value::as_str) == Some("default")
+    matches!(v, Some(Value::Integer(_) | Value::BigInt(_) | Value::Default))
+        || v.and_then(Value::as_str) == Some("default")
 }
 
 /// Splits trailing size arguments (`Tuple[T, 1, 2]`, `Callable[T, 1]`) off the types.
@@ -387,7 +395,9 @@ fn ruby_regexp_error(message: &str, source: &str) -> String {
         "unmatched close parenthesis"
     } else if message.contains("Invalid character class") || message.contains("unclosed character class") {
         "premature end of char-class"
-    } else if message.contains("Target of repeat operator is invalid") || message.contains("repetition operator missing expression") {
+    } else if message.contains("Target of repeat operator is invalid")
+        || message.contains("repetition operator missing expression")
+    {
         "target of repeat operator is not specified"
     } else {
         message.lines().last().unwrap_or(message).trim()
@@ -581,7 +591,9 @@ fn uri_param_entry(key: &Value, value: &Value) -> bool {
         _ => false,
     };
     match key.as_str() {
-        Some("port") => matches!(value, Value::Undef) || matches!(value, Value::Integer(n) if *n >= 0) || matcher_type(value),
+        Some("port") => {
+            matches!(value, Value::Undef) || matches!(value, Value::Integer(n) if *n >= 0) || matcher_type(value)
+        }
         Some("scheme" | "userinfo" | "host" | "path" | "query" | "fragment" | "opaque") => match value {
             Value::Undef | Value::Regexp(_) => true,
             Value::String(s) => !s.is_empty(),
@@ -643,11 +655,9 @@ fn empty_collection(t: Type) -> Type {
         Type::Array { size: Some(ref s), .. } if *s == Size::exact(0) => {
             Type::Array { element: Some(Rc::new(Type::Unit)), size: Some(s.clone()) }
         }
-        Type::Hash { size: Some(ref s), .. } if *s == Size::exact(0) => Type::Hash {
-            key: Some(Rc::new(Type::Unit)),
-            value: Some(Rc::new(Type::Unit)),
-            size: Some(s.clone()),
-        },
+        Type::Hash { size: Some(ref s), .. } if *s == Size::exact(0) => {
+            Type::Hash { key: Some(Rc::new(Type::Unit)), value: Some(Rc::new(Type::Unit)), size: Some(s.clone()) }
+        }
         t => t,
     }
 }
@@ -840,10 +850,7 @@ fn slice_arity(base_label: &str, min: usize, max: Option<usize>, actual: usize) 
     let text = match max {
         UNBOUNDED => format!("{base_label}[] accepts {min} or more arguments. Got {actual}"),
         Some(max) if max != min => format!("{base_label}[] accepts {min} to {max} arguments. Got {actual}"),
-        _ => format!(
-            "{base_label}[] accepts {min} {}. Got {actual}",
-            if min == 1 { "argument" } else { "arguments" }
-        ),
+        _ => format!("{base_label}[] accepts {min} {}. Got {actual}", if min == 1 { "argument" } else { "arguments" }),
     };
     Error::new(text)
 }
@@ -989,7 +996,9 @@ fn write_inspect(out: &mut String, v: &Value, depth: usize) {
                 _ => out.push_str(&format!("#<{class}:0x0000000000000000>")),
             }
         }
-        Value::Timespan(t) => out.push_str(&format!("#<Puppet::Pops::Time::Timespan:0x0000000000000000 @nsecs={}>", t.nsecs)),
+        Value::Timespan(t) => {
+            out.push_str(&format!("#<Puppet::Pops::Time::Timespan:0x0000000000000000 @nsecs={}>", t.nsecs))
+        }
         Value::Timestamp(t) => {
             out.push_str(&format!("#<Puppet::Pops::Time::Timestamp:0x0000000000000000 @nsecs={}>", t.nsecs))
         }

@@ -208,30 +208,55 @@ pub enum Type {
     Scalar,
     ScalarData,
     Numeric,
-    Integer { from: IntBound, to: IntBound },
+    Integer {
+        from: IntBound,
+        to: IntBound,
+    },
     /// Bounds of a Float range; infinite when unbounded.
-    Float { from: f64, to: f64 },
+    Float {
+        from: f64,
+        to: f64,
+    },
     String(Option<StringParam>),
     /// `Enum[values]`, values sorted and deduplicated as Puppet stores them; the flag is the
     /// trailing `true` of `Enum['a', true]` (case-insensitive).
-    Enum { values: Rc<[Rc<str>]>, case_insensitive: bool },
+    Enum {
+        values: Rc<[Rc<str>]>,
+        case_insensitive: bool,
+    },
     Pattern(Rc<[Rc<Regexp>]>),
     Regexp(Option<Rc<Regexp>>),
     Boolean(Option<bool>),
     SemVer(Rc<[SemVerRange]>),
     SemVerRange,
     /// `Timespan[from, to]`; bounds in nanoseconds.
-    Timespan { from: Option<i128>, to: Option<i128> },
+    Timespan {
+        from: Option<i128>,
+        to: Option<i128>,
+    },
     /// `Timestamp[from, to]`; bounds in nanoseconds since the epoch.
-    Timestamp { from: Option<i128>, to: Option<i128> },
+    Timestamp {
+        from: Option<i128>,
+        to: Option<i128>,
+    },
     Binary,
     /// `URI[parameters]`: a URI string or a hash of URI parts.
     Uri(Option<Rc<Value>>),
     Collection(Option<Size>),
     /// `Array[element, from, to]`; `element` None is `Any` (unparameterised).
-    Array { element: Option<Rc<Type>>, size: Option<Size> },
-    Hash { key: Option<Rc<Type>>, value: Option<Rc<Type>>, size: Option<Size> },
-    Tuple { types: Rc<[Type]>, size: Option<Size> },
+    Array {
+        element: Option<Rc<Type>>,
+        size: Option<Size>,
+    },
+    Hash {
+        key: Option<Rc<Type>>,
+        value: Option<Rc<Type>>,
+        size: Option<Size>,
+    },
+    Tuple {
+        types: Rc<[Type]>,
+        size: Option<Size>,
+    },
     Struct(Rc<[StructElement]>),
     Variant(Rc<[Type]>),
     Optional(Option<Rc<Type>>),
@@ -240,16 +265,25 @@ pub enum Type {
     Iterator(Option<Rc<Type>>),
     CatalogEntry,
     /// `Resource[type_name, title]`; `File['x']` is `Resource['File', 'x']`.
-    Resource { type_name: Option<Rc<str>>, title: Option<Rc<str>> },
+    Resource {
+        type_name: Option<Rc<str>>,
+        title: Option<Rc<str>>,
+    },
     /// `Class[name]`.
     Class(Option<Rc<str>>),
     Type(Option<Rc<Type>>),
     Callable(Rc<CallableType>),
     Sensitive(Option<Rc<Type>>),
     Deferred,
-    Runtime { runtime: Option<Rc<str>>, name: Option<RuntimeName> },
+    Runtime {
+        runtime: Option<Rc<str>>,
+        name: Option<RuntimeName>,
+    },
     /// `Init[type, args...]`.
-    Init { ty: Option<Rc<Type>>, args: Rc<[Value]> },
+    Init {
+        ty: Option<Rc<Type>>,
+        args: Rc<[Value]>,
+    },
     Object(Rc<ObjectType>),
     /// Pcore's `Error` object type, or `Error[kind, issue_code]` (a `PObjectTypeExtension`).
     Error(Option<Rc<ErrorParams>>),
@@ -368,11 +402,10 @@ impl Type {
 impl PartialEq for Type {
     fn eq(&self, other: &Type) -> bool {
         use Type::{
-            Alias, Any, Array, Binary, Boolean, Callable, CatalogEntry, Class, Collection, Default,
-            Deferred, Enum, Float, Hash, Init, Integer, Iterable, Iterator, NotUndef, Numeric,
-            Object, Optional, Pattern, Reference, Regexp, Resource, Runtime, Scalar, ScalarData,
-            SemVer, SemVerRange, Sensitive, String, Struct, Timespan, Timestamp, Tuple, TypeSet,
-            Undef, Unit, Uri, Variant,
+            Alias, Any, Array, Binary, Boolean, Callable, CatalogEntry, Class, Collection, Default, Deferred, Enum,
+            Float, Hash, Init, Integer, Iterable, Iterator, NotUndef, Numeric, Object, Optional, Pattern, Reference,
+            Regexp, Resource, Runtime, Scalar, ScalarData, SemVer, SemVerRange, Sensitive, String, Struct, Timespan,
+            Timestamp, Tuple, TypeSet, Undef, Unit, Uri, Variant,
         };
         match (self, other) {
             (Any, Any) | (Undef, Undef) | (Default, Default) | (Unit, Unit) => true,
@@ -382,9 +415,7 @@ impl PartialEq for Type {
             (Integer { from: a, to: b }, Integer { from: c, to: d }) => a == c && b == d,
             (Float { from: a, to: b }, Float { from: c, to: d }) => a == c && b == d,
             (String(a), String(b)) => a == b,
-            (Enum { values: a, case_insensitive: x }, Enum { values: b, case_insensitive: y }) => {
-                a == b && x == y
-            }
+            (Enum { values: a, case_insensitive: x }, Enum { values: b, case_insensitive: y }) => a == b && x == y,
             (Pattern(a), Pattern(b)) => {
                 a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.source() == y.source())
             }
@@ -449,9 +480,7 @@ impl Hash for Type {
             | Type::Iterator(t)
             | Type::Type(t)
             | Type::Sensitive(t) => t.hash(state),
-            Type::Resource { type_name, title } => {
-                (type_name.as_deref().map(str::to_lowercase), title).hash(state)
-            }
+            Type::Resource { type_name, title } => (type_name.as_deref().map(str::to_lowercase), title).hash(state),
             Type::Class(n) => n.hash(state),
             Type::Reference(n) => n.hash(state),
             Type::Alias(a) => a.name.hash(state),
@@ -508,7 +537,9 @@ impl Drop for Type {
                 drop(key.take());
                 drop(value.take());
             }
-            Type::Tuple { types, .. } | Type::Variant(types) => drop(std::mem::replace(types, NO_TYPES.try_with(Rc::clone).unwrap_or_else(|_| Rc::from([])))),
+            Type::Tuple { types, .. } | Type::Variant(types) => {
+                drop(std::mem::replace(types, NO_TYPES.try_with(Rc::clone).unwrap_or_else(|_| Rc::from([]))))
+            }
             _ => {}
         }
         DROP_DEPTH.with(|d| d.set(depth));

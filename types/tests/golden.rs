@@ -9,15 +9,14 @@
 //! `file: code` line each). The test fails when any other case disagrees, and when a listed
 //! case agrees (so the list only shrinks); `GOLDEN_TODO=write` rewrites it.
 
+use poppet_tests::table;
 use puppet_syntax::ast::{BinaryOp, CallKind, Expr, ExprKind};
 use puppet_types::literal::Reader;
 use puppet_types::{display, Error, Value};
-use poppet_tests::table;
 
 /// Computes one golden line: what `notice(CODE)` logs, or the error message.
 fn run(code: &str) -> Result<String, String> {
-    let program = puppet_syntax::parse(code)
-        .map_err(|d| d.first().map(|d| d.message.clone()).unwrap_or_default())?;
+    let program = puppet_syntax::parse(code).map_err(|d| d.first().map(|d| d.message.clone()).unwrap_or_default())?;
     let Some(body) = program.body else { return Ok(String::new()) };
     let reader = Reader::default();
     // Puppet's log shows the first line of a message (the oracle records that line).
@@ -107,7 +106,9 @@ fn call(name: &str, args: &[Value]) -> Result<Value, Error> {
     match (name, args) {
         ("type", _) => infer::type_function(args, None).map(Value::ty),
         ("assert_type", _) => assert_type::assert_type_function(args),
-        ("strftime", [Value::Timespan(t), Value::String(f)]) => Ok(Value::from(time::strftime_timespan(t, f)?.as_str())),
+        ("strftime", [Value::Timespan(t), Value::String(f)]) => {
+            Ok(Value::from(time::strftime_timespan(t, f)?.as_str()))
+        }
         ("strftime", [Value::Timestamp(t), Value::String(f)]) => {
             Ok(Value::from(time::strftime_timestamp(t, f, None)?.as_str()))
         }

@@ -26,7 +26,11 @@ use std::process::{Command, ExitCode};
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "cargo xtask", bin_name = "cargo xtask", about = "The project's recorders, checks, fuzzers and generators")]
+#[command(
+    name = "cargo xtask",
+    bin_name = "cargo xtask",
+    about = "The project's recorders, checks, fuzzers and generators"
+)]
 struct Cli {
     #[command(subcommand)]
     group: Group,

@@ -17,12 +17,7 @@ mod harness;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let language: tree_sitter::Language = public_puppet_grammar::LANGUAGE.into();
-    if let Err(e) = harness::probe_main(
-        "theirs",
-        "tree-sitter-puppet 1.3.0 (crates.io)",
-        &language,
-        args,
-    ) {
+    if let Err(e) = harness::probe_main("theirs", "tree-sitter-puppet 1.3.0 (crates.io)", &language, args) {
         eprintln!("poppet-bench-theirs: {e}");
         std::process::exit(2);
     }
@@ -35,12 +30,8 @@ mod tests {
         let language: tree_sitter::Language = public_puppet_grammar::LANGUAGE.into();
         assert_eq!(language.abi_version(), 14);
         let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&language)
-            .expect("ABI 14 grammar loads");
-        let tree = parser
-            .parse("file { '/tmp/x': ensure => present }\n", None)
-            .unwrap();
+        parser.set_language(&language).expect("ABI 14 grammar loads");
+        let tree = parser.parse("file { '/tmp/x': ensure => present }\n", None).unwrap();
         assert!(!tree.root_node().has_error());
     }
 }

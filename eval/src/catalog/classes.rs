@@ -14,8 +14,8 @@ use puppet_types::{Type, Value};
 use super::compiler::in_file;
 use super::relationships::reference_value;
 use crate::catalog::{self, valid_tag, Attributes, Container, Kind, Resource};
-use crate::eval::Evaluator;
 use crate::error::{bare, fail, Eval, Flow};
+use crate::eval::Evaluator;
 use crate::scope::Scope;
 
 impl Evaluator {
@@ -32,7 +32,10 @@ impl Evaluator {
 
     /// `contain`'s containment edge, from what is being evaluated to the class (once).
     pub fn contain_class(&mut self, name: &str) {
-        let edge = (self.compiler.container.reference(), catalog::reference("Class", &name.trim_start_matches("::").to_lowercase()));
+        let edge = (
+            self.compiler.container.reference(),
+            catalog::reference("Class", &name.trim_start_matches("::").to_lowercase()),
+        );
         if !self.compiler.catalog.contained.contains(&edge) {
             self.compiler.catalog.contained.push(edge);
         }
@@ -108,7 +111,10 @@ impl Evaluator {
         if let Some(stage) = params.values.get("stage") {
             let stage = value_to_s(stage);
             if self.compiler.catalog.get("Stage", &stage).is_none() {
-                return Err(fail(format!("Could not find stage {stage} specified by {}", catalog::reference("Class", &lower))));
+                return Err(fail(format!(
+                    "Could not find stage {stage} specified by {}",
+                    catalog::reference("Class", &lower)
+                )));
             }
         }
         self.add_class(&lower, Some(params), at, true)?;
@@ -300,9 +306,7 @@ impl Evaluator {
     ) -> Eval<IndexMap<Rc<str>, Value>> {
         let mut problems: Vec<String> = given
             .keys()
-            .filter(|k| {
-                !parameters.iter().any(|p| p.name == ***k) && crate::resource_types::metaparameter(k).is_none()
-            })
+            .filter(|k| !parameters.iter().any(|p| p.name == ***k) && crate::resource_types::metaparameter(k).is_none())
             .map(|name| format!("has no parameter named '{name}'"))
             .collect();
         let names: Vec<Rc<str>> = parameters.iter().map(|p| Rc::from(p.name.as_str())).collect();

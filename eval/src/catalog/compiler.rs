@@ -15,8 +15,8 @@ use puppet_types::Value;
 
 use super::relationships::Operand;
 use crate::catalog::{self, Catalog, Container, Definition, Kind, Resource};
-use crate::eval::Evaluator;
 use crate::error::{bare, fail, Eval, Flow};
+use crate::eval::Evaluator;
 use crate::scope::Scope;
 
 /// The catalog compiler's state, beside the evaluator's: the catalog being compiled, what
@@ -152,7 +152,13 @@ impl Evaluator {
     }
 
     /// Records a definition of this program; a second one of the name is Puppet's error.
-    pub(super) fn note_definition(&mut self, seen: &mut HashMap<String, (bool, u32)>, name: &str, class: bool, line: u32) {
+    pub(super) fn note_definition(
+        &mut self,
+        seen: &mut HashMap<String, (bool, u32)>,
+        name: &str,
+        class: bool,
+        line: u32,
+    ) {
         let key = name.trim_start_matches("::").to_lowercase();
         if let Some(&(was_class, first)) = seen.get(&key) {
             if self.compiler.definition_error.is_none() {
@@ -210,7 +216,10 @@ impl Evaluator {
                             _ => continue,
                         };
                         let earlier = self.compiler.nodes.iter().find(|(ms, _)| {
-                            ms.iter().any(|x| matches!(&x.kind, ExprKind::String(n) if n.to_lowercase() == name) || matches!(&x.kind, ExprKind::QualifiedName(n) if n.to_lowercase() == name))
+                            ms.iter().any(|x| {
+                                matches!(&x.kind, ExprKind::String(n) if n.to_lowercase() == name)
+                                    || matches!(&x.kind, ExprKind::QualifiedName(n) if n.to_lowercase() == name)
+                            })
                         });
                         if let Some((_, first)) = earlier {
                             self.compiler.definition_error = Some(format!(
@@ -249,7 +258,9 @@ impl Evaluator {
             for m in matches {
                 match &m.kind {
                     ExprKind::Default => default = default.or(Some(def.clone())),
-                    ExprKind::String(name) if name.eq_ignore_ascii_case("default") => default = default.or(Some(def.clone())),
+                    ExprKind::String(name) if name.eq_ignore_ascii_case("default") => {
+                        default = default.or(Some(def.clone()))
+                    }
                     ExprKind::Regex(source) => {
                         let re = puppet_types::regexp::Regexp::new(source.as_str());
                         if regex.is_none() {
@@ -259,7 +270,9 @@ impl Evaluator {
                         }
                     }
                     ExprKind::String(name) if name.eq_ignore_ascii_case(&node) => exact = exact.or(Some(def.clone())),
-                    ExprKind::QualifiedName(name) if name.eq_ignore_ascii_case(&node) => exact = exact.or(Some(def.clone())),
+                    ExprKind::QualifiedName(name) if name.eq_ignore_ascii_case(&node) => {
+                        exact = exact.or(Some(def.clone()))
+                    }
                     _ => {}
                 }
             }
@@ -272,7 +285,10 @@ impl Evaluator {
                 return Err(bare(format!("Could not find node statement with name 'default' or '{node}'")));
             }
         };
-        let node_resource = Resource { tags: self.compiler.tags.clone(), ..Resource::new("Node", &name, Kind::Class, def.at, self.top.clone()) };
+        let node_resource = Resource {
+            tags: self.compiler.tags.clone(),
+            ..Resource::new("Node", &name, Kind::Class, def.at, self.top.clone())
+        };
         let tags = node_resource.all_tags();
         let _ = self.compiler.catalog.add(node_resource);
         let scope = Scope::local(&self.top);
@@ -305,7 +321,7 @@ pub(crate) fn in_file(flow: Flow, file: Option<&Rc<str>>) -> Flow {
 /// `Node[__node_regexp__...]`: a regex node's name, the source without characters other
 /// than `-`, word characters, `:` and `.`, and without leading dots.
 pub(super) fn regex_node_name(source: &str) -> String {
-    let kept: String = source.to_lowercase().chars().filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.')).collect();
+    let kept: String =
+        source.to_lowercase().chars().filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.')).collect();
     format!("__node_regexp__{}", kept.trim_start_matches('.'))
 }
-

@@ -5,9 +5,9 @@
 
 use puppet_types::{Type, Value};
 
-use crate::functions::{Builtin, Call};
 use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
+use crate::functions::{Builtin, Call};
 
 /// The class names of `include`'s arguments: strings, `Class['x']` references, arrays.
 fn class_names(args: &[Value]) -> Eval<Vec<String>> {
@@ -97,8 +97,7 @@ fn defined(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                 _ if s.is_empty() => false,
                 _ => {
                     let lower = s.trim_start_matches("::").to_lowercase();
-                    puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str())
-                        || ev.is_class_or_define(&lower)
+                    puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) || ev.is_class_or_define(&lower)
                 }
             },
             Value::Type(t) => match &**t {
@@ -109,10 +108,14 @@ fn defined(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                     let lower = n.to_lowercase();
                     puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) || ev.is_class_or_define(&lower)
                 }
-                Type::Resource { type_name: Some(n), title: Some(title) } => ev.compiler.catalog.get(n, title).is_some(),
+                Type::Resource { type_name: Some(n), title: Some(title) } => {
+                    ev.compiler.catalog.get(n, title).is_some()
+                }
                 Type::Class(Some(name)) => ev.compiler.catalog.get("Class", name).is_some(),
                 Type::Class(None) => true,
-                Type::Type(Some(inner)) if matches!(**inner, Type::Resource { title: None, type_name: Some(_) }) => true,
+                Type::Type(Some(inner)) if matches!(**inner, Type::Resource { title: None, type_name: Some(_) }) => {
+                    true
+                }
                 _ => false,
             },
             _ => return Err(fail("Invalid argument to 'defined'")),

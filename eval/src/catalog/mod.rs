@@ -208,7 +208,8 @@ impl Resource {
 
     /// `Stage[main]` and `Class[Settings]`: in every catalog, not listed.
     pub fn hidden(&self) -> bool {
-        (&*self.type_name == "Stage" && &*self.title == "main") || (self.kind == Kind::Class && &*self.title == "settings")
+        (&*self.type_name == "Stage" && &*self.title == "main")
+            || (self.kind == Kind::Class && &*self.title == "settings")
     }
 
     /// Puppet's tags of the resource, in Puppet's order (`Puppet::Util::Tagging`): its `tag`
@@ -417,8 +418,13 @@ impl Catalog {
     /// `Class[Settings]` and `Class[main]` (the top scope's class).
     pub fn with_main(top: &Rc<Scope>) -> Catalog {
         let mut catalog = Catalog::default();
-        for (type_name, title, kind) in [("Stage", "main", Kind::Builtin), ("Class", "settings", Kind::Class), ("Class", "main", Kind::Class)] {
-            let resource = Resource { container: "Stage[main]".into(), ..Resource::new(type_name, title, kind, Span::default(), top.clone()) };
+        for (type_name, title, kind) in
+            [("Stage", "main", Kind::Builtin), ("Class", "settings", Kind::Class), ("Class", "main", Kind::Class)]
+        {
+            let resource = Resource {
+                container: "Stage[main]".into(),
+                ..Resource::new(type_name, title, kind, Span::default(), top.clone())
+            };
             let _ = catalog.add(resource);
         }
         catalog
@@ -512,7 +518,10 @@ impl Catalog {
             json!({"type": "Class", "title": "Settings", "tags": ["class", "settings"], "exported": false}),
             json!({"type": "Class", "title": "main", "tags": ["class"], "exported": false, "parameters": {"name": "main"}}),
         ];
-        let mut edges = vec![json!({"source": "Stage[main]", "target": "Class[Settings]"}), json!({"source": "Stage[main]", "target": "Class[main]"})];
+        let mut edges = vec![
+            json!({"source": "Stage[main]", "target": "Class[Settings]"}),
+            json!({"source": "Stage[main]", "target": "Class[main]"}),
+        ];
         let mut classes = vec![json!("settings")];
         for r in self.resources.iter().filter(|r| !r.virtual_ && !is_main(r) && !r.hidden()) {
             let mut params = serde_json::Map::new();
@@ -520,8 +529,7 @@ impl Catalog {
                 params.insert(k.to_string(), value_json(v));
             }
             let title = if &*r.type_name == "Class" { capitalize_segments(&r.title) } else { r.title.to_string() };
-            let mut entry =
-                json!({"type": &*r.type_name, "title": title, "tags": r.all_tags(), "line": r.at.line, "exported": r.exported});
+            let mut entry = json!({"type": &*r.type_name, "title": title, "tags": r.all_tags(), "line": r.at.line, "exported": r.exported});
             if let Some(file) = &r.file {
                 entry["file"] = json!(&**file);
             }
@@ -577,8 +585,9 @@ pub fn value_json(v: &Value) -> serde_json::Value {
         Value::Integer(i) => (*i).into(),
         // never in a catalog: an attribute refuses a bignum
         Value::BigInt(b) => b.to_string().into(),
-        Value::Float(f) => serde_json::Number::from_f64(*f)
-            .map_or_else(|| puppet_types::display::float_to_s(*f).into(), Into::into),
+        Value::Float(f) => {
+            serde_json::Number::from_f64(*f).map_or_else(|| puppet_types::display::float_to_s(*f).into(), Into::into)
+        }
         Value::String(s) => s.to_string().into(),
         Value::Array(a) => a.iter().map(value_json).collect::<Vec<_>>().into(),
         Value::Hash(h) => {
@@ -597,7 +606,9 @@ pub fn value_json(v: &Value) -> serde_json::Value {
 pub fn reference_text(v: &Value) -> String {
     match v {
         Value::Type(t) => match &**t {
-            puppet_types::Type::Resource { type_name: Some(type_name), title: Some(title) } => reference(type_name, title),
+            puppet_types::Type::Resource { type_name: Some(type_name), title: Some(title) } => {
+                reference(type_name, title)
+            }
             puppet_types::Type::Class(Some(name)) => reference("Class", name),
             other => other.to_string(),
         },

@@ -2,7 +2,6 @@
 //! collectors, resolved when the catalog is finished; collectors (`File <| ... |>`) and
 //! `realize`, which make virtual resources real.
 
-
 use puppet_syntax::ast::{AttributeOp, BinaryOp, Expr, ExprKind, RelationshipOp};
 use puppet_syntax::Span;
 use puppet_types::display::{capitalize_segments, value_to_s};
@@ -10,8 +9,8 @@ use puppet_types::{Type, Value};
 
 use super::resources::parse_reference;
 use crate::catalog::{self, flatten, Collector, Override, Resource};
-use crate::eval::{truthy, Evaluator};
 use crate::error::{bare, fail, fail_at, Eval};
+use crate::eval::{truthy, Evaluator};
 
 impl Evaluator {
     /// `a -> b`, `a ~> b`, `a <- b`, `a <~ b`: recorded, applied when the catalog is
@@ -97,7 +96,11 @@ impl Evaluator {
                 let value = self.relationship(*op, left, right, e.at)?;
                 let operand = match self.compiler.pending_relationships.last() {
                     Some((sources, targets, _, _)) => {
-                        let side = if matches!(op, RelationshipOp::Before | RelationshipOp::Notify) { targets } else { sources };
+                        let side = if matches!(op, RelationshipOp::Before | RelationshipOp::Notify) {
+                            targets
+                        } else {
+                            sources
+                        };
                         match side {
                             Operand::Collector(i) => Operand::Collector(*i),
                             Operand::Values(v) => Operand::Values(v.clone()),
@@ -116,7 +119,14 @@ impl Evaluator {
 
     /// `Type <| query |> { overrides }`: registered; it realizes and overrides the resources
     /// it matches until compilation ends.
-    pub(crate) fn collect(&mut self, type_expr: &Expr, exported: bool, query: Option<&Expr>, operations: &[AttributeOp], at: Span) -> Eval<Value> {
+    pub(crate) fn collect(
+        &mut self,
+        type_expr: &Expr,
+        exported: bool,
+        query: Option<&Expr>,
+        operations: &[AttributeOp],
+        at: Span,
+    ) -> Eval<Value> {
         let type_name = match &type_expr.kind {
             ExprKind::QualifiedReference(name) => {
                 let lower = name.trim_start_matches("::").to_lowercase();
@@ -148,7 +158,10 @@ impl Evaluator {
             },
         };
         if exported {
-            self.warn_at("You cannot collect exported resources without storeconfigs being set; the collection will be ignored", at);
+            self.warn_at(
+                "You cannot collect exported resources without storeconfigs being set; the collection will be ignored",
+                at,
+            );
         }
         self.compiler.catalog.collectors.push(Collector {
             type_name,
@@ -195,7 +208,10 @@ impl Evaluator {
                     let params = self.override_params(&collector.operations);
                     self.scope = saved;
                     let params = params?;
-                    let (t, title) = (self.compiler.catalog.at(index).type_name.to_string(), self.compiler.catalog.at(index).title.to_string());
+                    let (t, title) = (
+                        self.compiler.catalog.at(index).type_name.to_string(),
+                        self.compiler.catalog.at(index).title.to_string(),
+                    );
                     self.apply_override(&Override { key: catalog::key(&t, &title), params, at: collector.at });
                 }
             }
@@ -229,7 +245,9 @@ impl Evaluator {
                         let wanted = value_to_s(&wanted).to_lowercase();
                         r.all_tags().contains(&wanted)
                     }
-                    (Some(Value::Array(items)), _) => items.iter().any(|i| puppet_types::compare::values_equal(i, &wanted)),
+                    (Some(Value::Array(items)), _) => {
+                        items.iter().any(|i| puppet_types::compare::values_equal(i, &wanted))
+                    }
                     (Some(v), _) => puppet_types::compare::values_equal(v, &wanted),
                     (None, _) => wanted.is_undef(),
                 };
@@ -266,10 +284,18 @@ impl Evaluator {
                 for t in &targets {
                     let Some((tt, ttitle)) = reference_of(t) else { continue };
                     if self.compiler.catalog.get(&st, &stitle).is_none() {
-                        return Err(bare(format!("Could not find resource '{}' for relationship on '{}'", catalog::reference(&st, &stitle), catalog::reference(&tt, &ttitle))));
+                        return Err(bare(format!(
+                            "Could not find resource '{}' for relationship on '{}'",
+                            catalog::reference(&st, &stitle),
+                            catalog::reference(&tt, &ttitle)
+                        )));
                     }
                     if self.compiler.catalog.get(&tt, &ttitle).is_none() {
-                        return Err(bare(format!("Could not find resource '{}' for relationship from '{}'", catalog::reference(&tt, &ttitle), catalog::reference(&st, &stitle))));
+                        return Err(bare(format!(
+                            "Could not find resource '{}' for relationship from '{}'",
+                            catalog::reference(&tt, &ttitle),
+                            catalog::reference(&st, &stitle)
+                        )));
                     }
                     let Some(source) = self.compiler.catalog.get_mut(&st, &stitle) else { continue };
                     source.append_param(param, reference_value(&tt, &ttitle));
@@ -335,7 +361,9 @@ pub fn reference_value(type_name: &str, title: &str) -> Value {
 pub(super) fn reference_of(v: &Value) -> Option<(String, String)> {
     match v {
         Value::Type(t) => match &**t {
-            Type::Resource { type_name: Some(type_name), title: Some(title) } => Some((type_name.to_string(), title.to_string())),
+            Type::Resource { type_name: Some(type_name), title: Some(title) } => {
+                Some((type_name.to_string(), title.to_string()))
+            }
             Type::Class(Some(name)) => Some(("Class".into(), name.to_string())),
             _ => None,
         },

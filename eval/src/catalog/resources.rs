@@ -14,8 +14,8 @@ use puppet_types::{Type, Value};
 
 use super::relationships::{reference_of, reference_value};
 use crate::catalog::{self, flatten, valid_tag, Attributes, Kind, Origin, Override, OverrideParam, Resource};
-use crate::eval::Evaluator;
 use crate::error::{bare, fail, fail_at, Eval, Flow};
+use crate::eval::Evaluator;
 
 impl Evaluator {
     /// `type { title: attribute => value, ... }`, `@type { ... }`, `class { 'name': ... }`.
@@ -34,9 +34,22 @@ impl Evaluator {
                 Value::Type(t) => match &**t {
                     Type::Resource { type_name: Some(n), title: None } => n.to_string(),
                     Type::Class(None) => "class".into(),
-                    other => return Err(fail_at(format!("Illegal Resource Type expression, expected result of type String, got {other}"), type_expr.at)),
+                    other => {
+                        return Err(fail_at(
+                            format!("Illegal Resource Type expression, expected result of type String, got {other}"),
+                            type_expr.at,
+                        ))
+                    }
                 },
-                other => return Err(fail_at(format!("Illegal Resource Type expression, expected result of type String, got {}", value_to_s(other)), type_expr.at)),
+                other => {
+                    return Err(fail_at(
+                        format!(
+                            "Illegal Resource Type expression, expected result of type String, got {}",
+                            value_to_s(other)
+                        ),
+                        type_expr.at,
+                    ))
+                }
             },
         };
         let lower = type_name.trim_start_matches("::").to_lowercase();
@@ -65,7 +78,10 @@ impl Evaluator {
             }
             for title in self.titles(&title, title_at)? {
                 if seen.contains(&title) {
-                    return Err(fail_at(format!("The title '{title}' has already been used in this resource expression"), e.at));
+                    return Err(fail_at(
+                        format!("The title '{title}' has already been used in this resource expression"),
+                        e.at,
+                    ));
                 }
                 seen.push(title.clone());
                 titled.push((title, params.clone()));
@@ -187,7 +203,10 @@ impl Evaluator {
             return Err(fail(format!("Unknown resource type: '{lower}'")));
         };
         if form == ResourceForm::Exported {
-            self.warn_at("You cannot collect exported resources without storeconfigs being set; the export is ignored", at);
+            self.warn_at(
+                "You cannot collect exported resources without storeconfigs being set; the export is ignored",
+                at,
+            );
         }
         let resource = Resource {
             params: params.values,
@@ -197,7 +216,11 @@ impl Evaluator {
             evaluated: kind != Kind::Define,
             ..self.new_resource(&type_name, title, kind, at)
         };
-        let here = if self.compiler.created_by_function { format!(" (file: unknown, line: {})", at.line) } else { self.origin(at.line).suffix() };
+        let here = if self.compiler.created_by_function {
+            format!(" (file: unknown, line: {})", at.line)
+        } else {
+            self.origin(at.line).suffix()
+        };
         let reference = resource.reference();
         if let Some(namevar) = self.namevar_clash(&resource) {
             return Err(fail(namevar));
@@ -278,10 +301,12 @@ impl Evaluator {
             let core = crate::resource_types::get(&lower);
             let module_names = match core {
                 Some(_) => None,
-                None => match ruby.entry(lower.clone()).or_insert_with(|| self.ruby_type_attributes(&lower).map(Rc::from)) {
-                    Some(names) => Some(names.clone()),
-                    None => continue,
-                },
+                None => {
+                    match ruby.entry(lower.clone()).or_insert_with(|| self.ruby_type_attributes(&lower).map(Rc::from)) {
+                        Some(names) => Some(names.clone()),
+                        None => continue,
+                    }
+                }
             };
             let has = |name: &str| match core {
                 Some(t) => t.attribute(name).is_some(),
@@ -289,7 +314,12 @@ impl Evaluator {
             };
             for name in r.params.keys() {
                 if !has(name) && crate::resource_types::metaparameter(name).is_none() {
-                    return Err(bare(format!("no parameter named '{name}' {} on {} {}", r.location(), r.reference(), r.location())));
+                    return Err(bare(format!(
+                        "no parameter named '{name}' {} on {} {}",
+                        r.location(),
+                        r.reference(),
+                        r.location()
+                    )));
                 }
             }
         }
@@ -300,7 +330,8 @@ impl Evaluator {
                     let found = match reference_of(&target) {
                         Some((t, title)) => self.compiler.catalog.get(&t, &title).is_some(),
                         None => match &target {
-                            Value::String(text) => parse_reference(text).is_some_and(|(t, title)| self.compiler.catalog.get(&t, &title).is_some()),
+                            Value::String(text) => parse_reference(text)
+                                .is_some_and(|(t, title)| self.compiler.catalog.get(&t, &title).is_some()),
                             _ => true,
                         },
                     };
@@ -335,14 +366,16 @@ impl Evaluator {
             _ => return Ok(Value::Undef),
         };
         let Some(r) = self.compiler.catalog.get(&type_name, &title) else {
-            let shown = if type_name == "Class" { format!("Class['{title}']") } else { format!("{type_name}['{title}']") };
+            let shown =
+                if type_name == "Class" { format!("Class['{title}']") } else { format!("{type_name}['{title}']") };
             return Err(fail_at(format!("Resource not found: {shown}"), at));
         };
         let mut found = Vec::with_capacity(keys.len());
         for k in keys {
             let name = value_to_s(k);
             if !self.has_parameter(r, &name) {
-                let shown = if type_name == "Class" { format!("Class['{title}']") } else { format!("{type_name}['{title}']") };
+                let shown =
+                    if type_name == "Class" { format!("Class['{title}']") } else { format!("{type_name}['{title}']") };
                 return Err(fail_at(format!("The resource {shown} does not have a parameter called '{name}'"), at));
             }
             let value = r.params.get(name.as_str()).cloned().or_else(|| self.default_for(r, &name));
@@ -363,9 +396,15 @@ impl Evaluator {
             Kind::Builtin => crate::resource_types::get(&r.type_name).is_some_and(|t| t.attribute(name).is_some()),
             Kind::Define => {
                 name == "name"
-                    || self.compiler.defines.get(&r.type_name.to_lowercase()).is_some_and(|d| d.parameters.iter().any(|p| p.name == name))
+                    || self
+                        .compiler
+                        .defines
+                        .get(&r.type_name.to_lowercase())
+                        .is_some_and(|d| d.parameters.iter().any(|p| p.name == name))
             }
-            Kind::Class => self.compiler.classes_defs.get(&*r.title).is_some_and(|d| d.parameters.iter().any(|p| p.name == name)),
+            Kind::Class => {
+                self.compiler.classes_defs.get(&*r.title).is_some_and(|d| d.parameters.iter().any(|p| p.name == name))
+            }
         }
     }
 
@@ -383,7 +422,8 @@ impl Evaluator {
             if hops > 10_000 {
                 return None;
             }
-            scope = self.compiler.catalog.defaults_parent.get(&(Rc::as_ptr(&s) as usize)).cloned().or_else(|| s.parent());
+            scope =
+                self.compiler.catalog.defaults_parent.get(&(Rc::as_ptr(&s) as usize)).cloned().or_else(|| s.parent());
         }
         None
     }
@@ -391,7 +431,10 @@ impl Evaluator {
     /// `create_resources(type, {title => params}, defaults)`.
     pub fn create_resources(&mut self, args: &[Value], at: Span) -> Eval<Value> {
         let (Some(type_arg), Some(instances)) = (args.first(), args.get(1)) else {
-            return Err(fail(format!("create_resources(): wrong number of arguments ({}; must be 2 or 3)", args.len())));
+            return Err(fail(format!(
+                "create_resources(): wrong number of arguments ({}; must be 2 or 3)",
+                args.len()
+            )));
         };
         let Value::Hash(instances) = instances else {
             return Err(fail("create_resources(): second argument must be a hash"));
@@ -491,7 +534,12 @@ impl Evaluator {
             match op {
                 AttributeOp::Set { name, append, value, span } => {
                     let value = self.eval(value)?;
-                    params.push(OverrideParam { name: name.as_str().into(), value, append: *append, origin: self.origin(span.line) });
+                    params.push(OverrideParam {
+                        name: name.as_str().into(),
+                        value,
+                        append: *append,
+                        origin: self.origin(span.line),
+                    });
                 }
                 AttributeOp::Splat { value, span } => {
                     for (name, value) in self.splat(value)? {
@@ -535,7 +583,13 @@ impl Evaluator {
             let lower = r.type_name.to_lowercase();
             let mut chain = vec![r.scope.clone()];
             while let Some(last) = chain.last() {
-                let next = self.compiler.catalog.defaults_parent.get(&(Rc::as_ptr(last) as usize)).cloned().or_else(|| last.parent());
+                let next = self
+                    .compiler
+                    .catalog
+                    .defaults_parent
+                    .get(&(Rc::as_ptr(last) as usize))
+                    .cloned()
+                    .or_else(|| last.parent());
                 match next {
                     Some(n) if chain.len() < 10_000 => chain.push(n),
                     _ => break,
@@ -543,7 +597,13 @@ impl Evaluator {
             }
             let mut add = Attributes::default();
             for scope in &chain {
-                if let Some(d) = self.compiler.catalog.defaults.get(&(Rc::as_ptr(scope) as usize)).and_then(|d| d.by_type.get(&lower)) {
+                if let Some(d) = self
+                    .compiler
+                    .catalog
+                    .defaults
+                    .get(&(Rc::as_ptr(scope) as usize))
+                    .and_then(|d| d.by_type.get(&lower))
+                {
                     for (k, v) in &d.values {
                         if !add.contains_key(k) {
                             add.insert(k.clone(), v.clone(), d.origins.get(k).cloned().unwrap_or_default());

@@ -6,9 +6,9 @@ use puppet_syntax::Span;
 use puppet_types::display::{a_an, a_an_uc, label};
 use puppet_types::Value;
 
-use puppet_types::new::numeric::string_to_number;
 use super::Evaluator;
 use crate::error::{fail_at, Eval};
+use puppet_types::new::numeric::string_to_number;
 
 impl Evaluator {
     pub(super) fn access(&mut self, left: &Expr, keys: &[Expr], e: &Expr) -> Eval<Value> {
@@ -59,7 +59,12 @@ impl Evaluator {
                 Ok(Value::ty(puppet_types::Type::Reference(std::rc::Rc::from(text))))
             }
             // A declared resource's parameters: `File['/x']['mode']`.
-            Value::Type(t) if matches!(&**t, puppet_types::Type::Resource { title: Some(_), .. } | puppet_types::Type::Class(Some(_))) => {
+            Value::Type(t)
+                if matches!(
+                    &**t,
+                    puppet_types::Type::Resource { title: Some(_), .. } | puppet_types::Type::Class(Some(_))
+                ) =>
+            {
                 self.resource_parameters(t, &values, e.at)
             }
             Value::Type(t) => puppet_types::params::parameterize(t, &values).map_err(|err| {
@@ -72,7 +77,13 @@ impl Evaluator {
 
     /// `access_String`: the range of a substring (or sub-binary) of `len` units; `None` for
     /// the empty result.
-    fn substring(&mut self, len: usize, keys: Vec<Value>, left: &Expr, key_at: &dyn Fn(usize) -> Span) -> Eval<Option<std::ops::Range<usize>>> {
+    fn substring(
+        &mut self,
+        len: usize,
+        keys: Vec<Value>,
+        left: &Expr,
+        key_at: &dyn Fn(usize) -> Span,
+    ) -> Eval<Option<std::ops::Range<usize>>> {
         let len = len as i64;
         let index = |i: usize, v: &Value| -> Eval<i64> {
             let n = match v {
@@ -101,7 +112,10 @@ impl Evaluator {
             }
             [a, b] => slice(len, index(0, a)?, index(1, b)?),
             _ => {
-                return Err(fail_at(format!("String supports [] with one or two arguments. Got {}", keys.len()), left.at));
+                return Err(fail_at(
+                    format!("String supports [] with one or two arguments. Got {}", keys.len()),
+                    left.at,
+                ));
             }
         };
         if from > len || count < 0 {
@@ -111,7 +125,13 @@ impl Evaluator {
         Ok(Some(from as usize..end as usize))
     }
 
-    fn access_array(&mut self, a: &[Value], keys: Vec<Value>, left: &Expr, key_at: &dyn Fn(usize) -> Span) -> Eval<Value> {
+    fn access_array(
+        &mut self,
+        a: &[Value],
+        keys: Vec<Value>,
+        left: &Expr,
+        key_at: &dyn Fn(usize) -> Span,
+    ) -> Eval<Value> {
         let len = a.len() as i64;
         let index = |ev: &mut Evaluator, i: usize, v: &Value| -> Eval<i64> {
             let n = match v {
@@ -127,7 +147,10 @@ impl Evaluator {
                 Value::Integer(_) | Value::BigInt(_) | Value::Float(_) => v.clone(),
                 other => {
                     return Err(fail_at(
-                        format!("The value '{}' cannot be converted to Numeric.", puppet_types::display::value_to_s(other)),
+                        format!(
+                            "The value '{}' cannot be converted to Numeric.",
+                            puppet_types::display::value_to_s(other)
+                        ),
                         key_at(i),
                     ))
                 }
@@ -135,7 +158,11 @@ impl Evaluator {
             match n {
                 Value::Integer(i) => Ok(i),
                 other => Err(fail_at(
-                    format!("{}[] cannot use {} where Integer is expected", a_an_uc("Array"), puppet_types::params::ruby_class(&other)),
+                    format!(
+                        "{}[] cannot use {} where Integer is expected",
+                        a_an_uc("Array"),
+                        puppet_types::params::ruby_class(&other)
+                    ),
                     key_at(i),
                 )),
             }

@@ -228,7 +228,14 @@ impl Evaluator {
     /// `$err.message`, `$deferred.name`, `$uri.host`), or `None` when the receiver is no such
     /// object or the name is not one of its attributes (a function is called with the object
     /// then).
-    fn object_member(&mut self, receiver: &Value, name: &str, arguments: &[Expr], block: bool, at: Span) -> Option<Eval<Value>> {
+    fn object_member(
+        &mut self,
+        receiver: &Value,
+        name: &str,
+        arguments: &[Expr],
+        block: bool,
+        at: Span,
+    ) -> Option<Eval<Value>> {
         if let Value::Uri(uri) = receiver {
             // Puppet's URI object evaluates the arguments and ignores them, and the block.
             let part = uri.part(name)?;
@@ -241,7 +248,8 @@ impl Evaluator {
             Value::Deferred(object) => ("Deferred", object.attribute(name)?),
             _ => return None,
         };
-        let error = |message: String| Some(Err(fail_at(format!("Error while evaluating a Method call, {message}"), at)));
+        let error =
+            |message: String| Some(Err(fail_at(format!("Error while evaluating a Method call, {message}"), at)));
         if let Err(e) = self.eval_list(arguments) {
             return Some(Err(e));
         }
@@ -292,9 +300,18 @@ impl Evaluator {
 
     /// Calls the function `name` (user-defined first, then built-in). Its errors without a
     /// position get the call's, and Puppet's `Error while evaluating a {what}, ` prefix.
-    pub fn call_function(&mut self, name: &str, args: Vec<Value>, block: Option<Value>, at: Span, what: &str) -> Eval<Value> {
+    pub fn call_function(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        block: Option<Value>,
+        at: Span,
+        what: &str,
+    ) -> Eval<Value> {
         let key = name.strip_prefix("::").unwrap_or(name);
-        if !self.function_exists(key) && !self.autoload(super::modules::Entity::Function, key).map_err(|e| crate::error::place(e, at))? {
+        if !self.function_exists(key)
+            && !self.autoload(super::modules::Entity::Function, key).map_err(|e| crate::error::place(e, at))?
+        {
             if let Some(flow) = ruby_builtin(key, at) {
                 return Err(flow);
             }
@@ -404,7 +421,13 @@ impl Evaluator {
 
     /// Binds parameters in the current scope: the arguments, the defaults of those left out
     /// (evaluated in order, so a default may use the parameters before it), the rest.
-    fn bind_parameters(&mut self, callee: &str, parameters: &[Parameter], names: &[Rc<str>], args: Vec<Value>) -> Eval<()> {
+    fn bind_parameters(
+        &mut self,
+        callee: &str,
+        parameters: &[Parameter],
+        names: &[Rc<str>],
+        args: Vec<Value>,
+    ) -> Eval<()> {
         let mut args = args.into_iter();
         for (index, (p, name)) in parameters.iter().zip(names).enumerate() {
             let value = if p.captures_rest {
@@ -658,7 +681,10 @@ fn check_parameter_order(parameters: &[Parameter]) -> Eval<()> {
         if p.value.is_some() || p.captures_rest {
             optional = true;
         } else if optional {
-            return Err(fail_at(format!("Parameter ${} is required but appears after optional parameters", p.name), p.at));
+            return Err(fail_at(
+                format!("Parameter ${} is required but appears after optional parameters", p.name),
+                p.at,
+            ));
         }
     }
     Ok(())

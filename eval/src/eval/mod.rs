@@ -278,11 +278,15 @@ impl Evaluator {
         let redefined = |kind: &str, key: &str, first: Option<&Span>| {
             let origin = match first {
                 Some(at) => format!("Originally set at string:?line={}&pos={}.", at.line, at.column),
-                None if kind == "type" && puppet_types::literal::RESOURCE_TYPES.contains(&key) => "Set at unknown location".to_string(),
+                None if kind == "type" && puppet_types::literal::RESOURCE_TYPES.contains(&key) => {
+                    "Set at unknown location".to_string()
+                }
                 None => "Originally set by Puppet-Type-System/Static-Loader.".to_string(),
             };
             Flow::error(EvalError {
-                message: format!("Attempt to redefine entity 'http://puppet.com/2016.1/runtime/{kind}/{key}'. {origin}"),
+                message: format!(
+                    "Attempt to redefine entity 'http://puppet.com/2016.1/runtime/{kind}/{key}'. {origin}"
+                ),
                 at: None,
                 file: None,
                 bare: false,
@@ -370,11 +374,23 @@ impl Evaluator {
     /// against the metaparameters.
     fn instantiate_definition(&mut self, name: &str, parameters: &[puppet_syntax::ast::Parameter]) -> Eval<()> {
         let saved = std::mem::replace(&mut self.scope, self.top.clone());
-        let types: Eval<()> = parameters.iter().filter_map(|p| p.type_expr.as_ref()).try_for_each(|t| self.eval_type(t).map(drop));
+        let types: Eval<()> =
+            parameters.iter().filter_map(|p| p.type_expr.as_ref()).try_for_each(|t| self.eval_type(t).map(drop));
         self.scope = saved;
         types?;
-        const METAPARAMS: &[&str] =
-            &["alias", "audit", "before", "loglevel", "noop", "notify", "require", "schedule", "stage", "subscribe", "tag"];
+        const METAPARAMS: &[&str] = &[
+            "alias",
+            "audit",
+            "before",
+            "loglevel",
+            "noop",
+            "notify",
+            "require",
+            "schedule",
+            "stage",
+            "subscribe",
+            "tag",
+        ];
         let name = name.to_lowercase();
         for p in parameters.iter().filter(|p| METAPARAMS.contains(&p.name.as_str())) {
             if p.value.is_some() {
@@ -384,7 +400,10 @@ impl Evaluator {
                 );
             } else {
                 return Err(Flow::error(EvalError {
-                    message: format!("{} is a metaparameter; please choose another parameter name in the {name} definition", p.name),
+                    message: format!(
+                        "{} is a metaparameter; please choose another parameter name in the {name} definition",
+                        p.name
+                    ),
                     at: None,
                     file: None,
                     bare: false,
@@ -496,7 +515,10 @@ impl Evaluator {
                 let v = self.eval(inner)?;
                 self.variable(&display::value_to_s(&v), e.at)
             }
-            K::Reserved(word) => Err(fail_at(format!("Use of reserved word: {word}, must be quoted if intended to be a String value"), e.at)),
+            K::Reserved(word) => Err(fail_at(
+                format!("Use of reserved word: {word}, must be quoted if intended to be a String value"),
+                e.at,
+            )),
             K::Binary { op, left, right } => self.binary(*op, left, right, e),
             K::Not(inner) => Ok(Value::Boolean(!truthy(&self.eval(inner)?))),
             K::Negate(inner) => self.negate(inner, e),
@@ -511,9 +533,7 @@ impl Evaluator {
             K::Call { .. } => self.call(e),
             K::NamedAccess { .. } => Err(fail_at("Method call syntax without a call", e.at)),
             K::If { test, then, otherwise } => self.conditional(test, true, then.as_deref(), otherwise.as_deref()),
-            K::Unless { test, then, otherwise } => {
-                self.conditional(test, false, then.as_deref(), otherwise.as_deref())
-            }
+            K::Unless { test, then, otherwise } => self.conditional(test, false, then.as_deref(), otherwise.as_deref()),
             K::Case { test, options } => self.case(test, options),
             // Definitions were made known before evaluation (functions, type aliases); classes
             // and defined types are used only by the catalog, which comes later.
@@ -577,9 +597,7 @@ impl Evaluator {
         };
         match found {
             Some(v) => Ok(v),
-            None if self.options.strict_variables => {
-                Err(fail_at(format!("Unknown variable: '{name}'."), at))
-            }
+            None if self.options.strict_variables => Err(fail_at(format!("Unknown variable: '{name}'."), at)),
             None => Ok(Value::Undef),
         }
     }
@@ -599,7 +617,10 @@ impl Evaluator {
         let message = if position(name) < position(&g.from) {
             format!("{}: expects a value for parameter ${name}", g.callee)
         } else {
-            format!("{}: default expression for ${} tries to illegally access not yet evaluated ${name}", g.callee, g.from)
+            format!(
+                "{}: default expression for ${} tries to illegally access not yet evaluated ${name}",
+                g.callee, g.from
+            )
         };
         Err(crate::error::fail(message))
     }
@@ -672,7 +693,13 @@ impl Evaluator {
 
     fn assignment(&mut self, op: AssignOp, left: &Expr, right: &Expr, e: &Expr) -> Eval<Value> {
         if op != AssignOp::Assign {
-            return Err(fail_at(format!("The operator '{}' is no longer supported. See http://links.puppet.com/remove-plus-equals", op.symbol()), e.at));
+            return Err(fail_at(
+                format!(
+                    "The operator '{}' is no longer supported. See http://links.puppet.com/remove-plus-equals",
+                    op.symbol()
+                ),
+                e.at,
+            ));
         }
         let target = lvalue(left)?;
         let value = self.eval(right)?;
@@ -743,7 +770,9 @@ impl Evaluator {
             }
             if !self.in_type_alias && alias_loops(t) {
                 return Err(fail_at(
-                    format!("Error while evaluating a Type-Name, Type alias '{name}' cannot be resolved to a real type"),
+                    format!(
+                        "Error while evaluating a Type-Name, Type alias '{name}' cannot be resolved to a real type"
+                    ),
                     at,
                 ));
             }
@@ -757,7 +786,8 @@ impl Evaluator {
         }
         // A type alias or a defined type of a module on the module path.
         if lower.contains("::")
-            && (self.autoload(modules::Entity::TypeAlias, &lower)? || self.autoload(modules::Entity::Definition, &lower)?)
+            && (self.autoload(modules::Entity::TypeAlias, &lower)?
+                || self.autoload(modules::Entity::Definition, &lower)?)
         {
             return self.type_reference(name, at);
         }
@@ -1018,7 +1048,10 @@ fn lvalue(e: &Expr) -> Eval<LValue> {
         ExprKind::Variable(name) => Ok(LValue::Name(name.clone())),
         ExprKind::Array(items) => Ok(LValue::List(items.iter().map(lvalue).collect::<Eval<_>>()?)),
         _ => Err(fail_at(
-            format!("Illegal attempt to assign to '{}'. Not an assignable reference", display::a_an(&puppet_syntax::label(e))),
+            format!(
+                "Illegal attempt to assign to '{}'. Not an assignable reference",
+                display::a_an(&puppet_syntax::label(e))
+            ),
             e.at,
         )),
     }
@@ -1076,7 +1109,12 @@ fn numeric_variable(name: &str) -> Option<usize> {
 }
 
 fn illegal_context(what: &str, at: Span) -> Flow {
-    Flow::error(EvalError { message: format!("{what}() from context where this is illegal"), at: Some(at), file: None, bare: false })
+    Flow::error(EvalError {
+        message: format!("{what}() from context where this is illegal"),
+        at: Some(at),
+        file: None,
+        bare: false,
+    })
 }
 
 /// Definitions of Pcore object types and Ruby type mappings: Poppet does not model them.

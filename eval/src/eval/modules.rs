@@ -120,7 +120,11 @@ impl Evaluator {
     }
 
     /// Makes a module manifest's definitions known (errors name the file).
-    fn define_manifest(&mut self, path: &std::path::Path, (source, program): (String, puppet_syntax::ast::Program)) -> Eval<()> {
+    fn define_manifest(
+        &mut self,
+        path: &std::path::Path,
+        (source, program): (String, puppet_syntax::ast::Program),
+    ) -> Eval<()> {
         let Some(body) = &program.body else { return Ok(()) };
         let saved = std::mem::replace(&mut self.source, Rc::from(source.as_str()));
         let file: Rc<str> = Rc::from(path.display().to_string().as_str());

@@ -48,10 +48,16 @@ impl Evaluator {
                 B::Subtract => x.checked_sub(y).map(Value::Integer),
                 B::Multiply => x.checked_mul(y).map(Value::Integer),
                 // Ruby's flooring division and modulo.
-                B::Divide if y != 0 && !(x == i64::MIN && y == -1) => Some(Value::Integer(x.div_euclid(y) - i64::from(y < 0 && x.rem_euclid(y) != 0))),
+                B::Divide if y != 0 && !(x == i64::MIN && y == -1) => {
+                    Some(Value::Integer(x.div_euclid(y) - i64::from(y < 0 && x.rem_euclid(y) != 0)))
+                }
                 B::Modulo if y != 0 && y != -1 => Some(Value::Integer({
                     let m = x % y;
-                    if m != 0 && ((m < 0) != (y < 0)) { m + y } else { m }
+                    if m != 0 && ((m < 0) != (y < 0)) {
+                        m + y
+                    } else {
+                        m
+                    }
                 })),
                 B::Equal => Some(Value::Boolean(x == y)),
                 B::NotEqual => Some(Value::Boolean(x != y)),
@@ -87,7 +93,8 @@ impl Evaluator {
 
     fn arithmetic(&mut self, op: BinaryOp, l: Value, r: Value, left: &Expr, right: &Expr, e: &Expr) -> Eval<Value> {
         use BinaryOp as B;
-        let runtime = |message: &str| fail_at(format!("Error while evaluating a '{}' expression, {message}", op.symbol()), e.at);
+        let runtime =
+            |message: &str| fail_at(format!("Error while evaluating a '{}' expression, {message}", op.symbol()), e.at);
         match (&l, op) {
             (Value::Uri(u), B::Add) => {
                 return puppet_types::uri::merge::concatenate(u, &r)
@@ -187,7 +194,11 @@ impl Evaluator {
                             return Err(fail_at("Division by 0", right.at));
                         }
                         let m = x128 % y128;
-                        if m != 0 && ((m < 0) != (y128 < 0)) { m + y128 } else { m }
+                        if m != 0 && ((m < 0) != (y128 < 0)) {
+                            m + y128
+                        } else {
+                            m
+                        }
                     }
                     B::LeftShift | B::RightShift => {
                         let left_shift = (op == B::LeftShift) == (y >= 0);
@@ -201,7 +212,11 @@ impl Evaluator {
                                 (x as i128) << n
                             }
                         } else if n >= 64 {
-                            if x < 0 { -1 } else { 0 }
+                            if x < 0 {
+                                -1
+                            } else {
+                                0
+                            }
                         } else {
                             (x >> n) as i128
                         }
@@ -231,7 +246,11 @@ impl Evaluator {
                         let left_shift = (op == B::LeftShift) == (y >= zero);
                         // a shift this far leaves no bits, or more than any range holds
                         let n = usize::try_from(y.magnitude()).unwrap_or(usize::MAX).min(1 << 20);
-                        if left_shift { x << n } else { x >> n }
+                        if left_shift {
+                            x << n
+                        } else {
+                            x >> n
+                        }
                     }
                     _ => return unreachable_logic(e.at),
                 };
@@ -251,7 +270,11 @@ impl Evaluator {
                     B::Divide => fx / fy,
                     B::Modulo if !matches!(x, Value::Float(_)) => {
                         return Err(fail_at(
-                            format!("Operator '%' is not applicable to {} when right side is {}.", a_an(&label(&x)), a_an(&label(&y))),
+                            format!(
+                                "Operator '%' is not applicable to {} when right side is {}.",
+                                a_an(&label(&x)),
+                                a_an(&label(&y))
+                            ),
                             left.at,
                         ))
                     }
@@ -319,8 +342,10 @@ impl Evaluator {
 
     /// Puppet's `strict` check of a string used as a number: a warning, an error, or nothing.
     pub(crate) fn coercion_warning(&mut self, s: &str, n: &Value, at: Span) -> Eval<()> {
-        let message =
-            format!("The string '{s}' was automatically coerced to the numerical value {}", puppet_types::display::value_to_s(n));
+        let message = format!(
+            "The string '{s}' was automatically coerced to the numerical value {}",
+            puppet_types::display::value_to_s(n)
+        );
         match self.options.strict {
             Strict::Off => Ok(()),
             Strict::Warning => {
@@ -377,7 +402,10 @@ impl Evaluator {
             }
         };
         let Value::String(s) = l else {
-            return Err(fail_at(format!("Left match operand must result in a String value. Got {}.", a_an(&label(l))), left.at));
+            return Err(fail_at(
+                format!("Left match operand must result in a String value. Got {}.", a_an(&label(l))),
+                left.at,
+            ));
         };
         let groups = match_groups(&re, s);
         let matched = groups.is_some();
@@ -474,7 +502,9 @@ fn time_arithmetic(op: BinaryOp, a: &Value, b: &Value, _left: &Expr) -> Result<V
         },
         (Value::Timespan(x), B::Subtract) => match b {
             Value::Timespan(y) => span(x.nsecs - y.nsecs),
-            Value::Timestamp(_) => Err(TimeError::Runtime(format!("{} cannot be subtracted from a Timespan", a_an_uc(&label(b))))),
+            Value::Timestamp(_) => {
+                Err(TimeError::Runtime(format!("{} cannot be subtracted from a Timespan", a_an_uc(&label(b)))))
+            }
             _ => span(x.nsecs.checked_sub(seconds_nanos(b).ok_or_else(overflow)?).ok_or_else(overflow)?),
         },
         (Value::Timespan(x), B::Multiply) => match b {
@@ -485,13 +515,18 @@ fn time_arithmetic(op: BinaryOp, a: &Value, b: &Value, _left: &Expr) -> Result<V
         (Value::Timespan(x), B::Divide) => match b {
             Value::Timespan(y) if y.nsecs != 0 => Ok(Value::Float(x.nsecs as f64 / y.nsecs as f64)),
             Value::Integer(0) => Err(TimeError::Runtime("divided by 0".into())),
-            Value::Integer(i) => span(x.nsecs.div_euclid(*i as i128) - if x.nsecs.rem_euclid(*i as i128) != 0 && *i < 0 { 1 } else { 0 }),
+            Value::Integer(i) => {
+                span(x.nsecs.div_euclid(*i as i128) - if x.nsecs.rem_euclid(*i as i128) != 0 && *i < 0 { 1 } else { 0 })
+            }
             Value::Float(f) => span((x.nsecs as f64 / f).floor() as i128),
             _ => Err(TimeError::Runtime(format!("A Timespan cannot be divided by {}", a_an(&label(b))))),
         },
         (Value::Timespan(x), B::Modulo) => match b {
             Value::Integer(0) => Err(TimeError::Runtime("divided by 0".into())),
-            Value::Integer(i) => Ok(Value::Integer((x.nsecs / NSECS_PER_SEC).rem_euclid(*i as i128) as i64 + if *i < 0 && (x.nsecs / NSECS_PER_SEC).rem_euclid(*i as i128) != 0 { *i } else { 0 })),
+            Value::Integer(i) => Ok(Value::Integer(
+                (x.nsecs / NSECS_PER_SEC).rem_euclid(*i as i128) as i64
+                    + if *i < 0 && (x.nsecs / NSECS_PER_SEC).rem_euclid(*i as i128) != 0 { *i } else { 0 },
+            )),
             Value::Float(f) => {
                 let v = x.nsecs as f64 / 1e9;
                 let m = v % f;
@@ -501,13 +536,17 @@ fn time_arithmetic(op: BinaryOp, a: &Value, b: &Value, _left: &Expr) -> Result<V
         },
         (Value::Timestamp(x), B::Add) => match b {
             Value::Timespan(y) => stamp(x.nsecs + y.nsecs),
-            Value::Integer(_) | Value::Float(_) => stamp(x.nsecs.checked_add(seconds_nanos(b).ok_or_else(overflow)?).ok_or_else(overflow)?),
+            Value::Integer(_) | Value::Float(_) => {
+                stamp(x.nsecs.checked_add(seconds_nanos(b).ok_or_else(overflow)?).ok_or_else(overflow)?)
+            }
             _ => Err(TimeError::Runtime(format!("{} cannot be added to a Timestamp", a_an_uc(&label(b))))),
         },
         (Value::Timestamp(x), B::Subtract) => match b {
             Value::Timestamp(y) => span(x.nsecs - y.nsecs),
             Value::Timespan(y) => stamp(x.nsecs - y.nsecs),
-            Value::Integer(_) | Value::Float(_) => stamp(x.nsecs.checked_sub(seconds_nanos(b).ok_or_else(overflow)?).ok_or_else(overflow)?),
+            Value::Integer(_) | Value::Float(_) => {
+                stamp(x.nsecs.checked_sub(seconds_nanos(b).ok_or_else(overflow)?).ok_or_else(overflow)?)
+            }
             _ => Err(TimeError::Runtime(format!("{} cannot be subtracted from a Timestamp", a_an_uc(&label(b))))),
         },
         // A number on the left: Ruby coerces, so addition and multiplication commute.
@@ -550,7 +589,10 @@ fn array_to_hash(a: &[Value]) -> Result<Vec<(Value, Value)>, String> {
                     return Err(format!("invalid number of elements ({} for 1..2)", pair.len()));
                 }
                 other => {
-                    return Err(format!("wrong element type {} (expected array)", puppet_types::params::ruby_class(other)));
+                    return Err(format!(
+                        "wrong element type {} (expected array)",
+                        puppet_types::params::ruby_class(other)
+                    ));
                 }
             }
         }
@@ -591,7 +633,6 @@ fn ruby_to_s(v: &Value) -> String {
 fn unreachable_logic<T>(at: Span) -> Eval<T> {
     Err(fail_at("internal error: a logical operator reached arithmetic", at))
 }
-
 
 impl Evaluator {
     /// Sets (or clears, after a failed match) the current frame's match variables.

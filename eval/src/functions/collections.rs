@@ -290,7 +290,13 @@ fn dig_path(data: Value, keys: &[Value]) -> Result<Value, DigError> {
             return Ok(Value::Undef);
         }
         if !matches!(d, Value::Array(_) | Value::Hash(_)) {
-            return Err(DigError::new(walked, "does not contain a Collection", "value_type", &d, "EXPECTED_COLLECTION"));
+            return Err(DigError::new(
+                walked,
+                "does not contain a Collection",
+                "value_type",
+                &d,
+                "EXPECTED_COLLECTION",
+            ));
         }
         walked.push(k.clone());
         d = match (&d, k) {
@@ -300,7 +306,13 @@ fn dig_path(data: Value, keys: &[Value]) -> Result<Value, DigError> {
                 usize::try_from(i).ok().and_then(|i| a.get(i)).cloned().unwrap_or(Value::Undef)
             }
             (Value::Array(_), _) => {
-                return Err(DigError::new(walked, "requires an Integer index", "index_type", k, "EXPECTED_INTEGER_INDEX"));
+                return Err(DigError::new(
+                    walked,
+                    "requires an Integer index",
+                    "index_type",
+                    k,
+                    "EXPECTED_INTEGER_INDEX",
+                ));
             }
             (Value::Hash(h), _) => h.get(k).cloned().unwrap_or(Value::Undef),
             _ => Value::Undef,
@@ -320,7 +332,9 @@ fn dig(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
 fn split_dotted(navigation: &str) -> Option<Vec<Value>> {
     let key = format!("x.{navigation}");
     // Ruby's `\s` is ASCII whitespace.
-    let re = puppet_types::regexp::Regexp::new(r#"([ \t\n\x0B\f\r]*"[^"]+"[ \t\n\x0B\f\r]*|[ \t\n\x0B\f\r]*'[^']+'[ \t\n\x0B\f\r]*|[^'".]+)"#);
+    let re = puppet_types::regexp::Regexp::new(
+        r#"([ \t\n\x0B\f\r]*"[^"]+"[ \t\n\x0B\f\r]*|[ \t\n\x0B\f\r]*'[^']+'[ \t\n\x0B\f\r]*|[^'".]+)"#,
+    );
     let compiled = re.compiled().ok()?;
     // Ruby's `split` with a capturing group: the text between matches, and each match.
     let mut pieces: Vec<&str> = Vec::new();
@@ -346,7 +360,8 @@ fn split_dotted(navigation: &str) -> Option<Vec<Value>> {
     if segments.len() * 2 != count + 1 {
         return None;
     }
-    let ruby_strip = |s: &str| s.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\0' || c == '\x0b').to_string();
+    let ruby_strip =
+        |s: &str| s.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\0' || c == '\x0b').to_string();
     let mut out = Vec::with_capacity(segments.len());
     for seg in segments.into_iter().skip(1) {
         let seg = ruby_strip(seg);
@@ -605,7 +620,11 @@ fn compare_fn(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
         }
         (Value::String(x), Value::String(y), [] | [Value::Boolean(_)]) => {
             let ignore_case = !matches!(extra, [Value::Boolean(false)]);
-            return ord(if ignore_case { puppet_types::compare::casecmp(x, y) } else { x.as_bytes().cmp(y.as_bytes()) });
+            return ord(if ignore_case {
+                puppet_types::compare::casecmp(x, y)
+            } else {
+                x.as_bytes().cmp(y.as_bytes())
+            });
         }
         (Value::SemVer(x), Value::SemVer(y), []) => return ord((**x).cmp(&**y)),
         (_, Value::Timespan(_) | Value::Timestamp(_), []) if num(&a) => {
@@ -665,11 +684,7 @@ fn compare_fn(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
 pub static FUNCTIONS: &[Builtin] = &[
     Builtin { name: "keys", dispatches: &["Hash $hsh"], call: keys },
     Builtin { name: "values", dispatches: &["Hash $hsh"], call: values },
-    Builtin {
-        name: "length",
-        dispatches: &["Collection $arg", "String $arg", "Binary $arg"],
-        call: length,
-    },
+    Builtin { name: "length", dispatches: &["Collection $arg", "String $arg", "Binary $arg"], call: length },
     Builtin { name: "size", dispatches: &["Variant[Collection, String, Binary] $arg"], call: length },
     Builtin {
         name: "empty",

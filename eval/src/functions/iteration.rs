@@ -148,7 +148,9 @@ fn range_of(v: &Value, depth: usize) -> Eval<Option<IntRange>> {
     Ok(match v {
         Value::Integer(n) if *n > 0 => Some(IntRange { from: 0, to: i128::from(*n) - 1, step: 1 }),
         // a bignum's range is as long as anything iterates
-        Value::BigInt(_) => v.as_int().filter(|n| !n.is_negative()).map(|n| IntRange { from: 0, to: n.saturating_i128() - 1, step: 1 }),
+        Value::BigInt(_) => {
+            v.as_int().filter(|n| !n.is_negative()).map(|n| IntRange { from: 0, to: n.saturating_i128() - 1, step: 1 })
+        }
         Value::Type(t) => match &t.resolved() {
             Type::Integer { from: Some(a), to: Some(b) } => {
                 Some(IntRange { from: a.saturating_i128(), to: b.saturating_i128(), step: 1 })
@@ -198,14 +200,28 @@ impl Items {
 
 /// A sequence of elements, pulled one at a time (Ruby's `next`).
 enum Seq {
-    Items { items: Items, taken: usize, reverse: bool },
+    Items {
+        items: Items,
+        taken: usize,
+        reverse: bool,
+    },
     /// The next number, while there is one.
-    Range { next: Option<i128>, range: IntRange },
+    Range {
+        next: Option<i128>,
+        range: IntRange,
+    },
     /// `StepIterator#next`: an element, then `n - 1` skipped.
-    Step { inner: Box<Seq>, n: i64 },
+    Step {
+        inner: Box<Seq>,
+        n: i64,
+    },
     /// An Iterator value's own state: its elements used up so far are skipped (`local` counts
     /// those `inner` has given), and each element given counts as used up.
-    Tracked { inner: Box<Seq>, key: Rc<PIterator>, local: usize },
+    Tracked {
+        inner: Box<Seq>,
+        key: Rc<PIterator>,
+        local: usize,
+    },
 }
 
 impl Seq {
@@ -819,7 +835,9 @@ fn tree_options(options: &Value) -> Eval<TreeOptions> {
     let containers = match &get("container_type") {
         Value::Type(t) => {
             if !puppet_types::assignable::is_assignable(&default_containers, t) {
-                return Err(fail(format!("Only Array, Hash, and Object types can be used as container types. Got {t}")));
+                return Err(fail(format!(
+                    "Only Array, Hash, and Object types can be used as container types. Got {t}"
+                )));
             }
             (**t).clone()
         }
@@ -884,7 +902,9 @@ impl TreeWalk {
 
     fn child(v: &Value, idx: &Value) -> Value {
         match (v, idx) {
-            (Value::Array(a), Value::Integer(i)) => usize::try_from(*i).ok().and_then(|i| a.get(i)).cloned().unwrap_or(Value::Undef),
+            (Value::Array(a), Value::Integer(i)) => {
+                usize::try_from(*i).ok().and_then(|i| a.get(i)).cloned().unwrap_or(Value::Undef)
+            }
             (Value::Hash(h), k) => h.get(k).cloned().unwrap_or(Value::Undef),
             _ => Value::Undef,
         }
@@ -1006,14 +1026,20 @@ pub static FUNCTIONS: &[Builtin] = &[
     Builtin { name: "filter", dispatches: ENUMERATING, call: filter },
     Builtin {
         name: "reduce",
-        dispatches: &["Iterable $enumerable, Callable[2,2] &$block", "Iterable $enumerable, Any $memo, Callable[2,2] &$block"],
+        dispatches: &[
+            "Iterable $enumerable, Callable[2,2] &$block",
+            "Iterable $enumerable, Any $memo, Callable[2,2] &$block",
+        ],
         call: reduce,
     },
     Builtin { name: "any", dispatches: ENUMERATING, call: |ev, c| any_all(ev, c, true) },
     Builtin { name: "all", dispatches: ENUMERATING, call: |ev, c| any_all(ev, c, false) },
     Builtin {
         name: "step",
-        dispatches: &["Iterable $iterable, Integer[1] $step", "Iterable $iterable, Integer[1] $step, Callable[1,1] &$block"],
+        dispatches: &[
+            "Iterable $iterable, Integer[1] $step",
+            "Iterable $iterable, Integer[1] $step, Callable[1,1] &$block",
+        ],
         call: step,
     },
     Builtin {

@@ -59,7 +59,9 @@ fn lookup(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                 name,
                 value_type: value_type(option("value_type")),
                 merge: option("merge").unwrap_or(Value::Undef),
-                default: options.contains_key(&Value::from("default_value")).then(|| option("default_value").unwrap_or(Value::Undef)),
+                default: options
+                    .contains_key(&Value::from("default_value"))
+                    .then(|| option("default_value").unwrap_or(Value::Undef)),
                 block: call.block.clone(),
                 invocation: Invocation { overrides: hash("override"), defaults: hash("default_values_hash") },
             }
@@ -108,7 +110,10 @@ fn hiera_function(ev: &mut Evaluator, call: &Call, name: &str, after: After) -> 
                 Value::Array(a) => a.is_empty(),
                 Value::Hash(h) => h.is_empty(),
                 other => {
-                    return Err(fail(format!("undefined method `empty?' for {}", puppet_types::params::ruby_receiver(other))))
+                    return Err(fail(format!(
+                        "undefined method `empty?' for {}",
+                        puppet_types::params::ruby_receiver(other)
+                    )))
                 }
             };
             if !empty {

@@ -9,8 +9,8 @@
 
 use std::cmp::Ordering;
 
-use puppet_types::regexp::Regexp;
 use num_bigint::BigInt;
+use puppet_types::regexp::Regexp;
 use puppet_types::{Int, Value};
 
 use super::ruby;

@@ -43,8 +43,8 @@ mod iteration;
 mod logging;
 mod lookup;
 mod math;
-mod scanf;
 pub(crate) mod ruby;
+mod scanf;
 mod strings;
 mod system;
 mod templates;
@@ -137,7 +137,9 @@ pub fn parse_dispatches(lines: &[&str]) -> Result<Vec<Signature>, String> {
     for line in lines {
         match line.strip_prefix("type ").and_then(|def| def.split_once('=')) {
             Some((name, src)) => {
-                reader.define_alias(name.trim(), src.trim()).map_err(|e| format!("local type {line:?}: {}", e.message))?;
+                reader
+                    .define_alias(name.trim(), src.trim())
+                    .map_err(|e| format!("local type {line:?}: {}", e.message))?;
             }
             None => signatures.push(parse_dispatch_with(&reader, line).map_err(|e| format!("dispatch {line:?}: {e}"))?),
         }

@@ -137,7 +137,8 @@ impl Spec {
             (format!("([-+][0-7]{{1,{}}}|[0-7]{{1,{n}}})", n - 1), Handler::Octal)
         } else if re(r"%\*?[aefgAEFG]").is_match(spec) {
             (
-                r"([-+]?(?:0[xX](?:\.\h+|\h+(?:\.\h*)?)[pP][-+]?\d+|\d+(?![\d.])|\d*\.\d*(?:[eE][-+]?\d+)?))".to_string(),
+                r"([-+]?(?:0[xX](?:\.\h+|\h+(?:\.\h*)?)[pP][-+]?\d+|\d+(?![\d.])|\d*\.\d*(?:[eE][-+]?\d+)?))"
+                    .to_string(),
                 Handler::Float,
             )
         } else if let Some(g) = groups(r"%\*?(\d+)[aefgAEFG]", spec) {
@@ -226,7 +227,8 @@ fn leading_int(s: &str, radix: u32) -> BigInt {
         Some(b'+') => (false, &s[1..]),
         _ => (false, s),
     };
-    let body = if radix == 16 { body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")).unwrap_or(body) } else { body };
+    let body =
+        if radix == 16 { body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")).unwrap_or(body) } else { body };
     let digits: String = body.chars().take_while(|c| c.is_digit(radix)).collect();
     let v = BigInt::from_str_radix(if digits.is_empty() { "0" } else { &digits }, radix).unwrap_or_default();
     if neg {

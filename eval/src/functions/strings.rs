@@ -464,8 +464,12 @@ fn expand_replacement(repl: &str, s: &str, m: &Match, names: &[Option<String>], 
                     return Err(fail("invalid group name reference format"));
                 }
                 // the last group of that name that took part
-                let found: Vec<usize> =
-                    names.iter().enumerate().filter(|(_, g)| g.as_deref() == Some(name.as_str())).map(|(i, _)| i).collect();
+                let found: Vec<usize> = names
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.as_deref() == Some(name.as_str()))
+                    .map(|(i, _)| i)
+                    .collect();
                 if found.is_empty() {
                     return Err(fail(format!("undefined group name reference: {name}")));
                 }
@@ -798,7 +802,8 @@ pub(crate) fn warn_once(ev: &mut Evaluator, key: &str, message: &str) {
     let first = ISSUED.with(|issued| {
         let mut issued = issued.borrow_mut();
         issued.retain(|(scope, _)| scope.strong_count() > 0);
-        let index = match issued.iter().position(|(scope, _)| scope.upgrade().is_some_and(|s| Rc::ptr_eq(&s, &ev.top))) {
+        let index = match issued.iter().position(|(scope, _)| scope.upgrade().is_some_and(|s| Rc::ptr_eq(&s, &ev.top)))
+        {
             Some(i) => i,
             None => {
                 issued.push((Rc::downgrade(&ev.top), HashSet::new()));
@@ -866,7 +871,9 @@ pub(crate) fn args_3x(args: &[Value]) -> Eval<Vec<Value>> {
         match v {
             Value::Iterator(_) => true,
             Value::Array(a) if depth < MAX_DEPTH => a.iter().any(|x| has_iterator(x, depth + 1)),
-            Value::Hash(h) if depth < MAX_DEPTH => h.iter().any(|(k, x)| has_iterator(k, depth + 1) || has_iterator(x, depth + 1)),
+            Value::Hash(h) if depth < MAX_DEPTH => {
+                h.iter().any(|(k, x)| has_iterator(k, depth + 1) || has_iterator(x, depth + 1))
+            }
             _ => false,
         }
     }

@@ -30,7 +30,8 @@ const INLINE_FILE: &str = "inlined-epp-text";
 
 fn inline_epp(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let source = call.arg(0);
-    let template = epp::parse_template(source.as_str().unwrap_or_default()).map_err(|d| invalid("inline_epp", &d, INLINE_FILE))?;
+    let template =
+        epp::parse_template(source.as_str().unwrap_or_default()).map_err(|d| invalid("inline_epp", &d, INLINE_FILE))?;
     // an inline template sees the calling scope
     let scope = ev.scope.clone();
     ev.render_template(&template, INLINE_FILE.into(), scope, parameters(&call).as_deref())
@@ -59,7 +60,8 @@ fn epp(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 
 /// `NAME(): Invalid EPP: MESSAGE (file: F, line: L, column: C)`; line 0 is no position.
 fn invalid(function: &str, d: &puppet_syntax::Diagnostic, file: &str) -> crate::error::Flow {
-    let place = if d.span.line == 0 { String::new() } else { format!(", line: {}, column: {}", d.span.line, d.span.column) };
+    let place =
+        if d.span.line == 0 { String::new() } else { format!(", line: {}, column: {}", d.span.line, d.span.column) };
     fail(format!("{function}(): Invalid EPP: {} (file: {file}{place})", d.message))
 }
 

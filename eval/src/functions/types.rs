@@ -7,9 +7,9 @@
 
 use std::rc::Rc;
 
+use puppet_types::dispatch::{select_signature, Signature};
 use puppet_types::infer::{infer, infer_generalized, infer_set};
 use puppet_types::instance::is_instance;
-use puppet_types::dispatch::{select_signature, Signature};
 use puppet_types::{Type, Value};
 
 use super::{parse_dispatch, Builtin, Call};
@@ -48,7 +48,11 @@ pub static FUNCTIONS: &[Builtin] = &[
         dispatches: &["Any $value, Type $type, Any *$args, Callable[1,1] &$block?"],
         call: convert_to,
     },
-    Builtin { name: "unwrap", dispatches: &["Sensitive $arg, Callable &$block?", "Any $arg, Callable &$block?"], call: unwrap },
+    Builtin {
+        name: "unwrap",
+        dispatches: &["Sensitive $arg, Callable &$block?", "Any $arg, Callable &$block?"],
+        call: unwrap,
+    },
     // The dispatch is checked by the function itself (`GETVAR_DISPATCH`), which has Puppet's
     // `argument_mismatch` handler as well.
     Builtin { name: "getvar", dispatches: &["Any *$args, Callable &$block?"], call: getvar },
@@ -154,7 +158,13 @@ fn unwrap(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 
 /// Calls the function `name` from inside a function, as Puppet's `call_function` does: its
 /// argument errors and failures are reported as the calling function's.
-pub(crate) fn call_inner(ev: &mut Evaluator, name: &str, args: Vec<Value>, block: Option<Value>, at: puppet_syntax::Span) -> Eval<Value> {
+pub(crate) fn call_inner(
+    ev: &mut Evaluator,
+    name: &str,
+    args: Vec<Value>,
+    block: Option<Value>,
+    at: puppet_syntax::Span,
+) -> Eval<Value> {
     ev.call_function_inner(name, args, block, at)
 }
 
@@ -195,7 +205,12 @@ fn resolve(ev: &mut Evaluator, v: &Value, at: puppet_syntax::Span, depth: usize)
 
 /// `resolve_future`: the arguments resolved first; a name starting with `$` is a variable
 /// of the top scope, dug into with the arguments (`dig`).
-fn resolve_deferred(ev: &mut Evaluator, d: &puppet_types::value::Deferred, at: puppet_syntax::Span, depth: usize) -> Eval<Value> {
+fn resolve_deferred(
+    ev: &mut Evaluator,
+    d: &puppet_types::value::Deferred,
+    at: puppet_syntax::Span,
+    depth: usize,
+) -> Eval<Value> {
     let mut args = Vec::new();
     for a in d.arguments.iter().flatten() {
         args.push(resolve(ev, a, at, depth + 1)?);

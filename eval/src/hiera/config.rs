@@ -102,12 +102,17 @@ pub fn load(path: &Path, strict: Strict, warnings: &mut Vec<Warning>) -> Result<
         Some(Value::Boolean(_)) => 3,
         Some(other) => ruby_to_i(&puppet_types::display::value_to_s(other)),
     };
-    let mut c = Config { path: path.to_path_buf(), root, version, hierarchy: Vec::new(), default_hierarchy: None, text };
+    let mut c =
+        Config { path: path.to_path_buf(), root, version, hierarchy: Vec::new(), default_hierarchy: None, text };
     match version {
         5 => c.version_5(config)?,
         4 => c.version_4(config, strict, warnings)?,
         3 => return version_3(&shown, config, strict, warnings),
-        n => return Err(HieraError::Lookup(format!("This runtime does not support hiera.yaml version {n} (file: {shown})"))),
+        n => {
+            return Err(HieraError::Lookup(format!(
+                "This runtime does not support hiera.yaml version {n} (file: {shown})"
+            )))
+        }
     }
     Ok(Some(c))
 }
@@ -124,11 +129,18 @@ fn ruby_to_i(s: &str) -> i64 {
 }
 
 /// A version 3 configuration: deprecated, checked, then ignored at a module's root.
-fn version_3(shown: &str, mut config: Hash, strict: Strict, warnings: &mut Vec<Warning>) -> Result<Option<Config>, HieraError> {
+fn version_3(
+    shown: &str,
+    mut config: Hash,
+    strict: Strict,
+    warnings: &mut Vec<Warning>,
+) -> Result<Option<Config>, HieraError> {
     if strict != Strict::Off {
         warnings.push(Warning {
             once: Some("hiera.yaml".into()),
-            message: format!("{shown}: Use of 'hiera.yaml' version 3 is deprecated. It should be converted to version 5"),
+            message: format!(
+                "{shown}: Use of 'hiera.yaml' version 3 is deprecated. It should be converted to version 5"
+            ),
         });
     }
     let s = |v: &str| Value::from(v);
@@ -160,7 +172,10 @@ fn version_3(shown: &str, mut config: Hash, strict: Strict, warnings: &mut Vec<W
     if strict == Strict::Error {
         return Err(HieraError::Lookup(format!("hiera.yaml version 3 cannot be used in a module (file: {shown})")));
     }
-    warnings.push(Warning { once: Some(shown.to_string()), message: "hiera.yaml version 3 found at module root was ignored".into() });
+    warnings.push(Warning {
+        once: Some(shown.to_string()),
+        message: "hiera.yaml version 3 found at module root was ignored".into(),
+    });
     Ok(None)
 }
 
@@ -274,9 +289,12 @@ impl Config {
             Some(Value::Hash(h)) => (**h).clone(),
             _ => empty.clone(),
         };
-        let default_functions: Vec<&str> = FUNCTION_KEYS[..4].iter().copied().filter(|k| defaults.contains_key(&s(k))).collect();
+        let default_functions: Vec<&str> =
+            FUNCTION_KEYS[..4].iter().copied().filter(|k| defaults.contains_key(&s(k))).collect();
         if default_functions.len() > 1 {
-            return Err(self.fail(format!("Only one of {} can be defined in defaults", combine(&FUNCTION_KEYS[..4])), None));
+            return Err(
+                self.fail(format!("Only one of {} can be defined in defaults", combine(&FUNCTION_KEYS[..4])), None)
+            );
         }
         if let Some(Value::Hash(o)) = defaults.get(&s("options")) {
             for key in ["path", "uri"] {
@@ -286,8 +304,9 @@ impl Config {
             }
         }
         let datadir = text(defaults.get(&s("datadir"))).unwrap_or_else(|| "data".into());
-        let default_function =
-            default_functions.first().map(|k| Function { kind: k, name: text(defaults.get(&s(k))).unwrap_or_default() });
+        let default_function = default_functions
+            .first()
+            .map(|k| Function { kind: k, name: text(defaults.get(&s(k))).unwrap_or_default() });
         let entries = |c: &Config, key: &str| -> Result<Vec<Entry>, HieraError> {
             let Some(Value::Array(items)) = config.get(&s(key)) else { return Ok(Vec::new()) };
             let mut out: Vec<Entry> = Vec::new();
@@ -328,7 +347,10 @@ impl Config {
             },
             [kind] => Function { kind, name: text(he.get(&s(kind))).unwrap_or_default() },
             _ => {
-                return Err(self.fail(format!("Only one of {} can be defined in hierarchy '{name}'", combine(&FUNCTION_KEYS[..4])), None))
+                return Err(self.fail(
+                    format!("Only one of {} can be defined in hierarchy '{name}'", combine(&FUNCTION_KEYS[..4])),
+                    None,
+                ))
             }
         };
         if function.kind == "hiera3_backend" {
@@ -339,17 +361,22 @@ impl Config {
         }
         let location_keys: Vec<&str> = LOCATION_KEYS.iter().copied().filter(|k| he.contains_key(&s(k))).collect();
         if location_keys.len() > 1 {
-            return Err(self.fail(format!("Only one of {} can be defined in hierarchy '{name}'", combine(&LOCATION_KEYS)), None));
+            return Err(self
+                .fail(format!("Only one of {} can be defined in hierarchy '{name}'", combine(&LOCATION_KEYS)), None));
         }
         if let Some(Value::Hash(o)) = he.get(&s("options")) {
             for key in ["path", "uri"] {
                 if o.contains_key(&s(key)) {
-                    return Err(self.fail(format!("Option key '{key}' used in hierarchy '{name}' is reserved by Puppet"), None));
+                    return Err(
+                        self.fail(format!("Option key '{key}' used in hierarchy '{name}' is reserved by Puppet"), None)
+                    );
                 }
             }
         }
         // `LOCATION_KEYS.find`: the first in Puppet's order of the keys the entry has.
-        let location = ["paths", "path", "globs", "glob", "uris", "uri", "mapped_paths"].into_iter().find(|k| he.contains_key(&s(k)));
+        let location = ["paths", "path", "globs", "glob", "uris", "uri", "mapped_paths"]
+            .into_iter()
+            .find(|k| he.contains_key(&s(k)));
         let locations = match location {
             Some("path") | Some("paths") => Locations::Paths(texts(he.get(&s(location.unwrap_or_default())))),
             Some("glob") | Some("globs") => Locations::Globs(texts(he.get(&s(location.unwrap_or_default())))),
@@ -374,7 +401,8 @@ impl Config {
     fn check_unique_names(&self, entries: &[Entry]) -> Result<(), HieraError> {
         for (i, e) in entries.iter().enumerate() {
             if entries[..i].iter().any(|o| o.name == e.name) {
-                let pattern = format!(r#"\s+name:\s+['"]?{}(?:[^\w]|$)"#, puppet_types::regexp::Regexp::escape(&e.name));
+                let pattern =
+                    format!(r#"\s+name:\s+['"]?{}(?:[^\w]|$)"#, puppet_types::regexp::Regexp::escape(&e.name));
                 let first = self.find_line(&pattern, 1);
                 let second = first.and_then(|f| self.find_line(&pattern, f + 1));
                 let (first, line) = match second {
@@ -397,7 +425,9 @@ impl Config {
         if strict != Strict::Off {
             warnings.push(Warning {
                 once: Some("hiera.yaml".into()),
-                message: format!("{shown}: Use of 'hiera.yaml' version 4 is deprecated. It should be converted to version 5"),
+                message: format!(
+                    "{shown}: Use of 'hiera.yaml' version 4 is deprecated. It should be converted to version 5"
+                ),
             });
         }
         if config.get(&s("datadir")).is_none_or(Value::is_undef) {
@@ -422,7 +452,10 @@ impl Config {
             let backend = text(he.get(&s("backend"))).unwrap_or_default();
             if backend != "yaml" && backend != "json" {
                 let pattern = format!(r"[^\w]{}(?:[^\w]|$)", puppet_types::regexp::Regexp::escape(&backend));
-                return Err(self.fail(format!("No data provider is registered for backend '{backend}'"), self.find_line(&pattern, 1)));
+                return Err(self.fail(
+                    format!("No data provider is registered for backend '{backend}'"),
+                    self.find_line(&pattern, 1),
+                ));
             }
             let paths = match he.get(&s("paths")) {
                 Some(v @ Value::Array(_)) => texts(Some(v)),

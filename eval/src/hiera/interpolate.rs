@@ -28,7 +28,12 @@ enum Method {
 impl Evaluator {
     /// Interpolates a found value: strings, and the elements, keys and values of arrays and
     /// hashes.
-    pub(super) fn hiera_interpolate(&mut self, value: Value, inv: &Invocation, allow_methods: bool) -> Result<Value, HieraError> {
+    pub(super) fn hiera_interpolate(
+        &mut self,
+        value: Value,
+        inv: &Invocation,
+        allow_methods: bool,
+    ) -> Result<Value, HieraError> {
         match &value {
             Value::String(s) if s.contains("%{") => self.interpolate_string(s, inv, allow_methods),
             Value::Array(items) => {
@@ -57,7 +62,12 @@ impl Evaluator {
         Ok(crate::functions::ruby::to_s(&v))
     }
 
-    fn interpolate_string(&mut self, subject: &str, inv: &Invocation, allow_methods: bool) -> Result<Value, HieraError> {
+    fn interpolate_string(
+        &mut self,
+        subject: &str,
+        inv: &Invocation,
+        allow_methods: bool,
+    ) -> Result<Value, HieraError> {
         let mut out = String::new();
         let mut rest = subject;
         while let Some(start) = rest.find("%{") {
@@ -71,13 +81,16 @@ impl Evaluator {
             }
             let (method, name, key) = method_and_key(expr);
             if name.is_some() && !allow_methods {
-                return Err(HieraError::Lookup("Interpolation using method syntax is not allowed in this context".into()));
+                return Err(HieraError::Lookup(
+                    "Interpolation using method syntax is not allowed in this context".into(),
+                ));
             }
             let name = name.unwrap_or("scope");
             let value = match method {
                 Method::Alias if subject != whole => {
                     return Err(HieraError::Lookup(
-                        "'alias' interpolation is only permitted if the expression is equal to the entire string".into(),
+                        "'alias' interpolation is only permitted if the expression is equal to the entire string"
+                            .into(),
                     ))
                 }
                 Method::Alias => return self.nested_lookup(key, inv),
@@ -107,7 +120,12 @@ impl Evaluator {
 
     /// `%{x}`, `%{facts.os.family}`: a scope variable (or the lookup's override or default
     /// value of that name), and the part of it the key's segments name.
-    pub(super) fn hiera_scope_lookup(&mut self, key: &str, inv: &Invocation, subject: &str) -> Result<Value, HieraError> {
+    pub(super) fn hiera_scope_lookup(
+        &mut self,
+        key: &str,
+        inv: &Invocation,
+        subject: &str,
+    ) -> Result<Value, HieraError> {
         let mut segments = split_key(key).map_err(|p| HieraError::Lookup(format!("{p} in string: {subject}")))?;
         let root = match segments.remove(0) {
             Segment::Key(k) => k,

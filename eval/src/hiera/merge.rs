@@ -18,7 +18,10 @@ pub enum Strategy {
     Unique,
     Hash,
     /// `deep`; `reverse` is Hiera 3's `reverse_deep` (the later value wins).
-    Deep { options: DeepOptions, reverse: bool },
+    Deep {
+        options: DeepOptions,
+        reverse: bool,
+    },
 }
 
 /// The options of a deep merge.
@@ -73,10 +76,12 @@ impl Strategy {
         };
         let check = |t: String| -> Result<(), HieraError> {
             match &options {
-                Some(o) => assert_type("The merge options", &read_type(&t), &Value::hash(o.clone())).map_err(|e| match e {
-                    HieraError::Puppet(m) => HieraError::Other(m),
-                    other => other,
-                }),
+                Some(o) => {
+                    assert_type("The merge options", &read_type(&t), &Value::hash(o.clone())).map_err(|e| match e {
+                        HieraError::Puppet(m) => HieraError::Other(m),
+                        other => other,
+                    })
+                }
                 None => Ok(()),
             }
         };
@@ -355,7 +360,11 @@ fn sort(items: &mut [Value]) -> Result<(), HieraError> {
         Some(o) => o,
         None => {
             failure.get_or_insert_with(|| {
-                format!("comparison of {} with {} failed", puppet_types::params::ruby_class(a), puppet_types::params::ruby_inspect(b))
+                format!(
+                    "comparison of {} with {} failed",
+                    puppet_types::params::ruby_class(a),
+                    puppet_types::params::ruby_inspect(b)
+                )
             });
             Ordering::Equal
         }
@@ -383,13 +392,20 @@ mod tests {
     #[test]
     fn deep_merge_as_the_gem_does() {
         assert_eq!(
-            deep("{bob => {uid => 2, groups => [a]}, alice => 1}", "{bob => {uid => 20, shell => sh, groups => [b]}, carol => 3}", "deep"),
+            deep(
+                "{bob => {uid => 2, groups => [a]}, alice => 1}",
+                "{bob => {uid => 20, shell => sh, groups => [b]}, carol => 3}",
+                "deep"
+            ),
             "{'bob' => {'uid' => 2, 'shell' => 'sh', 'groups' => ['b', 'a']}, 'carol' => 3, 'alice' => 1}"
         );
         let ko = "{strategy => deep, knockout_prefix => '--'}";
         assert_eq!(deep("{x => ['--1', '2']}", "{x => ['1', '3']}", ko), "{'x' => ['3', '2']}");
         assert_eq!(deep("{x => '--'}", "{x => [1, 2]}", ko), "{'x' => ''}");
-        assert_eq!(deep("{x => [b, a]}", "{x => [c]}", "{strategy => deep, sort_merged_arrays => true}"), "{'x' => ['a', 'b', 'c']}");
+        assert_eq!(
+            deep("{x => [b, a]}", "{x => [c]}", "{strategy => deep, sort_merged_arrays => true}"),
+            "{'x' => ['a', 'b', 'c']}"
+        );
         assert_eq!(
             deep("{x => [{y => 1}]}", "{x => [{z => 2}]}", "{strategy => deep, merge_hash_arrays => true}"),
             "{'x' => [{'z' => 2, 'y' => 1}]}"
@@ -406,10 +422,15 @@ mod tests {
         };
         assert_eq!(err("foo"), "Unknown merge strategy: 'foo'");
         assert_eq!(err("{strategy => hash, x => 1}"), "The merge options has wrong type, unrecognized key 'x'");
-        assert_eq!(err("{x => 1}"), "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'");
+        assert_eq!(
+            err("{x => 1}"),
+            "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'"
+        );
         let s = Strategy::from_value(&v("hash")).ok().unwrap();
         match s.merge(v("[1]"), v("{}")) {
-            Err(HieraError::Puppet(m)) => assert_eq!(m, "The first element of the merge has wrong type, expects a Hash value, got Tuple"),
+            Err(HieraError::Puppet(m)) => {
+                assert_eq!(m, "The first element of the merge has wrong type, expects a Hash value, got Tuple")
+            }
             _ => panic!("no error"),
         }
     }

@@ -131,7 +131,8 @@ pub(crate) struct LookupKey {
 
 impl LookupKey {
     pub fn parse(key: &str) -> Result<LookupKey, HieraError> {
-        let mut segments = split_key(key).map_err(|problem| HieraError::Lookup(format!("{problem} in key: '{key}'")))?;
+        let mut segments =
+            split_key(key).map_err(|problem| HieraError::Lookup(format!("{problem} in key: '{key}'")))?;
         let root = match segments.remove(0) {
             Segment::Key(k) => k,
             Segment::Index(i) => i.to_string(),
@@ -378,7 +379,9 @@ impl Evaluator {
         let root = self.module_dir(module);
         let mut warnings = Vec::new();
         let result = match root.map(|r| r.join(config::CONFIG_FILE_NAME)).filter(|p| p.is_file()) {
-            Some(path) => self.module_metadata_check(module).and_then(|()| config::load(&path, self.options.strict, &mut warnings)),
+            Some(path) => self
+                .module_metadata_check(module)
+                .and_then(|()| config::load(&path, self.options.strict, &mut warnings)),
             None => self.module_metadata_check(module).map(|()| None),
         };
         let result = result.map(|c| c.map(Rc::new));
@@ -409,7 +412,13 @@ impl Evaluator {
 
     /// The module layer (`lookup_in_module`): the key's root value merged over the module's
     /// hierarchy (or its default hierarchy), under the recursion guard.
-    fn lookup_in_module(&mut self, key: &LookupKey, inv: &Invocation, strategy: &Strategy, default_hierarchy: bool) -> Found {
+    fn lookup_in_module(
+        &mut self,
+        key: &LookupKey,
+        inv: &Invocation,
+        strategy: &Strategy,
+        default_hierarchy: bool,
+    ) -> Found {
         let Some(module) = key.module.clone() else { return Ok(None) };
         let Some(config) = self.module_config(&module)? else { return Ok(None) };
         let entries = if default_hierarchy {
@@ -468,7 +477,15 @@ impl Evaluator {
 
     /// One hierarchy entry (a data hash function provider): the root key's value merged over
     /// the entry's locations.
-    fn lookup_in_entry(&mut self, module: &str, config: &Config, entry: &Entry, root: &str, strategy: &Strategy, inv: &Invocation) -> Found {
+    fn lookup_in_entry(
+        &mut self,
+        module: &str,
+        config: &Config,
+        entry: &Entry,
+        root: &str,
+        strategy: &Strategy,
+        inv: &Invocation,
+    ) -> Found {
         let locations = self.resolve_locations(config, entry, inv)?;
         strategy.lookup(&locations, |location| {
             if location.path.is_some() && !location.exists {
@@ -480,7 +497,12 @@ impl Evaluator {
 
     /// The entry's locations, interpolated in the current scope (Puppet makes its data
     /// providers again when the variables they used change; here they are made each time).
-    fn resolve_locations(&mut self, config: &Config, entry: &Entry, inv: &Invocation) -> Result<Vec<Location>, HieraError> {
+    fn resolve_locations(
+        &mut self,
+        config: &Config,
+        entry: &Entry,
+        inv: &Invocation,
+    ) -> Result<Vec<Location>, HieraError> {
         let mut datadir = config.root.join(&entry.datadir);
         if config.version >= 5 {
             let text = datadir.to_string_lossy().into_owned();
@@ -591,7 +613,8 @@ impl Evaluator {
     }
 
     fn read_data_file(&mut self, function: &str, path: &PathBuf, shown: &str) -> Result<DataFile, HieraError> {
-        let text = std::fs::read_to_string(path).map_err(|e| HieraError::Lookup(format!("Unable to parse ({shown}): {e}")))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| HieraError::Lookup(format!("Unable to parse ({shown}): {e}")))?;
         if function == "json_data" {
             return match &pfmt::data::json::documents(&text).next() {
                 Some(Ok(Value::Hash(h))) => Ok(DataFile { hash: (**h).clone(), unusable: HashMap::new() }),
@@ -645,7 +668,11 @@ impl Evaluator {
     }
 
     /// `validate_lookup_options` and `compile_patterns`.
-    fn compile_lookup_options(&mut self, module: &str, options: Value) -> Result<Option<Rc<LookupOptions>>, HieraError> {
+    fn compile_lookup_options(
+        &mut self,
+        module: &str,
+        options: Value,
+    ) -> Result<Option<Rc<LookupOptions>>, HieraError> {
         let Value::Hash(h) = &options else {
             return Err(HieraError::Lookup("value of lookup_options must be a hash".into()));
         };
@@ -663,7 +690,9 @@ impl Evaluator {
                 compiled.patterns.push((re, v.clone()));
             } else {
                 if !k.starts_with(&prefix) {
-                    return Err(HieraError::Lookup(format!("all lookup_options keys must start with module name '{module}'")));
+                    return Err(HieraError::Lookup(format!(
+                        "all lookup_options keys must start with module name '{module}'"
+                    )));
                 }
                 compiled.keys.insert(Value::from(k.as_str()), v.clone());
             }
@@ -706,9 +735,11 @@ impl LookupOptions {
     /// `extract_lookup_options_for_key`: the options of the root key, else of the first
     /// pattern that matches it.
     fn for_key(&self, root: &str) -> Option<Hash> {
-        let found = self.keys.get(&Value::from(root)).cloned().or_else(|| {
-            self.patterns.iter().find(|(re, _)| re.is_match(root)).map(|(_, v)| v.clone())
-        })?;
+        let found = self
+            .keys
+            .get(&Value::from(root))
+            .cloned()
+            .or_else(|| self.patterns.iter().find(|(re, _)| re.is_match(root)).map(|(_, v)| v.clone()))?;
         match &found {
             Value::Hash(h) => Some((**h).clone()),
             _ => None,

@@ -44,8 +44,14 @@ pub enum YamlError {
 /// Reads the first document of `src`.
 pub fn read(src: &str) -> Result<Document, YamlError> {
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
-    Reader { src, parser: Parser::new_from_str(src), anchors: HashMap::new(), unusable: HashMap::new(), open: Vec::new() }
-        .document()
+    Reader {
+        src,
+        parser: Parser::new_from_str(src),
+        anchors: HashMap::new(),
+        unusable: HashMap::new(),
+        open: Vec::new(),
+    }
+    .document()
 }
 
 /// A container being read.
@@ -170,10 +176,18 @@ impl Reader<'_> {
         let in_flow = text.contains("flow") || text.contains("':'") || text.contains("mapping values");
         match flow {
             Some((m, '[')) if in_flow => {
-                format!("did not find expected ',' or ']' while parsing a flow sequence at line {} column {}", m.line(), m.col() + 1)
+                format!(
+                    "did not find expected ',' or ']' while parsing a flow sequence at line {} column {}",
+                    m.line(),
+                    m.col() + 1
+                )
             }
             Some((m, '{')) if in_flow => {
-                format!("did not find expected ',' or '}}' while parsing a flow mapping at line {} column {}", m.line(), m.col() + 1)
+                format!(
+                    "did not find expected ',' or '}}' while parsing a flow mapping at line {} column {}",
+                    m.line(),
+                    m.col() + 1
+                )
             }
             _ => psych_message(text),
         }
@@ -278,7 +292,11 @@ fn tokenize(s: &str) -> Result<Scalar, YamlError> {
     }
     if let Some((y, m, d)) = date(s) {
         // Psych makes a Date of a valid date; an invalid one stays a string.
-        return if valid_date(y, m, d) { Err(YamlError::DisallowedClass("Date".into())) } else { value(Value::from(s)) };
+        return if valid_date(y, m, d) {
+            Err(YamlError::DisallowedClass("Date".into()))
+        } else {
+            value(Value::from(s))
+        };
     }
     let lower = s.to_ascii_lowercase();
     if lower == ".inf" || lower == "+.inf" {
@@ -346,7 +364,12 @@ fn is_time(s: &str) -> bool {
             false
         }
     };
-    if !(digits(&mut i, 4, 4) && byte(&mut i, b'-') && digits(&mut i, 1, 2) && byte(&mut i, b'-') && digits(&mut i, 1, 2)) {
+    if !(digits(&mut i, 4, 4)
+        && byte(&mut i, b'-')
+        && digits(&mut i, 1, 2)
+        && byte(&mut i, b'-')
+        && digits(&mut i, 1, 2))
+    {
         return false;
     }
     if !(byte(&mut i, b'T') || byte(&mut i, b't')) {
@@ -358,7 +381,12 @@ fn is_time(s: &str) -> bool {
             return false;
         }
     }
-    if !(digits(&mut i, 1, 2) && byte(&mut i, b':') && digits(&mut i, 2, 2) && byte(&mut i, b':') && digits(&mut i, 2, 2)) {
+    if !(digits(&mut i, 1, 2)
+        && byte(&mut i, b':')
+        && digits(&mut i, 2, 2)
+        && byte(&mut i, b':')
+        && digits(&mut i, 2, 2))
+    {
         return false;
     }
     if byte(&mut i, b'.') {
@@ -425,7 +453,9 @@ fn sexagesimal(s: &str) -> Option<Scalar> {
         return None;
     }
     let first = parts[0];
-    if !first.as_bytes().first().is_some_and(u8::is_ascii_digit) || !first.bytes().all(|c| c.is_ascii_digit() || c == b'_') {
+    if !first.as_bytes().first().is_some_and(u8::is_ascii_digit)
+        || !first.bytes().all(|c| c.is_ascii_digit() || c == b'_')
+    {
         return None;
     }
     for p in &parts[1..] {
@@ -562,7 +592,10 @@ mod tests {
             one("[yes, No, on, OFF, ~, null, '', x, 017, 0x1f, 0b101, 1_000, '1,000', 08, 1:30, 1.5, 1., .5, 1e3, 1.0e+3, -.inf, -1:30, 1:30.5, +12, 0, -0, 0o17, 1__0, 12e, .]"),
             "[true, false, true, false, undef, undef, '', 'x', 15, 31, 5, 1000, '1,000', '08', 5400, 1.5, 1.0, 0.5, '1e3', 1000.0, -Infinity, -1800, 5430.0, 12, 0, 0, '0o17', '1__0', '12e', '.']"
         );
-        assert_eq!(one("a: 1,000\nf: 1_0\ng: 0b1_0\nh: 0x_1f\nj: 1.5e-3\n"), "{'a' => 1000, 'f' => 10, 'g' => 2, 'h' => 31, 'j' => 0.0015}");
+        assert_eq!(
+            one("a: 1,000\nf: 1_0\ng: 0b1_0\nh: 0x_1f\nj: 1.5e-3\n"),
+            "{'a' => 1000, 'f' => 10, 'g' => 2, 'h' => 31, 'j' => 0.0015}"
+        );
         assert_eq!(one("a: 'yes'\nb: !!str 12\nc: |\n  x\n"), "{'a' => 'yes', 'b' => '12', 'c' => \"x\\n\"}");
         assert_eq!(one("x: 2020-01-01"), "class: Date");
         assert_eq!(one("x: 2020-02-30"), "{'x' => '2020-02-30'}");
@@ -578,12 +611,18 @@ mod tests {
         assert_eq!(d.unusable.get("b").map(String::as_str), Some("Runtime[ruby, 'Symbol']"));
         assert!(!d.unusable.contains_key("d"));
         assert!(!d.unusable.contains_key("a"));
-        assert_eq!(one("a: &x {p: 1, q: 2}\nb:\n  <<: *x\n  q: 3\n"), "{'a' => {'p' => 1, 'q' => 2}, 'b' => {'p' => 1, 'q' => 3}}");
+        assert_eq!(
+            one("a: &x {p: 1, q: 2}\nb:\n  <<: *x\n  q: 3\n"),
+            "{'a' => {'p' => 1, 'q' => 2}, 'b' => {'p' => 1, 'q' => 3}}"
+        );
     }
 
     #[test]
     fn syntax_errors_read_as_psych_words_them() {
-        assert_eq!(one("a: [1\nb: 2\n"), "syntax: did not find expected ',' or ']' while parsing a flow sequence at line 1 column 4");
+        assert_eq!(
+            one("a: [1\nb: 2\n"),
+            "syntax: did not find expected ',' or ']' while parsing a flow sequence at line 1 column 4"
+        );
         assert!(one(&"[".repeat(10_000)).starts_with("syntax: "));
     }
 }

@@ -11,7 +11,6 @@
 //! followed by a line feed. A failure prints `Error: MESSAGE` (Puppet's message) on standard
 //! error and exits 1 after the results before it; a usage error exits 2 (clap's).
 
-
 use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 
@@ -130,7 +129,13 @@ impl Args {
             (None, Some(format)) => Formats::Format(format),
             (None, None) => usage(ErrorKind::MissingRequiredArgument, "a FORMAT or -m MAP is required"),
         };
-        let stdin = if self.json { Some("--json") } else if self.yaml { Some("--yaml") } else { None };
+        let stdin = if self.json {
+            Some("--json")
+        } else if self.yaml {
+            Some("--yaml")
+        } else {
+            None
+        };
         let source = match stdin {
             Some(flag) if !values.is_empty() => usage(
                 ErrorKind::ArgumentConflict,
@@ -223,7 +228,10 @@ fn read_stdin() -> Result<String, Failure> {
         .read_to_end(&mut bytes)
         .map_err(|e| Failure::Message(format!("cannot read standard input: {e}")))?;
     String::from_utf8(bytes).map_err(|e| {
-        Failure::Message(format!("standard input is not UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to()))
+        Failure::Message(format!(
+            "standard input is not UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
     })
 }
 

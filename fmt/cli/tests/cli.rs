@@ -37,7 +37,12 @@ const FORMATS: &[Case] = &[
     Case { args: &["%#x", "255"], puppet: &["String(255, '%#x')"], stdout: "0xff\n", ..OK },
     Case { args: &["%08.3f", "3.14159"], puppet: &["String(3.14159, '%08.3f')"], stdout: "0003.142\n", ..OK },
     Case { args: &["%e", "1234.5"], puppet: &["String(1234.5, '%e')"], stdout: "1.234500e+03\n", ..OK },
-    Case { args: &["%y", "true", "false"], puppet: &["String(true, '%y')", "String(false, '%y')"], stdout: "yes\nno\n", ..OK },
+    Case {
+        args: &["%y", "true", "false"],
+        puppet: &["String(true, '%y')", "String(false, '%y')"],
+        stdout: "yes\nno\n",
+        ..OK
+    },
     Case { args: &["%10.3s", "hello"], puppet: &["String('hello', '%10.3s')"], stdout: "       hel\n", ..OK },
     Case { args: &["%(a", "[1, 2]"], puppet: &["String([1, 2], '%(a')"], stdout: "(1, 2)\n", ..OK },
     Case {
@@ -46,14 +51,29 @@ const FORMATS: &[Case] = &[
         stdout: "{\n  'a' => [1, 2],\n  'b' => {\n    'c' => true\n  }\n}\n",
         ..OK
     },
-    Case { args: &["%#a", "[1, {a => 2}]"], puppet: &["String([1, {a => 2}], '%#a')"], stdout: "[1,\n  {'a' => 2}]\n", ..OK },
+    Case {
+        args: &["%#a", "[1, {a => 2}]"],
+        puppet: &["String([1, {a => 2}], '%#a')"],
+        stdout: "[1,\n  {'a' => 2}]\n",
+        ..OK
+    },
     // negative numbers are values, not options; `--` ends the options
     Case { args: &["%+d", "-5", "5"], puppet: &["String(-5, '%+d')", "String(5, '%+d')"], stdout: "-5\n+5\n", ..OK },
     Case { args: &["--", "%x", "-255"], puppet: &["String(-255, '%x')"], stdout: "..f01\n", ..OK },
     // bare words are strings; -r takes every VALUE as a string
     Case { args: &["%s", "hello"], puppet: &["String('hello', '%s')"], stdout: "hello\n", ..OK },
-    Case { args: &["-r", "%p", "it's", "[1]"], puppet: &["String(\"it's\", '%p')", "String('[1]', '%p')"], stdout: "'it\\'s'\n'[1]'\n", ..OK },
-    Case { args: &["%p", "\"a\\tb\\u00e9\""], puppet: &["String(\"a\\tb\\u00e9\", '%p')"], stdout: "\"a\\tbé\"\n", ..OK },
+    Case {
+        args: &["-r", "%p", "it's", "[1]"],
+        puppet: &["String(\"it's\", '%p')", "String('[1]', '%p')"],
+        stdout: "'it\\'s'\n'[1]'\n",
+        ..OK
+    },
+    Case {
+        args: &["%p", "\"a\\tb\\u00e9\""],
+        puppet: &["String(\"a\\tb\\u00e9\", '%p')"],
+        stdout: "\"a\\tbé\"\n",
+        ..OK
+    },
     Case { args: &["%s", "undef"], puppet: &["String(undef, '%s')"], stdout: "\n", ..OK },
     Case { args: &["%d", "undef"], puppet: &["String(undef, '%d')"], stdout: "NaN\n", ..OK },
     Case { args: &["%p", "/a+b/"], puppet: &["String(/a+b/, '%p')"], stdout: "/a+b/\n", ..OK },
@@ -67,7 +87,12 @@ const FORMATS: &[Case] = &[
     },
     Case { args: &["%p", "SemVer('1.2.3')"], puppet: &["String(SemVer('1.2.3'), '%p')"], stdout: "1.2.3\n", ..OK },
     Case { args: &["%s", "Binary('aGk=')"], puppet: &["String(Binary('aGk='), '%s')"], stdout: "hi\n", ..OK },
-    Case { args: &["%s", "Sensitive(1)"], puppet: &["String(Sensitive(1), '%s')"], stdout: "Sensitive [value redacted]\n", ..OK },
+    Case {
+        args: &["%s", "Sensitive(1)"],
+        puppet: &["String(Sensitive(1), '%s')"],
+        stdout: "Sensitive [value redacted]\n",
+        ..OK
+    },
     Case {
         args: &["%p", "String(255, '%#x')", "Optional[String](1)"],
         puppet: &["String(String(255, '%#x'), '%p')", "String(Optional[String](1), '%p')"],
@@ -78,7 +103,12 @@ const FORMATS: &[Case] = &[
 
 /// `pfmt -m MAP VALUE...`, `pfmt -m '{}' VALUE...`
 const MAPS: &[Case] = &[
-    Case { args: &["-m", "{Integer => \"%#x\"}", "255"], puppet: &["String(255, {Integer => \"%#x\"})"], stdout: "0xff\n", ..OK },
+    Case {
+        args: &["-m", "{Integer => \"%#x\"}", "255"],
+        puppet: &["String(255, {Integer => \"%#x\"})"],
+        stdout: "0xff\n",
+        ..OK
+    },
     Case {
         args: &["--map", "{Integer[default, -1] => '%d', Integer[0, default] => '%#x'}", "-1", "10"],
         puppet: &[
@@ -100,7 +130,12 @@ const MAPS: &[Case] = &[
         stdout: "{'a': 1, 'b': [2]}\n",
         ..OK
     },
-    Case { args: &["-m", "{String => '%10s'}", "hello"], puppet: &["String('hello', {String => '%10s'})"], stdout: "     hello\n", ..OK },
+    Case {
+        args: &["-m", "{String => '%10s'}", "hello"],
+        puppet: &["String('hello', {String => '%10s'})"],
+        stdout: "     hello\n",
+        ..OK
+    },
     Case {
         args: &["-m", "{Float => '%.3f'}", "2.5", "1"],
         puppet: &["String(2.5, {Float => '%.3f'})", "String(1, {Float => '%.3f'})"],
@@ -110,7 +145,13 @@ const MAPS: &[Case] = &[
     // Puppet's defaults
     Case {
         args: &["-m", "{}", "{a => [1, undef]}", "x", "1.0", "undef", "default"],
-        puppet: &["String({a => [1, undef]}, {})", "String('x', {})", "String(1.0, {})", "String(undef, {})", "String(default, {})"],
+        puppet: &[
+            "String({a => [1, undef]}, {})",
+            "String('x', {})",
+            "String(1.0, {})",
+            "String(undef, {})",
+            "String(default, {})",
+        ],
         stdout: "{'a' => [1, undef]}\nx\n1.000000\n\ndefault\n",
         ..OK
     },
@@ -231,13 +272,29 @@ const ERRORS: &[Case] = &[
 
 /// Usage errors: clap's message and usage on standard error, exit 2.
 const USAGE_ERRORS: &[Case] = &[
-    Case { args: &[], stderr: "error: a FORMAT or -m MAP is required\n\nUsage: pfmt [OPTIONS] FORMAT VALUE...\n", ..USAGE },
+    Case {
+        args: &[],
+        stderr: "error: a FORMAT or -m MAP is required\n\nUsage: pfmt [OPTIONS] FORMAT VALUE...\n",
+        ..USAGE
+    },
     Case { args: &["%d"], stderr: "error: at least one VALUE is required\n\nUsage: pfmt", ..USAGE },
     Case { args: &["-m", "{}"], stderr: "error: at least one VALUE is required\n", ..USAGE },
-    Case { args: &["--json", "%d", "1"], stderr: "error: no VALUE may be given with --json: the values are read from standard input\n", ..USAGE },
+    Case {
+        args: &["--json", "%d", "1"],
+        stderr: "error: no VALUE may be given with --json: the values are read from standard input\n",
+        ..USAGE
+    },
     Case { args: &["--yaml", "-m", "{}", "1"], stderr: "error: no VALUE may be given with --yaml", ..USAGE },
-    Case { args: &["--json", "--yaml", "%d"], stderr: "error: the argument '--json' cannot be used with '--yaml'\n", ..USAGE },
-    Case { args: &["-r", "--json", "%d"], stderr: "error: the argument '--raw' cannot be used with '--json'\n", ..USAGE },
+    Case {
+        args: &["--json", "--yaml", "%d"],
+        stderr: "error: the argument '--json' cannot be used with '--yaml'\n",
+        ..USAGE
+    },
+    Case {
+        args: &["-r", "--json", "%d"],
+        stderr: "error: the argument '--raw' cannot be used with '--json'\n",
+        ..USAGE
+    },
     Case { args: &["--bogus", "%d", "1"], stderr: "error: unexpected argument '--bogus' found\n", ..USAGE },
     Case { args: &["-m"], stderr: "error: a value is required for '--map <MAP>' but none was supplied\n", ..USAGE },
 ];
@@ -314,7 +371,14 @@ fn help_shows_usage_and_examples() {
         let stdout = text(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{flag}");
         assert!(out.stderr.is_empty(), "{flag}");
-        for part in ["Usage: pfmt [OPTIONS] FORMAT VALUE...", "pfmt [OPTIONS] -m MAP VALUE...", "--json", "--yaml", "Examples:", "pfmt '%#x' 255"] {
+        for part in [
+            "Usage: pfmt [OPTIONS] FORMAT VALUE...",
+            "pfmt [OPTIONS] -m MAP VALUE...",
+            "--json",
+            "--yaml",
+            "Examples:",
+            "pfmt '%#x' 255",
+        ] {
             assert!(stdout.contains(part), "{flag} shows {part:?}:\n{stdout}");
         }
         assert!(!stdout.contains('\x1b'), "no colour when stdout is not a terminal");
@@ -344,7 +408,13 @@ fn help_examples_print_what_they_say() {
         let out = spawn(args, stdin, &[]);
         assert_eq!((text(&out.stdout), out.status.code()), (expected.to_string(), Some(0)), "pfmt {args:?}");
         // the example is in the help as a shell command line
-        let shown = args.iter().map(|a| if a.contains(' ') || a.contains('\'') || a.contains('"') || a.contains('%') || a.contains('{') { quote(a) } else { a.to_string() });
+        let shown = args.iter().map(|a| {
+            if a.contains(' ') || a.contains('\'') || a.contains('"') || a.contains('%') || a.contains('{') {
+                quote(a)
+            } else {
+                a.to_string()
+            }
+        });
         let line = std::iter::once("pfmt".to_string()).chain(shown).collect::<Vec<_>>().join(" ");
         assert!(help.contains(&line) || args.contains(&"--json"), "--help shows {line}");
     }
@@ -385,11 +455,19 @@ fn arguments_that_are_not_utf8_are_a_usage_error() {
 #[test]
 fn stdin_that_is_not_utf8_is_an_error() {
     let mut cmd = Command::new(PFMT);
-    let mut child =
-        cmd.args(["--json", "%d"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("starts");
+    let mut child = cmd
+        .args(["--json", "%d"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
     child.stdin.take().expect("stdin").write_all(b"1\n\xff").expect("written");
     let out = child.wait_with_output().expect("runs");
-    assert_eq!((text(&out.stdout), text(&out.stderr), out.status.code()), ("".into(), "Error: standard input is not UTF-8 (invalid byte at offset 2)\n".into(), Some(1)));
+    assert_eq!(
+        (text(&out.stdout), text(&out.stderr), out.status.code()),
+        ("".into(), "Error: standard input is not UTF-8 (invalid byte at offset 2)\n".into(), Some(1))
+    );
 }
 
 /// Many values in, the reader gone after the first line: no panic, no message.
@@ -450,14 +528,18 @@ fn oracle_agrees_with_the_tables() {
         let stderr = match field_string(line, "error_message") {
             Some(m) => format!(
                 "Error: {}\n",
-                m.trim_start_matches("Evaluation Error: ").trim_start_matches("Error while evaluating a Function Call, ")
+                m.trim_start_matches("Evaluation Error: ")
+                    .trim_start_matches("Error while evaluating a Function Call, ")
             ),
             None => String::new(),
         };
         // an error of reading standard input comes after the values Puppet has formatted
         let reading = case.stderr.starts_with("Error: invalid JSON") || case.stderr.starts_with("Error: invalid YAML");
         if stdout != case.stdout || (stderr != case.stderr && !(stderr.is_empty() && reading)) {
-            failures.push(format!("{:?}: Puppet prints {stdout:?} {stderr:?}, the table says {:?} {:?}", case.puppet, case.stdout, case.stderr));
+            failures.push(format!(
+                "{:?}: Puppet prints {stdout:?} {stderr:?}, the table says {:?} {:?}",
+                case.puppet, case.stdout, case.stderr
+            ));
         }
     }
     assert_eq!(answers.lines().count(), cases.len(), "one answer per case");
@@ -475,5 +557,8 @@ fn field_string(line: &str, key: &str) -> Option<String> {
 
 fn field_strings(line: &str, key: &str) -> Vec<String> {
     let v: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
-    v.get(key).and_then(|n| n.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_owned)).collect()).unwrap_or_default()
+    v.get(key)
+        .and_then(|n| n.as_array())
+        .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_owned)).collect())
+        .unwrap_or_default()
 }

@@ -28,41 +28,224 @@ const FLAGS: &[char] = &[' ', '+', '-', '#', '0', '[', '{', '(', '<', '|'];
 /// `width too big`). Nothing between 100,000 and 2**31 - 1: Puppet itself would build a
 /// string that long.
 const NUMBERS: &[&str] = &[
-    "", "", "", "0", "1", "2", "5", "10", "17", "80", "120", "999", "65535", "99999", "2147483648", "2147483649", "4294967296",
-    "99999999999", "9223372036854775807", "9223372036854775808", "18446744073709551616", "99999999999999999999999999",
+    "",
+    "",
+    "",
+    "0",
+    "1",
+    "2",
+    "5",
+    "10",
+    "17",
+    "80",
+    "120",
+    "999",
+    "65535",
+    "99999",
+    "2147483648",
+    "2147483649",
+    "4294967296",
+    "99999999999",
+    "9223372036854775807",
+    "9223372036854775808",
+    "18446744073709551616",
+    "99999999999999999999999999",
 ];
 
 /// Literals the reader accepts, the seeds of the random values and sources.
 const LITERALS: &[&str] = &[
-    "undef", "default", "true", "false", "0", "-1", "255", "9223372036854775807", "-9223372036854775807", "0x7f", "017",
-    "3.14159", "-0.0", "1e300", "1.5e-300", "'a'", "''", "\"tab\\there\"", "\"\\u00e9\\u{1F600}\"", "'it\\'s'", "\"q\\\"uote\"",
-    "\"ctl\\u0001\\u007f\"", "hello", "'::a::b'", "'  padded  '", "/a+b/", "/\\//", "/(?<n>x)|[^a]/", "[]", "{}", "[1, 'a', [2, [3]]]",
-    "{a => 1, 'b' => [true, undef], 3 => {x => default}}", "{[1, 2] => 'k', undef => 1}", "Integer", "Integer[1, 2]",
-    "Integer[default, -1]", "Float[0.5]", "String[1, 10]", "Enum[a, 'b c']", "Pattern[/x/, 'y']", "Struct[{a => Integer, Optional[b] => String}]",
-    "Tuple[Integer, String, 1, 2]", "Variant[Integer, Undef]", "Optional[Array[Integer]]", "Hash[String, Array[Integer], 1]",
-    "Type[Integer]", "Callable[Integer, 1, 2]", "NotUndef[String]", "Sensitive[String]", "Any", "Data", "RichData", "Scalar",
-    "Collection", "Iterable", "Iterator", "Runtime['ruby', 'Foo']", "File['/tmp/x']", "Class['apache']", "Resource",
-    "Timestamp('2020-01-01T10:00:00.000 UTC')", "Timestamp(0)", "Timestamp(-1.5)", "Timespan('1-02:03:04')", "Timespan(-3.25)",
-    "Timespan(0)", "SemVer('1.2.3-rc.1+b5')", "SemVer('0.0.0')", "SemVerRange('>=1.0.0 <2.0.0')", "SemVerRange('~1.2')",
-    "Binary('aGk=')", "Binary('/w==')", "Binary('')", "URI('http://u@example.com:8080/a/b?c=1#d')", "URI('a/b')",
-    "Sensitive('secret')", "Sensitive([1, 2])", "Deferred('f', [1])", "Integer('0x10')", "Float('1.5')", "Boolean('yes')",
-    "Array({a => 1})", "Hash([1, 2])", "Timestamp('2020-02-29T23:59:59.999999999 UTC')",
+    "undef",
+    "default",
+    "true",
+    "false",
+    "0",
+    "-1",
+    "255",
+    "9223372036854775807",
+    "-9223372036854775807",
+    "0x7f",
+    "017",
+    "3.14159",
+    "-0.0",
+    "1e300",
+    "1.5e-300",
+    "'a'",
+    "''",
+    "\"tab\\there\"",
+    "\"\\u00e9\\u{1F600}\"",
+    "'it\\'s'",
+    "\"q\\\"uote\"",
+    "\"ctl\\u0001\\u007f\"",
+    "hello",
+    "'::a::b'",
+    "'  padded  '",
+    "/a+b/",
+    "/\\//",
+    "/(?<n>x)|[^a]/",
+    "[]",
+    "{}",
+    "[1, 'a', [2, [3]]]",
+    "{a => 1, 'b' => [true, undef], 3 => {x => default}}",
+    "{[1, 2] => 'k', undef => 1}",
+    "Integer",
+    "Integer[1, 2]",
+    "Integer[default, -1]",
+    "Float[0.5]",
+    "String[1, 10]",
+    "Enum[a, 'b c']",
+    "Pattern[/x/, 'y']",
+    "Struct[{a => Integer, Optional[b] => String}]",
+    "Tuple[Integer, String, 1, 2]",
+    "Variant[Integer, Undef]",
+    "Optional[Array[Integer]]",
+    "Hash[String, Array[Integer], 1]",
+    "Type[Integer]",
+    "Callable[Integer, 1, 2]",
+    "NotUndef[String]",
+    "Sensitive[String]",
+    "Any",
+    "Data",
+    "RichData",
+    "Scalar",
+    "Collection",
+    "Iterable",
+    "Iterator",
+    "Runtime['ruby', 'Foo']",
+    "File['/tmp/x']",
+    "Class['apache']",
+    "Resource",
+    "Timestamp('2020-01-01T10:00:00.000 UTC')",
+    "Timestamp(0)",
+    "Timestamp(-1.5)",
+    "Timespan('1-02:03:04')",
+    "Timespan(-3.25)",
+    "Timespan(0)",
+    "SemVer('1.2.3-rc.1+b5')",
+    "SemVer('0.0.0')",
+    "SemVerRange('>=1.0.0 <2.0.0')",
+    "SemVerRange('~1.2')",
+    "Binary('aGk=')",
+    "Binary('/w==')",
+    "Binary('')",
+    "URI('http://u@example.com:8080/a/b?c=1#d')",
+    "URI('a/b')",
+    "Sensitive('secret')",
+    "Sensitive([1, 2])",
+    "Deferred('f', [1])",
+    "Integer('0x10')",
+    "Float('1.5')",
+    "Boolean('yes')",
+    "Array({a => 1})",
+    "Hash([1, 2])",
+    "Timestamp('2020-02-29T23:59:59.999999999 UTC')",
 ];
 
 /// Types for the keys of format maps.
 const MAP_TYPES: &[&str] = &[
-    "Any", "Data", "Scalar", "ScalarData", "Numeric", "Integer", "Integer[0]", "Integer[default, -1]", "Float", "String",
-    "String[1, 3]", "Enum[a]", "Pattern[/a/]", "Boolean", "Regexp", "Undef", "Default", "Array", "Array[Integer]",
-    "Tuple[Integer]", "Hash", "Hash[String, Integer]", "Struct[{a => Integer}]", "Collection", "Type", "Type[Integer]",
-    "Timespan", "Timestamp", "SemVer", "SemVerRange", "Binary", "URI", "Sensitive", "Iterator", "Iterable", "Optional[Integer]",
-    "Variant[Integer, String]", "NotUndef", "Object", "Runtime", "Callable", "Deferred", "Init", "CatalogEntry", "Resource",
+    "Any",
+    "Data",
+    "Scalar",
+    "ScalarData",
+    "Numeric",
+    "Integer",
+    "Integer[0]",
+    "Integer[default, -1]",
+    "Float",
+    "String",
+    "String[1, 3]",
+    "Enum[a]",
+    "Pattern[/a/]",
+    "Boolean",
+    "Regexp",
+    "Undef",
+    "Default",
+    "Array",
+    "Array[Integer]",
+    "Tuple[Integer]",
+    "Hash",
+    "Hash[String, Integer]",
+    "Struct[{a => Integer}]",
+    "Collection",
+    "Type",
+    "Type[Integer]",
+    "Timespan",
+    "Timestamp",
+    "SemVer",
+    "SemVerRange",
+    "Binary",
+    "URI",
+    "Sensitive",
+    "Iterator",
+    "Iterable",
+    "Optional[Integer]",
+    "Variant[Integer, String]",
+    "NotUndef",
+    "Object",
+    "Runtime",
+    "Callable",
+    "Deferred",
+    "Init",
+    "CatalogEntry",
+    "Resource",
 ];
 
 /// Pieces of Puppet syntax that mutations insert into literal sources.
 const TOKENS: &[&str] = &[
-    "[", "]", "{", "}", "(", ")", ",", "=>", "'", "\"", "\\", "$", "$x", "${", "/", "//", "#", "/*", "\n", " ", "::", ".", "..",
-    "-", "+", "*", "=", "<<|", "@(END)", "\nEND", "Integer", "[1,", "default", "undef", "new", ".new(", "Timestamp(", "%", "\u{0}",
-    "é", "\u{1F600}", "0x", "1e", "999999999999999999999", "|>", "?", ":", "=~", "<|", "@", "@@", "&", "!", "-> ", ";",
+    "[",
+    "]",
+    "{",
+    "}",
+    "(",
+    ")",
+    ",",
+    "=>",
+    "'",
+    "\"",
+    "\\",
+    "$",
+    "$x",
+    "${",
+    "/",
+    "//",
+    "#",
+    "/*",
+    "\n",
+    " ",
+    "::",
+    ".",
+    "..",
+    "-",
+    "+",
+    "*",
+    "=",
+    "<<|",
+    "@(END)",
+    "\nEND",
+    "Integer",
+    "[1,",
+    "default",
+    "undef",
+    "new",
+    ".new(",
+    "Timestamp(",
+    "%",
+    "\u{0}",
+    "é",
+    "\u{1F600}",
+    "0x",
+    "1e",
+    "999999999999999999999",
+    "|>",
+    "?",
+    ":",
+    "=~",
+    "<|",
+    "@",
+    "@@",
+    "&",
+    "!",
+    "-> ",
+    ";",
 ];
 
 struct Fuzz {
@@ -94,9 +277,18 @@ impl Fuzz {
     fn new(salt: u64) -> Fuzz {
         let seed = std::env::var("PFMT_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_f0f0_u64);
         let reader = literal::Reader::default();
-        let seeds = LITERALS.iter().map(|s| reader.read(s).unwrap_or_else(|e| panic!("{s} is a literal: {e}"))).collect();
-        let map_types = MAP_TYPES.iter().map(|s| reader.read(s).unwrap_or_else(|e| panic!("{s} is a type: {e}"))).collect();
-        Fuzz { rng: Rng::with_seed(seed ^ salt), reader, seeds, map_types, problems: Vec::new(), slowest: (Duration::ZERO, String::new()) }
+        let seeds =
+            LITERALS.iter().map(|s| reader.read(s).unwrap_or_else(|e| panic!("{s} is a literal: {e}"))).collect();
+        let map_types =
+            MAP_TYPES.iter().map(|s| reader.read(s).unwrap_or_else(|e| panic!("{s} is a type: {e}"))).collect();
+        Fuzz {
+            rng: Rng::with_seed(seed ^ salt),
+            reader,
+            seeds,
+            map_types,
+            problems: Vec::new(),
+            slowest: (Duration::ZERO, String::new()),
+        }
     }
 
     /// Runs `f`, noting a panic or a slow call with `what` (a description of the input).
@@ -146,7 +338,10 @@ impl Fuzz {
         let letters: Vec<char> = LETTERS.chars().collect();
         f.push(*self.pick(&letters));
         if self.rng.u8(..10) < 3 {
-            f = self.mutate(&f, &["%", "#", "0", "9", ".", "-", "x", "s", " ", "[", "{", "a", "h", "\u{e9}", "99999999999"]);
+            f = self.mutate(
+                &f,
+                &["%", "#", "0", "9", ".", "-", "x", "s", " ", "[", "{", "a", "h", "\u{e9}", "99999999999"],
+            );
         }
         f
     }
@@ -176,7 +371,30 @@ impl Fuzz {
     }
 
     fn string(&mut self) -> String {
-        const POOL: &[&str] = &["a", "B", " ", "'", "\"", "\\", "\n", "\t", "\r", "\u{0}", "\u{1b}", "\u{7f}", "\u{85}", "é", "€", "\u{1F600}", "$", "%", "::", "x::y", "\u{200b}", "\u{fffd}"];
+        const POOL: &[&str] = &[
+            "a",
+            "B",
+            " ",
+            "'",
+            "\"",
+            "\\",
+            "\n",
+            "\t",
+            "\r",
+            "\u{0}",
+            "\u{1b}",
+            "\u{7f}",
+            "\u{85}",
+            "é",
+            "€",
+            "\u{1F600}",
+            "$",
+            "%",
+            "::",
+            "x::y",
+            "\u{200b}",
+            "\u{fffd}",
+        ];
         (0..self.rng.usize(0..8)).map(|_| *self.pick(POOL)).collect()
     }
 
@@ -186,9 +404,36 @@ impl Fuzz {
             0 => Value::Undef,
             1 => Value::Default,
             2 => Value::Boolean(self.rng.bool()),
-            3 => Value::Integer(*self.pick(&[0, 1, -1, 7, 255, -255, 65, 0x1F600, 0x110000, i64::MAX, i64::MIN, i64::MIN + 1])),
+            3 => Value::Integer(*self.pick(&[
+                0,
+                1,
+                -1,
+                7,
+                255,
+                -255,
+                65,
+                0x1F600,
+                0x110000,
+                i64::MAX,
+                i64::MIN,
+                i64::MIN + 1,
+            ])),
             4 => Value::Integer(self.rng.i64(..)),
-            5 => Value::Float(*self.pick(&[0.0, -0.0, 0.1, -2.5, 1e16, 1e-7, 1e300, -1e-300, f64::MAX, f64::MIN_POSITIVE, f64::NAN, f64::INFINITY, f64::NEG_INFINITY])),
+            5 => Value::Float(*self.pick(&[
+                0.0,
+                -0.0,
+                0.1,
+                -2.5,
+                1e16,
+                1e-7,
+                1e300,
+                -1e-300,
+                f64::MAX,
+                f64::MIN_POSITIVE,
+                f64::NAN,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+            ])),
             6 => Value::Float(f64::from_bits(self.rng.u64(..))),
             7 | 8 => Value::from(self.string().as_str()),
             9 | 10 if depth > 0 => {
@@ -206,7 +451,13 @@ impl Fuzz {
             }
             12 if depth > 0 => {
                 let source = self.value(depth - 1);
-                let kind = *self.pick(&[IteratorKind::Forward, IteratorKind::Reverse, IteratorKind::Step(2), IteratorKind::Step(0), IteratorKind::Step(-1)]);
+                let kind = *self.pick(&[
+                    IteratorKind::Forward,
+                    IteratorKind::Reverse,
+                    IteratorKind::Step(2),
+                    IteratorKind::Step(0),
+                    IteratorKind::Step(-1),
+                ]);
                 Value::Iterator(Rc::new(PIterator { source, kind }))
             }
             _ => self.pick(&self.seeds.clone()).clone(),
@@ -224,7 +475,8 @@ impl Fuzz {
             _ => {
                 let mut map = Hash::default();
                 for _ in 0..self.rng.usize(0..5) {
-                    let key = if self.rng.u8(..10) == 0 { self.value(1) } else { self.pick(&self.map_types.clone()).clone() };
+                    let key =
+                        if self.rng.u8(..10) == 0 { self.value(1) } else { self.pick(&self.map_types.clone()).clone() };
                     let value = self.entry();
                     map.insert(key, value);
                 }
@@ -250,7 +502,11 @@ impl Fuzz {
                             let mut inner = Hash::default();
                             for _ in 0..self.rng.usize(0..3) {
                                 let t = self.pick(&self.map_types.clone()).clone();
-                                let f = if self.rng.u8(..8) == 0 { self.value(1) } else { Value::from(self.format().as_str()) };
+                                let f = if self.rng.u8(..8) == 0 {
+                                    self.value(1)
+                                } else {
+                                    Value::from(self.format().as_str())
+                                };
                                 inner.insert(t, f);
                             }
                             Value::hash(inner)
@@ -267,7 +523,8 @@ impl Fuzz {
 
     /// `string_new(value, formats)`, guarded.
     fn convert(&mut self, value: &Value, formats: Option<&Value>) {
-        let what = || format!("String({}, {})", value_to_string(value), formats.map(value_to_string).unwrap_or_default());
+        let what =
+            || format!("String({}, {})", value_to_string(value), formats.map(value_to_string).unwrap_or_default());
         self.guard(what, || {
             let _ = pfmt::string_new(value, formats);
         });
@@ -282,7 +539,10 @@ impl Fuzz {
                 if self.rng.bool() {
                     format!("[{}]", parts.join(", "))
                 } else {
-                    format!("{{{}}}", parts.iter().enumerate().map(|(i, p)| format!("k{i} => {p}")).collect::<Vec<_>>().join(", "))
+                    format!(
+                        "{{{}}}",
+                        parts.iter().enumerate().map(|(i, p)| format!("k{i} => {p}")).collect::<Vec<_>>().join(", ")
+                    )
                 }
             }
             1 => value_to_string(&self.value(3)),
@@ -393,11 +653,71 @@ fn random_literal_sources() {
 /// Random JSON and YAML documents through `pfmt`'s readers (`--json`, `--yaml`).
 #[test]
 fn random_json_and_yaml() {
-    const JSON_TOKENS: &[&str] = &["[", "]", "{", "}", ",", ":", "\"", "\\", "\\u", "\\ud800", "null", "1e999", "-", "0", "\n", "1", "\"k\":", "18446744073709551616", "1.5"];
-    const YAML_TOKENS: &[&str] = &["- ", "\n", "  ", ": ", "? ", "[", "]", "{", "}", ",", "'", "\"", "&a ", "*a", "!!int ", "!!str ", "!!float ", "!!bool ", "!!null ", "!x ", "---\n", "...\n", "|\n", ">-\n", "#", "%YAML 1.2\n", "<<: ", "~", "0x", "0o", ".inf", "\t", "@", "`"];
+    const JSON_TOKENS: &[&str] = &[
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        ":",
+        "\"",
+        "\\",
+        "\\u",
+        "\\ud800",
+        "null",
+        "1e999",
+        "-",
+        "0",
+        "\n",
+        "1",
+        "\"k\":",
+        "18446744073709551616",
+        "1.5",
+    ];
+    const YAML_TOKENS: &[&str] = &[
+        "- ",
+        "\n",
+        "  ",
+        ": ",
+        "? ",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        "'",
+        "\"",
+        "&a ",
+        "*a",
+        "!!int ",
+        "!!str ",
+        "!!float ",
+        "!!bool ",
+        "!!null ",
+        "!x ",
+        "---\n",
+        "...\n",
+        "|\n",
+        ">-\n",
+        "#",
+        "%YAML 1.2\n",
+        "<<: ",
+        "~",
+        "0x",
+        "0o",
+        ".inf",
+        "\t",
+        "@",
+        "`",
+    ];
     let mut f = Fuzz::new(4);
     let json_seeds = [r#"{"a": [1, null, true, 2.5, "x"], "b": {"c": -3}}"#, "1\n\"two\"\n[3]\n", "[]", r#"{"":{}}"#];
-    let yaml_seeds = ["a: [1, ~, yes]\nb:\n  - x\n  - &r {c: 1}\nd: *r\n", "--- 1\n--- x\n", "? [1]\n: !!str 2\n", "- |\n  text\n- >\n  folded\n"];
+    let yaml_seeds = [
+        "a: [1, ~, yes]\nb:\n  - x\n  - &r {c: 1}\nd: *r\n",
+        "--- 1\n--- x\n",
+        "? [1]\n: !!str 2\n",
+        "- |\n  text\n- >\n  folded\n",
+    ];
     for i in 0..iterations(20_000) {
         let yaml = i % 2 == 1;
         let src = if yaml {
@@ -409,7 +729,11 @@ fn random_json_and_yaml() {
         };
         let what = || format!("{} {src:?}", if yaml { "--yaml" } else { "--json" });
         let values = f.guard(what, || {
-            let docs: Vec<Result<Value, String>> = if yaml { cli::yaml::documents(&src).take(100).collect() } else { cli::json::documents(&src).take(100).collect() };
+            let docs: Vec<Result<Value, String>> = if yaml {
+                cli::yaml::documents(&src).take(100).collect()
+            } else {
+                cli::json::documents(&src).take(100).collect()
+            };
             docs.into_iter().filter_map(Result::ok).collect::<Vec<_>>()
         });
         for v in values.unwrap_or_default() {
@@ -455,7 +779,8 @@ fn deep_nesting() {
 fn random_command_lines() {
     use std::io::Write;
     use std::process::{Command, Stdio};
-    const OPTIONS: &[&str] = &["-m", "--map", "--json", "--yaml", "-r", "--raw", "--", "-h", "--bogus", "-", "-5", "-m{}", "--map={}", "-V"];
+    const OPTIONS: &[&str] =
+        &["-m", "--map", "--json", "--yaml", "-r", "--raw", "--", "-h", "--bogus", "-", "-5", "-m{}", "--map={}", "-V"];
     let mut f = Fuzz::new(6);
     let mut failures = Vec::new();
     for _ in 0..iterations(300) {

@@ -116,7 +116,10 @@ mod tests {
         assert_eq!(all(r#"{"b": 1, "a": [null, true, 1.5, "x"]}"#), ["{'b' => 1, 'a' => [undef, true, 1.5, 'x']}"]);
         assert_eq!(all("1\n\"two\"\n[3]\n"), ["1", "'two'", "[3]"]);
         assert_eq!(all(""), Vec::<String>::new());
-        assert_eq!(all("1 2 ["), ["1", "2", "!! invalid JSON on standard input: EOF while parsing a list at line 1 column 5"]);
+        assert_eq!(
+            all("1 2 ["),
+            ["1", "2", "!! invalid JSON on standard input: EOF while parsing a list at line 1 column 5"]
+        );
         assert_eq!(all("18446744073709551615").len(), 1);
         assert!(all("18446744073709551615")[0].contains("outside Puppet's Integer range"));
         let deep = "[".repeat(100_000);

@@ -75,7 +75,9 @@ impl Documents<'_> {
             let (value, anchor) = match event {
                 Event::DocumentEnd => return Ok(Some(root.unwrap_or(Value::Undef))),
                 Event::StreamEnd => return Ok(root),
-                Event::Scalar(text, style, anchor, tag) => (scalar(text, style, tag.as_ref()).map_err(|e| at(e, mark))?, anchor),
+                Event::Scalar(text, style, anchor, tag) => {
+                    (scalar(text, style, tag.as_ref()).map_err(|e| at(e, mark))?, anchor)
+                }
                 Event::Alias(id) => match anchors.get(&id) {
                     Some(v) => (v.clone(), 0),
                     None => return Err(at("an alias to an unknown anchor".into(), mark)),
@@ -184,9 +186,13 @@ mod tests {
         assert_eq!(all("a: &x [1]\nb: *x\n"), ["{'a' => [1], 'b' => [1]}"]);
         assert_eq!(all("!!str 12"), ["'12'"]);
         assert_eq!(all("!!float 12"), ["12.0"]);
-        assert_eq!(all("[!!int x]")[0], "!! invalid YAML on standard input: the scalar 'x' is no !!int at line 1 column 8");
+        assert_eq!(
+            all("[!!int x]")[0],
+            "!! invalid YAML on standard input: the scalar 'x' is no !!int at line 1 column 8"
+        );
         assert!(all("[1, 2")[0].starts_with("!! invalid YAML on standard input: "));
-        let r = all(&"[".repeat(100_000)); assert_eq!(r, ["!! invalid YAML on standard input: recursion limit exceeded at byte 255 line 1 column 256"]);
+        let r = all(&"[".repeat(100_000));
+        assert_eq!(r, ["!! invalid YAML on standard input: recursion limit exceeded at byte 255 line 1 column 256"]);
         assert!(all(&"- ".repeat(100_000))[0].contains("nests deeper than 128"));
     }
 }

@@ -22,16 +22,36 @@ pub struct Command {
 pub const COMMANDS: &[Command] = &[
     Command { name: "help", usage: "[COMMAND]", summary: "list the commands, or explain one", run: help },
     Command { name: "quit", usage: "", summary: "leave the shell (also Ctrl-D)", run: |_, _| Next::Quit },
-    Command { name: "vars", usage: "[GLOB]", summary: "variables: name, type, value (`:vars *` includes Puppet's)", run: vars },
+    Command {
+        name: "vars",
+        usage: "[GLOB]",
+        summary: "variables: name, type, value (`:vars *` includes Puppet's)",
+        run: vars,
+    },
     Command { name: "type", usage: "[-g] EXPR", summary: "the type of a value (`-g`: generalized)", run: type_of },
     Command { name: "doc", usage: "NAME", summary: "a function's signatures, a data type, a keyword", run: doc },
-    Command { name: "functions", usage: "[FILTER]", summary: "the functions, built-in and defined here", run: functions },
+    Command {
+        name: "functions",
+        usage: "[FILTER]",
+        summary: "the functions, built-in and defined here",
+        run: functions,
+    },
     Command { name: "types", usage: "[FILTER]", summary: "the data types and type aliases", run: types },
-    Command { name: "catalog", usage: "[FILTER]", summary: "the resources declared so far, and their relationships", run: catalog },
+    Command {
+        name: "catalog",
+        usage: "[FILTER]",
+        summary: "the resources declared so far, and their relationships",
+        run: catalog,
+    },
     Command { name: "load", usage: "FILE", summary: "run a manifest in this session", run: load },
     Command { name: "reload", usage: "", summary: "run the loaded manifests again", run: reload },
     Command { name: "reset", usage: "", summary: "forget every variable and definition", run: reset },
-    Command { name: "set", usage: "[NAME VALUE]", summary: "show or change a setting (format, color, strict, timing, loglevel, types)", run: set },
+    Command {
+        name: "set",
+        usage: "[NAME VALUE]",
+        summary: "show or change a setting (format, color, strict, timing, loglevel, types)",
+        run: set,
+    },
     Command { name: "time", usage: "EXPR", summary: "run code and show how long it took", run: time },
     Command { name: "history", usage: "[N]", summary: "the last N inputs (Ctrl-R searches them)", run: history },
     Command { name: "edit", usage: "", summary: "edit the last input in $EDITOR, then run it", run: edit },
@@ -295,12 +315,8 @@ fn catalog(shell: &mut Shell, rest: &str) -> Next {
             continue;
         }
         shown += 1;
-        let params: Vec<(&str, String)> = r
-            .params
-            .iter()
-            .filter(|(_, v)| !v.is_undef())
-            .map(|(k, v)| (&**k, shell.show_plain(v)))
-            .collect();
+        let params: Vec<(&str, String)> =
+            r.params.iter().filter(|(_, v)| !v.is_undef()).map(|(k, v)| (&**k, shell.show_plain(v))).collect();
         let width = params.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
         let type_name = r.type_name.to_lowercase();
         let title = puppet_types::display::puppet_quote(&r.title);
@@ -558,11 +574,49 @@ pub const TYPE_DOCS: &[(&str, &str)] = &[
 
 /// The built-in data type names, for completion and `:types`.
 pub const BUILTIN_TYPES: &[&str] = &[
-    "Any", "Array", "Binary", "Boolean", "Callable", "CatalogEntry", "Class", "Collection", "Data", "Default",
-    "Deferred", "Enum", "Error", "Float", "Hash", "Init", "Integer", "Iterable", "Iterator", "NotUndef", "Numeric",
-    "Object", "Optional", "Pattern", "Regexp", "Resource", "RichData", "Runtime", "Scalar", "ScalarData", "SemVer",
-    "SemVerRange", "Sensitive", "String", "Struct", "Timespan", "Timestamp", "Tuple", "Type", "TypeSet", "URI",
-    "Undef", "Variant",
+    "Any",
+    "Array",
+    "Binary",
+    "Boolean",
+    "Callable",
+    "CatalogEntry",
+    "Class",
+    "Collection",
+    "Data",
+    "Default",
+    "Deferred",
+    "Enum",
+    "Error",
+    "Float",
+    "Hash",
+    "Init",
+    "Integer",
+    "Iterable",
+    "Iterator",
+    "NotUndef",
+    "Numeric",
+    "Object",
+    "Optional",
+    "Pattern",
+    "Regexp",
+    "Resource",
+    "RichData",
+    "Runtime",
+    "Scalar",
+    "ScalarData",
+    "SemVer",
+    "SemVerRange",
+    "Sensitive",
+    "String",
+    "Struct",
+    "Timespan",
+    "Timestamp",
+    "Tuple",
+    "Type",
+    "TypeSet",
+    "URI",
+    "Undef",
+    "Variant",
 ];
 
 /// Puppet's keywords with a line about each.

@@ -113,9 +113,7 @@ impl Default for Highlighter {
 
 impl std::fmt::Debug for Highlighter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Highlighter")
-            .field("captures", &self.names)
-            .finish_non_exhaustive()
+        f.debug_struct("Highlighter").field("captures", &self.names).finish_non_exhaustive()
     }
 }
 
@@ -138,11 +136,7 @@ impl Highlighter {
             .filter_map(|name| CAPTURE_NAMES.iter().copied().find(|known| known == name))
             .collect();
         config.configure(&names);
-        Highlighter {
-            config,
-            names,
-            engine: RefCell::new(tree_sitter_highlight::Highlighter::new()),
-        }
+        Highlighter { config, names, engine: RefCell::new(tree_sitter_highlight::Highlighter::new()) }
     }
 
     /// The highlighted parts of `src`: byte ranges in order, never overlapping, each with the
@@ -150,10 +144,7 @@ impl Highlighter {
     /// is not listed; neighbouring parts with the same capture are one range. Errors in the
     /// source leave what parses highlighted; if highlighting fails, there are no spans.
     pub fn spans(&self, src: &str) -> Vec<(Range<usize>, &'static str)> {
-        self.highlights(src)
-            .into_iter()
-            .map(|(range, index)| (range, self.names[index]))
-            .collect()
+        self.highlights(src).into_iter().map(|(range, index)| (range, self.names[index])).collect()
     }
 
     /// `src` with ANSI colours by `theme` for each captured part, and the bracket pair at
@@ -166,10 +157,9 @@ impl Highlighter {
         }
         let styles: Vec<Option<Style>> = self.names.iter().map(|name| theme.style(name)).collect();
         let mut marks: Vec<usize> = match (brackets, theme.brackets) {
-            (Some((a, b)), Some(_)) => [a, b]
-                .into_iter()
-                .filter(|&at| at < src.len() && src.is_char_boundary(at))
-                .collect(),
+            (Some((a, b)), Some(_)) => {
+                [a, b].into_iter().filter(|&at| at < src.len() && src.is_char_boundary(at)).collect()
+            }
             _ => Vec::new(),
         };
         marks.sort_unstable();
@@ -210,8 +200,7 @@ impl Highlighter {
         let Ok(mut engine) = self.engine.try_borrow_mut() else {
             return spans;
         };
-        let Ok(events) = engine.highlight(&self.config, src.as_bytes(), None, None, |_| None)
-        else {
+        let Ok(events) = engine.highlight(&self.config, src.as_bytes(), None, None, |_| None) else {
             return spans;
         };
         let mut stack: Vec<usize> = Vec::new();
@@ -261,10 +250,7 @@ impl Painter<'_> {
             if mark >= range.end {
                 break;
             }
-            let end = self.src[mark..]
-                .chars()
-                .next()
-                .map_or(mark + 1, |c| mark + c.len_utf8());
+            let end = self.src[mark..].chars().next().map_or(mark + 1, |c| mark + c.len_utf8());
             self.styled(at..mark, style);
             self.styled(mark..end.min(range.end), overlay(style, self.emphasis));
             at = end.min(range.end);
@@ -340,10 +326,7 @@ impl Default for Theme {
 impl Theme {
     /// No colours at all: painting gives back the source.
     pub fn none() -> Self {
-        Theme {
-            styles: HashMap::new(),
-            brackets: None,
-        }
+        Theme { styles: HashMap::new(), brackets: None }
     }
 
     /// The shell's palette, in the terminal's own sixteen colours so that it follows the
@@ -433,23 +416,17 @@ impl Theme {
 /// ```
 pub fn matching_bracket(src: &str, pos: usize) -> Option<(usize, usize)> {
     let candidates = [Some(pos), pos.checked_sub(1)];
-    let is_bracket = |at: usize| {
-        src.as_bytes()
-            .get(at)
-            .is_some_and(|b| b"()[]{}".contains(b))
-    };
+    let is_bracket = |at: usize| src.as_bytes().get(at).is_some_and(|b| b"()[]{}".contains(b));
     if !candidates.iter().flatten().any(|&at| is_bracket(at)) {
         return None;
     }
     let tree = parse(src)?;
     let brackets = bracket_tokens(&tree, src.as_bytes());
     // The first candidate that is a bracket in the code decides.
-    let (index, at) = candidates.into_iter().flatten().find_map(|at| {
-        brackets
-            .binary_search_by_key(&at, |&(offset, _)| offset)
-            .ok()
-            .map(|i| (i, at))
-    })?;
+    let (index, at) = candidates
+        .into_iter()
+        .flatten()
+        .find_map(|at| brackets.binary_search_by_key(&at, |&(offset, _)| offset).ok().map(|i| (i, at)))?;
     partner(&brackets, index).map(|other| (at, brackets[other].0))
 }
 
@@ -472,9 +449,7 @@ fn parse(src: &str) -> Option<Tree> {
         let mut cell = cell.try_borrow_mut().ok()?;
         if cell.is_none() {
             let mut parser = Parser::new();
-            parser
-                .set_language(&tree_sitter_puppet::LANGUAGE.into())
-                .ok()?;
+            parser.set_language(&tree_sitter_puppet::LANGUAGE.into()).ok()?;
             *cell = Some(Parsed { parser, last: None });
         }
         let parsed = cell.as_mut()?;
@@ -497,11 +472,7 @@ fn parse(src: &str) -> Option<Tree> {
 
 /// The edit that turns `old` into `new`: what lies between their common prefix and suffix.
 fn edit(old: &str, new: &str) -> InputEdit {
-    let prefix = old
-        .bytes()
-        .zip(new.bytes())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let prefix = old.bytes().zip(new.bytes()).take_while(|(a, b)| a == b).count();
     let suffix = old
         .bytes()
         .rev()
@@ -523,11 +494,7 @@ fn edit(old: &str, new: &str) -> InputEdit {
 fn point(text: &str, byte: usize) -> Point {
     let before = &text.as_bytes()[..byte];
     let row = before.iter().filter(|&&b| b == b'\n').count();
-    let column = byte
-        - before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
+    let column = byte - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     Point::new(row, column)
 }
 
@@ -580,11 +547,7 @@ fn partner(brackets: &[(usize, u8)], index: usize) -> Option<usize> {
         b'}' => (b'{', b'}', false),
         _ => return None,
     };
-    let (same, other) = if forwards {
-        (open, close)
-    } else {
-        (close, open)
-    };
+    let (same, other) = if forwards { (open, close) } else { (close, open) };
     let mut depth = 0usize;
     let mut step = |i: usize| {
         let b = brackets[i].1;

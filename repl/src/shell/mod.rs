@@ -29,10 +29,12 @@ use puppet_syntax::ast::{Expr, ExprKind};
 use puppet_types::Value;
 use rustyline::error::ReadlineError;
 use rustyline::history::{FileHistory, History};
-use rustyline::{Cmd, CompletionType, Config as EditorConfig, EditMode, Editor, EventHandler, KeyCode, KeyEvent, Modifiers};
+use rustyline::{
+    Cmd, CompletionType, Config as EditorConfig, EditMode, Editor, EventHandler, KeyCode, KeyEvent, Modifiers,
+};
 
-use puppet_eval::{Level, Log, Options, Outcome, Session};
 use highlight::{Highlighter, Theme};
+use puppet_eval::{Level, Log, Options, Outcome, Session};
 
 /// How the shell starts.
 pub struct Config {
@@ -114,7 +116,8 @@ impl Shell {
         let log_level = Rc::new(Cell::new(config.log_level));
         let sink_colour = Rc::new(Cell::new(config.colour));
         let interrupt = Arc::new(AtomicBool::new(false));
-        let mut session = new_session(config.options, &config.facts, &config.node, &log_level, &sink_colour, &interrupt);
+        let mut session =
+            new_session(config.options, &config.facts, &config.node, &log_level, &sink_colour, &interrupt);
         if let Some(path) = &config.modulepath {
             session.evaluator.set_modulepath(path);
         }
@@ -210,11 +213,8 @@ impl Shell {
             Some(format) => pfmt::string_new(value, Some(format)),
         };
         let text = text.unwrap_or_else(|e| format!("(cannot be shown: {e})"));
-        let mut shown = if self.settings.colour {
-            self.highlighter.highlight_value(&text, &Theme::dark())
-        } else {
-            text
-        };
+        let mut shown =
+            if self.settings.colour { self.highlighter.highlight_value(&text, &Theme::dark()) } else { text };
         if self.settings.show_types {
             let t = puppet_types::infer::generalize(&puppet_types::infer::infer(value));
             shown.push_str(&self.dim(&format!("  : {t}")));

@@ -110,9 +110,7 @@ pub fn to_s(src: &str) -> String {
 /// description (which escapes non-ASCII characters once anything needs escaping),
 /// otherwise for `Regexp#to_s`.
 pub fn expr_str(s: &str, in_error: bool) -> String {
-    let need_escape = s
-        .chars()
-        .any(|c| c == '/' || (c.is_ascii() && !(' '..='~').contains(&c)));
+    let need_escape = s.chars().any(|c| c == '/' || (c.is_ascii() && !(' '..='~').contains(&c)));
     if !need_escape {
         return s.to_string();
     }
@@ -149,10 +147,7 @@ pub fn expr_str(s: &str, in_error: bool) -> String {
 }
 
 fn hex_value(s: &[u8]) -> u32 {
-    s.iter().fold(0u32, |v, &b| {
-        v.saturating_mul(16)
-            .saturating_add((b as char).to_digit(16).unwrap_or(0))
-    })
+    s.iter().fold(0u32, |v, &b| v.saturating_mul(16).saturating_add((b as char).to_digit(16).unwrap_or(0)))
 }
 
 /// Ruby's `unescape_nonascii` (re.c): the escapes Ruby handles before Onigmo sees the
@@ -189,15 +184,8 @@ fn preprocess(s: &[u8]) -> Result<Vec<u8>, &'static str> {
         match c {
             b'1'..=b'7'
                 if {
-                    let n = s[p - 1..]
-                        .iter()
-                        .take(3)
-                        .take_while(|b| (b'0'..=b'7').contains(b))
-                        .count();
-                    s[p - 1..p - 1 + n]
-                        .iter()
-                        .fold(0u32, |v, b| v * 8 + u32::from(b - b'0'))
-                        <= 0o177
+                    let n = s[p - 1..].iter().take(3).take_while(|b| (b'0'..=b'7').contains(b)).count();
+                    s[p - 1..p - 1 + n].iter().fold(0u32, |v, b| v * 8 + u32::from(b - b'0')) <= 0o177
                 } =>
             {
                 out.push(b'\\');
@@ -213,8 +201,7 @@ fn preprocess(s: &[u8]) -> Result<Vec<u8>, &'static str> {
                 }
                 if s[p] == b'{' {
                     p += 1;
-                    let is_space =
-                        |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r');
+                    let is_space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r');
                     while p < s.len() && is_space(s[p]) {
                         p += 1;
                     }
@@ -318,22 +305,12 @@ fn read_escaped_byte(s: &[u8], p: &mut usize) -> Result<u32, &'static str> {
             b'e' => code = 0x1B,
             b'0'..=b'7' => {
                 *p -= 1;
-                let n = s[*p..]
-                    .iter()
-                    .take(3)
-                    .take_while(|b| (b'0'..=b'7').contains(b))
-                    .count();
-                code = s[*p..*p + n]
-                    .iter()
-                    .fold(0u32, |v, b| v * 8 + u32::from(b - b'0'));
+                let n = s[*p..].iter().take(3).take_while(|b| (b'0'..=b'7').contains(b)).count();
+                code = s[*p..*p + n].iter().fold(0u32, |v, b| v * 8 + u32::from(b - b'0'));
                 *p += n;
             }
             b'x' => {
-                let n = s[*p..]
-                    .iter()
-                    .take(2)
-                    .take_while(|b| b.is_ascii_hexdigit())
-                    .count();
+                let n = s[*p..].iter().take(2).take_while(|b| b.is_ascii_hexdigit()).count();
                 if n < 1 {
                     return Err("invalid hex escape");
                 }
@@ -531,10 +508,7 @@ impl<'a> Onig<'a> {
 
     fn char_at(&self, i: usize) -> Option<char> {
         let n = crate::string::char_len_at(self.s, i);
-        std::str::from_utf8(self.s.get(i..i + n)?)
-            .ok()?
-            .chars()
-            .next()
+        std::str::from_utf8(self.s.get(i..i + n)?).ok()?.chars().next()
     }
 
     /// Fetches one character (PFETCH).
@@ -552,13 +526,8 @@ impl<'a> Onig<'a> {
     }
 
     fn scan_number(&self, from: usize) -> (u64, usize) {
-        let n = self.s[from.min(self.s.len())..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        let v = self.s[from..from + n].iter().fold(0u64, |v, b| {
-            v.saturating_mul(10).saturating_add((b - b'0') as u64)
-        });
+        let n = self.s[from.min(self.s.len())..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let v = self.s[from..from + n].iter().fold(0u64, |v, b| v.saturating_mul(10).saturating_add((b - b'0') as u64));
         (v, n)
     }
 
@@ -668,10 +637,7 @@ impl<'a> Onig<'a> {
             match name {
                 Some(name) => {
                     if !self.names.contains(name) {
-                        return Err(format!(
-                            "undefined name <{}> reference",
-                            String::from_utf8_lossy(name)
-                        ));
+                        return Err(format!("undefined name <{}> reference", String::from_utf8_lossy(name)));
                     }
                 }
                 None => {
@@ -684,11 +650,7 @@ impl<'a> Onig<'a> {
                 }
             }
         }
-        let bad_backref = self
-            .backrefs
-            .iter()
-            .find(|(_, n)| *n <= 0 || *n as usize > self.groups)
-            .map(|(at, _)| *at);
+        let bad_backref = self.backrefs.iter().find(|(_, n)| *n <= 0 || *n as usize > self.groups).map(|(at, _)| *at);
         match (bad_backref, self.bad_look_behind) {
             (Some(b), Some(l)) if l < b => Err("invalid pattern in look-behind".to_string()),
             (Some(_), _) => Err("invalid backref number/name".to_string()),
@@ -797,22 +759,14 @@ impl<'a> Onig<'a> {
                     self.atom(Len::Var);
                 } else {
                     if c != '8' && c != '9' {
-                        let m = self.s[self.p - 1..]
-                            .iter()
-                            .take(3)
-                            .take_while(|b| (b'0'..=b'7').contains(b))
-                            .count();
+                        let m = self.s[self.p - 1..].iter().take(3).take_while(|b| (b'0'..=b'7').contains(b)).count();
                         self.p = self.p - 1 + m;
                     }
                     self.atom(Len::Fixed(1));
                 }
             }
             '0' => {
-                let m = self.s[self.p..]
-                    .iter()
-                    .take(2)
-                    .take_while(|b| (b'0'..=b'7').contains(b))
-                    .count();
+                let m = self.s[self.p..].iter().take(2).take_while(|b| (b'0'..=b'7').contains(b)).count();
                 self.p += m;
                 self.atom(Len::Fixed(1));
             }
@@ -838,11 +792,7 @@ impl<'a> Onig<'a> {
                 self.atom(Len::Fixed(1));
             }
             'x' => {
-                let m = self.s[self.p..]
-                    .iter()
-                    .take(2)
-                    .take_while(|b| b.is_ascii_hexdigit())
-                    .count();
+                let m = self.s[self.p..].iter().take(2).take_while(|b| b.is_ascii_hexdigit()).count();
                 self.p += m;
                 self.atom(Len::Fixed(1));
             }
@@ -868,10 +818,7 @@ impl<'a> Onig<'a> {
                 _ => {}
             }
         }
-        Err(format!(
-            "invalid character property name {{{}}}",
-            self.text(start, prev)
-        ))
+        Err(format!("invalid character property name {{{}}}", self.text(start, prev)))
     }
 
     /// `\k<…>` (Ruby's fetch_name_with_level and fetch_named_backref_token).
@@ -928,18 +875,12 @@ impl<'a> Onig<'a> {
             }
         }
         if bad {
-            return Err(format!(
-                "invalid group name <{}>",
-                self.text(start, name_end)
-            ));
+            return Err(format!("invalid group name <{}>", self.text(start, name_end)));
         }
         if is_num != 0 {
             let (n, _) = self.scan_number(num_head);
             if n == 0 {
-                return Err(format!(
-                    "invalid group name <{}>",
-                    self.text(start, self.s.len())
-                ));
+                return Err(format!("invalid group name <{}>", self.text(start, self.s.len())));
             }
             let mut n = n as i64 * sign;
             if n < 0 {
@@ -953,10 +894,7 @@ impl<'a> Onig<'a> {
         } else {
             let name = &self.s[start..name_end];
             if !self.names.contains(&name) {
-                return Err(format!(
-                    "undefined name <{}> reference",
-                    String::from_utf8_lossy(name)
-                ));
+                return Err(format!("undefined name <{}> reference", String::from_utf8_lossy(name)));
             }
         }
         Ok(())
@@ -999,11 +937,7 @@ impl<'a> Onig<'a> {
 
     /// Ruby's fetch_name: a group name (a definition, or a reference when `is_ref`, which
     /// may be a number); returns its range and the number. Any character goes in a name.
-    fn fetch_name(
-        &mut self,
-        open: u8,
-        is_ref: bool,
-    ) -> Result<(usize, usize, Option<i64>), String> {
+    fn fetch_name(&mut self, open: u8, is_ref: bool) -> Result<(usize, usize, Option<i64>), String> {
         let end_code = match open {
             b'<' => '>',
             b'\'' => '\'',
@@ -1051,29 +985,19 @@ impl<'a> Onig<'a> {
                     if c.is_ascii_digit() {
                         is_num = 1;
                     } else {
-                        err = Some(if is_word_char(c) {
-                            "invalid group name"
-                        } else {
-                            "invalid char in group name"
-                        });
+                        err = Some(if is_word_char(c) { "invalid group name" } else { "invalid char in group name" });
                         break;
                     }
                 }
             }
             if err.is_none() {
                 if c != end_code {
-                    return Err(format!(
-                        "invalid group name <{}>",
-                        self.text(start, self.s.len())
-                    ));
+                    return Err(format!("invalid group name <{}>", self.text(start, self.s.len())));
                 }
                 if is_num != 0 {
                     let (n, _) = self.scan_number(num_head);
                     if n == 0 {
-                        return Err(format!(
-                            "invalid group name <{}>",
-                            self.text(start, name_end)
-                        ));
+                        return Err(format!("invalid group name <{}>", self.text(start, name_end)));
                     }
                     return Ok((start, name_end, Some(n as i64 * sign)));
                 }
@@ -1081,11 +1005,7 @@ impl<'a> Onig<'a> {
             }
             if c == end_code || c == ')' {
                 // `-` alone: the name's end was reached, no teardown
-                return Err(format!(
-                    "{} <{}>",
-                    err.unwrap_or("invalid group name"),
-                    self.text(start, name_end)
-                ));
+                return Err(format!("{} <{}>", err.unwrap_or("invalid group name"), self.text(start, name_end)));
             }
         }
         // teardown
@@ -1099,11 +1019,7 @@ impl<'a> Onig<'a> {
         if self.p >= self.s.len() {
             name_end = self.s.len();
         }
-        Err(format!(
-            "{} <{}>",
-            err.unwrap_or("invalid group name"),
-            self.text(start, name_end)
-        ))
+        Err(format!("{} <{}>", err.unwrap_or("invalid group name"), self.text(start, name_end)))
     }
 
     /// After `(`: parse_enclose.
@@ -1172,10 +1088,7 @@ impl<'a> Onig<'a> {
                         }
                         let name = &self.s[a..b];
                         if num.is_none() && !self.names.contains(&name) {
-                            return Err(format!(
-                                "undefined name <{}> reference",
-                                String::from_utf8_lossy(name)
-                            ));
+                            return Err(format!("undefined name <{}> reference", String::from_utf8_lossy(name)));
                         }
                     }
                     _ => return Err("invalid conditional pattern".to_string()),
@@ -1348,9 +1261,7 @@ impl<'a> Onig<'a> {
                         }
                         *top = (CcState::Complete, u32::from(b'-'), false);
                     }
-                    CcState::Start | CcState::Complete => {
-                        *top = (CcState::Value, u32::from(b'-'), false)
-                    }
+                    CcState::Start | CcState::Complete => *top = (CcState::Value, u32::from(b'-'), false),
                 },
             }
         }
@@ -1372,11 +1283,7 @@ impl<'a> Onig<'a> {
             return Ok(());
         }
         // not consumed: back to before the token (after a `^`)
-        self.p = if self.s.get(save) == Some(&b'^') {
-            save + 1
-        } else {
-            save
-        };
+        self.p = if self.s.get(save) == Some(&b'^') { save + 1 } else { save };
         stack.push((CcState::Start, 0, false));
         Ok(())
     }
@@ -1424,25 +1331,15 @@ impl<'a> Onig<'a> {
                         CcTok::Class
                     }
                     'x' => {
-                        let m = self.s[self.p..]
-                            .iter()
-                            .take(2)
-                            .take_while(|b| b.is_ascii_hexdigit())
-                            .count();
+                        let m = self.s[self.p..].iter().take(2).take_while(|b| b.is_ascii_hexdigit()).count();
                         let v = hex_value(&self.s[self.p..self.p + m]);
                         self.p += m;
                         CcTok::Char(v)
                     }
                     '0'..='7' => {
                         self.p -= 1;
-                        let m = self.s[self.p..]
-                            .iter()
-                            .take(3)
-                            .take_while(|b| (b'0'..=b'7').contains(b))
-                            .count();
-                        let v = self.s[self.p..self.p + m]
-                            .iter()
-                            .fold(0u32, |v, b| v * 8 + u32::from(b - b'0'));
+                        let m = self.s[self.p..].iter().take(3).take_while(|b| (b'0'..=b'7').contains(b)).count();
+                        let v = self.s[self.p..self.p + m].iter().fold(0u32, |v, b| v * 8 + u32::from(b - b'0'));
                         self.p += m;
                         CcTok::Char(v)
                     }
@@ -1464,8 +1361,8 @@ impl<'a> Onig<'a> {
     /// parse_posix_bracket, after `[:`: `true` for a class, `false` when it is not one.
     fn posix_bracket(&mut self) -> Result<bool, String> {
         const NAMES: [&str; 14] = [
-            "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print", "punct",
-            "space", "upper", "xdigit", "ascii", "word",
+            "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space", "upper",
+            "xdigit", "ascii", "word",
         ];
         if self.peek_is(b'^') {
             self.p += 1;
@@ -1677,10 +1574,7 @@ fn is_property_name(name: &[u8]) -> bool {
             _ => key.push(b.to_ascii_lowercase()),
         }
     }
-    !key.is_empty()
-        && PROPERTY_NAMES
-            .split(' ')
-            .any(|n| n.as_bytes() == key.as_slice())
+    !key.is_empty() && PROPERTY_NAMES.split(' ').any(|n| n.as_bytes() == key.as_slice())
 }
 
 fn branch_len(f: &Frame) -> Len {

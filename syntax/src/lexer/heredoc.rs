@@ -46,8 +46,7 @@ fn match_heredoc_header(h: &[u8]) -> Option<HeredocHeader> {
             let q = blanks(p + 1);
             if h.get(q).is_some_and(u8::is_ascii_lowercase) {
                 let mut r = q + 1;
-                while r < h.len() && (h[r].is_ascii_alphanumeric() || h[r] == b'_' || h[r] == b'+')
-                {
+                while r < h.len() && (h[r].is_ascii_alphanumeric() || h[r] == b'_' || h[r] == b'+') {
                     r += 1;
                 }
                 if r > q + 1 {
@@ -66,11 +65,7 @@ fn match_heredoc_header(h: &[u8]) -> Option<HeredocHeader> {
             p = blanks(q);
         }
         if p + 1 == h.len() && h[p] == b')' {
-            return Some(HeredocHeader {
-                tag,
-                syntax,
-                escapes,
-            });
+            return Some(HeredocHeader { tag, syntax, escapes });
         }
     }
     None
@@ -139,11 +134,7 @@ fn match_end_line(line: &[u8], tag: &[u8]) -> Option<EndLine> {
                 }
                 lead_end += n;
             }
-            let found = EndLine {
-                leading: (start, lead_end),
-                margin: bar,
-                remove_break: dash,
-            };
+            let found = EndLine { leading: (start, lead_end), margin: bar, remove_break: dash };
             if best.as_ref().is_none_or(|(s, _)| start < *s) {
                 best = Some((start, found));
             }
@@ -178,24 +169,11 @@ impl SubLocator {
         if !self.has_margin {
             return (offset + self.leading_offset, length);
         }
-        let acc = |line: usize| {
-            self.accumulated
-                .get(line)
-                .or(self.accumulated.last())
-                .copied()
-                .unwrap_or(0)
-        };
+        let acc = |line: usize| self.accumulated.get(line).or(self.accumulated.last()).copied().unwrap_or(0);
         let start_line = self.line_for_offset(offset);
         let end_line = self.line_for_offset(offset + length);
-        let start = if offset == 0 {
-            self.leading_offset
-        } else {
-            offset + self.leading_offset + acc(start_line)
-        };
-        (
-            start,
-            (length + acc(end_line)).saturating_sub(acc(start_line)),
-        )
+        let start = if offset == 0 { self.leading_offset } else { offset + self.leading_offset + acc(start_line) };
+        (start, (length + acc(end_line)).saturating_sub(acc(start_line)))
     }
 }
 
@@ -208,16 +186,9 @@ impl<'a> Lexer<'a> {
             // up front), which a SubLocator cannot do.
             return Err(positionless(NIL_PLUS, before));
         }
-        let Some(close) = self.s[before..]
-            .iter()
-            .position(|&b| b == b')')
-            .map(|i| before + i)
-        else {
+        let Some(close) = self.s[before..].iter().position(|&b| b == b')').map(|i| before + i) else {
             self.matched = None;
-            let message = format!(
-                "Unclosed parenthesis after '@(' followed by '{}'",
-                self.followed_by()
-            );
+            let message = format!("Unclosed parenthesis after '@(' followed by '{}'", self.followed_by());
             return Err(self.error(message, before));
         };
         self.matched = Some((close, close + 1));
@@ -225,10 +196,7 @@ impl<'a> Lexer<'a> {
         let pos_after_heredoc = self.pos;
         let header = &self.s[before..pos_after_heredoc];
         let Some(m) = match_heredoc_header(header) else {
-            return Err(self.error(
-                "Invalid syntax in heredoc expected @(endtag[:syntax][/escapes])",
-                self.pos,
-            ));
+            return Err(self.error("Invalid syntax in heredoc expected @(endtag[:syntax][/escapes])", self.pos));
         };
         let mut endtag = ruby_strip(&header[m.tag.0..m.tag.1]);
         let mut dq_style = false;
@@ -243,17 +211,10 @@ impl<'a> Lexer<'a> {
         if let Some((a, b)) = m.escapes {
             let given: &[u8] = if a == b { b"trnsuL$" } else { &header[a..b] };
             let mut seen = [false; 256];
-            if given
-                .iter()
-                .any(|&c| std::mem::replace(&mut seen[c as usize], true))
-            {
-                let list: Vec<String> =
-                    given.iter().map(|&c| (c as char).to_string()).collect();
+            if given.iter().any(|&c| std::mem::replace(&mut seen[c as usize], true)) {
+                let list: Vec<String> = given.iter().map(|&c| (c as char).to_string()).collect();
                 return Err(self.error(
-                    format!(
-                        "An escape char for @() may only appear once. Got '{}'",
-                        list.join(", ")
-                    ),
+                    format!("An escape char for @() may only appear once. Got '{}'", list.join(", ")),
                     self.pos,
                 ));
             }
@@ -279,15 +240,8 @@ impl<'a> Lexer<'a> {
                 };
             }
         }
-        let syntax = m.syntax.map_or(String::new(), |(a, b)| {
-            String::from_utf8_lossy(&header[a..b]).into_owned()
-        });
-        self.push(
-            TokenKind::Heredoc,
-            before,
-            pos_after_heredoc - before,
-            Some(syntax.into()),
-        );
+        let syntax = m.syntax.map_or(String::new(), |(a, b)| String::from_utf8_lossy(&header[a..b]).into_owned());
+        self.push(TokenKind::Heredoc, before, pos_after_heredoc - before, Some(syntax.into()));
 
         match self.newline_jump {
             Some(jump) => self.pos = jump,
@@ -345,12 +299,7 @@ impl<'a> Lexer<'a> {
             }
             let lines_len: usize = lines.iter().map(|(a, b)| b - a).sum();
             let inspect = ruby_inspect_lines(self.s, &lines);
-            self.push(
-                TokenKind::Sublocate,
-                heredoc_offset,
-                lines_len,
-                Some(inspect.into()),
-            );
+            self.push(TokenKind::Sublocate, heredoc_offset, lines_len, Some(inspect.into()));
 
             if let Some(message) = bom_error(&text) {
                 return Err(positionless(message, heredoc_offset));
@@ -362,11 +311,7 @@ impl<'a> Lexer<'a> {
             } else {
                 UqPattern::UqNe
             };
-            let mut sub = Lexer::new(
-                &text,
-                Some(SubMode { escapes, pattern }),
-                self.stack + STRING_FRAME,
-            );
+            let mut sub = Lexer::new(&text, Some(SubMode { escapes, pattern }), self.stack + STRING_FRAME);
             if let Err(mut e) = sub.interpolate(Quoting::Unquoted) {
                 e.at = before;
                 return Err(e);
@@ -379,18 +324,9 @@ impl<'a> Lexer<'a> {
             }
             accumulated.push(*accumulated.last().unwrap_or(&0));
             let mut line_index = vec![0];
-            line_index.extend(
-                text.iter()
-                    .enumerate()
-                    .filter(|(_, &b)| b == b'\n')
-                    .map(|(i, _)| i + 1),
-            );
-            let locator = SubLocator {
-                leading_offset: heredoc_offset,
-                has_margin: end_line.margin,
-                line_index,
-                accumulated,
-            };
+            line_index.extend(text.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1));
+            let locator =
+                SubLocator { leading_offset: heredoc_offset, has_margin: end_line.margin, line_index, accumulated };
             for tok in sub.out {
                 let (start, len) = locator.to_global(tok.start, tok.len);
                 let value = tok.value.unwrap_or_else(|| {
@@ -398,12 +334,7 @@ impl<'a> Lexer<'a> {
                     let b = (tok.start + tok.len).clamp(a, text.len());
                     plain_value(tok.kind, &text[a..b])
                 });
-                self.out.push(Tok {
-                    kind: tok.kind,
-                    start,
-                    len,
-                    value: Some(value),
-                });
+                self.out.push(Tok { kind: tok.kind, start, len, value: Some(value) });
             }
             self.pos = pos_after_heredoc;
             return Ok(Step::Nothing);
@@ -428,9 +359,7 @@ fn ruby_inspect_lines(s: &[u8], lines: &[(usize, usize)]) -> String {
         if i > 0 {
             out.push_str(", ");
         }
-        out.push_str(&poppet_ruby::string::inspect(&String::from_utf8_lossy(
-            &s[a..b],
-        )));
+        out.push_str(&poppet_ruby::string::inspect(&String::from_utf8_lossy(&s[a..b])));
     }
     out.push(']');
     out

@@ -40,22 +40,13 @@ pub(super) fn slurp_search(s: &[u8], from: usize, quoting: Quoting) -> Option<(u
             (Some(b'\''), Quoting::Single) => Some(Term::Quote),
             (Some(b'"'), Quoting::Double) => Some(Term::Quote),
             (Some(b'$'), Quoting::Double | Quoting::Unquoted) => {
-                Some(if s.get(t + 1) == Some(&b'{') {
-                    Term::DollarBrace
-                } else {
-                    Term::Dollar
-                })
+                Some(if s.get(t + 1) == Some(&b'{') { Term::DollarBrace } else { Term::Dollar })
             }
             (None, Quoting::Unquoted) if t == s.len() => Some(Term::End),
             _ => None,
         }
     };
-    let backslashes = |i: usize| {
-        s[i.min(s.len())..]
-            .iter()
-            .take_while(|&&b| b == b'\\')
-            .count()
-    };
+    let backslashes = |i: usize| s[i.min(s.len())..].iter().take_while(|&&b| b == b'\\').count();
     let mut p = from;
     while p <= s.len() {
         if p < s.len() && s[p] != b'\\' {
@@ -209,29 +200,15 @@ fn unicode_pass(s: &[u8]) -> Result<Option<Vec<u8>>, SlurpProblem> {
             return None;
         }
         let h = run_start + k + 1;
-        let hex4 = s
-            .get(h..h + 4)
-            .filter(|d| d.iter().all(u8::is_ascii_hexdigit));
+        let hex4 = s.get(h..h + 4).filter(|d| d.iter().all(u8::is_ascii_hexdigit));
         if let Some(d) = hex4 {
-            return Some((
-                run_start + k - 1,
-                h + 4,
-                u32::from_str_radix(std::str::from_utf8(d).ok()?, 16).ok()?,
-            ));
+            return Some((run_start + k - 1, h + 4, u32::from_str_radix(std::str::from_utf8(d).ok()?, 16).ok()?));
         }
         if s.get(h) == Some(&b'{') {
-            let n = s[h + 1..]
-                .iter()
-                .take(6)
-                .take_while(|b| b.is_ascii_hexdigit())
-                .count();
+            let n = s[h + 1..].iter().take(6).take_while(|b| b.is_ascii_hexdigit()).count();
             if n >= 1 && s.get(h + 1 + n) == Some(&b'}') {
                 let d = std::str::from_utf8(&s[h + 1..h + 1 + n]).ok()?;
-                return Some((
-                    run_start + k - 1,
-                    h + 2 + n,
-                    u32::from_str_radix(d, 16).ok()?,
-                ));
+                return Some((run_start + k - 1, h + 2 + n, u32::from_str_radix(d, 16).ok()?));
             }
         }
         None

@@ -6,7 +6,6 @@
 use super::validate;
 use crate::Diagnostic;
 
-
 /// The checker's message when `text` does not conform to `syntax`. The checker is the one for
 /// the syntax or for its longest `+`-suffix that has one (`foo+json` is checked as JSON).
 pub(super) fn external_syntax(syntax: &str, text: &str) -> Option<String> {
@@ -23,12 +22,8 @@ pub(super) fn external_syntax(syntax: &str, text: &str) -> Option<String> {
             }
             "base64" => return check_base64(text),
             "pp" => {
-                return check_pp(text).map(|e| {
-                    format!(
-                        "PP syntax checker: \"{}\"",
-                        escape_line_breaks(&truncate(&e, 500))
-                    )
-                })
+                return check_pp(text)
+                    .map(|e| format!("PP syntax checker: \"{}\"", escape_line_breaks(&truncate(&e, 500))))
             }
             // EPP templates are not parsed here.
             "epp" => return None,
@@ -49,10 +44,7 @@ fn escape_line_breaks(s: &str) -> String {
 
 /// `Base64.strict_decode64` of the text without blanks, line breaks (and `?`).
 fn check_base64(text: &str) -> Option<String> {
-    let cleaned: Vec<u8> = text
-        .bytes()
-        .filter(|b| !matches!(b, b'\r' | b'?' | b'\n' | b' ' | b'\t'))
-        .collect();
+    let cleaned: Vec<u8> = text.bytes().filter(|b| !matches!(b, b'\r' | b'?' | b'\n' | b' ' | b'\t')).collect();
     if strict_base64(&cleaned) {
         return None;
     }
@@ -113,27 +105,22 @@ fn check_pp(text: &str) -> Option<String> {
         if d.message.ends_with("end of input") {
             d.message.clone()
         } else {
-            format!(
-                "{} (line: {}, column: {})",
-                d.message, d.span.line, d.span.column
-            )
+            format!("{} (line: {}, column: {})", d.message, d.span.line, d.span.column)
         }
     };
     match crate::parse(text) {
         Err(diagnostics) => diagnostics.first().map(with_position),
         Ok(program) => {
             let diagnostics = validate(&program);
-            let errors: Vec<&Diagnostic> = diagnostics
-                .iter()
-                .filter(|d| d.severity == crate::Severity::Error)
-                .collect();
+            let errors: Vec<&Diagnostic> =
+                diagnostics.iter().filter(|d| d.severity == crate::Severity::Error).collect();
             let warnings = diagnostics.len() - errors.len();
             match errors.len() {
                 0 => None,
                 1 => Some(with_position(errors[0])),
-                n if warnings > 0 => Some(format!(
-                    "Language validation logged {n} errors, and {warnings} warnings. Giving up"
-                )),
+                n if warnings > 0 => {
+                    Some(format!("Language validation logged {n} errors, and {warnings} warnings. Giving up"))
+                }
                 n => Some(format!("Language validation logged {n} errors. Giving up")),
             }
         }
@@ -144,10 +131,7 @@ fn check_pp(text: &str) -> Option<String> {
 /// `NNN: unexpected token at 'REST'` (NNN is the line of the parser's C source that gave up;
 /// REST the text from where it did).
 fn check_json(text: &str) -> Result<(), String> {
-    let parser = Json {
-        s: text.as_bytes(),
-        text,
-    };
+    let parser = Json { s: text.as_bytes(), text };
     let fail = |p| Err(parser.unexpected(859, p));
     let p = match parser.ignore(0) {
         Ok(p) => p,
@@ -177,10 +161,7 @@ impl Json<'_> {
     }
 
     fn begins_value(c: u8) -> bool {
-        matches!(
-            c,
-            b'n' | b'f' | b't' | b'"' | b'-' | b'[' | b'{' | b'N' | b'I'
-        ) || c.is_ascii_digit()
+        matches!(c, b'n' | b'f' | b't' | b'"' | b'-' | b'[' | b'{' | b'N' | b'I') || c.is_ascii_digit()
     }
 
     /// Skips blanks and comments (`/* */`, `//` to the end of a line): `Err` with where the
@@ -219,11 +200,7 @@ impl Json<'_> {
             b't' if word(b"true") => p + 4,
             b'N' if word(b"NaN") => return Err(self.unexpected(225, p)),
             b'I' if word(b"Infinity") => {
-                return Err(if p == 0 {
-                    "232: unexpected token at ''".into()
-                } else {
-                    self.unexpected(232, p - 1)
-                })
+                return Err(if p == 0 { "232: unexpected token at ''".into() } else { self.unexpected(232, p - 1) })
             }
             b'-' if word(b"-Infinity") => return Err(self.unexpected(249, p)),
             b'-' | b'0'..=b'9' => match self.number(p) {
@@ -311,28 +288,17 @@ impl Json<'_> {
                 Some(c) if *c < 0x20 => return Ok(None),
                 Some(b'\\') => match s.get(q + 1) {
                     Some(b'u') => {
-                        let hex = |at: usize| {
-                            s.get(at..at + 4)
-                                .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
-                        };
+                        let hex = |at: usize| s.get(at..at + 4).filter(|h| h.iter().all(u8::is_ascii_hexdigit));
                         let Some(h) = hex(q + 2) else { return Ok(None) };
-                        let code = u32::from_str_radix(std::str::from_utf8(h).unwrap_or("0"), 16)
-                            .unwrap_or(0);
+                        let code = u32::from_str_radix(std::str::from_utf8(h).unwrap_or("0"), 16).unwrap_or(0);
                         if (0xD800..0xDC00).contains(&code) {
                             let low = s.get(q + 6..q + 8) == Some(b"\\u".as_slice())
                                 && hex(q + 8).is_some_and(|l| {
-                                    let l = u32::from_str_radix(
-                                        std::str::from_utf8(l).unwrap_or("0"),
-                                        16,
-                                    )
-                                    .unwrap_or(0);
+                                    let l = u32::from_str_radix(std::str::from_utf8(l).unwrap_or("0"), 16).unwrap_or(0);
                                     (0xDC00..0xE000).contains(&l)
                                 });
                             if !low {
-                                return Err(format!(
-                                    "521: incomplete surrogate pair at '{}'",
-                                    &self.text[q..]
-                                ));
+                                return Err(format!("521: incomplete surrogate pair at '{}'", &self.text[q..]));
                             }
                         }
                         q += 6;
@@ -448,10 +414,7 @@ mod tests {
             ("1 2", Some("859: unexpected token at '2'")),
             ("nul", Some("859: unexpected token at 'nul'")),
             ("[1, tru]", Some("451: unexpected token at 'tru]'")),
-            (
-                " {\"a\": [1, {\"b\": }]}",
-                Some("451: unexpected token at '{\"b\": }]}'"),
-            ),
+            (" {\"a\": [1, {\"b\": }]}", Some("451: unexpected token at '{\"b\": }]}'")),
             ("-", Some("859: unexpected token at '-'")),
             ("[-]", Some("451: unexpected token at '-]'")),
             ("01", Some("859: unexpected token at '01'")),
@@ -461,10 +424,7 @@ mod tests {
             ("NaN", Some("225: unexpected token at 'NaN'")),
             ("-Infinity", Some("249: unexpected token at '-Infinity'")),
             ("Infinity", Some("232: unexpected token at ''")),
-            (
-                "[1,Infinity,2]",
-                Some("232: unexpected token at ',Infinity,2]'"),
-            ),
+            ("[1,Infinity,2]", Some("232: unexpected token at ',Infinity,2]'")),
             ("{\"a\":1}x", Some("859: unexpected token at 'x'")),
             ("[1]]", Some("859: unexpected token at ']'")),
             ("1.5.3", Some("859: unexpected token at '.5.3'")),
@@ -476,28 +436,19 @@ mod tests {
             ("[[1,2]", Some("451: unexpected token at ''")),
             ("{\"a\":[}", Some("451: unexpected token at '}'")),
             ("[{]", Some("451: unexpected token at '{]'")),
-            (
-                "{\"a\":{\"b\":}}",
-                Some("859: unexpected token at '{\"a\":{\"b\":}}'"),
-            ),
+            ("{\"a\":{\"b\":}}", Some("859: unexpected token at '{\"a\":{\"b\":}}'")),
             ("[truex]", Some("451: unexpected token at 'x]'")),
             ("nullx", Some("859: unexpected token at 'x'")),
             ("/", Some("859: unexpected token at ''")),
             ("/x", Some("859: unexpected token at 'x'")),
             ("[1/x]", Some("451: unexpected token at 'x]'")),
-            (
-                "\"\\ud800\"",
-                Some("521: incomplete surrogate pair at '\\ud800\"'"),
-            ),
+            ("\"\\ud800\"", Some("521: incomplete surrogate pair at '\\ud800\"'")),
         ];
         for (text, expected) in cases {
             assert_eq!(check_json(text).err().as_deref(), *expected, "{text:?}");
         }
         let deep = format!("{}{}", "[".repeat(101), "]".repeat(101));
-        assert_eq!(
-            check_json(&deep).err().as_deref(),
-            Some("nesting of 101 is too deep")
-        );
+        assert_eq!(check_json(&deep).err().as_deref(), Some("nesting of 101 is too deep"));
         let ok = format!("{}{}", "[".repeat(100), "]".repeat(100));
         assert_eq!(check_json(&ok), Ok(()));
     }

@@ -5,7 +5,6 @@
 use super::Element;
 use crate::ast::*;
 
-
 /// How Puppet names an expression in messages: "Literal Integer", "'+' expression", ….
 pub fn label(e: &Expr) -> String {
     use ExprKind::*;
@@ -39,14 +38,8 @@ pub fn label(e: &Expr) -> String {
         Access { .. } => "'[]' expression".into(),
         NamedAccess { .. } => "'.' expression".into(),
         Selector { .. } => "Selector Expression".into(),
-        Call {
-            kind: CallKind::Function,
-            ..
-        } => "Function Call".into(),
-        Call {
-            kind: CallKind::Method,
-            ..
-        } => "Method call".into(),
+        Call { kind: CallKind::Function, .. } => "Function Call".into(),
+        Call { kind: CallKind::Method, .. } => "Method call".into(),
         If { .. } => "'if' statement".into(),
         Unless { .. } => "'unless' Statement".into(),
         Case { .. } => "'case' statement".into(),
@@ -54,9 +47,7 @@ pub fn label(e: &Expr) -> String {
         ResourceDefaults { .. } => "Resource Defaults Expression".into(),
         ResourceOverride { .. } => "Resource Override".into(),
         Collect { exported: true, .. } => "Exported Query".into(),
-        Collect {
-            exported: false, ..
-        } => "Virtual Query".into(),
+        Collect { exported: false, .. } => "Virtual Query".into(),
         Class { .. } => "Host Class Definition".into(),
         Define { .. } => "'define' expression".into(),
         Node { .. } => "Node Definition".into(),

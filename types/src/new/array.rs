@@ -21,8 +21,8 @@ use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::Value;
 
-use crate::dispatch::{Dispatch, Dispatcher, Signature, Selected};
 use super::iterate;
+use crate::dispatch::{Dispatch, Dispatcher, Selected, Signature};
 
 #[derive(Clone, Copy)]
 enum Method {
@@ -36,16 +36,9 @@ fn build() -> Dispatcher<Method> {
     Dispatcher {
         name: "new_array",
         dispatches: vec![
-            Dispatch::new(Method::ToArray)
-                .req("from", from)
-                .opt("wrap", Type::Boolean(Some(false))),
-            Dispatch::new(Method::Wrapped)
-                .req("from", Type::Any)
-                .req("wrap", Type::Boolean(Some(true))),
-            Dispatch::new(Method::OnError)
-                .req("from", Type::Any)
-                .opt("wrap", Type::Boolean(None))
-                .mismatch(),
+            Dispatch::new(Method::ToArray).req("from", from).opt("wrap", Type::Boolean(Some(false))),
+            Dispatch::new(Method::Wrapped).req("from", Type::Any).req("wrap", Type::Boolean(Some(true))),
+            Dispatch::new(Method::OnError).req("from", Type::Any).opt("wrap", Type::Boolean(None)).mismatch(),
         ],
     }
 }

@@ -22,8 +22,7 @@ use crate::ty::Type;
 use crate::value::Value;
 
 use super::cannot_convert;
-use crate::dispatch::{Dispatch, Dispatcher, Signature, Selected};
-
+use crate::dispatch::{Dispatch, Dispatcher, Selected, Signature};
 
 #[derive(Clone, Copy)]
 enum Method {
@@ -61,7 +60,9 @@ pub fn new_boolean(args: &[Value]) -> Result<Value> {
     let from = args.first().unwrap_or(&undef);
     FUNCTION.with(|f| match f.select(args)? {
         Selected::Call(Method::FromArgs) => Ok(Value::Boolean(from_args(from))),
-        Selected::Call(Method::OnError) | Selected::Mismatch(_) => Err(f.mismatch_error(&cannot_convert(from, "Boolean"))),
+        Selected::Call(Method::OnError) | Selected::Mismatch(_) => {
+            Err(f.mismatch_error(&cannot_convert(from, "Boolean")))
+        }
     })
 }
 

@@ -18,12 +18,11 @@ use crate::error::Result;
 use crate::ty::Type;
 use crate::value::{Deferred, Value};
 
-use crate::dispatch::{entry, pattern, struct_of, Dispatch, Dispatcher, Signature, Selected};
 use super::hash_get;
+use crate::dispatch::{entry, pattern, struct_of, Dispatch, Dispatcher, Selected, Signature};
 
 /// The names a Deferred may call.
 pub const NAME_PATTERN: &str = r"\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z";
-
 
 #[derive(Clone, Copy)]
 enum Method {
@@ -37,8 +36,10 @@ fn build() -> Dispatcher<Method> {
     Dispatcher {
         name: "new_Deferred",
         dispatches: vec![
-            Dispatch::new(Method::FromHash)
-                .req("hash", struct_of(vec![entry("name", false, name.clone()), entry("arguments", true, arguments.clone())])),
+            Dispatch::new(Method::FromHash).req(
+                "hash",
+                struct_of(vec![entry("name", false, name.clone()), entry("arguments", true, arguments.clone())]),
+            ),
             Dispatch::new(Method::Create).req("name", name).opt("arguments", arguments),
         ],
     }
@@ -52,9 +53,7 @@ thread_local! {
 pub fn new_deferred(args: &[Value]) -> Result<Value> {
     FUNCTION.with(|f| match f.select(args)? {
         Selected::Call(Method::FromHash) => match args.first() {
-            Some(Value::Hash(h)) => {
-                Ok(create(hash_get(h, "name").unwrap_or(&Value::Undef), hash_get(h, "arguments")))
-            }
+            Some(Value::Hash(h)) => Ok(create(hash_get(h, "name").unwrap_or(&Value::Undef), hash_get(h, "arguments"))),
             _ => Ok(create(&Value::Undef, None)),
         },
         Selected::Call(Method::Create) | Selected::Mismatch(_) => {

@@ -11,8 +11,8 @@ use crate::error::Result;
 use crate::ty::{Size, Type};
 use crate::value::{ErrorValue, Value};
 
-use crate::dispatch::{entry, string_sized, struct_of, Dispatch, Dispatcher, Signature, Selected};
 use super::hash_get;
+use crate::dispatch::{entry, string_sized, struct_of, Dispatch, Dispatcher, Selected, Signature};
 
 #[derive(Clone, Copy)]
 enum Method {

@@ -23,12 +23,12 @@ use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::Value;
 
-use crate::dispatch::{alias, entry, pattern, struct_of, Dispatch, Dispatcher, Signature, Selected};
 use super::{cannot_convert, hash_get, ruby};
+use crate::dispatch::{alias, entry, pattern, struct_of, Dispatch, Dispatcher, Selected, Signature};
 
 /// Puppet's `FLOAT_PATTERN`: the strings Float.new and Numeric.new accept.
-pub const FLOAT_PATTERN: &str = r"\A[+-]?\s*(?:(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]-?\d+)?)|(?:0[xX][0-9A-Fa-f]+)|(?:0[0-7]+)|(?:0[bB][01]+))\z";
-
+pub const FLOAT_PATTERN: &str =
+    r"\A[+-]?\s*(?:(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]-?\d+)?)|(?:0[xX][0-9A-Fa-f]+)|(?:0[0-7]+)|(?:0[bB][01]+))\z";
 
 /// The methods of the `from`/`abs` signature that Float.new and Numeric.new share.
 #[derive(Clone, Copy)]
@@ -63,10 +63,7 @@ pub(super) fn from_abs_function(name: &'static str, numbers: &[Type]) -> Dispatc
         dispatches: vec![
             Dispatch::new(Method::FromArgs).req("from", convertible).opt("abs", Type::Boolean(None)),
             Dispatch::new(Method::FromHash).req("hash_args", named_args),
-            Dispatch::new(Method::OnError)
-                .req("from", Type::Any)
-                .opt("abs", Type::Boolean(None))
-                .mismatch(),
+            Dispatch::new(Method::OnError).req("from", Type::Any).opt("abs", Type::Boolean(None)).mismatch(),
         ],
     }
 }

@@ -24,15 +24,14 @@
 //! Hash`, and in tree mode the Ruby errors of indexing what the path meets (`undefined
 //! method `[]=' for 1:Integer`, `no implicit conversion of String into Integer`).
 
-
 use indexmap::IndexMap;
 
 use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::{Hash, Value};
 
-use crate::dispatch::{alias, array_sized, enum_of, tuple, Dispatch, Dispatcher, Signature, Selected};
 use super::{iterate, ruby};
+use crate::dispatch::{alias, array_sized, enum_of, tuple, Dispatch, Dispatcher, Selected, Signature};
 
 #[derive(Clone, Copy)]
 enum Method {
@@ -48,11 +47,8 @@ fn build() -> Dispatcher<Method> {
     Dispatcher {
         name: "new_hash",
         dispatches: vec![
-            Dispatch::new(Method::Tree)
-            .req("from", tree_array)
-            .opt("build_option", option),
-            Dispatch::new(Method::Tuples)
-                .req("from", key_value_array),
+            Dispatch::new(Method::Tree).req("from", tree_array).opt("build_option", option),
+            Dispatch::new(Method::Tuples).req("from", key_value_array),
             Dispatch::new(Method::Flat).req("from", Type::Any),
         ],
     }
@@ -204,9 +200,9 @@ fn merge_root(root: &mut Node, value: &Value) -> Result<()> {
 /// `PHashType.array_as_hash`: arrays (nested in arrays) become hashes keyed by index.
 fn array_as_hash(value: &Value) -> Value {
     match value {
-        Value::Array(items) => Value::hash(
-            items.iter().enumerate().map(|(i, v)| (Value::Integer(i as i64), array_as_hash(v))).collect(),
-        ),
+        Value::Array(items) => {
+            Value::hash(items.iter().enumerate().map(|(i, v)| (Value::Integer(i as i64), array_as_hash(v))).collect())
+        }
         other => other.clone(),
     }
 }
@@ -223,7 +219,11 @@ fn set_at(root: &mut Node, steps: &[Value], last: &Value, value: Value) -> Resul
                 let i = array_index(idx)?;
                 let len = items.len() as i128;
                 let at = if i < 0 { i + len } else { i };
-                if at < 0 || at >= len { None } else { items.get_mut(at as usize) }
+                if at < 0 || at >= len {
+                    None
+                } else {
+                    items.get_mut(at as usize)
+                }
             }
             Node::Hash(h) => Some(h.entry(idx.clone()).or_insert_with(|| Node::Hash(IndexMap::new()))),
             Node::Leaf(v) => return Err(ruby::no_method("has_key?", v)),
@@ -341,13 +341,22 @@ mod tests {
     fn trees() {
         let t = |entries: Vec<Value>, h: bool| show(&from_tree(&arr(entries), h));
         let e = |path: Vec<Value>, v: Value| arr(vec![arr(path), v]);
-        assert_eq!(t(vec![e(vec![s("a"), s("b")], i(1)), e(vec![s("a"), s("c")], i(2))], false), "{a => {b => 1, c => 2}}");
-        assert_eq!(t(vec![e(vec![s("a")], arr(vec![i(1), i(2)])), e(vec![s("a"), i(1)], i(3))], false), "{a => [1, 3]}");
+        assert_eq!(
+            t(vec![e(vec![s("a"), s("b")], i(1)), e(vec![s("a"), s("c")], i(2))], false),
+            "{a => {b => 1, c => 2}}"
+        );
+        assert_eq!(
+            t(vec![e(vec![s("a")], arr(vec![i(1), i(2)])), e(vec![s("a"), i(1)], i(3))], false),
+            "{a => [1, 3]}"
+        );
         assert_eq!(
             t(vec![e(vec![s("a")], arr(vec![i(1), i(2)])), e(vec![s("a"), i(1)], i(3))], true),
             "{a => {0 => 1, 1 => 3}}"
         );
-        assert_eq!(t(vec![e(vec![s("a")], arr(vec![i(1), i(2)])), e(vec![s("a"), i(5)], i(3))], false), "{a => [1, 2, , , , 3]}");
+        assert_eq!(
+            t(vec![e(vec![s("a")], arr(vec![i(1), i(2)])), e(vec![s("a"), i(5)], i(3))], false),
+            "{a => [1, 2, , , , 3]}"
+        );
         assert_eq!(
             t(vec![e(vec![s("a")], arr(vec![i(1), i(2)])), e(vec![s("a"), i(-5)], i(3))], false),
             "!! index -5 too small for array; minimum: -2"
@@ -366,7 +375,10 @@ mod tests {
         );
         assert_eq!(t(vec![e(vec![], i(1))], false), "!! no implicit conversion of Integer into Hash");
         assert_eq!(t(vec![e(vec![s("a")], s("x")), e(vec![s("a"), s("b")], i(2))], false), "!! string not matched");
-        assert_eq!(t(vec![e(vec![s("a")], s("xbx")), e(vec![s("a"), s("b")], s("Z"))], false), "!! can't modify frozen String: \"xbx\"");
+        assert_eq!(
+            t(vec![e(vec![s("a")], s("xbx")), e(vec![s("a"), s("b")], s("Z"))], false),
+            "!! can't modify frozen String: \"xbx\""
+        );
         assert_eq!(t(vec![e(vec![s("a")], i(1)), e(vec![], arr(vec![i(7)]))], false), "{a => 1, 0 => 7}");
         assert_eq!(
             t(vec![e(vec![s("a")], arr(vec![i(1)])), e(vec![s("a"), i(5), s("c")], i(2))], false),

@@ -71,7 +71,8 @@ pub(crate) fn init_signatures(ty: &Type, init_args: &[Value], depth: usize) -> R
     let mut single_types = vec![ty.clone()];
     let mut init = InitSignatures::default();
     if init_args.is_empty() {
-        let (single, other): (Vec<Signature>, Vec<Signature>) = sigs.into_iter().partition(|s| s.count_range() == (1, 1));
+        let (single, other): (Vec<Signature>, Vec<Signature>) =
+            sigs.into_iter().partition(|s| s.count_range() == (1, 1));
         single_types.extend(single.iter().filter_map(|s| s.param_types().0.first().cloned()));
         init.has_optional_single = other.iter().any(|s| s.count_range().0 == 1);
         if !other.is_empty() {

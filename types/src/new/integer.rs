@@ -23,13 +23,13 @@
 //! between its sign and digits (`'- 5'`) is tried again without them.
 
 use crate::error::{Error, Result};
-use crate::int::Int;
 use crate::instance::is_instance;
+use crate::int::Int;
 use crate::ty::Type;
 use crate::value::{Hash, Value};
 
-use crate::dispatch::{alias, entry, int_exactly, pattern, struct_of, Dispatch, Dispatcher, Signature, Selected};
 use super::{cannot_convert, hash_get, ruby};
+use crate::dispatch::{alias, entry, int_exactly, pattern, struct_of, Dispatch, Dispatcher, Selected, Signature};
 
 /// Puppet's `INTEGER_PATTERN_LENIENT`: the strings Integer.new accepts.
 pub const INTEGER_PATTERN_LENIENT: &str = r"\A[+-]?\s*(?:(?:\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\z";
@@ -64,9 +64,7 @@ fn local_types() -> (Types, Type) {
     );
     let radix = alias(
         "Radix",
-        Type::Variant(
-            vec![Type::Default, int_exactly(2), int_exactly(8), int_exactly(10), int_exactly(16)].into(),
-        ),
+        Type::Variant(vec![Type::Default, int_exactly(2), int_exactly(8), int_exactly(10), int_exactly(16)].into()),
     );
     let named_args = alias(
         "NamedArgs",
@@ -160,7 +158,9 @@ fn from_hash(h: &Hash) -> Result<Value> {
 /// `from_convertible(from, radix)`: the integer, of any size (as Ruby's).
 fn from_convertible(from: &Value, radix: Option<u32>) -> Result<Int> {
     match from {
-        Value::Integer(_) | Value::BigInt(_) => from.as_int().ok_or_else(|| Error::new(cannot_convert(from, "Integer"))),
+        Value::Integer(_) | Value::BigInt(_) => {
+            from.as_int().ok_or_else(|| Error::new(cannot_convert(from, "Integer")))
+        }
         Value::Float(f) => float_to_i(*f),
         Value::Timespan(t) => Ok(Int::from_big(seconds_floor(t.nsecs).into())),
         Value::Timestamp(t) => Ok(Int::from_big(seconds_floor(t.nsecs).into())),
@@ -277,14 +277,20 @@ mod tests {
         // beyond 64 bits: a bignum, as Ruby's
         let big = |v: Result<Value>| v.ok().map(|v| crate::display::value_to_s(&v));
         assert_eq!(big(from_args(&s("-9223372036854775808"), None, true)).as_deref(), Some("9223372036854775808"));
-        assert_eq!(big(from_args(&Value::Float(1e30), None, false)).as_deref(), Some("1000000000000000019884624838656"));
+        assert_eq!(
+            big(from_args(&Value::Float(1e30), None, false)).as_deref(),
+            Some("1000000000000000019884624838656")
+        );
     }
 
     #[test]
     fn radix_errors() {
         let e = on_error(&s("x"), Some(&Value::Integer(3))).err().map(|e| e.message);
         assert_eq!(e.as_deref(), Some("Illegal radix: 3, expected 2, 8, 10, 16, or default"));
-        assert_eq!(on_error(&s("x"), Some(&Value::Integer(2))).ok().as_deref(), Some("The string 'x' cannot be converted to Integer"));
+        assert_eq!(
+            on_error(&s("x"), Some(&Value::Integer(2))).ok().as_deref(),
+            Some("The string 'x' cannot be converted to Integer")
+        );
         assert!(assert_radix(&Value::Float(2.0)).is_ok());
         let e = assert_radix(&Value::Boolean(true)).err().map(|e| e.message);
         assert_eq!(e.as_deref(), Some("Illegal radix: true, expected 2, 8, 10, 16, or default"));

@@ -133,9 +133,7 @@ impl New<'_> {
             Type::SemVerRange => crate::semver::new_semver_range(args),
             Type::Binary => crate::binary::new_binary(args),
             Type::Uri(_) => crate::uri::new_uri(args),
-            Type::Optional(Some(inner)) | Type::NotUndef(Some(inner)) => {
-                self.call_new_function(inner, args, depth + 1)
-            }
+            Type::Optional(Some(inner)) | Type::NotUndef(Some(inner)) => self.call_new_function(inner, args, depth + 1),
             // `optional_type.new_function` on nil: Ruby's NoMethodError
             Type::Optional(None) => Err(ruby::no_method("new_function", &Value::Undef)),
             Type::NotUndef(None) | Type::Unit => wrappers::new_unit(args),

@@ -23,11 +23,10 @@ use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::Value;
 
-use crate::dispatch::{Dispatcher, Signature};
 use super::float::{call_from_abs, from_abs_function, seconds_f, Method};
 use super::{cannot_convert, ruby};
+use crate::dispatch::{Dispatcher, Signature};
 use crate::int::Int;
-
 
 thread_local! {
     static FUNCTION: Dispatcher<Method> = from_abs_function("new_numeric", &[Type::INTEGER, Type::FLOAT]);

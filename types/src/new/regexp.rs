@@ -32,7 +32,7 @@ use crate::regexp::Regexp;
 use crate::ty::Type;
 use crate::value::Value;
 
-use crate::dispatch::{Dispatch, Dispatcher, Signature, Selected};
+use crate::dispatch::{Dispatch, Dispatcher, Selected, Signature};
 
 #[derive(Clone, Copy)]
 enum Method {
@@ -106,7 +106,21 @@ mod tests {
 
     #[test]
     fn ruby_accepts() {
-        for ok in ["a**", "a++", "x{,3}", "a{2}{3}", "\\h+", "[]a]", "(?i-mx:a.b)", "(?<x>a)\\k<x>", "(a)\\1", "[[:alpha:]-]", "a{", "(?#c)a", ""] {
+        for ok in [
+            "a**",
+            "a++",
+            "x{,3}",
+            "a{2}{3}",
+            "\\h+",
+            "[]a]",
+            "(?i-mx:a.b)",
+            "(?<x>a)\\k<x>",
+            "(a)\\1",
+            "[[:alpha:]-]",
+            "a{",
+            "(?#c)a",
+            "",
+        ] {
             assert_eq!(err(ok), None, "{ok}");
         }
     }
@@ -114,6 +128,9 @@ mod tests {
     #[test]
     fn escaping() {
         let v = from_string("a b#c-d", true).ok();
-        assert_eq!(v.and_then(|v| if let Value::Regexp(ref r) = v { Some(r.source().to_owned()) } else { None }).as_deref(), Some("a\\ b\\#c\\-d"));
+        assert_eq!(
+            v.and_then(|v| if let Value::Regexp(ref r) = v { Some(r.source().to_owned()) } else { None }).as_deref(),
+            Some("a\\ b\\#c\\-d")
+        );
     }
 }

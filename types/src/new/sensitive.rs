@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::ty::Type;
 use crate::value::Value;
 
-use crate::dispatch::{Dispatch, Dispatcher, Signature, Selected};
+use crate::dispatch::{Dispatch, Dispatcher, Selected, Signature};
 
 #[derive(Clone, Copy)]
 enum Method {

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::Value;
 
-use crate::dispatch::{string_sized, Dispatch, Dispatcher, Signature, Selected};
+use crate::dispatch::{string_sized, Dispatch, Dispatcher, Selected, Signature};
 
 #[derive(Clone, Copy)]
 enum Method {
@@ -124,6 +124,9 @@ mod tests {
         assert_eq!(err(" ").as_deref(), Some("The expression <> is not a valid type specification."));
         assert_eq!(err("Integer[$x]").as_deref(), Some("The expression <$x> is not a valid type specification."));
         assert_eq!(err("Integer[1+1]").as_deref(), Some("The expression <1+1> is not a valid type specification."));
-        assert_eq!(err("Integer + 1").as_deref(), Some("The expression <Integer + 1> is not a valid type specification."));
+        assert_eq!(
+            err("Integer + 1").as_deref(),
+            Some("The expression <Integer + 1> is not a valid type specification.")
+        );
     }
 }

@@ -10,7 +10,7 @@ use crate::error::Result;
 use crate::ty::Type;
 use crate::value::Value;
 
-use crate::dispatch::{Dispatch, Dispatcher, Signature, Selected};
+use crate::dispatch::{Dispatch, Dispatcher, Selected, Signature};
 
 #[derive(Clone, Copy)]
 enum Method {
@@ -18,10 +18,7 @@ enum Method {
 }
 
 fn build() -> Dispatcher<Method> {
-    Dispatcher {
-        name: "new_unit",
-        dispatches: vec![Dispatch::new(Method::FromArgs).req("from", Type::Any)],
-    }
+    Dispatcher { name: "new_unit", dispatches: vec![Dispatch::new(Method::FromArgs).req("from", Type::Any)] }
 }
 
 thread_local! {

@@ -21,7 +21,9 @@ use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::Value;
 
-use crate::dispatch::{alias, entry, get, hash_with_keys, pattern, string_sized, Dispatch, Dispatcher, Selected, Signature};
+use crate::dispatch::{
+    alias, entry, get, hash_with_keys, pattern, string_sized, Dispatch, Dispatcher, Selected, Signature,
+};
 
 // ---- SemVer.new ------------------------------------------------------------------------
 
@@ -303,13 +305,16 @@ pub fn merge_type_ranges(mut ranges: Vec<SemVerRange>) -> Result<Vec<SemVerRange
 /// begin or end (Ruby's `nil`), which fails as in Ruby when it is compared.
 pub fn merge_for_type(a: &SemVerRange, b: &SemVerRange) -> Result<Option<SemVerRange>> {
     let (ab, ae, bb, be) = (a.begin(), a.end(), b.begin(), b.end());
-    let overlap = a.includes_opt(bb.as_ref()).map_err(Error::new)? || b.includes_opt(ab.as_ref()).map_err(Error::new)?;
+    let overlap =
+        a.includes_opt(bb.as_ref()).map_err(Error::new)? || b.includes_opt(ab.as_ref()).map_err(Error::new)?;
     if overlap {
         let max = ruby_max(ae.as_ref(), be.as_ref())?;
         let exclude_end = if a.exclude_end() == Some(true) {
-            max == ae && (compare_op(max.as_ref(), be.as_ref(), ">")? == Ordering::Greater || b.exclude_end() == Some(true))
+            max == ae
+                && (compare_op(max.as_ref(), be.as_ref(), ">")? == Ordering::Greater || b.exclude_end() == Some(true))
         } else if b.exclude_end() == Some(true) {
-            max == be && (compare_op(max.as_ref(), ae.as_ref(), ">")? == Ordering::Greater || a.exclude_end() == Some(true))
+            max == be
+                && (compare_op(max.as_ref(), ae.as_ref(), ">")? == Ordering::Greater || a.exclude_end() == Some(true))
         } else {
             false
         };
@@ -410,7 +415,10 @@ mod tests {
         let h = hash(&[("major", i(1)), ("minor", i(2)), ("patch", i(3)), ("prerelease", s("rc.1"))]);
         assert_eq!(shown(new_semver(&[h])), "1.2.3-rc.1");
         assert_eq!(shown(new_semver(&[s("1.2")])), "!! 'new_Version' The string '1.2' cannot be converted to a SemVer");
-        assert_eq!(shown(new_semver(&[s("1.2.3-01")])), "!! Numeric pre-release identifiers MUST NOT contain leading zeroes");
+        assert_eq!(
+            shown(new_semver(&[s("1.2.3-01")])),
+            "!! Numeric pre-release identifiers MUST NOT contain leading zeroes"
+        );
         assert_eq!(shown(new_semver(&[i(1), i(2)])), "!! 'new_Version' expects between 1 and 5 arguments, got 2");
         assert_eq!(shown(new_semver(&[])), "!! 'new_Version' expects between 1 and 5 arguments, got none");
         assert_eq!(

@@ -59,7 +59,8 @@ fn timespan_function() -> Dispatcher<Method> {
     }
     let mut field_entries = vec![entry("negative", true, Type::Boolean(None))];
     field_entries.extend(FIELD_KEYS.iter().map(|k| entry(k, true, Type::INTEGER)));
-    let string_hash = struct_of(vec![entry("string", false, string_sized(1, None)), entry("format", true, formats_type())]);
+    let string_hash =
+        struct_of(vec![entry("string", false, string_sized(1, None)), entry("format", true, formats_type())]);
     Dispatcher {
         name: "new_timespan",
         dispatches: vec![

@@ -20,8 +20,8 @@ use regex::Regex;
 
 use super::parse::{rfc2396, Split};
 use super::{Class, Parser, Uri};
-use crate::error::{Error, Result};
 use crate::dispatch::{entry, get, hash_with_keys, string_sized, Dispatch, Dispatcher, Signature};
+use crate::error::{Error, Result};
 use crate::ty::Type;
 use crate::value::{Hash, Value};
 
@@ -103,7 +103,8 @@ fn set_checked(u: &mut Uri, c: Split) -> std::result::Result<(), String> {
         check_userinfo(u, ui)?;
         u.set_userinfo(Some(ui));
     }
-    let host = c.host.map(|h| if !(h.starts_with('[') && h.ends_with(']')) && h.contains(':') { format!("[{h}]") } else { h });
+    let host =
+        c.host.map(|h| if !(h.starts_with('[') && h.ends_with(']')) && h.contains(':') { format!("[{h}]") } else { h });
     if let Some(h) = &host {
         if u.opaque.is_some() {
             return Err("can not set host with registry or opaque".to_owned());
@@ -203,11 +204,8 @@ impl Uri {
 
     /// `set_host` (a file URI's missing or `localhost` host is `""`).
     pub(crate) fn set_host(&mut self, host: Option<String>) {
-        self.host = if self.class == Class::File {
-            Some(host.filter(|h| h != "localhost").unwrap_or_default())
-        } else {
-            host
-        };
+        self.host =
+            if self.class == Class::File { Some(host.filter(|h| h != "localhost").unwrap_or_default()) } else { host };
     }
 
     /// `set_port`: digits as Ruby's `to_i` reads them, an empty port none (a no-op for
@@ -219,7 +217,11 @@ impl Uri {
         self.port = port.filter(|p| !p.is_empty()).map(|p| {
             let digits: String = p.chars().take_while(char::is_ascii_digit).collect();
             let trimmed = digits.trim_start_matches('0');
-            if trimmed.is_empty() { "0".to_owned() } else { trimmed.to_owned() }
+            if trimmed.is_empty() {
+                "0".to_owned()
+            } else {
+                trimmed.to_owned()
+            }
         });
     }
 
@@ -234,12 +236,12 @@ impl Uri {
             return Err("query conflicts with opaque".to_owned());
         }
         let bytes: Vec<u8> = v.bytes().filter(|b| !matches!(b, b'\t' | b'\r' | b'\n')).collect();
-        if let Some(bad) = bytes.windows(3).find(|w| w[0] == b'%' && !w[1].is_ascii_hexdigit() && !w[2].is_ascii_hexdigit()) {
+        if let Some(bad) =
+            bytes.windows(3).find(|w| w[0] == b'%' && !w[1].is_ascii_hexdigit() && !w[2].is_ascii_hexdigit())
+        {
             return Err(format!("invalid percent escape: {}", String::from_utf8_lossy(bad)));
         }
-        let allowed = |b: u8| {
-            matches!(b, b'!' | b'$'..=b'&' | b'('..=b';' | b'=' | b'?'..=b'_' | b'a'..=b'~')
-        };
+        let allowed = |b: u8| matches!(b, b'!' | b'$'..=b'&' | b'('..=b';' | b'=' | b'?'..=b'_' | b'a'..=b'~');
         self.query = Some(escape(&bytes, allowed));
         Ok(())
     }
@@ -313,7 +315,8 @@ fn mailto_init(u: &mut Uri) -> std::result::Result<(), String> {
     if !to_ok {
         return Err(format!("unrecognised opaque part for mailtoURL: {opaque}"));
     }
-    let headers = header.map(|h| split_dropping_trailing(&h, '&').into_iter().map(header_fields).collect()).unwrap_or_default();
+    let headers =
+        header.map(|h| split_dropping_trailing(&h, '&').into_iter().map(header_fields).collect()).unwrap_or_default();
     u.mailto = Some((to, headers));
     Ok(())
 }
@@ -454,24 +457,44 @@ mod tests {
     fn from_parts() {
         let cases: Vec<(Vec<(&str, Value)>, &str)> = vec![
             (vec![("scheme", s("http")), ("host", s("example.com"))], "http://example.com"),
-            (vec![("scheme", s("HTTP")), ("host", s("example.com")), ("port", Value::Integer(80)), ("path", s("/x"))], "http://example.com/x"),
-            (vec![("scheme", s("http")), ("host", s("example.com")), ("path", s("x"))], "!! bad component(expected absolute path component): x"),
+            (
+                vec![
+                    ("scheme", s("HTTP")),
+                    ("host", s("example.com")),
+                    ("port", Value::Integer(80)),
+                    ("path", s("/x")),
+                ],
+                "http://example.com/x",
+            ),
+            (
+                vec![("scheme", s("http")), ("host", s("example.com")), ("path", s("x"))],
+                "!! bad component(expected absolute path component): x",
+            ),
             (vec![("path", s("x"))], "x"),
             (vec![("scheme", s("ftp")), ("host", s("h")), ("path", s("/x"))], "ftp://h/%2Fx"),
             (vec![("scheme", s("ftp")), ("host", s("h")), ("path", s("x"))], "ftp://h/x"),
             (vec![("scheme", s("ftp")), ("host", s("h"))], "!! undefined method `sub' for nil:NilClass"),
             (vec![("scheme", s("mailto")), ("opaque", s("a@b.com"))], "!! bad component(expected opaque component): "),
             (vec![("scheme", s("foo")), ("opaque", s("bar"))], "foo:bar"),
-            (vec![("scheme", s("foo")), ("opaque", s("bar")), ("host", s("x"))], "!! can not set opaque with host, port, userinfo or path"),
+            (
+                vec![("scheme", s("foo")), ("opaque", s("bar")), ("host", s("x"))],
+                "!! can not set opaque with host, port, userinfo or path",
+            ),
             (vec![("host", s("a b"))], "!! bad component(expected host component): a b"),
             (vec![("scheme", s("http")), ("userinfo", s("u:p")), ("host", s("h"))], "http://u:p@h"),
-            (vec![("scheme", s("http")), ("userinfo", s("u@")), ("host", s("h"))], "!! bad component(expected userinfo component or user component): u@"),
+            (
+                vec![("scheme", s("http")), ("userinfo", s("u@")), ("host", s("h"))],
+                "!! bad component(expected userinfo component or user component): u@",
+            ),
             (vec![("scheme", s("http")), ("query", s("a b")), ("host", s("h"))], "http://h?a%20b"),
             (vec![("scheme", s("http")), ("fragment", s("a b")), ("host", s("h"))], "http://h#a%20b"),
             (vec![("scheme", s("http")), ("host", s("::1"))], "http://[::1]"),
             (vec![("scheme", s("1http")), ("host", s("ab"))], "!! bad component(expected scheme component): 1http"),
             (vec![("scheme", s("ldap")), ("host", s("h")), ("query", s("x"))], "ldap://h?"),
-            (vec![("scheme", s("file")), ("userinfo", s("u")), ("path", s("/x"))], "!! can not set userinfo for file URI"),
+            (
+                vec![("scheme", s("file")), ("userinfo", s("u")), ("path", s("/x"))],
+                "!! can not set userinfo for file URI",
+            ),
             (vec![("scheme", s("https")), ("host", s("h")), ("port", Value::Integer(80))], "https://h:80"),
             (vec![("port", Value::Integer(8))], ":8"),
             (vec![("userinfo", s("u"))], "u@"),

@@ -241,7 +241,9 @@ impl Uri {
     /// `component_ary`: the values of the class's `COMPONENT` list.
     fn components(&self) -> Vec<Option<String>> {
         let (to, headers) = match &self.mailto {
-            Some((to, headers)) => (Some(to.clone()), Some(headers.iter().map(|h| h.join("=")).collect::<Vec<_>>().join("&"))),
+            Some((to, headers)) => {
+                (Some(to.clone()), Some(headers.iter().map(|h| h.join("=")).collect::<Vec<_>>().join("&")))
+            }
             None => (None, None),
         };
         match self.class {

@@ -80,7 +80,6 @@ fn compile(pattern: &str) -> Regex {
     Regex::new(pattern).unwrap_or_else(|e| panic!("bad URI pattern: {e}"))
 }
 
-
 /// `RFC3986_Parser#split`: an absolute URI, else a relative reference. A `path-rootless`
 /// (`mailto:a@b`, `urn:x:y`) is the opaque part, with the query appended.
 pub fn split_rfc3986(uri: &str) -> Result<Split, String> {
@@ -96,7 +95,12 @@ pub fn split_rfc3986(uri: &str) -> Result<Split, String> {
                 opaque.push('?');
                 opaque.push_str(&q);
             }
-            return Ok(Split { scheme: get(&m, "scheme"), opaque: Some(opaque), fragment: get(&m, "fragment"), ..Split::default() });
+            return Ok(Split {
+                scheme: get(&m, "scheme"),
+                opaque: Some(opaque),
+                fragment: get(&m, "fragment"),
+                ..Split::default()
+            });
         }
         let path = get(&m, "path_abempty").or_else(|| get(&m, "path_absolute")).or_else(|| get(&m, "path_empty"));
         return Ok(Split {

@@ -45,8 +45,10 @@ pub fn main(args: Vec<String>) -> ExitCode {
             }
         });
     }
-    let sources: Vec<String> =
-        files.iter().map(|f| std::fs::read(f).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default()).collect();
+    let sources: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read(f).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default())
+        .collect();
     let puppet_start = Instant::now();
     let puppet = match oracle::run_oracle(&oracle::oracle_path(), &sources) {
         Ok(p) => p,

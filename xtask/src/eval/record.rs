@@ -23,9 +23,9 @@
 
 use std::process::ExitCode;
 
-use serde_json::Value as Json;
 use poppet_tests::cases;
 use poppet_tests::oracle::{self, Oracle};
+use serde_json::Value as Json;
 
 const BATCH: usize = 500;
 
@@ -88,4 +88,3 @@ pub fn main(args: Vec<String>) -> ExitCode {
         }
     }
 }
-

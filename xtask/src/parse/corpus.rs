@@ -59,18 +59,11 @@ pub fn main(args: Vec<String>) -> ExitCode {
         };
         if let Some(node) = first_error(tree.root_node()) {
             let at = node.start_position();
-            let what = if node.is_missing() {
-                format!("MISSING {}", node.kind())
-            } else {
-                "ERROR".to_string()
-            };
+            let what = if node.is_missing() { format!("MISSING {}", node.kind()) } else { "ERROR".to_string() };
             failures.push(format!("{path}:{}:{}: {what}", at.row + 1, at.column + 1));
         }
     }
-    println!(
-        "{}/{total} parse with no ERROR or MISSING node",
-        total - failures.len()
-    );
+    println!("{}/{total} parse with no ERROR or MISSING node", total - failures.len());
     for failure in &failures {
         println!("  {failure}");
     }

@@ -29,24 +29,14 @@ impl Corpus {
         let Some(list) = list else { return builtin() };
         let Ok(text) = fs::read_to_string(list) else {
             if verbose {
-                eprintln!(
-                    "mutate: cannot read {}; using built-in snippets",
-                    list.display()
-                );
+                eprintln!("mutate: cannot read {}; using built-in snippets", list.display());
             }
             return builtin();
         };
-        let files: Vec<Vec<u8>> = text
-            .lines()
-            .filter(|l| !l.is_empty())
-            .filter_map(|l| fs::read(l).ok())
-            .collect();
+        let files: Vec<Vec<u8>> = text.lines().filter(|l| !l.is_empty()).filter_map(|l| fs::read(l).ok()).collect();
         if files.is_empty() {
             if verbose {
-                eprintln!(
-                    "mutate: no readable file in {}; using built-in snippets",
-                    list.display()
-                );
+                eprintln!("mutate: no readable file in {}; using built-in snippets", list.display());
             }
             return builtin();
         }
@@ -99,10 +89,7 @@ pub fn rng_for(seed: u64, index: u64, stream: u64) -> Rng {
 pub fn make_input(seed: u64, index: u64, corpus: &Corpus) -> Input {
     let mut rng = rng_for(seed, index, 0);
     if rng.u32(..100) < 75 {
-        Input {
-            bytes: mutated(&mut rng, corpus),
-            kind: "mutated",
-        }
+        Input { bytes: mutated(&mut rng, corpus), kind: "mutated" }
     } else {
         let (kind, bytes) = generated(&mut rng, corpus);
         Input { bytes, kind }
@@ -171,16 +158,8 @@ pub fn window(rng: &mut Rng, file: &[u8], max: usize) -> Vec<u8> {
 pub fn position(rng: &mut Rng, buf: &[u8]) -> usize {
     let at = rng.usize(..=buf.len());
     match rng.u32(..4) {
-        0 => buf[..at]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1),
-        1 => {
-            at + buf[at..]
-                .iter()
-                .position(|b| b"\"'$@/\\[({|<\n".contains(b))
-                .unwrap_or(0)
-        }
+        0 => buf[..at].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1),
+        1 => at + buf[at..].iter().position(|b| b"\"'$@/\\[({|<\n".contains(b)).unwrap_or(0),
         _ => at,
     }
 }
@@ -275,11 +254,7 @@ pub fn stress(rng: &mut Rng, scale: usize) -> (&'static str, Vec<u8>) {
     let kind = match rng.u32(..12) {
         0 => {
             let depth = log_uniform(rng, scale);
-            let closed = if rng.bool() {
-                depth
-            } else {
-                rng.usize(..=depth)
-            };
+            let closed = if rng.bool() { depth } else { rng.usize(..=depth) };
             let (open, middle, close) = match rng.u32(..9) {
                 0 => ("[", "1", "]"),
                 1 => ("(", "1", ")"),
@@ -314,9 +289,7 @@ pub fn stress(rng: &mut Rng, scale: usize) -> (&'static str, Vec<u8>) {
             let count = match rng.u32(..4) {
                 0 => 9,
                 1 => 100,
-                2 => *[63, 64, 65, 85, 86, 255, 256, 300]
-                    .get(rng.usize(..8))
-                    .unwrap(),
+                2 => *[63, 64, 65, 85, 86, 255, 256, 300].get(rng.usize(..8)).unwrap(),
                 _ => 1 + log_uniform(rng, scale.min(300)),
             };
             let interpolate = rng.bool();
@@ -324,11 +297,7 @@ pub fn stress(rng: &mut Rng, scale: usize) -> (&'static str, Vec<u8>) {
             let eol = pick(rng, &["\n", "\n", "\r\n"]);
             s.push_str("$x = [");
             for i in 0..count {
-                let tag = if same_tag {
-                    "END".to_string()
-                } else {
-                    format!("T{i}")
-                };
+                let tag = if same_tag { "END".to_string() } else { format!("T{i}") };
                 let spec = pick(rng, &["", "", "/", "/tL", ":json", ":epp/$"]);
                 if interpolate {
                     let _ = write!(s, "@(\"{tag}\"{spec}), ");
@@ -339,19 +308,12 @@ pub fn stress(rng: &mut Rng, scale: usize) -> (&'static str, Vec<u8>) {
             s.push(']');
             s.push_str(eol);
             for i in 0..count {
-                let tag = if same_tag {
-                    "END".to_string()
-                } else {
-                    format!("T{i}")
-                };
+                let tag = if same_tag { "END".to_string() } else { format!("T{i}") };
                 if rng.u32(..20) == 0 {
                     continue; // a missing body: the next one's text belongs to this one
                 }
                 for _ in 0..rng.usize(..4) {
-                    s.push_str(pick(
-                        rng,
-                        &["text", "${x}", "$y z", "\\t\\n\\$", "a\\", "E"],
-                    ));
+                    s.push_str(pick(rng, &["text", "${x}", "$y z", "\\t\\n\\$", "a\\", "E"]));
                     s.push_str(eol);
                 }
                 let margin = pick(rng, &["", "  |", "| ", "-", "  |-", "x "]);
@@ -362,18 +324,12 @@ pub fn stress(rng: &mut Rng, scale: usize) -> (&'static str, Vec<u8>) {
         3 => {
             // A long tag, around the scanner's limits (1000 code points, a 1024 ring).
             let length = match rng.u32(..3) {
-                0 => *[250, 999, 1000, 1001, 1023, 1024, 1025, 5000]
-                    .get(rng.usize(..8))
-                    .unwrap(),
+                0 => *[250, 999, 1000, 1001, 1023, 1024, 1025, 5000].get(rng.usize(..8)).unwrap(),
                 _ => 1 + log_uniform(rng, 6000),
             };
             let unit = pick(rng, &["A", "é", "\u{1F600}", "a b", "\u{3000}"]);
             let tag: String = unit.repeat(length).chars().take(length).collect();
-            let quoted = if rng.bool() {
-                format!("\"{tag}\"")
-            } else {
-                tag.clone()
-            };
+            let quoted = if rng.bool() { format!("\"{tag}\"") } else { tag.clone() };
             let _ = writeln!(s, "$x = @({quoted}{})", pick(rng, &["", "/L", ":txt"]));
             s.push_str(&"x".repeat(log_uniform(rng, 2100)));
             s.push('\n');
@@ -387,10 +343,7 @@ pub fn stress(rng: &mut Rng, scale: usize) -> (&'static str, Vec<u8>) {
             "long-tag"
         }
         4 => {
-            let prefix = pick(
-                rng,
-                &["", "$x = ", "notice(", "class a { $x = ", "$x = [1, "],
-            );
+            let prefix = pick(rng, &["", "$x = ", "notice(", "class a { $x = ", "$x = [1, "]);
             #[rustfmt::skip]
             let open = pick(rng, &[
                 "\"abc ${x", "\"abc", "'abc", "@(END)\nbody", "@(END)\nbody\n", "@(END", "@(",
@@ -433,12 +386,7 @@ pub fn stress(rng: &mut Rng, scale: usize) -> (&'static str, Vec<u8>) {
             let mut bytes = Vec::new();
             for _ in 0..rng.usize(1..4) {
                 bytes.extend_from_slice(if rng.bool() { b"\xef\xbb\xbf" } else { b"\0" });
-                let snippet = pick(
-                    rng,
-                    &[
-                        "$x = 1\n", "\"a", "@(E)\n", "x\n", "E\n", "'", "/", "${", "\\",
-                    ],
-                );
+                let snippet = pick(rng, &["$x = 1\n", "\"a", "@(E)\n", "x\n", "E\n", "'", "/", "${", "\\"]);
                 bytes.extend_from_slice(snippet.as_bytes());
             }
             return ("bom-nul", bytes);
@@ -464,11 +412,7 @@ pub fn stress(rng: &mut Rng, scale: usize) -> (&'static str, Vec<u8>) {
             let digits = 1 + log_uniform(rng, scale * 4);
             let number: String = (0..digits).map(|_| rng.digit(10)).collect();
             let form = pick(rng, &["", "0x", "0", "-", "1.", "1e", "0.0e-", "1e+"]);
-            let _ = writeln!(
-                s,
-                "$x = {form}{number}{}",
-                pick(rng, &["", ".5", "e9", "x", "."])
-            );
+            let _ = writeln!(s, "$x = {form}{number}{}", pick(rng, &["", ".5", "e9", "x", "."]));
             "number"
         }
         9 => {

@@ -101,9 +101,7 @@ fn parse_options(args: Vec<String>) -> Result<Options, String> {
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         fn number(text: String) -> Result<u64, String> {
-            text.replace('_', "")
-                .parse()
-                .map_err(|_| format!("not a number: {text}"))
+            text.replace('_', "").parse().map_err(|_| format!("not a number: {text}"))
         }
         match arg.as_str() {
             "--inputs" => options.inputs = number(value("--inputs")?)?,
@@ -153,12 +151,10 @@ pub fn main(args: Vec<String>) -> ExitCode {
 
 /// `target/mutate/`, next to the binary's `target/<profile>/`.
 fn output_dir() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .or_else(|| {
-            let exe = std::env::current_exe().ok()?;
-            Some(exe.parent()?.parent()?.to_path_buf())
-        });
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).or_else(|| {
+        let exe = std::env::current_exe().ok()?;
+        Some(exe.parent()?.parent()?.to_path_buf())
+    });
     let dir = target.unwrap_or_else(|| "target".into()).join("mutate");
     let _ = fs::create_dir_all(&dir);
     dir
@@ -179,21 +175,13 @@ struct Shape {
 /// The byte offset of each line's start.
 fn line_starts(text: &[u8]) -> Vec<usize> {
     let mut starts = vec![0];
-    starts.extend(
-        text.iter()
-            .enumerate()
-            .filter(|(_, &b)| b == b'\n')
-            .map(|(i, _)| i + 1),
-    );
+    starts.extend(text.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1));
     starts
 }
 
 fn point_at(lines: &[usize], byte: usize) -> Point {
     let row = lines.partition_point(|&start| start <= byte) - 1;
-    Point {
-        row,
-        column: byte - lines[row],
-    }
+    Point { row, column: byte - lines[row] }
 }
 
 /// Walks the tree, checking that every node lies within the text, its position agrees with its
@@ -204,27 +192,16 @@ fn walk(tree: &Tree, text: &[u8], language: &Language) -> Result<Shape, String> 
     let mut cursor = tree.walk();
     // For each ancestor of the cursor's node: its range, and the end of the last child seen.
     let mut ancestors: Vec<(usize, usize, usize)> = Vec::new();
-    let mut shape = Shape {
-        fingerprint: 0xcbf2_9ce4_8422_2325,
-        nodes: 0,
-        depth: 0,
-        has_error: false,
-    };
+    let mut shape = Shape { fingerprint: 0xcbf2_9ce4_8422_2325, nodes: 0, depth: 0, has_error: false };
     loop {
         let node = cursor.node();
         let (start, end) = (node.start_byte(), node.end_byte());
         let depth = ancestors.len();
         let describe = || format!("{} {}..{} at depth {depth}", node.kind(), start, end);
         if start > end || end > text.len() {
-            return Err(format!(
-                "range out of the input ({} bytes): {}",
-                text.len(),
-                describe()
-            ));
+            return Err(format!("range out of the input ({} bytes): {}", text.len(), describe()));
         }
-        if node.start_position() != point_at(&lines, start)
-            || node.end_position() != point_at(&lines, end)
-        {
+        if node.start_position() != point_at(&lines, start) || node.end_position() != point_at(&lines, end) {
             return Err(format!(
                 "position {}-{} does not match the byte range: {}",
                 node.start_position(),
@@ -233,36 +210,21 @@ fn walk(tree: &Tree, text: &[u8], language: &Language) -> Result<Shape, String> 
             ));
         }
         if node.kind_id() >= kinds && !node.is_error() {
-            return Err(format!(
-                "unknown kind id {}: {}",
-                node.kind_id(),
-                describe()
-            ));
+            return Err(format!("unknown kind id {}: {}", node.kind_id(), describe()));
         }
         if node.is_missing() && start != end {
             return Err(format!("missing node with a width: {}", describe()));
         }
         if let Some((parent_start, parent_end, previous_end)) = ancestors.last_mut() {
             if start < *parent_start || end > *parent_end {
-                return Err(format!(
-                    "outside its parent {parent_start}..{parent_end}: {}",
-                    describe()
-                ));
+                return Err(format!("outside its parent {parent_start}..{parent_end}: {}", describe()));
             }
             if start < *previous_end {
-                return Err(format!(
-                    "overlaps its previous sibling (ends {previous_end}): {}",
-                    describe()
-                ));
+                return Err(format!("overlaps its previous sibling (ends {previous_end}): {}", describe()));
             }
             *previous_end = end;
         }
-        for value in [
-            node.kind_id() as u64,
-            start as u64,
-            end as u64,
-            node.is_missing() as u64,
-        ] {
+        for value in [node.kind_id() as u64, start as u64, end as u64, node.is_missing() as u64] {
             shape.fingerprint = (shape.fingerprint ^ value).wrapping_mul(0x0100_0000_01b3);
         }
         shape.nodes += 1;
@@ -278,10 +240,7 @@ fn walk(tree: &Tree, text: &[u8], language: &Language) -> Result<Shape, String> 
             }
             if !cursor.goto_parent() {
                 if shape.has_error != tree.root_node().has_error() {
-                    return Err(format!(
-                        "root has_error is {}",
-                        tree.root_node().has_error()
-                    ));
+                    return Err(format!("root has_error is {}", tree.root_node().has_error()));
                 }
                 return Ok(shape);
             }
@@ -305,13 +264,7 @@ fn make_edit(rng: &mut Rng, text: &[u8]) -> (Vec<u8>, InputEdit) {
     let mut new_text = text[..start].to_vec();
     new_text.extend_from_slice(&inserted);
     new_text.extend_from_slice(&text[start + removed..]);
-    let edit = edit_between(
-        text,
-        &new_text,
-        start,
-        start + removed,
-        start + inserted.len(),
-    );
+    let edit = edit_between(text, &new_text, start, start + removed, start + inserted.len());
     (new_text, edit)
 }
 
@@ -437,9 +390,7 @@ impl Checker {
     fn new(options: &Options) -> Checker {
         let language: Language = tree_sitter_puppet::LANGUAGE.into();
         let mut parser = Parser::new();
-        parser
-            .set_language(&language)
-            .expect("the grammar's ABI matches the tree-sitter library");
+        parser.set_language(&language).expect("the grammar's ABI matches the tree-sitter library");
         Checker {
             parser,
             language,
@@ -464,20 +415,14 @@ impl Checker {
         };
         let options = ParseOptions::new().progress_callback(&mut progress);
         let mut read = |offset: usize, _: Point| {
-            let end = if chunk == 0 {
-                text.len()
-            } else {
-                (offset + chunk).min(text.len())
-            };
+            let end = if chunk == 0 { text.len() } else { (offset + chunk).min(text.len()) };
             if offset < end {
                 &text[offset..end]
             } else {
                 &[][..]
             }
         };
-        let tree = self
-            .parser
-            .parse_with_options(&mut read, old, Some(options));
+        let tree = self.parser.parse_with_options(&mut read, old, Some(options));
         let elapsed = started.elapsed();
         self.stats.slowest_us = self.stats.slowest_us.max(elapsed.as_micros() as u64);
         tree.ok_or_else(|| {
@@ -503,18 +448,12 @@ impl Checker {
             // The lexer decodes a code point split between chunks only if the next chunk holds
             // the rest of it: chunks of 1 to 3 bytes would turn characters into decoding errors.
             let tiny = rng.bool() && text.is_ascii();
-            let chunk = if tiny {
-                rng.usize(1..4)
-            } else {
-                rng.usize(4..256)
-            };
+            let chunk = if tiny { rng.usize(1..4) } else { rng.usize(4..256) };
             let chunked = self.parse(text, None, chunk)?;
-            let chunked_shape = walk(&chunked, text, &self.language)
-                .map_err(|e| format!("parse in {chunk}-byte chunks: {e}"))?;
+            let chunked_shape =
+                walk(&chunked, text, &self.language).map_err(|e| format!("parse in {chunk}-byte chunks: {e}"))?;
             if chunked_shape != shape {
-                return Err(format!(
-                    "the parse in {chunk}-byte chunks gives another tree"
-                ));
+                return Err(format!("the parse in {chunk}-byte chunks gives another tree"));
             }
         }
 
@@ -534,9 +473,7 @@ impl Checker {
             if shape.depth.max(reparsed_shape.depth) <= 500 {
                 for range in edited.changed_ranges(&reparsed) {
                     if range.start_byte > range.end_byte || range.end_byte > new_text.len() {
-                        return Err(format!(
-                            "changed range {range:?} out of the input after {what}"
-                        ));
+                        return Err(format!("changed range {range:?} out of the input after {what}"));
                     }
                 }
             }
@@ -549,22 +486,14 @@ impl Checker {
 
             // Undo the edit: back to the first tree.
             let mut undone = reparsed.clone();
-            undone.edit(&edit_between(
-                &new_text,
-                text,
-                edit.start_byte,
-                edit.new_end_byte,
-                edit.old_end_byte,
-            ));
+            undone.edit(&edit_between(&new_text, text, edit.start_byte, edit.new_end_byte, edit.old_end_byte));
             let back = self.parse(text, Some(&undone), 0)?;
-            let back_shape = walk(&back, text, &self.language)
-                .map_err(|e| format!("incremental parse undoing {what}: {e}"))?;
+            let back_shape =
+                walk(&back, text, &self.language).map_err(|e| format!("incremental parse undoing {what}: {e}"))?;
             if self.verbose {
                 println!("edited text: {}", escape(&new_text, 2000));
             }
-            self.compare((&back, &back_shape), (&tree, &shape), || {
-                format!("incremental parse undoing {what}")
-            })?;
+            self.compare((&back, &back_shape), (&tree, &shape), || format!("incremental parse undoing {what}"))?;
         }
         Ok(())
     }
@@ -588,10 +517,7 @@ impl Checker {
             self.stats.divergent_with_errors += 1;
             return Ok(());
         }
-        let message = format!(
-            "{} gives another tree than a fresh parse, which has no error",
-            what()
-        );
+        let message = format!("{} gives another tree than a fresh parse, which has no error", what());
         if self.strict_incremental {
             return Err(message);
         }
@@ -608,9 +534,7 @@ fn save(seed: u64, index: u64, bytes: &[u8], what: &str) -> PathBuf {
     let dir = output_dir();
     let path = dir.join(format!("seed{seed}-input{index}.pp"));
     let _ = fs::write(&path, bytes);
-    let note = format!(
-        "{what}\nreproduce: cargo xtask fuzz mutate --seed {seed} --only {index} [--corpus FILE]\n"
-    );
+    let note = format!("{what}\nreproduce: cargo xtask fuzz mutate --seed {seed} --only {index} [--corpus FILE]\n");
     let _ = fs::write(dir.join(format!("seed{seed}-input{index}.txt")), note);
     path
 }
@@ -669,11 +593,7 @@ fn worker(options: &Options, corpus: &Corpus, id: usize, start: u64, count: u64)
         if let Err(message) = result {
             checker.stats.failures += 1;
             failures += 1;
-            let what = format!(
-                "input {index} ({}, {} bytes): {message}",
-                input.kind,
-                input.bytes.len()
-            );
+            let what = format!("input {index} ({}, {} bytes): {message}", input.kind, input.bytes.len());
             if failures <= MAX_SAVED {
                 let path = save(seed, index, &input.bytes, &what);
                 eprintln!("FAIL {what}; saved as {}", path.display());
@@ -686,11 +606,7 @@ fn worker(options: &Options, corpus: &Corpus, id: usize, start: u64, count: u64)
             println!("{}", checker.stats.report(index + 1));
         }
         if id == 0 && done.is_multiple_of((count / 10).max(1)) {
-            eprintln!(
-                "mutate: worker 0 at {}% ({:.0?})",
-                done * 100 / count,
-                epoch.elapsed()
-            );
+            eprintln!("mutate: worker 0 at {}% ({:.0?})", done * 100 / count, epoch.elapsed());
         }
     }
     if failures > 0 {
@@ -713,18 +629,8 @@ fn supervise(options: &Options, corpus: &Corpus, id: usize, start: u64, end: u64
         // This program is `xtask`: the worker is its `fuzz mutate` subcommand.
         command
             .args(["fuzz", "mutate"])
-            .args([
-                "--seed",
-                &options.seed.to_string(),
-                "--timeout-ms",
-                &options.timeout_ms.to_string(),
-            ])
-            .args([
-                "--worker",
-                &id.to_string(),
-                &start.to_string(),
-                &(end - start).to_string(),
-            ])
+            .args(["--seed", &options.seed.to_string(), "--timeout-ms", &options.timeout_ms.to_string()])
+            .args(["--worker", &id.to_string(), &start.to_string(), &(end - start).to_string()])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         if let Some(corpus) = &options.corpus {
@@ -750,21 +656,14 @@ fn supervise(options: &Options, corpus: &Corpus, id: usize, start: u64, end: u64
         let index = match trace.trim().parse::<u64>() {
             Ok(index) if (next..end).contains(&index) => index,
             _ => {
-                println!(
-                    "worker {id}: stopped ({}) at no known input after {next}",
-                    output.status
-                );
+                println!("worker {id}: stopped ({}) at no known input after {next}", output.status);
                 stats.failures += 1;
                 continue;
             }
         };
         let input = make_input(options.seed, index, corpus);
         let what = if hang {
-            format!(
-                "hang: input {index} ({}) ran over the watchdog's limit of {} ms",
-                input.kind,
-                watchdog_ms(options)
-            )
+            format!("hang: input {index} ({}) ran over the watchdog's limit of {} ms", input.kind, watchdog_ms(options))
         } else {
             format!("crash ({}): input {index} ({})", output.status, input.kind)
         };
@@ -815,35 +714,17 @@ fn parent(options: &Options, corpus: &Corpus) -> ExitCode {
     println!("inputs               {:>12}", stats.inputs);
     println!("  mutated corpus     {:>12}", stats.mutated);
     println!("  generated          {:>12}", stats.generated);
-    println!(
-        "bytes                {:>12} ({:.1} MiB)",
-        stats.bytes,
-        stats.bytes as f64 / 1048576.0
-    );
-    println!(
-        "inputs with errors   {:>12} ({:.1}%)",
-        stats.with_errors,
-        percent(stats.with_errors)
-    );
-    println!(
-        "nodes walked         {:>12} (deepest {})",
-        stats.nodes, stats.max_depth
-    );
+    println!("bytes                {:>12} ({:.1} MiB)", stats.bytes, stats.bytes as f64 / 1048576.0);
+    println!("inputs with errors   {:>12} ({:.1}%)", stats.with_errors, percent(stats.with_errors));
+    println!("nodes walked         {:>12} (deepest {})", stats.nodes, stats.max_depth);
     println!("chunked re-parses    {:>12}", stats.chunked);
     println!(
         "incremental re-parses{:>12} (divergent from a fresh parse: {} without errors, {} with)",
         stats.incremental, stats.divergent, stats.divergent_with_errors
     );
-    println!(
-        "slowest parse        {:>12.1} ms",
-        stats.slowest_us as f64 / 1000.0
-    );
+    println!("slowest parse        {:>12.1} ms", stats.slowest_us as f64 / 1000.0);
     println!("failures             {:>12}", stats.failures);
-    println!(
-        "time                 {:>12.1} s ({:.0} inputs/s)",
-        seconds,
-        stats.inputs as f64 / seconds
-    );
+    println!("time                 {:>12.1} s ({:.0} inputs/s)", seconds, stats.inputs as f64 / seconds);
     if stats.failures > 0 || stats.inputs != options.inputs {
         println!("FAILED; failing inputs are in {}", output_dir().display());
         return ExitCode::from(1);
@@ -854,12 +735,7 @@ fn parent(options: &Options, corpus: &Corpus) -> ExitCode {
 /// Re-runs one input in this process, describing it.
 fn only(options: &Options, corpus: &Corpus, index: u64) -> ExitCode {
     let input = make_input(options.seed, index, corpus);
-    println!(
-        "input {index} of seed {} ({}, {} bytes):",
-        options.seed,
-        input.kind,
-        input.bytes.len()
-    );
+    println!("input {index} of seed {} ({}, {} bytes):", options.seed, input.kind, input.bytes.len());
     println!("{}", escape(&input.bytes, 2000));
     let mut checker = Checker::new(options);
     checker.verbose = true;

@@ -37,10 +37,7 @@ fn json_str(s: &str) -> String {
 pub fn dump(file: &str) {
     let bytes = std::fs::read(file).unwrap_or_default();
     let (tokens, error) = match lexer::check_encoding(&bytes) {
-        Err(d) => (
-            String::new(),
-            format!("[{},null,null]", json_str(&d.message)),
-        ),
+        Err(d) => (String::new(), format!("[{},null,null]", json_str(&d.message))),
         Ok(source) => {
             let lexed = lexer::lex(source);
             let tokens: Vec<String> = lexed
@@ -50,39 +47,21 @@ pub fn dump(file: &str) {
                 .map(|(i, t)| {
                     // Puppet measures a SUBLOCATE (the heredoc's lines) in characters
                     let len = match t.kind {
-                        lexer::TokenKind::Sublocate => {
-                            source.get(t.start..t.end).map_or(0, |s| s.chars().count())
-                        }
+                        lexer::TokenKind::Sublocate => source.get(t.start..t.end).map_or(0, |s| s.chars().count()),
                         _ => t.end - t.start,
                     };
-                    format!(
-                        "[{},{},{},{}]",
-                        json_str(t.kind.name()),
-                        t.start,
-                        len,
-                        json_str(&lexed.value(source, i))
-                    )
+                    format!("[{},{},{},{}]", json_str(t.kind.name()), t.start, len, json_str(&lexed.value(source, i)))
                 })
                 .collect();
             let error = match &lexed.error {
                 None => "null".to_string(),
                 Some(d) if d.span.line == 0 => format!("[{},null,null]", json_str(&d.message)),
-                Some(d) => format!(
-                    "[{},{},{}]",
-                    json_str(&d.message),
-                    d.span.line,
-                    d.span.column
-                ),
+                Some(d) => format!("[{},{},{}]", json_str(&d.message), d.span.line, d.span.column),
             };
             (tokens.join(","), error)
         }
     };
-    println!(
-        "{{\"file\":{},\"tokens\":[{}],\"error\":{}}}",
-        json_str(file),
-        tokens,
-        error
-    );
+    println!("{{\"file\":{},\"tokens\":[{}],\"error\":{}}}", json_str(file), tokens, error);
 }
 
 /// Decodes a case's source: `\n`, `\t`, `\r`, `\\` and `\xNN` (a byte).
@@ -133,17 +112,12 @@ fn puppet(source: &[u8], n: usize) -> String {
         .output()
         .expect("puppet parser validate");
     let _ = std::fs::remove_file(&path);
-    let text = String::from_utf8_lossy(&output.stdout).into_owned()
-        + &String::from_utf8_lossy(&output.stderr);
+    let text = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
     let path = path.display().to_string();
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("Error: ") {
-            let rest = rest
-                .strip_prefix("Could not parse for environment production: ")
-                .unwrap_or(rest);
-            return rest
-                .replace(&format!(" (file: {path})"), "")
-                .replace(&format!("file: {path}, "), "");
+            let rest = rest.strip_prefix("Could not parse for environment production: ").unwrap_or(rest);
+            return rest.replace(&format!(" (file: {path})"), "").replace(&format!("file: {path}, "), "");
         }
     }
     if !output.status.success() {
@@ -155,12 +129,7 @@ fn puppet(source: &[u8], n: usize) -> String {
 /// The kinds of the tokens Puppet's own lexer produces for a source.
 fn puppet_kinds(source: &[u8], n: usize, script: &std::path::Path) -> String {
     let path = temp_file(source, n);
-    let output = Command::new("ruby")
-        .arg(script)
-        .arg("--kinds")
-        .arg(&path)
-        .output()
-        .expect("ruby");
+    let output = Command::new("ruby").arg(script).arg("--kinds").arg(&path).output().expect("ruby");
     let _ = std::fs::remove_file(&path);
     String::from_utf8_lossy(&output.stdout).trim().to_string()
 }

@@ -22,18 +22,12 @@ struct Options {
 }
 
 fn options(args: Vec<String>) -> Result<Options, String> {
-    let mut options = Options {
-        inputs: 200_000,
-        seed: 1,
-        corpus: None,
-    };
+    let mut options = Options { inputs: 200_000, seed: 1, corpus: None };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
-            "--inputs" => {
-                options.inputs = value()?.parse().map_err(|e| format!("--inputs: {e}"))?
-            }
+            "--inputs" => options.inputs = value()?.parse().map_err(|e| format!("--inputs: {e}"))?,
             "--seed" => options.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
             "--corpus" => options.corpus = Some(PathBuf::from(value()?)),
             other => return Err(format!("unknown argument {other:?}")),
@@ -44,10 +38,7 @@ fn options(args: Vec<String>) -> Result<Options, String> {
 
 fn run(options: &Options) -> (u64, u64, u64) {
     let corpus = inputs::Corpus::load(options.corpus.as_deref(), true);
-    eprintln!(
-        "lower_fuzz: seed {}, {} inputs, corpus of {}",
-        options.seed, options.inputs, corpus.description
-    );
+    eprintln!("lower_fuzz: seed {}, {} inputs, corpus of {}", options.seed, options.inputs, corpus.description);
     let (mut lowered, mut rejected, mut failed) = (0, 0, 0);
     for index in 0..options.inputs {
         let input = inputs::make_input(options.seed, index, &corpus);
@@ -65,11 +56,7 @@ fn run(options: &Options) -> (u64, u64, u64) {
                 let _ = std::fs::create_dir_all(&dir);
                 let path = dir.join(format!("seed{}-input{index}.pp", options.seed));
                 let _ = std::fs::write(&path, &input.bytes);
-                eprintln!(
-                    "lower_fuzz: input {index} ({}) panicked; saved as {}",
-                    input.kind,
-                    path.display()
-                );
+                eprintln!("lower_fuzz: input {index} ({}) panicked; saved as {}", input.kind, path.display());
             }
         }
     }
@@ -85,17 +72,12 @@ pub fn main(args: Vec<String>) -> ExitCode {
         }
     };
     let start = std::time::Instant::now();
-    let worker = std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(move || run(&options));
+    let worker = std::thread::Builder::new().stack_size(2 << 20).spawn(move || run(&options));
     let Ok(Ok((lowered, rejected, failed))) = worker.map(|w| w.join()) else {
         eprintln!("lower_fuzz: the worker thread died");
         return ExitCode::FAILURE;
     };
-    println!(
-        "lowered {lowered}, rejected with diagnostics {rejected}, in {:.1} s",
-        start.elapsed().as_secs_f64()
-    );
+    println!("lowered {lowered}, rejected with diagnostics {rejected}, in {:.1} s", start.elapsed().as_secs_f64());
     println!("lower_fuzz: {} passed, {failed} failed", lowered + rejected);
     if failed == 0 {
         ExitCode::SUCCESS

@@ -40,11 +40,7 @@ fn puppet_pn(files: &[String]) -> Result<Vec<Option<String>>, String> {
                 result.push(None);
                 continue;
             };
-            let end = starts[k + 1..]
-                .iter()
-                .flatten()
-                .next()
-                .map_or(text.len(), |(s, _)| *s);
+            let end = starts[k + 1..].iter().flatten().next().map_or(text.len(), |(s, _)| *s);
             result.push(Some(text[*body..end].trim_end_matches('\n').to_string()));
         }
     }
@@ -56,9 +52,7 @@ fn ours(file: &str) -> Result<String, String> {
     let source = String::from_utf8_lossy(&bytes);
     match puppet_syntax::parse(&source) {
         Ok(program) => Ok(puppet_syntax::pn::program(&program).to_text()),
-        Err(diagnostics) => Err(diagnostics
-            .first()
-            .map_or_else(String::new, |d| d.to_string())),
+        Err(diagnostics) => Err(diagnostics.first().map_or_else(String::new, |d| d.to_string())),
     }
 }
 
@@ -81,11 +75,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
         return ExitCode::from(2);
     };
     let files: Vec<String> = match std::fs::read_to_string(&list) {
-        Ok(text) => text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(String::from)
-            .collect(),
+        Ok(text) => text.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect(),
         Err(e) => {
             eprintln!("cannot read {list}: {e}");
             return ExitCode::from(2);

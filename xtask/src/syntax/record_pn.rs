@@ -44,10 +44,8 @@ fn rejections(stderr: &str) -> HashMap<String, String> {
     let lines: Vec<&str> = stderr.lines().collect();
     for (i, line) in lines.iter().enumerate() {
         if let Some(file) = line.trim().strip_prefix("Error: --- ") {
-            let message = lines
-                .get(i + 1)
-                .map(|l| l.trim().trim_start_matches("Error: ").to_string())
-                .unwrap_or_default();
+            let message =
+                lines.get(i + 1).map(|l| l.trim().trim_start_matches("Error: ").to_string()).unwrap_or_default();
             out.insert(file.trim().to_string(), message);
         }
     }
@@ -61,10 +59,7 @@ fn run_puppet(dir: &Path, files: &[String]) -> Result<(String, String), String> 
         .current_dir(dir)
         .output()
         .map_err(|e| format!("cannot run puppet: {e}"))?;
-    Ok((
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    ))
+    Ok((String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned()))
 }
 
 /// Puppet's outcome for each of `files` (names relative to `dir`, all the same length, so
@@ -89,23 +84,13 @@ fn record(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
     for (k, start) in starts.iter().enumerate() {
         outcomes.push(match start {
             Some((_, body)) => {
-                let end = starts[k + 1..]
-                    .iter()
-                    .flatten()
-                    .next()
-                    .map_or(stdout.len(), |(s, _)| *s);
+                let end = starts[k + 1..].iter().flatten().next().map_or(stdout.len(), |(s, _)| *s);
                 let pn = &stdout[*body..end];
                 // Only the last file's PN is followed by the line feed Puppet ends with.
-                let pn = if end == stdout.len() {
-                    pn.strip_suffix('\n').unwrap_or(pn)
-                } else {
-                    pn
-                };
+                let pn = if end == stdout.len() { pn.strip_suffix('\n').unwrap_or(pn) } else { pn };
                 Some(Outcome::Pn(pn.to_string()))
             }
-            None => rejected
-                .get(&files[k])
-                .map(|m| Outcome::Rejected(m.clone())),
+            None => rejected.get(&files[k]).map(|m| Outcome::Rejected(m.clone())),
         });
     }
     if outcomes.iter().all(Option::is_some) {
@@ -157,12 +142,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
         Ok(recorded) => recorded,
         Err(code) => return code,
     };
-    println!(
-        "{} cases, {} {}, {rejected} rejected by Puppet",
-        recorded.total,
-        recorded.changed,
-        recorded.verb()
-    );
+    println!("{} cases, {} {}, {rejected} rejected by Puppet", recorded.total, recorded.changed, recorded.verb());
     if rejected > 0 || (recorded.check && recorded.changed > 0) {
         ExitCode::FAILURE
     } else {

@@ -47,11 +47,7 @@ fn run_puppet(dir: &Path, args: &[&str], files: &[String]) -> Result<String, Str
 }
 
 /// Puppet's standard output and standard error.
-fn run_puppet_output(
-    dir: &Path,
-    args: &[&str],
-    files: &[String],
-) -> Result<(String, String), String> {
+fn run_puppet_output(dir: &Path, args: &[&str], files: &[String]) -> Result<(String, String), String> {
     let output = Command::new("puppet")
         .args(["parser"])
         .args(args)
@@ -60,23 +56,16 @@ fn run_puppet_output(
         .current_dir(dir)
         .output()
         .map_err(|e| format!("cannot run puppet: {e}"))?;
-    Ok((
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    ))
+    Ok((String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned()))
 }
 
 /// The files `puppet parser dump --no-validate` rejects. A file that crashes Puppet's parser
 /// (not with a syntax error: an exception) ends the run, and the files after it are neither
 /// dumped nor rejected: such a batch is split until every file has its answer.
 fn syntax_rejections(dir: &Path, files: &[String]) -> Result<Vec<String>, String> {
-    let (stdout, stderr) =
-        run_puppet_output(dir, &["dump", "--no-validate", "--format", "old"], files)?;
-    let rejected: Vec<String> = stderr
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("Error: --- "))
-        .map(|f| f.trim().to_string())
-        .collect();
+    let (stdout, stderr) = run_puppet_output(dir, &["dump", "--no-validate", "--format", "old"], files)?;
+    let rejected: Vec<String> =
+        stderr.lines().filter_map(|l| l.trim().strip_prefix("Error: --- ")).map(|f| f.trim().to_string()).collect();
     let answered = |f: &String| rejected.contains(f) || stdout.contains(&format!("--- {f}"));
     if files.len() == 1 || files.iter().all(answered) {
         return Ok(rejected);
@@ -100,9 +89,7 @@ fn parse_log_line(line: &str) -> Option<LogLine> {
     if !matches!(level, "Error" | "Warning" | "Notice") {
         return None;
     }
-    let rest = rest
-        .strip_prefix("Could not parse for environment production: ")
-        .unwrap_or(rest);
+    let rest = rest.strip_prefix("Could not parse for environment production: ").unwrap_or(rest);
     let (message, file, position) = match rest.rfind(" (file: ") {
         Some(open) if rest.ends_with(')') => {
             let inside = &rest[open + " (file: ".len()..rest.len() - 1];
@@ -117,20 +104,11 @@ fn parse_log_line(line: &str) -> Option<LogLine> {
                     column = n.parse().ok();
                 }
             }
-            (
-                rest[..open].to_string(),
-                Some(file),
-                line_no.map(|l| (l, column)),
-            )
+            (rest[..open].to_string(), Some(file), line_no.map(|l| (l, column)))
         }
         _ => (rest.to_string(), None, None),
     };
-    Some(LogLine {
-        level: level.to_string(),
-        message,
-        file,
-        position,
-    })
+    Some(LogLine { level: level.to_string(), message, file, position })
 }
 
 /// `Language validation logged N errors[, and M warnings]. Giving up`: N.
@@ -183,11 +161,7 @@ fn record(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
 /// entity"), so a run that stops on something no file owns is split until each file is alone.
 fn validate(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
     let stderr = run_puppet(dir, &["validate"], files)?;
-    let index: HashMap<&str, usize> = files
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.as_str(), i))
-        .collect();
+    let index: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.as_str(), i)).collect();
     let mut outcomes: Vec<Outcome> = files.iter().map(|_| Outcome::default()).collect();
     let mut summaries = Vec::new();
     let mut stray = Vec::new();
@@ -198,11 +172,10 @@ fn validate(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
             }
             continue;
         };
-        let file = log.file.as_deref().map(|f| {
-            Path::new(f)
-                .file_name()
-                .map_or(f.to_string(), |n| n.to_string_lossy().into_owned())
-        });
+        let file = log
+            .file
+            .as_deref()
+            .map(|f| Path::new(f).file_name().map_or(f.to_string(), |n| n.to_string_lossy().into_owned()));
         let Some(&i) = file.as_deref().and_then(|f| index.get(f)) else {
             match giving_up(&log.message) {
                 Some(n) => summaries.push(n),
@@ -211,11 +184,7 @@ fn validate(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
             continue;
         };
         let outcome = &mut outcomes[i];
-        let kind = if log.level == "Error" {
-            "error"
-        } else {
-            "warning"
-        };
+        let kind = if log.level == "Error" { "error" } else { "warning" };
         if kind == "warning" {
             outcome.warnings += 1;
         } else {
@@ -224,41 +193,23 @@ fn validate(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
         outcome.lines.push(render(kind, &log.message, log.position));
     }
     if !stray.is_empty() {
-        if files.len() == 1
-            && !outcomes[0].lines.is_empty()
-            && stray.iter().all(|l| l.contains("Try 'puppet help"))
-        {
+        if files.len() == 1 && !outcomes[0].lines.is_empty() && stray.iter().all(|l| l.contains("Try 'puppet help")) {
             // The file's own error stopped the run: nothing else is missing.
             return Ok(outcomes);
         }
-        let own: Vec<&String> = stray
-            .iter()
-            .filter(|l| !l.contains("Try 'puppet help"))
-            .collect();
-        if let ([line], true) = (
-            own.as_slice(),
-            files.len() == 1 && outcomes[0].lines.is_empty(),
-        ) {
+        let own: Vec<&String> = stray.iter().filter(|l| !l.contains("Try 'puppet help")).collect();
+        if let ([line], true) = (own.as_slice(), files.len() == 1 && outcomes[0].lines.is_empty()) {
             // One error without a file, as Puppet reports a byte order mark: the file's own.
             if let Some(log) = parse_log_line(line.trim_end()).filter(|log| log.level == "Error") {
                 outcomes[0].errors += 1;
-                outcomes[0]
-                    .lines
-                    .push(render("error", &log.message, log.position));
+                outcomes[0].lines.push(render("error", &log.message, log.position));
                 return Ok(outcomes);
             }
         }
         if files.len() == 1 {
             // Not a validation issue (a type defined twice, a crash): the case does not belong.
-            let message = stray
-                .iter()
-                .map(|l| l.trim().trim_start_matches("Error: "))
-                .collect::<Vec<_>>()
-                .join(" / ");
-            return Ok(vec![Outcome {
-                stopped: Some(message),
-                ..Outcome::default()
-            }]);
+            let message = stray.iter().map(|l| l.trim().trim_start_matches("Error: ")).collect::<Vec<_>>().join(" / ");
+            return Ok(vec![Outcome { stopped: Some(message), ..Outcome::default() }]);
         }
         let (a, b) = files.split_at(files.len() / 2);
         let mut result = validate(dir, a)?;
@@ -266,9 +217,7 @@ fn validate(dir: &Path, files: &[String]) -> Result<Vec<Outcome>, String> {
         return Ok(result);
     }
     // The summaries belong, in order, to the files with several errors.
-    let several: Vec<usize> = (0..files.len())
-        .filter(|&i| outcomes[i].errors > 1)
-        .collect();
+    let several: Vec<usize> = (0..files.len()).filter(|&i| outcomes[i].errors > 1).collect();
     if several.len() != summaries.len() {
         return Err(format!(
             "{} files with several errors but {} 'Giving up' summaries in Puppet's output",
@@ -295,15 +244,15 @@ pub fn main(args: Vec<String>) -> ExitCode {
         }
         if let Some(n) = outcome.summary {
             if n != outcome.errors {
-                eprintln!("{at}: Puppet counted {n} errors but printed {} (limit {MAX_ERRORS}): split the case", outcome.errors);
+                eprintln!(
+                    "{at}: Puppet counted {n} errors but printed {} (limit {MAX_ERRORS}): split the case",
+                    outcome.errors
+                );
                 problems += 1;
             }
         }
         if outcome.warnings >= MAX_WARNINGS {
-            eprintln!(
-                "{at}: {} warnings, Puppet's limit: split the case",
-                outcome.warnings
-            );
+            eprintln!("{at}: {} warnings, Puppet's limit: split the case", outcome.warnings);
             problems += 1;
         }
         match outcome.stopped {
@@ -315,12 +264,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
         Ok(recorded) => recorded,
         Err(code) => return code,
     };
-    println!(
-        "{} cases, {} {}, {syntax} syntax errors in Puppet",
-        recorded.total,
-        recorded.changed,
-        recorded.verb()
-    );
+    println!("{} cases, {} {}, {syntax} syntax errors in Puppet", recorded.total, recorded.changed, recorded.verb());
     if problems > 0 || (recorded.check && recorded.changed > 0) {
         ExitCode::FAILURE
     } else {

@@ -143,22 +143,10 @@ pub fn main(args: Vec<String>) -> ExitCode {
                 let t = tokens[rng.below(tokens.len())];
                 let insert = INSERTS[rng.below(INSERTS.len())];
                 let (kind, mutant) = match rng.below(5) {
-                    0 => (
-                        "delete",
-                        format!("{}{}", &source[..t.start], &source[t.end..]),
-                    ),
-                    1 => (
-                        "repeat",
-                        format!("{}{}", &source[..t.end], &source[t.start..]),
-                    ),
-                    2 => (
-                        "replace",
-                        format!("{}{insert}{}", &source[..t.start], &source[t.end..]),
-                    ),
-                    3 => (
-                        "insert",
-                        format!("{}{insert} {}", &source[..t.start], &source[t.start..]),
-                    ),
+                    0 => ("delete", format!("{}{}", &source[..t.start], &source[t.end..])),
+                    1 => ("repeat", format!("{}{}", &source[..t.end], &source[t.start..])),
+                    2 => ("replace", format!("{}{insert}{}", &source[..t.start], &source[t.end..])),
+                    3 => ("insert", format!("{}{insert} {}", &source[..t.start], &source[t.start..])),
                     _ => ("cut", source[..t.end].to_string()),
                 };
                 if mutant == source {

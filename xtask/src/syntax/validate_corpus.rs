@@ -39,9 +39,7 @@ fn puppet(files: &[String], out: &mut HashMap<String, Vec<String>>) -> Result<()
             "Warning" => "warning",
             _ => continue,
         };
-        let rest = rest
-            .strip_prefix("Could not parse for environment production: ")
-            .unwrap_or(rest);
+        let rest = rest.strip_prefix("Could not parse for environment production: ").unwrap_or(rest);
         let Some(open) = rest.rfind(" (file: ").filter(|_| rest.ends_with(')')) else {
             if !rest.starts_with("Language validation logged") {
                 stray.push(format!("{kind}: {rest}"));
@@ -51,11 +49,8 @@ fn puppet(files: &[String], out: &mut HashMap<String, Vec<String>>) -> Result<()
         let inside = &rest[open + " (file: ".len()..rest.len() - 1];
         let (file, position) = inside.split_once(", ").unwrap_or((inside, ""));
         let message = &rest[..open];
-        let rendered = if position.is_empty() {
-            format!("{kind}: {message}")
-        } else {
-            format!("{kind}: {message} ({position})")
-        };
+        let rendered =
+            if position.is_empty() { format!("{kind}: {message}") } else { format!("{kind}: {message} ({position})") };
         found.entry(file.to_string()).or_default().push(rendered);
     }
     // Something printed without a file (a loader's warning, a stop): split the batch until
@@ -82,11 +77,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
         return ExitCode::from(2);
     };
     let files: Vec<String> = match std::fs::read_to_string(&list) {
-        Ok(text) => text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(String::from)
-            .collect(),
+        Ok(text) => text.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect(),
         Err(e) => {
             eprintln!("cannot read {list}: {e}");
             return ExitCode::from(2);
@@ -116,10 +107,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
             }
         };
         let puppet_lines = theirs.get(file).cloned().unwrap_or_default();
-        let puppet_errors = puppet_lines
-            .iter()
-            .filter(|l| l.starts_with("error:"))
-            .count();
+        let puppet_errors = puppet_lines.iter().filter(|l| l.starts_with("error:")).count();
         if puppet_errors > 0 {
             *counts.entry("files Puppet finds errors in").or_default() += 1;
         }
@@ -130,18 +118,11 @@ pub fn main(args: Vec<String>) -> ExitCode {
         let program = match parsed.result {
             Ok(program) => program,
             Err(d) => {
-                not_parsed.push(format!(
-                    "{file}: {}",
-                    d.first().map_or_else(String::new, |d| d.to_string())
-                ));
+                not_parsed.push(format!("{file}: {}", d.first().map_or_else(String::new, |d| d.to_string())));
                 continue;
             }
         };
-        let lexer: Vec<String> = parsed
-            .warnings
-            .iter()
-            .map(|d| render("warning", d))
-            .collect();
+        let lexer: Vec<String> = parsed.warnings.iter().map(|d| render("warning", d)).collect();
         let ours = puppet_syntax::validate(&program);
         let mut validation_warnings = Vec::new();
         for d in &ours {
@@ -161,13 +142,9 @@ pub fn main(args: Vec<String>) -> ExitCode {
         // Puppet's warnings that are neither validation's nor the lexer's.
         for line in puppet_lines.iter().filter(|l| l.starts_with("warning:")) {
             if validation_warnings.contains(line) {
-                *counts
-                    .entry("Puppet warnings matched by validate")
-                    .or_default() += 1;
+                *counts.entry("Puppet warnings matched by validate").or_default() += 1;
             } else if lexer.contains(line) {
-                *counts
-                    .entry("Puppet warnings matched by analyze (lexer)")
-                    .or_default() += 1;
+                *counts.entry("Puppet warnings matched by analyze (lexer)").or_default() += 1;
             } else if line.contains("escape sequence") || line.contains("Unicode escape") {
                 lexer_differences.push(format!("{file}: {line}"));
             } else if !line.ends_with(')') {
@@ -178,11 +155,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
             }
         }
     }
-    println!(
-        "{} files, {} parsed by our parser",
-        files.len(),
-        files.len() - not_parsed.len()
-    );
+    println!("{} files, {} parsed by our parser", files.len(), files.len() - not_parsed.len());
     for (what, n) in &counts {
         println!("  {what}: {n}");
     }
@@ -190,14 +163,8 @@ pub fn main(args: Vec<String>) -> ExitCode {
         ("errors from validate", &our_errors),
         ("validate warnings Puppet does not print", &extra_warnings),
         ("Puppet warnings validate does not give", &missed_warnings),
-        (
-            "Puppet lexer warnings analyze does not give",
-            &lexer_differences,
-        ),
-        (
-            "Puppet warnings without a position (not validation's)",
-            &other_warnings,
-        ),
+        ("Puppet lexer warnings analyze does not give", &lexer_differences),
+        ("Puppet warnings without a position (not validation's)", &other_warnings),
         ("files our parser rejects", &not_parsed),
     ];
     for (title, list) in sections {

@@ -111,16 +111,8 @@ fn lines_edit(kind: &str, source: &str, seed: u64) -> Option<Vec<Edit>> {
     let b = (a + 1 + next() % 4).min(starts.len());
     let (from, to) = (starts[a], starts.get(b).copied().unwrap_or(source.len()));
     Some(vec![match kind {
-        "dup_lines" => Edit {
-            start: to,
-            end: to,
-            text: source[from..to].to_string(),
-        },
-        _ => Edit {
-            start: from,
-            end: to,
-            text: String::new(),
-        },
+        "dup_lines" => Edit { start: to, end: to, text: source[from..to].to_string() },
+        _ => Edit { start: from, end: to, text: String::new() },
     }])
 }
 
@@ -132,27 +124,17 @@ fn mutate(kind: &str, source: &str, nodes: &[Node<'_>]) -> Option<Vec<Edit>> {
     match kind {
         "plus_assign" => {
             for n in nodes.iter().filter(|n| n.kind() == "assignment") {
-                if let Some(op) = n
-                    .child_by_field_name("operator")
-                    .filter(|o| text(*o) == "=")
-                {
-                    edits.push(Edit {
-                        start: op.start_byte(),
-                        end: op.end_byte(),
-                        text: "+=".into(),
-                    });
+                if let Some(op) = n.child_by_field_name("operator").filter(|o| text(*o) == "=") {
+                    edits.push(Edit { start: op.start_byte(), end: op.end_byte(), text: "+=".into() });
                 }
             }
         }
         "dup_key" => {
             for n in nodes.iter().filter(|n| n.kind() == "hash") {
                 let mut cursor = n.walk();
-                let first = n
-                    .named_children(&mut cursor)
-                    .find(|c| c.kind() == "hash_pair");
-                if let Some(key) = first
-                    .and_then(|p| p.child_by_field_name("key"))
-                    .filter(|k| plain(*k) && !text(*k).contains('\n'))
+                let first = n.named_children(&mut cursor).find(|c| c.kind() == "hash_pair");
+                if let Some(key) =
+                    first.and_then(|p| p.child_by_field_name("key")).filter(|k| plain(*k) && !text(*k).contains('\n'))
                 {
                     let pair = first.unwrap();
                     edits.push(Edit {
@@ -164,12 +146,10 @@ fn mutate(kind: &str, source: &str, nodes: &[Node<'_>]) -> Option<Vec<Edit>> {
             }
         }
         "reserved_param" | "dup_param" => {
-            for n in nodes.iter().filter(|n| {
-                matches!(
-                    n.kind(),
-                    "class_definition" | "define_definition" | "function_definition"
-                )
-            }) {
+            for n in nodes
+                .iter()
+                .filter(|n| matches!(n.kind(), "class_definition" | "define_definition" | "function_definition"))
+            {
                 if kind == "reserved_param" && n.kind() == "function_definition" {
                     continue;
                 }
@@ -177,20 +157,13 @@ fn mutate(kind: &str, source: &str, nodes: &[Node<'_>]) -> Option<Vec<Edit>> {
                     continue;
                 };
                 let mut cursor = list.walk();
-                let params: Vec<Node<'_>> = list
-                    .named_children(&mut cursor)
-                    .filter(|c| c.kind() == "parameter")
-                    .collect();
-                let names: Vec<Node<'_>> = params
-                    .iter()
-                    .filter_map(|p| p.child_by_field_name("name"))
-                    .collect();
+                let params: Vec<Node<'_>> =
+                    list.named_children(&mut cursor).filter(|c| c.kind() == "parameter").collect();
+                let names: Vec<Node<'_>> = params.iter().filter_map(|p| p.child_by_field_name("name")).collect();
                 match (kind, names.as_slice()) {
-                    ("reserved_param", [first, ..]) => edits.push(Edit {
-                        start: first.start_byte(),
-                        end: first.end_byte(),
-                        text: "$name".into(),
-                    }),
+                    ("reserved_param", [first, ..]) => {
+                        edits.push(Edit { start: first.start_byte(), end: first.end_byte(), text: "$name".into() })
+                    }
                     ("dup_param", [first, second, ..]) => edits.push(Edit {
                         start: second.start_byte(),
                         end: second.end_byte(),
@@ -201,17 +174,12 @@ fn mutate(kind: &str, source: &str, nodes: &[Node<'_>]) -> Option<Vec<Edit>> {
             }
         }
         "idem_binary" | "method_assign" => {
-            let wanted = if kind == "idem_binary" {
-                "binary_expression"
-            } else {
-                "method_call"
-            };
+            let wanted = if kind == "idem_binary" { "binary_expression" } else { "method_call" };
             let n = nodes.iter().find(|n| {
                 n.kind() == wanted
                     && plain(**n)
                     && !(wanted == "binary_expression"
-                        && n.child_by_field_name("operator")
-                            .is_some_and(|o| matches!(text(o), "=~" | "!~")))
+                        && n.child_by_field_name("operator").is_some_and(|o| matches!(text(o), "=~" | "!~")))
             })?;
             let statement = top_statement(*n);
             let suffix = if kind == "method_assign" { " = 1" } else { "" };
@@ -222,38 +190,22 @@ fn mutate(kind: &str, source: &str, nodes: &[Node<'_>]) -> Option<Vec<Edit>> {
             });
         }
         "append_attr" => {
-            for n in nodes.iter().filter(|n| {
-                n.kind() == "attribute" && n.parent().is_some_and(|p| p.kind() == "resource_body")
-            }) {
-                let name_is_splat = n
-                    .child_by_field_name("name")
-                    .is_some_and(|m| m.kind() == "splat");
-                if let Some(op) = n
-                    .child_by_field_name("operator")
-                    .filter(|o| text(*o) == "=>" && !name_is_splat)
-                {
-                    edits.push(Edit {
-                        start: op.start_byte(),
-                        end: op.end_byte(),
-                        text: "+>".into(),
-                    });
+            for n in nodes
+                .iter()
+                .filter(|n| n.kind() == "attribute" && n.parent().is_some_and(|p| p.kind() == "resource_body"))
+            {
+                let name_is_splat = n.child_by_field_name("name").is_some_and(|m| m.kind() == "splat");
+                if let Some(op) = n.child_by_field_name("operator").filter(|o| text(*o) == "=>" && !name_is_splat) {
+                    edits.push(Edit { start: op.start_byte(), end: op.end_byte(), text: "+>".into() });
                 }
             }
         }
         "class_in_if" => {
-            let n = nodes.iter().find(|n| {
-                n.kind() == "class_definition" && n.parent().is_some_and(|p| p.kind() == "program")
-            })?;
-            edits.push(Edit {
-                start: n.start_byte(),
-                end: n.start_byte(),
-                text: "if $x {\n".into(),
-            });
-            edits.push(Edit {
-                start: n.end_byte(),
-                end: n.end_byte(),
-                text: "\n}".into(),
-            });
+            let n = nodes
+                .iter()
+                .find(|n| n.kind() == "class_definition" && n.parent().is_some_and(|p| p.kind() == "program"))?;
+            edits.push(Edit { start: n.start_byte(), end: n.start_byte(), text: "if $x {\n".into() });
+            edits.push(Edit { start: n.end_byte(), end: n.end_byte(), text: "\n}".into() });
         }
         _ => return None,
     }
@@ -262,11 +214,7 @@ fn mutate(kind: &str, source: &str, nodes: &[Node<'_>]) -> Option<Vec<Edit>> {
 }
 
 /// Puppet's diagnostics per file name, as `error: MESSAGE (line: N, column: M)` lines.
-fn puppet(
-    dir: &Path,
-    files: &[String],
-    out: &mut HashMap<String, Vec<String>>,
-) -> Result<(), String> {
+fn puppet(dir: &Path, files: &[String], out: &mut HashMap<String, Vec<String>>) -> Result<(), String> {
     let output = Command::new("puppet")
         .args(["parser", "validate", "--color", "false"])
         .args(files)
@@ -285,9 +233,7 @@ fn puppet(
             "Warning" => "warning",
             _ => continue,
         };
-        let rest = rest
-            .strip_prefix("Could not parse for environment production: ")
-            .unwrap_or(rest);
+        let rest = rest.strip_prefix("Could not parse for environment production: ").unwrap_or(rest);
         let Some(open) = rest.rfind(" (file: ").filter(|_| rest.ends_with(')')) else {
             if !rest.starts_with("Language validation logged") {
                 stray.push(format!("{kind}: {rest}"));
@@ -296,14 +242,9 @@ fn puppet(
         };
         let inside = &rest[open + " (file: ".len()..rest.len() - 1];
         let (file, position) = inside.split_once(", ").unwrap_or((inside, ""));
-        let name = Path::new(file)
-            .file_name()
-            .map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
+        let name = Path::new(file).file_name().map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
         let message = &rest[..open];
-        found
-            .entry(name)
-            .or_default()
-            .push(format!("{kind}: {message} ({position})"));
+        found.entry(name).or_default().push(format!("{kind}: {message} ({position})"));
     }
     if !stray.is_empty() && files.len() > 1 {
         let (a, b) = files.split_at(files.len() / 2);
@@ -327,17 +268,9 @@ pub fn main(args: Vec<String>) -> ExitCode {
         eprintln!("usage: validate_mutants FILE-LIST [KIND...]");
         return ExitCode::from(2);
     };
-    let kinds: Vec<&str> = if args.len() > 1 {
-        args[1..].iter().map(String::as_str).collect()
-    } else {
-        KINDS.to_vec()
-    };
+    let kinds: Vec<&str> = if args.len() > 1 { args[1..].iter().map(String::as_str).collect() } else { KINDS.to_vec() };
     let files: Vec<String> = match std::fs::read_to_string(list) {
-        Ok(text) => text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(String::from)
-            .collect(),
+        Ok(text) => text.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect(),
         Err(e) => {
             eprintln!("cannot read {list}: {e}");
             return ExitCode::from(2);
@@ -349,9 +282,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
         return ExitCode::from(2);
     }
     let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(&tree_sitter_puppet::LANGUAGE.into())
-        .expect("the Puppet grammar");
+    parser.set_language(&tree_sitter_puppet::LANGUAGE.into()).expect("the Puppet grammar");
 
     let mut failed = false;
     for kind in kinds {
@@ -367,9 +298,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
             };
             let mut nodes = Vec::new();
             preorder(tree.root_node(), &mut nodes);
-            let seed = file.bytes().fold(0xcbf29ce484222325u64, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
-            });
+            let seed = file.bytes().fold(0xcbf29ce484222325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100000001b3));
             let edits = match kind {
                 "dup_lines" | "drop_lines" => lines_edit(kind, &source, seed),
                 _ => mutate(kind, &source, &nodes),
@@ -397,26 +326,19 @@ pub fn main(args: Vec<String>) -> ExitCode {
             let parsed = puppet_syntax::analyze(source);
             // Puppet's parser fails with a message of its lexer or grammar and no other error.
             let puppet_parse_error = puppet_lines.iter().any(|l| {
-                [
-                    "Syntax error",
-                    "Unclosed",
-                    "Heredoc",
-                    "illegal comma separated argument list",
-                ]
-                .iter()
-                .any(|m| l.contains(m))
+                ["Syntax error", "Unclosed", "Heredoc", "illegal comma separated argument list"]
+                    .iter()
+                    .any(|m| l.contains(m))
                     || l.starts_with("error: Could not")
             });
             let Ok(program) = parsed.result else {
                 rejected_by_us += 1;
                 if !puppet_parse_error {
                     only_we_reject += 1;
-                    let ours = parsed
-                        .result
-                        .err()
-                        .and_then(|d| d.first().map(|d| d.to_string()))
-                        .unwrap_or_default();
-                    differences.push(format!("{origin} ({name})\n      our parser rejects it: {ours}\n      puppet: {puppet_lines:?}"));
+                    let ours = parsed.result.err().and_then(|d| d.first().map(|d| d.to_string())).unwrap_or_default();
+                    differences.push(format!(
+                        "{origin} ({name})\n      our parser rejects it: {ours}\n      puppet: {puppet_lines:?}"
+                    ));
                 }
                 continue;
             };
@@ -424,17 +346,9 @@ pub fn main(args: Vec<String>) -> ExitCode {
                 syntax_in_puppet += 1;
                 continue;
             }
-            let lexer: Vec<String> = parsed
-                .warnings
-                .iter()
-                .map(|d| format!("warning: {d}"))
-                .collect();
+            let lexer: Vec<String> = parsed.warnings.iter().map(|d| format!("warning: {d}")).collect();
             // Loading (a class or type defined twice) is not validation.
-            let loading = [
-                "is already defined",
-                "Attempt to redefine entity",
-                "Try 'puppet help",
-            ];
+            let loading = ["is already defined", "Attempt to redefine entity", "Try 'puppet help"];
             let expected: Vec<String> = puppet_lines
                 .into_iter()
                 .filter(|l| !lexer.contains(l) && (l.starts_with("error") || l.ends_with(')')))
@@ -443,11 +357,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
             let ours: Vec<String> = puppet_syntax::validate(&program)
                 .iter()
                 .map(|d| {
-                    let level = if d.severity == puppet_syntax::Severity::Error {
-                        "error"
-                    } else {
-                        "warning"
-                    };
+                    let level = if d.severity == puppet_syntax::Severity::Error { "error" } else { "warning" };
                     format!("{level}: {d}")
                 })
                 .collect();
@@ -459,7 +369,8 @@ pub fn main(args: Vec<String>) -> ExitCode {
             } else {
                 let missing: Vec<&String> = expected.iter().filter(|e| !ours.contains(e)).collect();
                 let extra: Vec<&String> = ours.iter().filter(|o| !expected.contains(o)).collect();
-                differences.push(format!("{origin} ({name})\n      puppet only: {missing:?}\n      ours only:   {extra:?}"));
+                differences
+                    .push(format!("{origin} ({name})\n      puppet only: {missing:?}\n      ours only:   {extra:?}"));
             }
         }
         println!(

@@ -41,9 +41,8 @@ pub fn main(args: Vec<String>) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let todo: Vec<usize> = (0..table.cases.len())
-            .filter(|&i| all || table.cases[i].expect == Expect::Unrecorded)
-            .collect();
+        let todo: Vec<usize> =
+            (0..table.cases.len()).filter(|&i| all || table.cases[i].expect == Expect::Unrecorded).collect();
         if todo.is_empty() {
             continue;
         }
@@ -64,8 +63,10 @@ pub fn main(args: Vec<String>) -> ExitCode {
             let expect = match j["error_message"].as_str() {
                 Some(e) => Expect::Error(e.to_owned()),
                 None => {
-                    let notices: Vec<&str> =
-                        j["notices"].as_array().map(|a| a.iter().filter_map(|n| n.as_str()).collect()).unwrap_or_default();
+                    let notices: Vec<&str> = j["notices"]
+                        .as_array()
+                        .map(|a| a.iter().filter_map(|n| n.as_str()).collect())
+                        .unwrap_or_default();
                     Expect::Notice(notices.join("\n"))
                 }
             };
