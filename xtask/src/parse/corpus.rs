@@ -4,7 +4,7 @@
 //! cargo xtask check parse-corpus /tmp/puppet-corpus/pp-files.txt
 //! ```
 //!
-//! The argument is a file listing one manifest path a line (`shared/corpus/install.sh` writes
+//! The argument is a file listing one manifest path a line (`scripts/install-corpus.sh` writes
 //! one). Prints `N/M parse with no ERROR or MISSING node`, then each failure with the position
 //! of its first error; exits 1 if any manifest fails.
 
