@@ -42,11 +42,18 @@
 //! - **Run stages and containment**: every class is contained in its run stage (the `stage` it
 //!   is declared with, else its declarer's, else `Stage[main]`); other resources in the class
 //!   or defined resource evaluating them; `contain` adds an edge. Only classes may set `stage`.
+//!   The order stages impose is only what their relationships say (nothing is applied).
 //! - **Where a parameter was set**: each resource keeps its parameters' origins (file and
 //!   line), which the missing-relationship-target error names, as Puppet's `Param#file`/`#line`.
 //! - **Tags** ([`Resource::all_tags`], Puppet's `Tagging`): a resource's `tag` values, its type,
 //!   its title when that is a tag, then its declarer's tags, each `a::b` bringing `a` and `b`;
 //!   a class declared again takes the new declarer's tags, and `tag()` tags the container too.
+//! - **Output**: `poppet --catalog json` prints the catalog in the shape of Puppet's JSON
+//!   catalog ([`Catalog::to_json`]); the shell's `:catalog` lists resources in Puppet syntax
+//!   and the edges. Puppet's containment edges, classes and tags are checked against catalogs
+//!   Puppet compiled (`repl/tests/catalog_edges.txt`, recorded by `cargo xtask gen
+//!   catalog-edges`, which compiles with Puppet directly: the oracle does not report
+//!   containment); the golden suite's `catalog_*.txt` programs check resources and edges.
 
 use std::collections::HashMap;
 use std::rc::Rc;
