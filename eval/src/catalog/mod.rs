@@ -38,13 +38,16 @@
 //! - **Relationships** (`->` `~>` `<-` `<~`, collectors on either side) become `before` /
 //!   `notify` metaparameters at the end.
 //! - **Errors Puppet raises after evaluation** (parameter checks, missing relationship targets,
-//!   failed realizations) have no prefix or position: `error::bare` marks them.
+//!   failed realizations) have no prefix or position: `error::bare` marks them, callers that
+//!   place positionless errors leave them alone, and the session reports them as they are.
 //! - **Run stages and containment**: every class is contained in its run stage (the `stage` it
 //!   is declared with, else its declarer's, else `Stage[main]`); other resources in the class
 //!   or defined resource evaluating them; `contain` adds an edge. Only classes may set `stage`.
 //!   The order stages impose is only what their relationships say (nothing is applied).
-//! - **Where a parameter was set**: each resource keeps its parameters' origins (file and
-//!   line), which the missing-relationship-target error names, as Puppet's `Param#file`/`#line`.
+//! - **Where a parameter was set**: each resource keeps its parameters' origins (the file and
+//!   line of the attribute, default, override or collector; none for what a function gave, as
+//!   `create_resources`), which the missing-relationship-target error names, as Puppet's
+//!   `Param#file`/`#line`.
 //! - **Tags** ([`Resource::all_tags`], Puppet's `Tagging`): a resource's `tag` values, its type,
 //!   its title when that is a tag, then its declarer's tags, each `a::b` bringing `a` and `b`;
 //!   a class declared again takes the new declarer's tags, and `tag()` tags the container too.
