@@ -3,8 +3,63 @@
  * @license MIT
  *
  * The reference is Puppet 7.23: its lexer (`pops/parser/lexer2.rb`) and its grammar
- * (`pops/parser/egrammar.ra`). The language specification is in
- * `puppet-specifications/language/` (lexical_structure.md, expression_precedence.md).
+ * (`pops/parser/egrammar.ra`, installed with `puppet-agent` under
+ * `/usr/lib/ruby/vendor_ruby/puppet/pops/parser/`), not the prose of the specification where
+ * the two differ. The language specification is in `puppet-specifications/language/`
+ * (lexical_structure.md, expression_precedence.md).
+ *
+ * Levels. Puppet's grammar nests `assignment > relationship > resource > expression`. The
+ * grammar keeps those levels as hidden rules (`_assignment_level`, `_relationship_level`,
+ * `_resource_level`, `_expression`), so that a `{` after an expression is a resource body only
+ * where Puppet allows one (never in an `if` condition), and relationships bind tighter than
+ * `=`. Operators use egrammar.ra's precedence table (`PREC` below).
+ *
+ * Statement calls. `include x`, `notice x`, `return` …: Puppet parses a bare name followed by
+ * an expression and then rewrites it into a call (`Factory.transform_calls`) for the names of
+ * `STATEMENT_CALLS` only. Those fifteen names are keywords wherever an expression may start,
+ * where they also stand for plain names (`tag == 'x'` in a collector, `notice(1) + 2`); which
+ * reading wins is a GLR choice by dynamic precedence (see `statement_call`).
+ *
+ * GLR conflicts are the three of `conflicts`, each commented there: the statement calls (two)
+ * and `File {` (resource defaults, or the type of a titled resource `File { 'x': }`, decided
+ * by what follows the brace). Each fork lives for one statement at most.
+ *
+ * Speed. Pass-through rules (the statement levels, `_primary`, `_literal`, `_definition`,
+ * argument and entry rules) are inlined: in tree-sitter a hidden rule still costs a subtree
+ * per use, and a statement used to pass through five of them. `_expression` is the only
+ * supertype. The external scanner is called before every token (heredoc text is an extra, so
+ * one of its tokens is always valid); it returns at once where none of its tokens can come.
+ *
+ * Context-dependent tokens (`[` after whitespace, `(` first on its line, `/` as division or
+ * regex, string and heredoc text) are the external scanner's: see the header of
+ * `src/scanner.c`, which also explains Puppet's string quirks and how heredocs are scanned.
+ *
+ * Reserved words. Puppet's keywords are tree-sitter reserved words (`reserved.global`): never
+ * a `name`, so `else` after a reused `if` is the keyword and `class class {}` is an error;
+ * where Puppet takes a keyword as a name (attribute names, `${type}`, `type`/`function` in
+ * collections) the grammar lists it.
+ *
+ * Incremental parsing. With no statement separators, tree-sitter may reuse a statement whose
+ * end depended on the next token. Reserved words removed most such cases; `cargo xtask fuzz
+ * mutate` (xtask/src/parse/mutate.rs) compares incremental re-parses with fresh ones and
+ * counts what remains. Editors converge on the next full parse.
+ *
+ * What the grammar accepts beyond Puppet, and puppet-syntax reports exactly (Puppet's own
+ * automaton decides syntax errors there: syntax/src/lr.rs):
+ *   - `[` after whitespace where only an access fits (`foo($a [1])`);
+ *   - `type[…]` and `type.x` outside interpolations;
+ *   - `;` where Puppet allows none: a leading or trailing `;`, or `;;` after a statement-call
+ *     name (`notice; 1` is a call, as in Puppet, whose statement list drops the `;` before
+ *     pairing a name with a statement);
+ *   - `file { … }` without a title (Puppet's syntax reads a name and a hash, then validation
+ *     rejects it);
+ *   - heredocs without text or with an invalid escape letter;
+ *   - malformed numbers (`0x1G`, `08`): one `number` token, so that the syntax layer can give
+ *     Puppet's "not a valid … number" message.
+ *
+ * Not parsed: `plan` and `apply` are keywords only in Bolt's tasks mode; `puppet parser
+ * validate` (7.23, default settings) rejects them as definitions, and so they are names here.
+ * EPP templates are a separate language (puppet-syntax reads them: syntax/src/epp.rs).
  */
 
 /// <reference types="tree-sitter-cli/dsl" />

@@ -11,7 +11,9 @@
 //! them. The top scope holds many, in a hash map.
 //!
 //! Match variables (`$0`, `$1`, ...) are not in scopes: they live in the evaluator's stack of
-//! match frames (see `Evaluator::with_match_frame`).
+//! match frames (see `Evaluator::with_match_frame`): one frame per `if`/`unless`, case
+//! option, selector option, lambda call and function call. A failed match leaves the frame as
+//! it was.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -5,6 +5,10 @@
 //!
 //! `GOLDEN_FILTER=text` runs only the cases whose name contains `text`.
 //!
+//! Beyond the suites, real code is compared with Puppet by `cargo xtask check eval-corpus`
+//! (every corpus manifest) and `cargo xtask check modules` (every class of the corpus
+//! modules; classes that need a function implemented in Ruby are counted apart).
+//!
 //! `tests/golden/disagree.todo` lists the cases known to disagree (`FILE: case name`), each
 //! with the reason in the comment lines above it: they are reported, not failed, until they
 //! agree, when the runner asks for them to be removed from the list (`poppet_tests::ratchet`).

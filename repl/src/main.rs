@@ -1,6 +1,12 @@
 //! `poppet`: runs Puppet code (`-e CODE`, a file, or standard input) as `puppet apply` would
 //! compile it, printing log messages as Puppet does; without arguments on a terminal, the
 //! interactive shell.
+//!
+//! Log lines go to standard output as they are made, the error to standard error (on a
+//! terminal with its source line and a caret: `Failure::excerpt`, shared with the shell);
+//! `--output json` prints one record instead. `--facts` reads JSON with `pfmt::data` and YAML
+//! as Puppet reads a facts file (Psych's YAML 1.1, with Hiera's reader). Ctrl-C sets the
+//! evaluator's interrupt flag, which stops the run at the next call; a second Ctrl-C exits.
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;

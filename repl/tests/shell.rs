@@ -1,5 +1,9 @@
 //! The interactive shell, driven through a pseudo-terminal: the scripted sessions of
-//! `tests/shell/sessions.txt` (see that file for the format) run against the real binary.
+//! `tests/shell/sessions.txt` (see that file for the format) run against the real binary:
+//! typing, continuation, completion, hints, history across runs, Ctrl-C, every command,
+//! colour rules. The highlighter, completion and the validator's table are tested as pure
+//! code (`tests/highlight.rs`, `tests/complete.rs`, the unit tests of `shell/validate.rs`);
+//! `bench/shell` measures a keystroke's highlighting and the start-up.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,6 +1,25 @@
 //! Lowering: from a tree-sitter-puppet tree to the typed AST, doing what Puppet's parser does
-//! while it builds its model (`egrammar.ra` actions, `Factory`): statement calls, string
-//! escapes and interpolation, heredoc text, numbers in every radix, nested class names.
+//! while it builds its model (`egrammar.ra` actions, `Factory`), in one walk of the tree:
+//!
+//! * statement calls (`include x`), with `rval_required` false for a call standing as a
+//!   statement;
+//! * string escapes and interpolation: in `${x}`, `${x[1]}`, `${x.y}` and `${0}` the first
+//!   token becomes a variable, as lexer2's `transform_to_variable` does;
+//! * heredoc text: the margin taken from the end line, the `-` trim, the escapes of the
+//!   header's flags; the n-th header owns the n-th body in document order (a body is an extra
+//!   of the tree, placed after the construct that ends the header's line);
+//! * numbers in every radix, kept whole whatever their size (validation reports those beyond
+//!   64 bits);
+//! * class names prefixed by the enclosing classes, adjacent unfolded hashes merged
+//!   (`Factory.ARGUMENTS`), `elsif` chains nested.
+//!
+//! Nesting deeper than [`MAX_DEPTH`] is a diagnostic, so that no input overflows the stack in
+//! whatever walks the AST recursively afterwards; walks over tree-sitter nodes are iterative
+//! (`preorder`), as fuzzed trees are 20,000 levels deep.
+//!
+//! Where the tree-sitter grammar accepts more than Puppet (its header in grammar.js lists
+//! what), the syntax error comes from Puppet's own automaton (`lr.rs`), not from
+//! here.
 
 use tree_sitter::Node;
 

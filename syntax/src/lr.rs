@@ -3,10 +3,19 @@
 //! tokens of Puppet's lexer ([`lexer`](crate::lexer)). It says where Puppet's parser stops:
 //! the token it fails on, or a grammar action that raises an error.
 //!
-//! The tree-sitter grammar accepts what Puppet accepts, but it recovers differently and it
-//! accepts a little more (see ARCHITECTURE.md); this automaton makes Puppet's syntax errors
-//! exact by construction. The loop is Racc's (`racc/parser.rb`, `_racc_do_parse_rb`): a
-//! state whose action pointer is empty takes its default action without reading a token.
+//! The tree-sitter grammar accepts what Puppet accepts, but it recovers differently (GLR
+//! recovery puts ERROR nodes anywhere near the fault) and it accepts a little more (listed in
+//! the header of `tree-sitter-puppet/grammar.js`); this automaton makes Puppet's syntax errors
+//! exact by construction: the token Puppet fails on (`Syntax error at 'x'`), the end of the
+//! input, or the lexer's error when the parser asks for a token the lexer cannot deliver. The
+//! loop is Racc's (`racc/parser.rb`, `_racc_do_parse_rb`): a state whose action pointer is
+//! empty takes its default action without reading a token.
+//!
+//! The tables are generated from the installed Puppet by `cargo xtask gen lr-tables`
+//! (`xtask/ruby/lr_tables.rb`), and CI checks that they are reproduced. Only where Puppet's
+//! automaton accepts and the tree still has an error (no such input is known) does
+//! [`parse`](crate::parse) fall back to mapping tree-sitter's first ERROR or MISSING node to
+//! a Puppet token.
 //!
 //! A few of the grammar's actions raise errors from what they build (`@` before something
 //! that is not a resource, `foo { a +> 1 }`, `$a, $b` as a statement …). For those the

@@ -1,6 +1,11 @@
 //! PN, the S-expression form of Puppet's AST (`puppet-specifications/models/pn.md`), printed
 //! exactly as `puppet parser dump --format pn` prints it (`pops/pn.rb`,
-//! `pops/model/pn_transformer.rb`).
+//! `pops/model/pn_transformer.rb`), Ruby's `Float#to_s` included. `cargo xtask check
+//! pn-corpus` compares it with Puppet's over the whole corpus.
+//!
+//! One deliberate difference: Puppet's own dumper crashes on a captures-rest parameter
+//! (`*$rest`: it puts `PN::Literal(true)` in `parameters_entry`); this one prints
+//! `:splat true`.
 
 use std::fmt::Write;
 

@@ -14,8 +14,13 @@
 //! not always where the expression starts. Puppet positions a binary operation, an assignment,
 //! a relationship and a hash entry at its operator, a method call at its `(` (or its `.`
 //! without parentheses), a parameter at its `$name`, a type alias at its name and a heredoc's
-//! text at the line after its header. The AST does not keep those tokens' places, so they
-//! are derived from the spans around them, assuming the usual spacing (see [`between`]).
+//! text at the line after its header. The AST keeps those places ([`Expr::at`],
+//! [`Parameter::at`]; a heredoc's text is taken to start on the line after its header).
+//!
+//! The walk is the AST's own ([`Node::for_each_child`], which names every expression kind, so
+//! a new kind must say what it contains), in Puppet's order over its model: a body of one
+//! statement that Puppet always wraps in a block is visited as if wrapped here too, since the
+//! `top` and idem checks depend on it.
 //!
 //! A heredoc whose static text does not conform to its syntax (`@(END:json)`, `base64`, `pp`)
 //! makes Puppet stop validating at once: that error is then the only diagnostic, as in Puppet.

@@ -1,6 +1,13 @@
 //! The golden PN suite: for every case of `tests/pn/*.txt`, our PN of the source must be
 //! identical to Puppet 7.23's, recorded in the case (`cargo xtask record pn` records them;
-//! the format is in the test kit's `poppet_tests::cases`).
+//! the format is in the test kit's `poppet_tests::cases`). There is one file per construct
+//! family.
+//!
+//! Expectations come from Puppet, never from us: a source Puppet rejects or cannot print (a
+//! `*$rest` parameter crashes its dumper) is not a case. Sources are recorded with `puppet
+//! parser dump` as they are, without `--validate`, so a case may be one that only Puppet's
+//! validator rejects (`$a [1]`, `+=`, type mappings). `cargo xtask record pn --check` only
+//! compares.
 //!
 //! Every failure is reported, with the case's name, source, Puppet's PN and ours, before the
 //! test fails. `PN_CASE=text` runs only the cases whose name contains `text`.

@@ -1,6 +1,11 @@
 //! The validation suite: for every case of `tests/validate/*.txt`, our diagnostics for the
 //! source must be Puppet 7.23's, recorded in the case (`cargo xtask record validate` records
-//! them; the format is in the test kit's `poppet_tests::cases`).
+//! them, `--check` only compares; the format is in the test kit's `poppet_tests::cases`).
+//! Puppet's diagnostics are both validation issues and syntax errors: `syntax.txt` has each
+//! kind of lexical and syntax error, and `mutants.txt` sources of the PN suite each edited at
+//! one token by `cargo xtask fuzz syntax-mutants` (most of them syntax errors). Over real code,
+//! `cargo xtask check validate-corpus` compares with Puppet on the corpus and `cargo xtask
+//! fuzz validate-mutants` on corpus files edited to be invalid.
 //!
 //! A case is parsed with `puppet_syntax::analyze` (which keeps the lexer's warnings) and
 //! checked with `puppet_syntax::validate`; each diagnostic is rendered as `error: MESSAGE (line: N, column: M)` or `warning: …`, and

@@ -9,6 +9,31 @@
  *
  * Its state is the queue of heredocs whose header has been read but whose text has not ended.
  * Every loop advances the lexer or stops, so scanning is bounded by the input's length.
+ *
+ * Tree-sitter calls the scanner before every token (heredoc text is an extra, so one of its
+ * tokens is always valid); it returns at once where none of its tokens can come.
+ *
+ * Regex or division. Puppet's lexer decides by the previous token; here tree-sitter's set of
+ * valid symbols stands in for it: the scanner is asked for division first, where an operator
+ * is valid, and reads a regex elsewhere. The exception is `}`, after which Puppet reads `/…/`
+ * as a regex when it can (a `}` may end a case option's body): the never-produced external
+ * token `_after_rbrace`, optional after every `}` in the grammar, is valid exactly there and
+ * tells the scanner.
+ *
+ * Puppet's string quirks. SLURP_DQ_PATTERN and SLURP_SQ_PATTERN need a character before the
+ * closing quote and take the leftmost match, so a `"` that starts a piece of string (after
+ * the opening quote, a variable, an interpolation or a `$` that starts no variable) and is
+ * followed by `"` or `$` is text: `"${x}""` is `${x}` and `"`, and `'''` is `'` (that one is
+ * the grammar's `single_quoted_string`). The external token QUOTE_TEXT (valid only where a
+ * piece starts) and the flag `after_false_dollar` reproduce it.
+ *
+ * Heredocs. The header `@("END":json/L)` is part of the expression; its text starts on the
+ * next line, after whatever else the header's line holds, so the text is an extra
+ * (`heredoc_body`, as tree-sitter-ruby does it), which lands in the tree right after the
+ * construct that ends the header's line. Pending heredocs are kept in a queue (end tag as
+ * length and 64-bit hash, escapes, flags: 12 bytes each, bounded in bytes against the
+ * serialization buffer). Like Puppet, any line whose text *ends* with the tag ends the
+ * heredoc (Puppet's end-line pattern is not anchored at the line's start).
  */
 
 #include "tree_sitter/alloc.h"

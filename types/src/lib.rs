@@ -11,6 +11,10 @@
 //! - [`new`]: conversions (`Integer.new`, `Timestamp.new`, ...); [`assert_type`], the
 //!   function;
 //! - [`literal`]: reading data literals, type expressions and constructor calls from source.
+//!
+//! Deep values: [`Value`] and [`Type`] free nested containers without deep recursion (their
+//! `Drop`), the notice form prints iteratively, and the recursive questions stop at a nesting
+//! bound (answering "no", or printing `...`) far beyond what the parser lets source reach.
 
 pub mod assert_type;
 pub mod assignable;

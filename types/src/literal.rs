@@ -12,7 +12,12 @@
 //! (`Integer`, aliases given to the [`Reader`]) and their parameters (`Struct[{a => Integer}]`),
 //! resource and class references (`File['x']`, `Class['a']`), and conversions: `T(args)`,
 //! `T.new(args)`, `new(T, args)`. Anything else (variables, operators, other calls) is an
-//! error saying it is not a literal.
+//! error saying it is not a literal. Type parameters are [`params`](crate::params)' job and
+//! conversions [`new`](crate::new)'s.
+//!
+//! Messages are Puppet's without the "Evaluation Error: " prefix; where Puppet's message
+//! depends on the expression (`Error while evaluating a Function Call, `), the reader adds
+//! that part.
 
 use std::collections::HashMap;
 use std::rc::Rc;

@@ -7,6 +7,11 @@
 //! Puppet's `eql?` on types: structural. Puppet's `==` between types (mutual assignability) is
 //! in `compare.rs`.
 //!
+//! `Struct` keys are `String` (or `Enum`) types of one value, wrapped in `Optional` when the
+//! key may be missing, as `TypeFactory.struct` makes them. An alias ([`TypeAlias`]) is filled
+//! in after it is created, so that it can refer to itself (`Data`, `RichData` and user
+//! aliases); every walk over types guards against that recursion.
+//!
 //! The questions asked of types live one per file: `instance.rs` (`=~`), `assignable.rs`,
 //! `normalize.rs`, `common.rs`, `infer.rs`, `display.rs`, `mismatch.rs`, `params.rs`
 //! (parameterising a type from values).

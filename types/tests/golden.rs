@@ -1,6 +1,9 @@
 //! The golden tables (`tests/golden/*.txt`, recorded from Puppet 7.23 by
 //! `cargo xtask record types`; the format is the test kit's `poppet_tests::table`): each line of Puppet is computed with this crate alone and its
-//! notice (or error) compared with Puppet's.
+//! notice (or error) compared with Puppet's. A line is a literal read by the literal reader,
+//! or a comparison (`==`, `!=`, `<` …) or match (`=~`, `!~`) of such, or a call of
+//! `type()`, `assert_type()` or `strftime()`. Cases where Puppet itself crashes (Ruby
+//! `NoMethodError`s) or prints object addresses are not in the tables.
 //!
 //! `GOLDEN=name` runs only the files whose name contains `name`; `GOLDEN_SHOW=n` prints up to
 //! `n` failures per file (default 10).

@@ -38,15 +38,25 @@
 //! - **Relationships** (`->` `~>` `<-` `<~`, collectors on either side) become `before` /
 //!   `notify` metaparameters at the end.
 //! - **Errors Puppet raises after evaluation** (parameter checks, missing relationship targets,
-//!   failed realizations) have no prefix or position: `error::bare` marks them.
+//!   failed realizations) have no prefix or position: `error::bare` marks them, callers that
+//!   place positionless errors leave them alone, and the session reports them as they are.
 //! - **Run stages and containment**: every class is contained in its run stage (the `stage` it
 //!   is declared with, else its declarer's, else `Stage[main]`); other resources in the class
 //!   or defined resource evaluating them; `contain` adds an edge. Only classes may set `stage`.
-//! - **Where a parameter was set**: each resource keeps its parameters' origins (file and
-//!   line), which the missing-relationship-target error names, as Puppet's `Param#file`/`#line`.
+//!   The order stages impose is only what their relationships say (nothing is applied).
+//! - **Where a parameter was set**: each resource keeps its parameters' origins (the file and
+//!   line of the attribute, default, override or collector; none for what a function gave, as
+//!   `create_resources`), which the missing-relationship-target error names, as Puppet's
+//!   `Param#file`/`#line`.
 //! - **Tags** ([`Resource::all_tags`], Puppet's `Tagging`): a resource's `tag` values, its type,
 //!   its title when that is a tag, then its declarer's tags, each `a::b` bringing `a` and `b`;
 //!   a class declared again takes the new declarer's tags, and `tag()` tags the container too.
+//! - **Output**: `poppet --catalog json` prints the catalog in the shape of Puppet's JSON
+//!   catalog ([`Catalog::to_json`]); the shell's `:catalog` lists resources in Puppet syntax
+//!   and the edges. Puppet's containment edges, classes and tags are checked against catalogs
+//!   Puppet compiled (`repl/tests/catalog_edges.txt`, recorded by `cargo xtask gen
+//!   catalog-edges`, which compiles with Puppet directly: the oracle does not report
+//!   containment); the golden suite's `catalog_*.txt` programs check resources and edges.
 
 use std::collections::HashMap;
 use std::rc::Rc;

@@ -35,6 +35,18 @@
 //!   interpolation have direct paths. The accumulator idiom (`reduce` whose lambda ends in
 //!   `$memo + X` or `$memo << X`, no `break()` in it: `call.rs`, `accumulator_body`) gets the
 //!   only handle of the memo and adds in place, so building a hash this way is linear.
+//! - **Pcore objects.** The `Error` data type is `Value::Error` / `Type::Error` (as `Deferred`
+//!   is `Value::Deferred`): `Error.new`, attributes and `message()` by method call,
+//!   `Error[kind, issue_code]` matching its attributes as `=~` does; `get` hands its lambda
+//!   one. `Deferred` values are objects too (`$d.name`, `$d.arguments`, with the same errors
+//!   for arguments and blocks), and so is a `URI` (`$uri.host`, `.port`, …, the arguments
+//!   evaluated and ignored as Puppet's are): see `object_member` in `call`. User-defined
+//!   `Object` types and annotations are not modelled (`annotate` says so).
+//! - **Integers beyond 64 bits** are values too (`Value::BigInt`, `puppet_types::int` says
+//!   where they come from and where Puppet stops them); `--output json` writes one as a
+//!   string of its digits. A quirk of Puppet's is reproduced: an unknown parameterised type at
+//!   the top of an alias body (`type U = Nope[1]`) becomes a reference named by garbled
+//!   source text, and naming that alias a second time in a program fails.
 //! - **Depth and interrupts.** `eval` grows the stack on demand (`stacker`), so calls nest up
 //!   to `Options::max_depth` (10,000) on any thread and then stop with an error; an atomic
 //!   flag (Ctrl-C in the runner, a watchdog in the tests) stops a running evaluation at the

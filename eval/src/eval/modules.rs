@@ -2,8 +2,13 @@
 //! do: a class or defined type `apache::vhost` from `apache/manifests/vhost.pp` (`apache` from
 //! `apache/manifests/init.pp`), a function `apache::port` from `apache/functions/port.pp`, a
 //! type alias `Apache::Port` from `apache/types/port.pp`. The first directory of the path that
-//! has the module wins. A function implemented in Ruby (`lib/puppet/functions/...rb`) cannot
-//! run here: calling it says so.
+//! has the module wins. A class or defined type is found as Puppet's 3.x type loader finds
+//! it, trying the files of its enclosing names in turn, each after the module's `init.pp` (so
+//! a nested class fails on the types of `init.pp`: parameter types are evaluated when a file
+//! is loaded). Definitions remember their file, and errors in them name it. A function
+//! implemented in Ruby (4.x in `lib/puppet/functions`, 3.x in `lib/puppet/parser/functions`)
+//! cannot run here: calling it says so. A resource type implemented in Ruby has its
+//! parameters checked when its `lib/puppet/type/NAME.rb` declares them one by one.
 
 use std::collections::HashSet;
 use std::path::PathBuf;

@@ -1,6 +1,8 @@
 //! `lookup` (Puppet's `functions/lookup.rb`) and the deprecated `hiera`, `hiera_array`,
 //! `hiera_hash` and `hiera_include` (`hiera/puppet_function.rb`). The search itself is
-//! `crate::hiera`.
+//! `crate::hiera`. `lookup` has Puppet's five signatures (with local types, in the dispatch
+//! notation of `functions/mod.rs`), its type checks and its error kinds. The `hiera_*`
+//! functions warn that they are deprecated, once per session.
 //!
 //! The `hiera_*` functions search Hiera's global layer only (Puppet lets them see the
 //! environment's data when the environment has a version 5 `hiera.yaml`, which Poppet's has

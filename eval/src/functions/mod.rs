@@ -23,7 +23,11 @@
 //! gets counts the dispatches only.
 //!
 //! Types are read with Puppet's built-in types and aliases; a function's dispatches are read
-//! the first time it is called.
+//! the first time it is called (so start-up stays a few milliseconds).
+//!
+//! A function Poppet cannot run (ERB's `template` and `inline_template`, functions modules
+//! implement in Ruby, `annotate` without Object types) is an error saying so, never a wrong
+//! answer; `generate()` runs commands only where the user allowed it (`system.rs`).
 
 use std::cell::OnceCell;
 use std::collections::HashMap;

@@ -1,7 +1,9 @@
 //! Templates and files of modules: `inline_epp` and `epp` (Puppet's `EppEvaluator`), and
 //! `file`. A template is parsed by [`puppet_syntax::epp`] into a body whose text parts and
 //! `<%= %>` expressions append to the output the evaluator keeps for it (see
-//! `Evaluator::render_template`). ERB templates (`template`, `inline_template`) are Ruby
+//! `Evaluator::render_template`). `inline_epp` renders in a scope local to the caller's,
+//! `epp` in one local to the top scope; parameters are bound as a lambda's, by name. ERB
+//! templates (`template`, `inline_template`) are Ruby
 //! code, which Poppet does not run.
 
 use std::path::{Path, PathBuf};

@@ -2,7 +2,9 @@
 //! messages, and turned into hierarchy entries whose locations are resolved at each lookup.
 //!
 //! Version 5 is Hiera 5's format; version 4 (deprecated) is read into the same entries;
-//! version 3, or a file that holds no hash, is ignored in a module with Puppet's warnings.
+//! version 3, or a file that holds no hash, is ignored in a module with Puppet's warnings. A
+//! module without `hiera.yaml` has no data. The checks are Puppet's: its type for the file,
+//! one data function and one location kind per level, unique level names.
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,8 @@
 //! the same), `%{alias('k')}` (the whole string is the found value, of any type),
 //! `%{literal('%')}` and `%{scope('x')}`. Methods are allowed in data, not in `hiera.yaml`.
 //!
-//! A found value is interpolated again; a key that comes back to itself is a recursive lookup.
+//! A found value is interpolated again; a key that comes back to itself is Puppet's recursive
+//! lookup error. An undefined variable interpolates as nothing, with Puppet's warning.
 
 use puppet_types::Value;
 

@@ -28,7 +28,9 @@
 //! Not modelled: global and environment data (no `--hiera-config`), Hiera 3 backends,
 //! `lookup_key` and `data_dig` functions, data hash functions other than `yaml_data` and
 //! `json_data` (an error says so), `uri`/`uris` locations, `data_provider` in `metadata.json`
-//! (an error unless null), `explain` output, `plan_hierarchy`.
+//! (an error unless null), `explain` output, `plan_hierarchy`, and Ruby's JSON parser's error
+//! messages (`json_data` reports the JSON reader's own). Integers beyond 64 bits in data are
+//! kept, as Ruby bignums are in Puppet.
 
 mod config;
 mod interpolate;

@@ -13,7 +13,9 @@
 //! | quoted and block scalars, `!!str`, anything else | String |
 //!
 //! Only the first document of a file counts; an alias (`*a`) repeats its anchored value and
-//! a merge key (`<<: *a`) merges a hash into the one it is in, as Psych does.
+//! a merge key (`<<: *a`) merges a hash into the one it is in, as Psych does. Syntax errors
+//! are yaml-rust2's, worded as libyaml words them (inside a flow collection, libyaml's own).
+//! The runner's `--facts` YAML files are read here too.
 
 use std::collections::HashMap;
 

@@ -1,5 +1,5 @@
-//! The shell's meta-commands: `:`-prefixed (never a Puppet name), one table, any unique
-//! prefix accepted (`:h` is `:help`).
+//! The shell's meta-commands: `:`-prefixed (never a Puppet name), one table. A prefix names
+//! the first command in the table's order that it begins (`:h` is `:help`, `:t` is `:type`).
 
 use std::path::PathBuf;
 use std::time::Instant;

@@ -23,6 +23,11 @@
 //! | `:load `, `:edit ` | paths |
 //! | a comment, string text, regexp, heredoc text | nothing |
 //!
+//! Resource types' attributes and their documented values come from
+//! `puppet_eval::resource_types`: the core types' schemas generated from Puppet 7.23 by
+//! `cargo xtask gen resource-types` (`xtask/ruby/resource_types.rb`), which the catalog
+//! checks parameters with too.
+//!
 //! A word left empty (the cursor after a space) completes only where the context is narrow:
 //! attributes, attribute values, fact keys, class names, methods, commands and paths.
 

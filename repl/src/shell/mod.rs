@@ -7,8 +7,23 @@
 //! meta-commands ([`commands`]); everything else is Puppet code, evaluated against the
 //! persistent scope, its value echoed as a Puppet literal (`=> [1, 'a']`) and kept in `$_`.
 //!
-//! At the prompt, unlike inside one program, a top-level variable may be assigned again (with
-//! a note), and a function or type alias defined again replaces the old one.
+//! The helper never borrows the session: completion reads [`Names`], a snapshot of the names
+//! refreshed after each input.
+//!
+//! - **Line editing**: Emacs keys; Alt-Enter inserts a line break, a bracketed paste inserts
+//!   a block whole, a multi-line input is one history entry, and history lives in
+//!   `$XDG_STATE_HOME/poppet/history`.
+//! - **Results** are echoed through the format engine (`%p`, or the `:set format` string or
+//!   format map) and coloured by the same highlighter as the input, since a `%p` result is
+//!   Puppet source; `$_` is the last result that is not undef. Errors show Puppet's message,
+//!   the location and the source line with a caret (`Failure::excerpt`, shared with the
+//!   runner).
+//! - **The prompt is not one program.** A top-level variable assigned again at the prompt is
+//!   removed first (a note says so; it is restored when the input fails), while inside one
+//!   input Puppet's "Cannot reassign" holds. A function or type alias defined again replaces
+//!   the old one (the evaluator's redefinition error is per program).
+//! - **Interrupts**: rustyline reads Ctrl-C as a key while editing (the input is cleared);
+//!   while code runs, Ctrl-C is a signal that sets the evaluator's interrupt flag.
 
 pub mod commands;
 pub mod complete;

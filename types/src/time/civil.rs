@@ -3,7 +3,8 @@
 //! broken-down time (`struct vtm`) that `Time#strftime` formats.
 //!
 //! Days are counted from 1970-01-01 as `i128`, so every `Timestamp` (an `i128` of
-//! nanoseconds) has a date.
+//! nanoseconds) has a date. This is our own code, not a calendar crate's, because of that
+//! missing limit; a unit test checks it against `jiff` for the years -9999 to 9999.
 
 /// Nanoseconds per second.
 pub const NSECS_PER_SEC: i128 = 1_000_000_000;
