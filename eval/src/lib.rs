@@ -11,6 +11,7 @@
 //!   relationships, collectors) and [`hiera`]: Hiera 5 data and `lookup`.
 //! - [`facts`]: the node's facts (`--facts` files, or a small built-in set);
 //!   [`resource_types`]: the core resource types' schemas, generated from Puppet.
+//! - [`json`]: values as JSON (`--output json`, the catalog's JSON form).
 //! - [`error`]: `Flow`, the unwinding type (errors, and `break`/`next`/`return` as values).
 //!
 //! ```
@@ -26,6 +27,7 @@ pub mod eval;
 pub mod facts;
 pub mod functions;
 pub mod hiera;
+pub mod json;
 pub mod resource_types;
 pub mod scope;
 mod session;

@@ -328,32 +328,14 @@ fn json_record(outcome: &Outcome) -> serde_json::Value {
     })
 }
 
-/// A value as JSON: data as itself, anything else in its string form.
+/// A value as JSON: data as itself, anything else in its string form (hash keys too, but
+/// strings as they are).
 fn to_json(v: &Value) -> serde_json::Value {
-    match v {
-        Value::Undef => serde_json::Value::Null,
-        Value::Boolean(b) => (*b).into(),
-        Value::Integer(i) => (*i).into(),
-        // JSON numbers here are 64-bit: a bignum is written as its digits, in a string
-        Value::BigInt(b) => b.to_string().into(),
-        Value::Float(f) => {
-            serde_json::Number::from_f64(*f).map_or_else(|| puppet_types::display::float_to_s(*f).into(), Into::into)
-        }
-        Value::String(s) => s.to_string().into(),
-        Value::Array(a) => a.iter().map(to_json).collect::<Vec<_>>().into(),
-        Value::Hash(h) => {
-            let mut map = serde_json::Map::new();
-            for (k, v) in h.iter() {
-                let key = match k {
-                    Value::String(s) => s.to_string(),
-                    other => puppet_types::display::value_to_string(other),
-                };
-                map.insert(key, to_json(v));
-            }
-            map.into()
-        }
-        other => puppet_types::display::value_to_string(other).into(),
-    }
+    let key = |k: &Value| match k {
+        Value::String(s) => s.to_string(),
+        other => puppet_types::display::value_to_string(other),
+    };
+    puppet_eval::json::value_to_json(v, &key, &puppet_types::display::value_to_string)
 }
 
 /// The interactive shell, on a thread with a deep stack as evaluation needs.

@@ -589,27 +589,7 @@ fn is_main(r: &Resource) -> bool {
 
 /// A value as JSON, as Puppet's catalog writes parameter values: references as their text.
 pub fn value_json(v: &Value) -> serde_json::Value {
-    match v {
-        Value::Undef => serde_json::Value::Null,
-        Value::Boolean(b) => (*b).into(),
-        Value::Integer(i) => (*i).into(),
-        // never in a catalog: an attribute refuses a bignum
-        Value::BigInt(b) => b.to_string().into(),
-        Value::Float(f) => {
-            serde_json::Number::from_f64(*f).map_or_else(|| puppet_types::display::float_to_s(*f).into(), Into::into)
-        }
-        Value::String(s) => s.to_string().into(),
-        Value::Array(a) => a.iter().map(value_json).collect::<Vec<_>>().into(),
-        Value::Hash(h) => {
-            let mut map = serde_json::Map::new();
-            for (k, v) in h.iter() {
-                map.insert(puppet_types::display::value_to_s(k), value_json(v));
-            }
-            map.into()
-        }
-        Value::Type(_) => reference_text(v).into(),
-        other => puppet_types::display::value_to_s(other).into(),
-    }
+    crate::json::value_to_json(v, &puppet_types::display::value_to_s, &reference_text)
 }
 
 /// A relationship target as Puppet prints it: a reference's `ref`, anything else `to_s`.
