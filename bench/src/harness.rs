@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Where `/work/shared/corpus/install.sh` writes its list of manifests.
+/// Where `scripts/install-corpus.sh` writes its list of manifests.
 pub const DEFAULT_CORPUS: &str = "/tmp/puppet-corpus/pp-files.txt";
 /// Timed runs per parser unless `--runs` says otherwise; the best one is reported.
 pub const DEFAULT_RUNS: usize = 5;
