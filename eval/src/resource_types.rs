@@ -3,7 +3,7 @@
 //! metaparameters every type takes.
 //!
 //! The table is `resource_types.json`, written by Puppet itself:
-//! `ruby eval/examples/resource_types.rb > eval/src/resource_types.json` (it reads
+//! `cargo xtask gen resource-types > eval/src/resource_types.json` (`xtask/ruby/resource_types.rb` reads
 //! `Puppet::Type.eachtype`, `allattrs`, `key_attributes` and each attribute's value
 //! collection). It is read once, on first use.
 //!
