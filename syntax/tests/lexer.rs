@@ -6,35 +6,6 @@ use puppet_syntax::lexer::{self, Token, TokenKind};
 use puppet_syntax::Diagnostic;
 use std::time::{Duration, Instant};
 
-/// Decodes a case's source: `\n`, `\t`, `\r`, `\\` and `\xNN` (a byte).
-fn decode(src: &str) -> Vec<u8> {
-    let b = src.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' && i + 1 < b.len() {
-            match b[i + 1] {
-                b'n' => out.push(b'\n'),
-                b't' => out.push(b'\t'),
-                b'r' => out.push(b'\r'),
-                b'\\' => out.push(b'\\'),
-                b'x' => {
-                    let hex = std::str::from_utf8(&b[i + 2..(i + 4).min(b.len())]).unwrap();
-                    out.push(u8::from_str_radix(hex, 16).unwrap());
-                    i += 4;
-                    continue;
-                }
-                other => panic!("unknown escape \\{}", other as char),
-            }
-            i += 2;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    out
-}
-
 struct Case {
     line: usize,
     src: String,
@@ -78,7 +49,7 @@ fn recorded_cases() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for case in &cases {
-        let bytes = decode(&case.src);
+        let bytes = poppet_tests::escapes::decode(&case.src).unwrap_or_else(|e| panic!("line {}: {e}", case.line));
         let (out, kinds) = verdict(&bytes);
         let expected = case.out.as_str();
         checked += 1;

@@ -2,6 +2,7 @@
 //!
 //! - [`cases`]: golden case files (`=== name`, source, `---`, expectation), the test runner's
 //!   loop over a directory of them and the recorders' driver;
+//! - [`escapes`]: the escapes of the lexer's one-line case sources;
 //! - [`table`]: golden tables (a line of Puppet, then `=> NOTICE` or `!! ERROR`);
 //! - [`ratchet`]: `disagree.todo`, the list of golden cases known to disagree with Puppet,
 //!   which may only shrink;
@@ -11,6 +12,7 @@
 //! It depends on no crate of the workspace, so that each of them can dev-depend on it.
 
 pub mod cases;
+pub mod escapes;
 pub mod oracle;
 pub mod ratchet;
 pub mod table;

@@ -64,38 +64,6 @@ pub fn dump(file: &str) {
     println!("{{\"file\":{},\"tokens\":[{}],\"error\":{}}}", json_str(file), tokens, error);
 }
 
-/// Decodes a case's source: `\n`, `\t`, `\r`, `\\` and `\xNN` (a byte).
-pub fn decode(src: &str) -> Vec<u8> {
-    let b = src.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' && i + 1 < b.len() {
-            match b[i + 1] {
-                b'n' => out.push(b'\n'),
-                b't' => out.push(b'\t'),
-                b'r' => out.push(b'\r'),
-                b'\\' => out.push(b'\\'),
-                b'x' if i + 3 < b.len() + 1 => {
-                    let hex = std::str::from_utf8(&b[i + 2..(i + 4).min(b.len())]).unwrap_or("");
-                    out.push(u8::from_str_radix(hex, 16).unwrap_or(0));
-                    i += 4;
-                    continue;
-                }
-                other => {
-                    out.push(b'\\');
-                    out.push(other);
-                }
-            }
-            i += 2;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    out
-}
-
 /// Writes a case's source to a temporary file.
 fn temp_file(source: &[u8], n: usize) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("lexer-case-{}-{n}.pp", std::process::id()));
@@ -145,7 +113,7 @@ pub fn record(cases: &str) -> Result<(), String> {
         let (key, old) = line.split_once(": ").unwrap_or(("", ""));
         let new = match (key, &source) {
             ("src", _) => {
-                source = Some(decode(old));
+                source = Some(poppet_tests::escapes::decode(old)?);
                 n += 1;
                 None
             }
