@@ -15,57 +15,10 @@
 //! apart, and compared with `analyze`'s.
 
 use std::collections::{BTreeMap, HashMap};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 const BATCH: usize = 200;
 const SHOWN: usize = 15;
-
-/// Puppet's diagnostics per file, as `error: MESSAGE (line: N, column: M)` lines.
-fn puppet(files: &[String], out: &mut HashMap<String, Vec<String>>) -> Result<(), String> {
-    let output = Command::new("puppet")
-        .args(["parser", "validate", "--color", "false"])
-        .args(files)
-        .output()
-        .map_err(|e| format!("cannot run puppet: {e}"))?;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let mut found: HashMap<String, Vec<String>> = HashMap::new();
-    let mut stray = Vec::new();
-    for line in stderr.lines() {
-        let Some((level, rest)) = line.split_once(": ") else {
-            continue;
-        };
-        let kind = match level {
-            "Error" => "error",
-            "Warning" => "warning",
-            _ => continue,
-        };
-        let rest = rest.strip_prefix("Could not parse for environment production: ").unwrap_or(rest);
-        let Some(open) = rest.rfind(" (file: ").filter(|_| rest.ends_with(')')) else {
-            if !rest.starts_with("Language validation logged") {
-                stray.push(format!("{kind}: {rest}"));
-            }
-            continue;
-        };
-        let inside = &rest[open + " (file: ".len()..rest.len() - 1];
-        let (file, position) = inside.split_once(", ").unwrap_or((inside, ""));
-        let message = &rest[..open];
-        let rendered =
-            if position.is_empty() { format!("{kind}: {message}") } else { format!("{kind}: {message} ({position})") };
-        found.entry(file.to_string()).or_default().push(rendered);
-    }
-    // Something printed without a file (a loader's warning, a stop): split the batch until
-    // the file it belongs to is alone.
-    if !stray.is_empty() && files.len() > 1 {
-        let (a, b) = files.split_at(files.len() / 2);
-        puppet(a, out)?;
-        return puppet(b, out);
-    }
-    if !stray.is_empty() {
-        found.entry(files[0].clone()).or_default().extend(stray);
-    }
-    out.extend(found);
-    Ok(())
-}
 
 fn render(kind: &str, d: &puppet_syntax::Diagnostic) -> String {
     format!("{kind}: {d}")
@@ -85,7 +38,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
     };
     let mut theirs = HashMap::new();
     for batch in files.chunks(BATCH) {
-        if let Err(e) = puppet(batch, &mut theirs) {
+        if let Err(e) = super::puppet_validate(None, batch, &|file| file.to_string(), &mut theirs) {
             eprintln!("{e}");
             return ExitCode::from(2);
         }

@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 use tree_sitter::Node;
 
@@ -213,49 +213,9 @@ fn mutate(kind: &str, source: &str, nodes: &[Node<'_>]) -> Option<Vec<Edit>> {
     (!edits.is_empty()).then_some(edits)
 }
 
-/// Puppet's diagnostics per file name, as `error: MESSAGE (line: N, column: M)` lines.
-fn puppet(dir: &Path, files: &[String], out: &mut HashMap<String, Vec<String>>) -> Result<(), String> {
-    let output = Command::new("puppet")
-        .args(["parser", "validate", "--color", "false"])
-        .args(files)
-        .current_dir(dir)
-        .output()
-        .map_err(|e| format!("cannot run puppet: {e}"))?;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let mut found: HashMap<String, Vec<String>> = HashMap::new();
-    let mut stray = Vec::new();
-    for line in stderr.lines() {
-        let Some((level, rest)) = line.split_once(": ") else {
-            continue;
-        };
-        let kind = match level {
-            "Error" => "error",
-            "Warning" => "warning",
-            _ => continue,
-        };
-        let rest = rest.strip_prefix("Could not parse for environment production: ").unwrap_or(rest);
-        let Some(open) = rest.rfind(" (file: ").filter(|_| rest.ends_with(')')) else {
-            if !rest.starts_with("Language validation logged") {
-                stray.push(format!("{kind}: {rest}"));
-            }
-            continue;
-        };
-        let inside = &rest[open + " (file: ".len()..rest.len() - 1];
-        let (file, position) = inside.split_once(", ").unwrap_or((inside, ""));
-        let name = Path::new(file).file_name().map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
-        let message = &rest[..open];
-        found.entry(name).or_default().push(format!("{kind}: {message} ({position})"));
-    }
-    if !stray.is_empty() && files.len() > 1 {
-        let (a, b) = files.split_at(files.len() / 2);
-        puppet(dir, a, out)?;
-        return puppet(dir, b, out);
-    }
-    if !stray.is_empty() {
-        found.entry(files[0].clone()).or_default().extend(stray);
-    }
-    out.extend(found);
-    Ok(())
+/// A file's name without its directory.
+fn file_name(file: &str) -> String {
+    Path::new(file).file_name().map_or(file.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 fn sorted(mut v: Vec<String>) -> Vec<String> {
@@ -314,7 +274,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
         let names: Vec<String> = mutants.iter().map(|m| m.0.clone()).collect();
         let mut theirs = HashMap::new();
         for batch in names.chunks(BATCH) {
-            if let Err(e) = puppet(&dir, batch, &mut theirs) {
+            if let Err(e) = super::puppet_validate(Some(&dir), batch, &file_name, &mut theirs) {
                 eprintln!("{e}");
                 return ExitCode::from(2);
             }
