@@ -16,20 +16,23 @@
 #   --node=NAME                  the node's name (default testnode)
 #   --timeout=SECONDS            per program (default 20)
 #   --catalog                    also list the catalog's resources and relationships
+#   --catalog-json               also give the whole compiled catalog (Puppet's catalog JSON)
 #   --ral                        also convert the catalog as `puppet apply` does, so that
 #                                resource parameter validation errors surface
 #   --pretty                     human-readable output instead of JSON Lines
 
 require 'json'
+require 'yaml'
 require 'fileutils'
 require 'tmpdir'
 require 'timeout'
 
 # The command line.
-Options = Struct.new(:strict, :strict_variables, :facts, :node, :timeout, :catalog, :ral, :pretty, :inputs)
+Options = Struct.new(:strict, :strict_variables, :facts, :node, :timeout, :catalog, :catalog_json, :ral, :pretty,
+                     :inputs)
 
 def parse_options(argv)
-  o = Options.new('warning', true, nil, 'testnode', 20.0, false, false, false, [])
+  o = Options.new('warning', true, nil, 'testnode', 20.0, false, false, false, false, [])
   argv.each do |arg|
     case arg
     when /\A--strict=(\w+)\z/ then o.strict = Regexp.last_match(1)
@@ -38,6 +41,7 @@ def parse_options(argv)
     when /\A--node=(.+)\z/ then o.node = Regexp.last_match(1)
     when /\A--timeout=([\d.]+)\z/ then o.timeout = Regexp.last_match(1).to_f
     when '--catalog' then o.catalog = true
+    when '--catalog-json' then o.catalog_json = true
     when '--ral' then o.ral = true
     when '--pretty' then o.pretty = true
     when '-h', '--help'
@@ -65,6 +69,8 @@ Puppet.initialize_settings(
   SETTINGS_DIRS.flat_map { |setting, dir| ["--#{setting}", File.join(SCRATCH, dir)] } + ['--color', 'false']
 )
 Puppet[:strict_variables] = OPTIONS.strict_variables
+# The node is the machine `puppet apply` runs on: its certificate name is the node's name.
+Puppet[:certname] = OPTIONS.node
 Puppet[:strict] = OPTIONS.strict.to_sym
 Puppet::Util::Log.level = :notice
 # No console: each program's log lines are collected by a destination of its own.
@@ -86,9 +92,11 @@ unless defined?(Puppet::Test::LogCollector)
 end
 
 NODE = OPTIONS.node
-# Without --facts: a small fixed fact set of a Debian 12 node.
+# Without --facts: a small fixed fact set of a Debian 12 node. A facts file is JSON or YAML
+# (`facter --json --show-legacy`, `facter --yaml`).
 FACTS = (if OPTIONS.facts
-           JSON.parse(File.read(OPTIONS.facts))
+           text = File.read(OPTIONS.facts)
+           text.lstrip.start_with?('{') ? JSON.parse(text) : YAML.safe_load(text)
          else
            { 'hostname' => NODE, 'fqdn' => "#{NODE}.example.com", 'domain' => 'example.com',
              'kernel' => 'Linux', 'osfamily' => 'Debian',
@@ -141,11 +149,20 @@ def relationships(catalog)
   end.sort
 end
 
+# The compiled catalog as `puppet apply --catalog`-style JSON (`Puppet::Resource::Catalog#to_data_hash`)
+# without what differs from run to run (version, code id, uuid, format).
+def catalog_json(catalog)
+  catalog.to_data_hash.reject { |key, _| %w[version code_id catalog_uuid catalog_format].include?(key) }
+end
+
 # Compiles `code` as `puppet apply -e CODE` would (a fresh environment without modules, fresh
 # loaders, the node with its facts), without Facter and without applying anything.
 def compile(code)
   env = Puppet::Node::Environment.create(:production, [], Puppet::Node::Environment::NO_MANIFEST)
   facts = Puppet::Node::Facts.new(NODE, FACTS.dup)
+  # As `puppet apply` does: `clientcert` (the node's name, from which `$trusted` is made),
+  # `clientversion`, `clientnoop`.
+  facts.add_local_facts
   node = Puppet::Node.new(NODE, environment: env, facts: facts)
   node.merge(facts.values)
   node.add_server_facts({})
@@ -189,6 +206,7 @@ def compile(code)
     outcome['resources'] = catalog.resources.map(&:ref).reject { |r| IMPLICIT_RESOURCES.include?(r) }
     outcome['relationships'] = relationships(catalog)
   end
+  outcome['catalog'] = catalog_json(catalog) if OPTIONS.catalog_json && catalog
   outcome
 end
 
