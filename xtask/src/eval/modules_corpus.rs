@@ -51,7 +51,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
     for ((class, program), outcome) in classes.iter().zip(&programs).zip(&puppet) {
         let expected = oracle::expectation(outcome);
         let ours = std::panic::catch_unwind(|| {
-            let mut session = Session::default();
+            let mut session = Session::oracle_node();
             session.evaluator.set_modulepath(&path_text);
             our_expectation(&session.run(program))
         });
