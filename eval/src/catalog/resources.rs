@@ -336,9 +336,12 @@ impl Evaluator {
                 }
             }
         }
+        // Puppet's RelationshipValidator: resources in catalog order, each one's parameters in
+        // the order they were set.
         for r in self.compiler.catalog.resources().iter().filter(|r| !r.virtual_) {
-            for param in ["before", "require", "notify", "subscribe"] {
-                let Some(v) = r.params.get(param) else { continue };
+            let relationships =
+                r.params.iter().filter(|(p, _)| matches!(&***p, "before" | "require" | "notify" | "subscribe"));
+            for (param, v) in relationships {
                 for target in flatten(v) {
                     let found = match reference_of(&target) {
                         Some((t, title)) => self.compiler.catalog.get(&t, &title).is_some(),
