@@ -38,6 +38,21 @@ pub struct Template {
     template: String,
 }
 
+/// Where the positions of a template's rewritten source are in the template (see
+/// [`Template::positions`]).
+#[derive(Clone, Debug, Default)]
+pub struct Positions {
+    pieces: Vec<(usize, usize, usize)>,
+    template: String,
+}
+
+impl Positions {
+    /// The line and column in the template of a position of the rewritten source.
+    pub fn position(&self, span: Span) -> (u32, u32) {
+        position_of(&self.template, offset_in(&self.pieces, span.start))
+    }
+}
+
 impl Template {
     /// The line and column in the template of a position of the rewritten source (what the
     /// evaluator's spans are in). A position in generated text is placed at the start of
@@ -47,19 +62,30 @@ impl Template {
         position_of(&self.template, offset)
     }
 
+    /// The map from the rewritten source's positions to the template's, to keep while the
+    /// template is evaluated (for the positions of warnings).
+    pub fn positions(&self) -> Positions {
+        Positions { pieces: self.pieces.clone(), template: self.template.clone() }
+    }
+
     /// The template offset of a rewritten-source offset.
     fn template_offset(&self, offset: usize) -> usize {
-        let mut best = 0;
-        for &(at, orig, len) in &self.pieces {
-            if offset >= at && offset <= at + len {
-                return orig + (offset - at);
-            }
-            if offset > at + len {
-                best = orig + len;
-            }
-        }
-        best
+        offset_in(&self.pieces, offset)
     }
+}
+
+/// The template offset of a rewritten-source offset, given the pieces of code copied.
+fn offset_in(pieces: &[(usize, usize, usize)], offset: usize) -> usize {
+    let mut best = 0;
+    for &(at, orig, len) in pieces {
+        if offset >= at && offset <= at + len {
+            return orig + (offset - at);
+        }
+        if offset > at + len {
+            best = orig + len;
+        }
+    }
+    best
 }
 
 /// The 1-based line and column (in characters) of a byte offset.

@@ -184,6 +184,7 @@ impl Evaluator {
     ) -> Eval<Value> {
         let saved_scope = std::mem::replace(&mut self.scope, Scope::local(&scope));
         let saved_file = self.loader.current_file.replace(file.clone());
+        let saved_positions = self.epp_positions.replace((file.clone(), Rc::new(template.positions())));
         self.epp_output.push(String::new());
         let result = self.with_function_match_frames(|ev| {
             match (&template.parameters, given) {
@@ -210,6 +211,7 @@ impl Evaluator {
         let out = self.epp_output.pop().unwrap_or_default();
         self.scope = saved_scope;
         self.loader.current_file = saved_file;
+        self.epp_positions = saved_positions;
         match result {
             Ok(()) => Ok(Value::from(out.as_str())),
             Err(Flow::Error(mut e)) if e.file.is_none() && !e.bare => {

@@ -184,6 +184,9 @@ pub struct Evaluator {
     pub(crate) in_type_alias: bool,
     /// The output of the EPP templates being rendered, innermost last.
     pub(crate) epp_output: Vec<String>,
+    /// The template being evaluated, if any: its file and where its rewritten source's
+    /// positions are in it (for warnings placed in it).
+    pub(crate) epp_positions: Option<(Rc<str>, Rc<puppet_syntax::epp::Positions>)>,
     next_closure_id: usize,
 
     // Definitions.
@@ -234,6 +237,7 @@ impl Evaluator {
             source: Rc::from(""),
             scope_pool: Vec::new(),
             epp_output: Vec::new(),
+            epp_positions: None,
             garbled: HashMap::new(),
             param_guard: None,
             regexps: HashMap::new(),
@@ -254,7 +258,12 @@ impl Evaluator {
     /// A warning at a position, as Puppet logs it: `MESSAGE (line: N, column: M)`.
     pub fn warn_at(&mut self, message: &str, at: Span) {
         let file = self.loader.current_file.as_ref().map(|f| format!("file: {f}, ")).unwrap_or_default();
-        self.log(Level::Warning, format!("{message} ({file}line: {}, column: {})", at.line, at.column));
+        let (line, column) = match (&self.epp_positions, &self.loader.current_file) {
+            // In a template's code: its place in the template.
+            (Some((template, positions)), Some(current)) if Rc::ptr_eq(template, current) => positions.position(at),
+            _ => (at.line, at.column),
+        };
+        self.log(Level::Warning, format!("{message} ({file}line: {line}, column: {column})"));
     }
 
     /// Evaluates a program (parsed from `source`) in the current scope: its definitions
