@@ -13,6 +13,15 @@
 //! outcome, in the order of `poppet_tests::oracle::Expectation` (`notice:`, `warning:`,
 //! `err:`, `error:`, `resource:`, `edge:`).
 //!
+//! `cargo xtask record catalog` records the golden suite of whole catalogs
+//! (`eval/tests/golden_catalog/`) with the suite's settings (`poppet_tests::catalog::GOLDEN`:
+//! its module path, strict variables off, its facts): the expectation is the messages' lines
+//! as above, then the compiled catalog's lines (`poppet_tests::catalog::lines`).
+//!
+//! ```sh
+//! cargo xtask record catalog eval/tests/golden_catalog/*.txt
+//! ```
+//!
 //! `--modulepath DIR[:DIR]` compiles with those module directories (`xtask/ruby/modules_oracle.rb`
 //! around the oracle). A line feed inside a message is written `␤`; the module path's
 //! directories (`--modulepath`, or `$POPPET_MODULEPATH` with `POPPET_ORACLE` naming
@@ -23,13 +32,33 @@
 
 use std::process::ExitCode;
 
-use poppet_tests::cases;
 use poppet_tests::oracle::{self, Oracle};
+use poppet_tests::{cases, catalog};
 use serde_json::Value as Json;
 
 const BATCH: usize = 500;
 
 pub fn main(args: Vec<String>) -> ExitCode {
+    record(args, Suite::Messages)
+}
+
+/// `cargo xtask record catalog`: the whole-catalog suite, with its settings.
+pub fn catalog_main(args: Vec<String>) -> ExitCode {
+    let settings = catalog::GOLDEN;
+    let mut args = args;
+    args.insert(0, format!("--modulepath={}", catalog::workspace_path(settings.modulepath).display()));
+    record(args, Suite::Catalog(settings))
+}
+
+/// What a suite's expectation holds.
+enum Suite {
+    /// The messages, the resources and the relationships (`--catalog`).
+    Messages,
+    /// The messages and the whole catalog (`--catalog-json`), compiled with these settings.
+    Catalog(catalog::Settings),
+}
+
+fn record(args: Vec<String>, suite: Suite) -> ExitCode {
     // `--modulepath DIR[:DIR]`: Puppet with that module path (the module goldens).
     let mut modules = None;
     let mut rest = Vec::new();
@@ -41,10 +70,15 @@ pub fn main(args: Vec<String>) -> ExitCode {
             None => rest.push(arg),
         }
     }
-    let oracle = match &modules {
+    let mut oracle = match &modules {
         Some(dirs) => super::modules_corpus::modules_oracle(dirs),
         None => Oracle::default().arg("--catalog"),
     };
+    if let Suite::Catalog(settings) = &suite {
+        for arg in settings.oracle_args() {
+            oracle = oracle.arg(arg);
+        }
+    }
     // Module goldens: the module path's directories are written as `<modules>`.
     let modulepath = match &modules {
         Some(dirs) => dirs.into(),
@@ -63,7 +97,10 @@ pub fn main(args: Vec<String>) -> ExitCode {
             oracle.run(&programs)
         },
         |at, outcome: Json| {
-            let mut lines = oracle::expectation(&outcome);
+            let mut lines = match suite {
+                Suite::Messages => oracle::expectation(&outcome),
+                Suite::Catalog(_) => catalog::outcome_lines(&outcome),
+            };
             for dir in std::env::split_paths(&modulepath).filter(|d| !d.as_os_str().is_empty()) {
                 lines = oracle::hide_modulepath(lines, &dir);
             }
