@@ -410,7 +410,14 @@ impl Evaluator {
                     }
                 }
             }
-            ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            let bound = ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            // The defaults are the resource's parameters too (`assign_defaults`).
+            let resource = ev.compiler.catalog.at_mut(index);
+            for (name, value) in bound {
+                if resource.params.get(&name).is_none_or(Value::is_undef) {
+                    resource.params.insert(name, value);
+                }
+            }
             match &def.body {
                 Some(body) => ev.eval(body).map(drop),
                 None => Ok(()),
