@@ -535,7 +535,22 @@ impl Catalog {
         let mut classes = vec![json!("settings")];
         for r in self.resources.iter().filter(|r| !r.virtual_ && !is_main(r) && !r.hidden()) {
             let mut params = serde_json::Map::new();
+            let mut sensitive = Vec::new();
+            let namevar = namevar(r);
             for (k, v) in r.params.iter().filter(|(_, v)| !v.is_undef()) {
+                // the namevar is not written when it is the title
+                if **k == *namevar && matches!(v, Value::String(s) if *s == r.title) {
+                    continue;
+                }
+                // a Sensitive value is written unwrapped, its parameter named (Puppet's
+                // `replace_sensitive_data`)
+                let v = match v {
+                    Value::Sensitive(inner) => {
+                        sensitive.push(k.to_string());
+                        &**inner
+                    }
+                    v => v,
+                };
                 params.insert(k.to_string(), value_json(v));
             }
             let title = if &*r.type_name == "Class" { capitalize_segments(&r.title) } else { r.title.to_string() };
@@ -545,6 +560,9 @@ impl Catalog {
             }
             if !params.is_empty() {
                 entry["parameters"] = params.into();
+            }
+            if !sensitive.is_empty() {
+                entry["sensitive_parameters"] = sensitive.into();
             }
             resources.push(entry);
             // a stage is contained in nothing: it is a top-level container
@@ -587,9 +605,37 @@ fn is_main(r: &Resource) -> bool {
     r.kind == Kind::Class && &*r.title == "main"
 }
 
-/// A value as JSON, as Puppet's catalog writes parameter values: references as their text.
+/// The parameter naming a resource (`Puppet::Resource#namevar`): a core type's one namevar,
+/// else `name`.
+fn namevar(r: &Resource) -> &'static str {
+    if r.kind == Kind::Builtin {
+        if let Some(t) = crate::resource_types::get(&r.type_name.to_lowercase()) {
+            if let [one] = t.namevars.as_slice() {
+                return one;
+            }
+        }
+    }
+    "name"
+}
+
+/// A value as JSON, as Puppet's catalog writes parameter values (`to_data_hash` without rich
+/// data: Puppet's `ToDataConverter`): data as itself, `default` as `"default"`, a Sensitive
+/// value as `{"__ptype": "Sensitive", "__pvalue": VALUE}`, a hash key that is no string and
+/// every other value as its text (a reference's `ref`).
 pub fn value_json(v: &Value) -> serde_json::Value {
-    crate::json::value_to_json(v, &puppet_types::display::value_to_s, &reference_text)
+    match v {
+        Value::Sensitive(inner) => serde_json::json!({"__ptype": "Sensitive", "__pvalue": value_json(inner)}),
+        Value::Default => "default".into(),
+        Value::Array(items) => items.iter().map(value_json).collect::<Vec<_>>().into(),
+        Value::Hash(h) => {
+            let mut map = serde_json::Map::new();
+            for (k, v) in h.iter() {
+                map.insert(puppet_types::display::value_to_s(k), value_json(v));
+            }
+            map.into()
+        }
+        v => crate::json::value_to_json(v, &puppet_types::display::value_to_s, &reference_text),
+    }
 }
 
 /// A relationship target as Puppet prints it: a reference's `ref`, anything else `to_s`.
