@@ -170,18 +170,17 @@ impl Resource {
         }
     }
 
-    /// Adds a value to a parameter that takes several (`before`, `require`): the first stays
-    /// single, the next make an array.
+    /// Adds a relationship to a relationship metaparameter (`before`, `require`), as a
+    /// relationship statement or `require()` does: the parameter becomes an array (of its
+    /// value, when it has one) and takes the new one at its end.
     pub fn append_param(&mut self, name: &str, value: Value) {
-        let merged = match self.params.get(name) {
-            None => value,
-            Some(old) => {
-                let mut items = flatten(old);
-                items.push(value);
-                Value::array(items)
-            }
+        let mut items = match self.params.get(name) {
+            None | Some(Value::Undef) => Vec::new(),
+            Some(Value::Array(items)) => items.as_ref().clone(),
+            Some(old) => vec![old.clone()],
         };
-        self.params.insert(name.into(), merged);
+        items.push(value);
+        self.params.insert(name.into(), Value::array(items));
     }
 
     /// Where it was declared, as Puppet's messages say: `(line: 3)`, `(file: F, line: 3)` in
@@ -545,6 +544,14 @@ impl Catalog {
                 // a Sensitive value is written unwrapped, its parameter named (Puppet's
                 // `replace_sensitive_data`)
                 let v = match v {
+                    // the undefs of a relationship metaparameter's array are dropped
+                    Value::Array(items) if RELATIONSHIP_PARAMETERS.contains(&&**k) => {
+                        params.insert(
+                            k.to_string(),
+                            items.iter().filter(|i| !i.is_undef()).map(value_json).collect::<Vec<_>>().into(),
+                        );
+                        continue;
+                    }
                     Value::Sensitive(inner) => {
                         sensitive.push(k.to_string());
                         &**inner
@@ -604,6 +611,9 @@ pub(crate) fn flatten(v: &Value) -> Vec<Value> {
 fn is_main(r: &Resource) -> bool {
     r.kind == Kind::Class && &*r.title == "main"
 }
+
+/// The metaparameters that make relationships.
+const RELATIONSHIP_PARAMETERS: [&str; 4] = ["before", "require", "notify", "subscribe"];
 
 /// The parameter naming a resource (`Puppet::Resource#namevar`): a core type's one namevar,
 /// else `name`.
