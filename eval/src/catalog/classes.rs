@@ -250,6 +250,24 @@ impl Evaluator {
         result.map_err(|flow| in_file(flow, file.as_ref()))
     }
 
+    /// Makes `Class[main]` the container (a Puppet function's body is evaluated in the top
+    /// scope, whose resource that is), with its tags; `None` when it is already. Give what it
+    /// returns back to [`Evaluator::leave_main_container`].
+    pub(crate) fn enter_main_container(&mut self) -> Option<(Container, Vec<String>)> {
+        if self.compiler.container.is_main() {
+            return None;
+        }
+        let tags = self.compiler.catalog.get("Class", "main").map_or_else(|| vec!["class".to_owned()], Resource::all_tags);
+        let container = std::mem::replace(&mut self.compiler.container, Container::main());
+        Some((container, std::mem::replace(&mut self.compiler.tags, tags)))
+    }
+
+    /// Back to the container [`Evaluator::enter_main_container`] left.
+    pub(crate) fn leave_main_container(&mut self, (container, tags): (Container, Vec<String>)) {
+        self.compiler.container = container;
+        self.compiler.tags = tags;
+    }
+
     /// `$module_name` in the scope of a class or defined type loaded from a module.
     pub(super) fn bind_module_name(&mut self, name: &str) {
         let module = self.module_of(name);
