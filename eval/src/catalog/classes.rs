@@ -384,6 +384,55 @@ impl Evaluator {
         }
     }
 
+    /// Checks the defined resources never evaluated (virtual, or exported, and not realized)
+    /// as Puppet's `validate_resource` does when it finishes the catalog: the parameters they
+    /// were given against their type's, with no default evaluated (a parameter with a default
+    /// may be left out). The first problem is an error without position.
+    pub(super) fn check_unevaluated_defines(&mut self) -> Eval<()> {
+        for index in 0..self.compiler.catalog.len() {
+            let r = self.compiler.catalog.at(index);
+            if r.kind != Kind::Define || r.evaluated {
+                continue;
+            }
+            let (reference, params) = (r.reference(), r.params.clone());
+            let Some(def) = self.compiler.defines.get(&r.type_name.to_lowercase()).cloned() else { continue };
+            let mut problems: Vec<String> = params
+                .keys()
+                .filter(|k| {
+                    &***k != "name"
+                        && !def.parameters.iter().any(|p| p.name == ***k)
+                        && crate::resource_types::metaparameter(k).is_none()
+                })
+                .map(|name| format!("has no parameter named '{name}'"))
+                .collect();
+            for p in &def.parameters {
+                let value = match params.get(p.name.as_str()) {
+                    Some(v) if !v.is_undef() => v,
+                    _ if p.value.is_some() => continue,
+                    _ => {
+                        problems.push(format!("expects a value for parameter '{}'", p.name));
+                        continue;
+                    }
+                };
+                let Some(type_expr) = &p.type_expr else { continue };
+                let t = match &self.eval(type_expr)? {
+                    Value::Type(t) => (**t).clone(),
+                    _ => Type::Any,
+                };
+                if !puppet_types::instance::is_instance(&t, value) {
+                    let subject = format!("parameter '{}'", p.name);
+                    problems.push(puppet_types::mismatch::describe_value(&subject, &t, value));
+                }
+            }
+            match problems.as_slice() {
+                [] => {}
+                [one] => return Err(bare(format!("{reference}: {one}"))),
+                many => return Err(bare(format!("{reference}:\n  {}", many.join("\n  ")))),
+            }
+        }
+        Ok(())
+    }
+
     /// Loads a class or defined type from the module path unless it is known.
     pub(crate) fn load_definition(&mut self, lower: &str) -> Eval<()> {
         if !self.compiler.classes_defs.contains_key(lower) && !self.compiler.defines.contains_key(lower) {

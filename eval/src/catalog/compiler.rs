@@ -140,6 +140,7 @@ impl Evaluator {
             }
         }
         self.apply_defaults();
+        self.check_unevaluated_defines()?;
         self.check_parameters()
     }
 

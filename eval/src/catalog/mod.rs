@@ -128,7 +128,8 @@ pub struct Resource {
     /// Where each parameter was set, when known (see [`Resource::param_location`]).
     pub origins: HashMap<Rc<str>, Origin>,
     pub kind: Kind,
-    /// Declared with `@` (not in the catalog until realized) or `@@`.
+    /// Declared with `@` (not in the catalog until realized) or `@@` (in the catalog, but
+    /// evaluated only once realized), and not realized.
     pub virtual_: bool,
     pub exported: bool,
     /// A defined resource's body has been evaluated (always true for the others).
@@ -209,10 +210,16 @@ impl Resource {
         self.params.insert(name, value);
     }
 
-    /// Whether lists of the catalog show it: not virtual, not one of the resources every
+    /// Whether lists of the catalog show it: in the catalog, not one of the resources every
     /// catalog starts with.
     pub fn listed(&self) -> bool {
-        !self.virtual_ && !is_main(self) && !self.hidden()
+        self.in_catalog() && !is_main(self) && !self.hidden()
+    }
+
+    /// Whether the compiled catalog has it: not virtual, or exported (an exported resource is
+    /// virtual too: it is evaluated only once realized, but it is in the catalog).
+    pub fn in_catalog(&self) -> bool {
+        !self.virtual_ || self.exported
     }
 
     /// `Stage[main]` and `Class[Settings]`: in every catalog, not listed.
@@ -491,14 +498,14 @@ impl Catalog {
 
     /// The references of the catalog's resources in order (virtual ones left out).
     pub fn references(&self) -> Vec<String> {
-        self.resources.iter().filter(|r| !r.virtual_ && !is_main(r) && !r.hidden()).map(Resource::reference).collect()
+        self.resources.iter().filter(|r| r.listed()).map(Resource::reference).collect()
     }
 
     /// The relationship edges the resources' `before`, `require`, `notify` and `subscribe`
     /// say, as `A -> B` / `A ~> B`, sorted.
     pub fn edges(&self) -> Vec<String> {
         let mut edges = Vec::new();
-        for r in self.resources.iter().filter(|r| !r.virtual_) {
+        for r in self.resources.iter().filter(|r| r.in_catalog()) {
             let me = r.reference();
             for (param, arrow, forward) in
                 [("before", "->", true), ("notify", "~>", true), ("require", "->", false), ("subscribe", "~>", false)]
@@ -532,7 +539,7 @@ impl Catalog {
             json!({"source": "Stage[main]", "target": "Class[main]"}),
         ];
         let mut classes = vec![json!("settings")];
-        for r in self.resources.iter().filter(|r| !r.virtual_ && !is_main(r) && !r.hidden()) {
+        for r in self.resources.iter().filter(|r| r.listed()) {
             let mut params = serde_json::Map::new();
             let mut sensitive = Vec::new();
             let namevar = namevar(r);

@@ -211,7 +211,8 @@ impl Evaluator {
         let resource = Resource {
             params: params.values,
             origins: params.origins,
-            virtual_: form == ResourceForm::Virtual,
+            // exported is virtual too: not realized, not evaluated, but in the catalog
+            virtual_: form != ResourceForm::Regular,
             exported: form == ResourceForm::Exported,
             evaluated: kind != Kind::Define,
             ..self.new_resource(&type_name, title, kind, at)
@@ -296,7 +297,7 @@ impl Evaluator {
     pub(super) fn check_parameters(&self) -> Eval<()> {
         // The attributes of types modules implement in Ruby, by type.
         let mut ruby: HashMap<String, Option<Rc<[String]>>> = HashMap::new();
-        for r in self.compiler.catalog.resources().iter().filter(|r| r.kind == Kind::Builtin && !r.virtual_) {
+        for r in self.compiler.catalog.resources().iter().filter(|r| r.kind == Kind::Builtin && r.in_catalog()) {
             let lower = r.type_name.to_lowercase();
             let core = crate::resource_types::get(&lower);
             let module_names = match core {
@@ -323,7 +324,7 @@ impl Evaluator {
                 }
             }
         }
-        for r in self.compiler.catalog.resources().iter().filter(|r| !r.virtual_) {
+        for r in self.compiler.catalog.resources().iter().filter(|r| r.in_catalog()) {
             for param in ["before", "require", "notify", "subscribe"] {
                 let Some(v) = r.params.get(param) else { continue };
                 for target in flatten(v) {
