@@ -143,6 +143,9 @@ pub struct Resource {
     /// The tags it takes from where it was declared: the tags of the class or defined
     /// resource declaring it (see [`Resource::all_tags`]).
     pub tags: Vec<String>,
+    /// The values its `tag` parameter had when it was added to the catalog (tags a default,
+    /// an override or a collector gives come later: see [`Resource::all_tags`]).
+    pub declared_tags: Vec<Value>,
     /// Declared by a function (`create_resources`): Puppet knows no file for it.
     pub by_function: bool,
     /// The module manifest it was declared in (`None`: the program).
@@ -166,6 +169,7 @@ impl Resource {
             scope,
             container: "Class[main]".into(),
             tags: Vec::new(),
+            declared_tags: Vec::new(),
             by_function: false,
             file: None,
         }
@@ -228,9 +232,12 @@ impl Resource {
             || (self.kind == Kind::Class && &*self.title == "settings")
     }
 
-    /// Puppet's tags of the resource, in Puppet's order (`Puppet::Util::Tagging`): its `tag`
-    /// parameter's, its type's (`class` for a class), its title's when that is a tag, then
-    /// those it took from where it was declared. A tag `a::b` brings `a` and `b` too.
+    /// Puppet's tags of the resource, in Puppet's order (`Puppet::Util::Tagging`, a set in the
+    /// order tags were added): its `tag` parameter's as declared, its type's (`class` for a
+    /// class), its title's when that is a tag, the other values its `tag` parameter has now
+    /// (from a default, an override or a collector), then those it took from where it was
+    /// declared (Puppet adds them when it finishes the resource). A tag `a::b` brings `a` and
+    /// `b` too.
     pub fn all_tags(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         let mut add = |tag: &str| {
@@ -242,10 +249,8 @@ impl Resource {
                 }
             }
         };
-        if let Some(v) = self.params.get("tag") {
-            for t in flatten(v) {
-                add(&puppet_types::display::value_to_s(&t));
-            }
+        for t in &self.declared_tags {
+            add(&puppet_types::display::value_to_s(t));
         }
         if &*self.type_name == "Class" {
             add("class");
@@ -256,6 +261,11 @@ impl Resource {
             add(&self.type_name);
             if valid_tag(&self.title) {
                 add(&self.title);
+            }
+        }
+        if let Some(v) = self.params.get("tag") {
+            for t in flatten(v) {
+                add(&puppet_types::display::value_to_s(&t));
             }
         }
         for t in &self.tags {
@@ -486,11 +496,12 @@ impl Catalog {
     }
 
     /// Adds a resource; `Err` with the one already declared under the same key.
-    pub fn add(&mut self, resource: Resource) -> Result<usize, &Resource> {
+    pub fn add(&mut self, mut resource: Resource) -> Result<usize, &Resource> {
         let k = key(&resource.type_name, &resource.title);
         if let Some(existing) = self.position(&resource.type_name, &resource.title) {
             return Err(&self.resources[existing]);
         }
+        resource.declared_tags = resource.params.get("tag").map(flatten).unwrap_or_default();
         self.index.insert(k, self.resources.len());
         self.resources.push(resource);
         Ok(self.resources.len() - 1)
