@@ -141,7 +141,9 @@ impl Evaluator {
         }
         self.apply_defaults();
         self.check_unevaluated_defines()?;
-        self.check_parameters()
+        self.check_parameters()?;
+        self.compiler.catalog.finish_tags_and_metaparameters();
+        Ok(())
     }
 
     // ---- definitions

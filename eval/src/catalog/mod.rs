@@ -146,6 +146,8 @@ pub struct Resource {
     /// The values its `tag` parameter had when it was added to the catalog (tags a default,
     /// an override or a collector gives come later: see [`Resource::all_tags`]).
     pub declared_tags: Vec<Value>,
+    /// Its tags once the catalog is finished (see [`Catalog::finish_tags_and_metaparameters`]).
+    pub final_tags: Option<Vec<String>>,
     /// Declared by a function (`create_resources`): Puppet knows no file for it.
     pub by_function: bool,
     /// The module manifest it was declared in (`None`: the program).
@@ -170,6 +172,7 @@ impl Resource {
             container: "Class[main]".into(),
             tags: Vec::new(),
             declared_tags: Vec::new(),
+            final_tags: None,
             by_function: false,
             file: None,
         }
@@ -239,16 +242,11 @@ impl Resource {
     /// declared (Puppet adds them when it finishes the resource). A tag `a::b` brings `a` and
     /// `b` too.
     pub fn all_tags(&self) -> Vec<String> {
+        if let Some(tags) = &self.final_tags {
+            return tags.clone();
+        }
         let mut out: Vec<String> = Vec::new();
-        let mut add = |tag: &str| {
-            let tag = tag.to_lowercase();
-            let parts = if tag.contains("::") { tag.split("::").map(str::to_owned).collect() } else { Vec::new() };
-            for t in std::iter::once(tag).chain(parts) {
-                if !out.contains(&t) {
-                    out.push(t);
-                }
-            }
-        };
+        let mut add = |tag: &str| add_tag(&mut out, tag);
         for t in &self.declared_tags {
             add(&puppet_types::display::value_to_s(t));
         }
@@ -540,10 +538,11 @@ impl Catalog {
     /// first, as Puppet has them), the containment edges, the classes.
     pub fn to_json(&self, node: &str) -> serde_json::Value {
         use serde_json::json;
+        let main_tags = self.get("Class", "main").map_or_else(|| vec!["class".to_owned()], Resource::all_tags);
         let mut resources = vec![
             json!({"type": "Stage", "title": "main", "tags": ["stage"], "exported": false, "parameters": {"name": "main"}}),
             json!({"type": "Class", "title": "Settings", "tags": ["class", "settings"], "exported": false}),
-            json!({"type": "Class", "title": "main", "tags": ["class"], "exported": false, "parameters": {"name": "main"}}),
+            json!({"type": "Class", "title": "main", "tags": main_tags, "exported": false, "parameters": {"name": "main"}}),
         ];
         let mut edges = vec![
             json!({"source": "Stage[main]", "target": "Class[Settings]"}),
@@ -604,9 +603,111 @@ impl Catalog {
         json!({"name": node, "environment": "production", "resources": resources, "edges": edges, "classes": classes})
     }
 
+    /// What Puppet's compiler does last (`Compiler#finish`): each resource but the classes
+    /// takes the tags its container has now (`add_scope_tags`, so a `tag()` after the
+    /// declaration counts); then, walking the containment edges from `Class[main]` breadth
+    /// first, each resource gives what it contains the metaparameters it has, its own and
+    /// those it was given, but the relationships (`noop`, `tag`, `loglevel`, ...), where they
+    /// have none, and its tags (`add_resource_metaparams`). Classes are contained in their
+    /// stage, not in `Class[main]`: only a class a defined resource contains is reached.
+    pub fn finish_tags_and_metaparameters(&mut self) {
+        // a session finishes its catalog after each program
+        for r in &mut self.resources {
+            r.final_tags = None;
+        }
+        let by_reference: HashMap<String, usize> =
+            self.resources.iter().enumerate().map(|(i, r)| (r.reference(), i)).collect();
+        for i in 0..self.resources.len() {
+            let r = &self.resources[i];
+            if r.kind == Kind::Class {
+                continue;
+            }
+            let Some(&c) = by_reference.get(&*r.container).filter(|&&c| c != i) else { continue };
+            let tags = self.resources[c].all_tags();
+            self.resources[i].take_tags(&tags);
+        }
+
+        let mut children: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (i, r) in self.resources.iter().enumerate() {
+            if &*r.type_name == "Stage" {
+                continue;
+            }
+            if let Some(&c) = by_reference.get(&*r.container) {
+                children.entry(c).or_default().push(i);
+            }
+        }
+        for (container, class) in &self.contained {
+            if let (Some(&c), Some(&t)) = (by_reference.get(container), by_reference.get(class)) {
+                children.entry(c).or_default().push(t);
+            }
+        }
+        let Some(main) = self.position("Class", "main") else { return };
+        let own = |r: &Resource| -> Option<IndexMap<Rc<str>, Value>> {
+            let data: IndexMap<Rc<str>, Value> = r
+                .params
+                .iter()
+                .filter(|(k, v)| {
+                    !v.is_undef()
+                        && !RELATIONSHIP_PARAMETERS.contains(&&***k)
+                        && crate::resource_types::metaparameter(k).is_some()
+                })
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            (!data.is_empty()).then_some(data)
+        };
+        let mut data: HashMap<usize, IndexMap<Rc<str>, Value>> = HashMap::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut queue = std::collections::VecDeque::from([main]);
+        while let Some(source) = queue.pop_front() {
+            if !seen.insert(source) {
+                continue;
+            }
+            let targets = children.get(&source).cloned().unwrap_or_default();
+            for &target in &targets {
+                let source_data = data.get(&source).cloned().or_else(|| own(&self.resources[source]));
+                // the tags it has now, then those it is given in this order
+                let mut tags = self.resources[target].all_tags();
+                if let Some(source_data) = source_data {
+                    data.entry(source).or_insert_with(|| source_data.clone());
+                    let t = &mut self.resources[target];
+                    for (k, v) in &source_data {
+                        if t.params.get(k).is_none_or(Value::is_undef) {
+                            t.params.insert(k.clone(), v.clone());
+                            if &**k == "tag" {
+                                for tag in flatten(v) {
+                                    add_tag(&mut tags, &puppet_types::display::value_to_s(&tag));
+                                }
+                            }
+                        }
+                    }
+                    let mut merged = source_data;
+                    merged.extend(own(&self.resources[target]).unwrap_or_default());
+                    data.insert(target, merged);
+                }
+                for tag in self.resources[source].all_tags() {
+                    add_tag(&mut tags, &tag);
+                }
+                self.resources[target].final_tags = Some(tags);
+            }
+            queue.extend(targets);
+        }
+    }
+
     /// Starts over (`:reset`).
     pub fn clear(&mut self) {
         *self = Catalog::default();
+    }
+}
+
+/// Adds a tag to a set of tags in order (`Puppet::Util::Tagging#tag`): lower-case, and
+/// `a::b` brings `a` and `b` too.
+fn add_tag(tags: &mut Vec<String>, tag: &str) {
+    let tag = tag.to_lowercase();
+    let parts = if tag.contains("::") { tag.split("::").map(str::to_owned).collect() } else { Vec::new() };
+    for t in std::iter::once(tag).chain(parts) {
+        if !tags.contains(&t) {
+            tags.push(t);
+        }
     }
 }
 
