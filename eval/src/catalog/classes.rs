@@ -257,7 +257,8 @@ impl Evaluator {
         if self.compiler.container.is_main() {
             return None;
         }
-        let tags = self.compiler.catalog.get("Class", "main").map_or_else(|| vec!["class".to_owned()], Resource::all_tags);
+        let tags =
+            self.compiler.catalog.get("Class", "main").map_or_else(|| vec!["class".to_owned()], Resource::all_tags);
         let container = std::mem::replace(&mut self.compiler.container, Container::main());
         Some((container, std::mem::replace(&mut self.compiler.tags, tags)))
     }

@@ -579,7 +579,10 @@ impl Catalog {
             }
             let title = if &*r.type_name == "Class" { capitalize_segments(&r.title) } else { r.title.to_string() };
             let mut entry = json!({"type": &*r.type_name, "title": title, "tags": r.all_tags(), "line": r.at.line, "exported": r.exported});
-            if let Some(file) = &r.file {
+            // Puppet knows no file for what a function (create_resources) declared
+            if r.by_function {
+                entry["file"] = json!("unknown");
+            } else if let Some(file) = &r.file {
                 entry["file"] = json!(&**file);
             }
             if !params.is_empty() {
