@@ -17,7 +17,7 @@ use poppet_tests::cases;
 use poppet_tests::oracle::{self, Expectation};
 use poppet_tests::ratchet::Ratchet;
 
-use puppet_eval::{Level, Outcome, Session};
+use puppet_eval::{Level, Options, Outcome, Session, Strict};
 
 /// Our outcome of a program in the oracle's expectation lines (the error as its first line,
 /// as the oracle keeps it).
@@ -34,16 +34,47 @@ fn our_expectation(outcome: &Outcome) -> Vec<String> {
     .lines()
 }
 
+/// A session with the settings the oracle had when recording: its options from the case
+/// file's `# oracle:` header (`--strict=`, `--no-strict-variables`, `--node=`, `--facts=`
+/// relative to the workspace), else the oracle's defaults ([`Session::oracle_node`]).
+fn session(oracle_options: &[String]) -> Session {
+    if oracle_options.is_empty() {
+        return Session::oracle_node();
+    }
+    let mut options = Options { strict_variables: true, ..Options::default() };
+    let mut node = "testnode".to_owned();
+    let mut facts_file = None;
+    for option in oracle_options {
+        match option.split_once('=') {
+            Some(("--strict", "off")) => options.strict = Strict::Off,
+            Some(("--strict", "warning")) => options.strict = Strict::Warning,
+            Some(("--strict", "error")) => options.strict = Strict::Error,
+            Some(("--node", name)) => node = name.to_owned(),
+            Some(("--facts", file)) => facts_file = Some(file.to_owned()),
+            None if option == "--no-strict-variables" => options.strict_variables = false,
+            _ => panic!("an oracle option the golden runner does not know: {option}"),
+        }
+    }
+    let facts = match facts_file {
+        Some(file) => {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(file);
+            puppet_eval::facts::read(&path).unwrap_or_else(|e| panic!("{e}"))
+        }
+        None => puppet_eval::facts::small(&node),
+    };
+    Session::new(options, &facts, &node)
+}
+
 /// Our outcome in the recorder's expectation lines.
-fn expectation(source: &str) -> Vec<String> {
-    our_expectation(&Session::default().run(source))
+fn expectation(case: &cases::Case, source: &str) -> Vec<String> {
+    our_expectation(&session(&case.oracle_options).run(source))
 }
 
 #[test]
 fn golden() {
     let todo = Ratchet::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/disagree.todo"));
     let report = cases::run(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"), "GOLDEN_FILTER", |case, source| {
-        let ours = std::panic::catch_unwind(|| expectation(source)).unwrap_or_else(|_| vec!["PANIC".to_string()]);
+        let ours = std::panic::catch_unwind(|| expectation(case, source)).unwrap_or_else(|_| vec!["PANIC".to_string()]);
         if ours == case.expected {
             return None;
         }
@@ -79,7 +110,7 @@ fn modules() {
     let report =
         cases::run(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden_modules"), "GOLDEN_FILTER", |case, source| {
             let ours = std::panic::catch_unwind(|| {
-                let mut session = Session::default();
+                let mut session = session(&case.oracle_options);
                 session.evaluator.set_modulepath(&modules.display().to_string());
                 oracle::hide_modulepath(our_expectation(&session.run(source)), &modules)
             })
@@ -94,9 +125,9 @@ fn modules() {
     assert!(report.failures.is_empty(), "{} module programs differ from Puppet", report.failures.len());
 }
 
-/// The programs of `tests/golden_catalog/*.txt`, compiled with the suite's settings
-/// (`poppet_tests::catalog::GOLDEN`: the modules of `tests/modules`, strict variables off, the
-/// suite's facts), their messages and whole catalogs (`Catalog::to_json` as
+/// The programs of `tests/golden_catalog/*.txt`, compiled with the node settings of their
+/// file's `# oracle:` header and the suite's module path (`poppet_tests::catalog::GOLDEN`: the
+/// modules of `tests/modules`), their messages and whole catalogs (`Catalog::to_json` as
 /// `poppet_tests::catalog::lines`) compared with Puppet's (recorded by `cargo xtask record
 /// catalog`; the module path is written `<modules>`). `tests/golden_catalog/disagree.todo`
 /// lists the cases known to disagree.
@@ -104,28 +135,20 @@ fn modules() {
 fn catalog() {
     let settings = poppet_tests::catalog::GOLDEN;
     let modules = poppet_tests::catalog::workspace_path(settings.modulepath);
-    let facts = match settings.facts {
-        Some(file) => {
-            puppet_eval::facts::read(&poppet_tests::catalog::workspace_path(file)).expect("the suite's facts")
-        }
-        None => puppet_eval::facts::builtin(settings.node),
-    };
-    let options = puppet_eval::Options { strict_variables: settings.strict_variables, ..Default::default() };
     let dir = poppet_tests::catalog::workspace_path(settings.dir);
     let todo = Ratchet::read(dir.join("disagree.todo"));
     let report = cases::run(&dir, "GOLDEN_FILTER", |case, source| {
-        // The facts are only read: a panic leaves them as they were.
-        let ours = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut session = Session::new(options, &facts, settings.node);
+        let ours = std::panic::catch_unwind(|| {
+            let mut session = session(&case.oracle_options);
             session.evaluator.set_modulepath(&modules.display().to_string());
             let outcome = session.run(source);
             let mut lines = our_messages(&outcome);
             if outcome.error.is_none() {
-                let json = session.evaluator.compiler.catalog.to_json(settings.node);
+                let json = session.evaluator.compiler.catalog.to_json(&session.evaluator.compiler.node_name);
                 lines.extend(poppet_tests::catalog::lines(&json));
             }
             oracle::hide_modulepath(lines, &modules)
-        }))
+        })
         .unwrap_or_else(|_| vec!["PANIC".to_string()]);
         if ours == case.expected {
             return None;

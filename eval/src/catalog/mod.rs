@@ -578,12 +578,17 @@ impl Catalog {
                 params.insert(k.to_string(), value_json(v));
             }
             let title = if &*r.type_name == "Class" { capitalize_segments(&r.title) } else { r.title.to_string() };
-            let mut entry = json!({"type": &*r.type_name, "title": title, "tags": r.all_tags(), "line": r.at.line, "exported": r.exported});
-            // Puppet knows no file for what a function (create_resources) declared
-            if r.by_function {
-                entry["file"] = json!("unknown");
-            } else if let Some(file) = &r.file {
-                entry["file"] = json!(&**file);
+            let mut entry =
+                json!({"type": &*r.type_name, "title": title, "tags": r.all_tags(), "exported": r.exported});
+            // An included class has no place (line 0); one declared like a resource has. Puppet
+            // knows no file for what a function (create_resources) declared.
+            if r.kind != Kind::Class || r.at.line > 0 {
+                entry["line"] = json!(r.at.line);
+                if r.by_function {
+                    entry["file"] = json!("unknown");
+                } else if let Some(file) = &r.file {
+                    entry["file"] = json!(&**file);
+                }
             }
             if !params.is_empty() {
                 entry["parameters"] = params.into();

@@ -13,10 +13,14 @@
 //! outcome, in the order of `poppet_tests::oracle::Expectation` (`notice:`, `warning:`,
 //! `err:`, `error:`, `resource:`, `edge:`).
 //!
+//! A case file's `# oracle: OPTIONS` header line (`--strict=error`, `--no-strict-variables`,
+//! `--node=NAME`, `--facts=FILE` relative to the workspace) gives the settings its cases are
+//! recorded with; files are recorded in groups of the same settings.
+//!
 //! `cargo xtask record catalog` records the golden suite of whole catalogs
-//! (`eval/tests/golden_catalog/`) with the suite's settings (`poppet_tests::catalog::GOLDEN`:
-//! its module path, strict variables off, its facts): the expectation is the messages' lines
-//! as above, then the compiled catalog's lines (`poppet_tests::catalog::lines`).
+//! (`eval/tests/golden_catalog/`) the same way, with the suite's module path
+//! (`poppet_tests::catalog::GOLDEN`) and the oracle's `--catalog-json`: the expectation is the
+//! messages' lines as above, then the compiled catalog's lines (`poppet_tests::catalog::lines`).
 //!
 //! ```sh
 //! cargo xtask record catalog eval/tests/golden_catalog/*.txt
@@ -38,24 +42,36 @@ use serde_json::Value as Json;
 
 const BATCH: usize = 500;
 
+/// An oracle option with its file relative to the workspace made absolute
+/// (`--facts=eval/src/facts/debian12.json`).
+fn workspace_path(option: &str) -> String {
+    match option.strip_prefix("--facts=") {
+        Some(file) => {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(std::path::Path::new("."));
+            format!("--facts={}", root.join(file).display())
+        }
+        None => option.to_owned(),
+    }
+}
+
 pub fn main(args: Vec<String>) -> ExitCode {
     record(args, Suite::Messages)
 }
 
-/// `cargo xtask record catalog`: the whole-catalog suite, with its settings.
+/// `cargo xtask record catalog`: the whole-catalog suite, with its module path.
 pub fn catalog_main(args: Vec<String>) -> ExitCode {
-    let settings = catalog::GOLDEN;
-    let mut args = args;
-    args.insert(0, format!("--modulepath={}", catalog::workspace_path(settings.modulepath).display()));
-    record(args, Suite::Catalog(settings))
+    let modulepath = catalog::workspace_path(catalog::GOLDEN.modulepath);
+    let args = std::iter::once(format!("--modulepath={}", modulepath.display())).chain(args).collect();
+    record(args, Suite::Catalog)
 }
 
 /// What a suite's expectation holds.
+#[derive(Clone, Copy)]
 enum Suite {
     /// The messages, the resources and the relationships (`--catalog`).
     Messages,
-    /// The messages and the whole catalog (`--catalog-json`), compiled with these settings.
-    Catalog(catalog::Settings),
+    /// The messages and the whole catalog (`--catalog-json`).
+    Catalog,
 }
 
 fn record(args: Vec<String>, suite: Suite) -> ExitCode {
@@ -70,46 +86,73 @@ fn record(args: Vec<String>, suite: Suite) -> ExitCode {
             None => rest.push(arg),
         }
     }
-    let mut oracle = match &modules {
+    let mut base = match &modules {
         Some(dirs) => super::modules_corpus::modules_oracle(dirs),
         None => Oracle::default().arg("--catalog"),
     };
-    if let Suite::Catalog(settings) = &suite {
-        for arg in settings.oracle_args() {
-            oracle = oracle.arg(arg);
-        }
+    if let Suite::Catalog = suite {
+        base = base.arg("--catalog-json");
     }
     // Module goldens: the module path's directories are written as `<modules>`.
     let modulepath = match &modules {
         Some(dirs) => dirs.into(),
         None => std::env::var_os("POPPET_MODULEPATH").unwrap_or_default(),
     };
+    let (flags, paths): (Vec<String>, Vec<String>) = rest.into_iter().partition(|a| a.starts_with("--"));
+    if paths.is_empty() {
+        eprintln!("usage: record-eval [--check] [--modulepath DIR[:DIR]] CASE-FILE...");
+        return ExitCode::from(2);
+    }
+    // The files in groups of the same oracle options, in the order given.
+    let mut groups: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    for path in paths {
+        let header = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| cases::parse(&text).ok())
+            .map(|file| cases::oracle_options(&file.header))
+            .unwrap_or_default();
+        match groups.iter_mut().find(|(options, _)| *options == header) {
+            Some((_, files)) => files.push(path),
+            None => groups.push((header, vec![path])),
+        }
+    }
     let mut trouble = Vec::new();
-    let result = cases::record_files(
-        "record-eval",
-        rest,
-        BATCH,
-        |dir, names| {
-            let programs: Vec<String> = names
-                .iter()
-                .map(|name| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}")))
-                .collect::<Result<_, _>>()?;
-            oracle.run(&programs)
-        },
-        |at, outcome: Json| {
-            let mut lines = match suite {
-                Suite::Messages => oracle::expectation(&outcome),
-                Suite::Catalog(_) => catalog::outcome_lines(&outcome),
-            };
-            for dir in std::env::split_paths(&modulepath).filter(|d| !d.as_os_str().is_empty()) {
-                lines = oracle::hide_modulepath(lines, &dir);
+    let mut result = Ok(cases::Recorded { total: 0, changed: 0, check: flags.iter().any(|f| f == "--check") });
+    for (options, files) in groups {
+        let oracle = options.iter().fold(base.clone(), |oracle, option| oracle.arg(workspace_path(option)));
+        let args = flags.iter().cloned().chain(files).collect();
+        let group = cases::record_files(
+            "record-eval",
+            args,
+            BATCH,
+            |dir, names| {
+                let programs: Vec<String> = names
+                    .iter()
+                    .map(|name| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}")))
+                    .collect::<Result<_, _>>()?;
+                oracle.run(&programs)
+            },
+            |at, outcome: Json| {
+                let mut lines = match suite {
+                    Suite::Messages => oracle::expectation(&outcome),
+                    Suite::Catalog => catalog::outcome_lines(&outcome),
+                };
+                for dir in std::env::split_paths(&modulepath).filter(|d| !d.as_os_str().is_empty()) {
+                    lines = oracle::hide_modulepath(lines, &dir);
+                }
+                if let Some(bad) = lines.iter().find(|l| l.contains("ORACLE ") || l.contains(":0x")) {
+                    trouble.push(format!("{at}: {bad}"));
+                }
+                lines
+            },
+        );
+        result = match (result, group) {
+            (Ok(sum), Ok(g)) => {
+                Ok(cases::Recorded { total: sum.total + g.total, changed: sum.changed + g.changed, ..sum })
             }
-            if let Some(bad) = lines.iter().find(|l| l.contains("ORACLE ") || l.contains(":0x")) {
-                trouble.push(format!("{at}: {bad}"));
-            }
-            lines
-        },
-    );
+            (Err(code), _) | (_, Err(code)) => Err(code),
+        };
+    }
     for t in &trouble {
         eprintln!("cannot record: {t}");
     }
