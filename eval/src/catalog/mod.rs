@@ -425,6 +425,10 @@ pub struct Override {
     pub key: (String, String),
     pub params: Vec<OverrideParam>,
     pub at: Span,
+    /// Where a resource override was made: the reference of the class or defined resource
+    /// whose code it is in, and its place (` (line: 3)`) for Puppet's error when that code
+    /// may not override the resource. `None` for a collector's, which may override any.
+    pub source: Option<(Rc<str>, Origin)>,
 }
 
 /// One parameter an override or a collector sets.
