@@ -51,12 +51,18 @@
 //! - **Tags** ([`Resource::all_tags`], Puppet's `Tagging`): a resource's `tag` values, its type,
 //!   its title when that is a tag, then its declarer's tags, each `a::b` bringing `a` and `b`;
 //!   a class declared again takes the new declarer's tags, and `tag()` tags the container too.
-//! - **Output**: `poppet --catalog json` prints the catalog in the shape of Puppet's JSON
-//!   catalog ([`Catalog::to_json`]); the shell's `:catalog` lists resources in Puppet syntax
-//!   and the edges. Puppet's containment edges, classes and tags are checked against catalogs
-//!   Puppet compiled (`repl/tests/catalog_edges.txt`, recorded by `cargo xtask gen
-//!   catalog-edges`, which compiles with Puppet directly: the oracle does not report
-//!   containment); the golden suite's `catalog_*.txt` programs check resources and edges.
+//! - **Finishing** (Puppet's `Compiler#finish`): defined resources never evaluated (virtual or
+//!   exported) have their given parameters checked; each resource takes its container's
+//!   tags as they are at the end; the containment walk from `Class[main]` gives contained
+//!   resources their containers' metaparameters (`noop`, `tag`, ...) and tags.
+//! - **Output**: `poppet --catalog json` prints the catalog as Puppet's JSON catalog
+//!   ([`Catalog::to_json`], `to_data_hash` without rich data: Sensitive parameters unwrapped
+//!   and named in `sensitive_parameters`, other values as text); the shell's `:catalog` lists
+//!   resources in Puppet syntax and the edges. Whole catalogs are compared with Puppet's in
+//!   the golden suite `eval/tests/golden_catalog/` (`cargo xtask record catalog`); the
+//!   golden suite's `catalog_*.txt` programs check resources and edges, and
+//!   `repl/tests/catalog_edges.txt` (`cargo xtask gen catalog-edges`) containment, classes
+//!   and tags.
 
 use std::collections::HashMap;
 use std::rc::Rc;
