@@ -83,13 +83,7 @@ fn golden() {
     report.print("golden", "agree with Puppet 7.23");
     assert!(report.problems.is_empty(), "malformed case files");
     // A failure is `FILE:LINE: NAME\n...`: known when `FILE: NAME` is listed.
-    let key = |failure: &str| {
-        let first = failure.lines().next().unwrap_or_default();
-        let mut parts = first.splitn(3, ':');
-        let (file, name) = (parts.next().unwrap_or_default(), parts.nth(1).unwrap_or_default().trim());
-        format!("{file}: {name}")
-    };
-    let failing: Vec<String> = report.failures.iter().map(|f| key(f)).collect();
+    let failing: Vec<String> = report.failures.iter().map(|f| failure_key(f)).collect();
     // Only failures are keyed (by the runner's heading): with every case run, a listed case
     // that did not fail agrees now (or is no case any more).
     let verdict = todo.judge(failing.iter().map(|k| (k.as_str(), false)), std::env::var("GOLDEN_FILTER").is_err());
@@ -129,4 +123,113 @@ fn modules() {
     report.print("golden_modules", "agree with Puppet 7.23");
     assert!(report.problems.is_empty(), "malformed case files");
     assert!(report.failures.is_empty(), "{} module programs differ from Puppet", report.failures.len());
+}
+
+/// The programs of `tests/golden_catalog/*.txt`, compiled with the node settings of their
+/// file's `# oracle:` header and the suite's module path (`poppet_tests::catalog::GOLDEN`: the
+/// modules of `tests/modules`), their messages and whole catalogs (`Catalog::to_json` as
+/// `poppet_tests::catalog::lines`) compared with Puppet's (recorded by `cargo xtask record
+/// catalog`; the module path is written `<modules>`). `tests/golden_catalog/disagree.todo`
+/// lists the cases known to disagree.
+#[test]
+fn catalog() {
+    let settings = poppet_tests::catalog::GOLDEN;
+    let modules = poppet_tests::catalog::workspace_path(settings.modulepath);
+    let dir = poppet_tests::catalog::workspace_path(settings.dir);
+    let todo = Ratchet::read(dir.join("disagree.todo"));
+    let report = cases::run(&dir, "GOLDEN_FILTER", |case, source| {
+        let ours = std::panic::catch_unwind(|| {
+            let mut session = session(&case.oracle_options);
+            session.evaluator.set_modulepath(&modules.display().to_string());
+            let outcome = session.run(source);
+            let mut lines = our_messages(&outcome);
+            if outcome.error.is_none() {
+                let json = session.evaluator.compiler.catalog.to_json(&session.evaluator.compiler.node_name);
+                lines.extend(poppet_tests::catalog::lines(&json));
+            }
+            oracle::hide_modulepath(lines, &modules)
+        })
+        .unwrap_or_else(|_| vec!["PANIC".to_string()]);
+        if ours == case.expected {
+            return None;
+        }
+        Some(format!("{}{}", cases::show_source(source), line_diff(&case.expected, &ours)))
+    });
+    report.print("golden_catalog", "agree with Puppet 7.23");
+    assert!(report.problems.is_empty(), "malformed case files");
+    let failing: Vec<String> = report.failures.iter().map(|f| failure_key(f)).collect();
+    let verdict = todo.judge(failing.iter().map(|k| (k.as_str(), false)), std::env::var("GOLDEN_FILTER").is_err());
+    for k in &verdict.stale {
+        eprintln!("{k}: agrees with Puppet now: remove it from golden_catalog/disagree.todo");
+    }
+    assert!(
+        verdict.unexpected.is_empty() && verdict.stale.is_empty(),
+        "{} catalogs differ from Puppet besides disagree.todo; {} listed cases agree",
+        verdict.unexpected.len(),
+        verdict.stale.len()
+    );
+}
+
+/// Our outcome's messages in the oracle's expectation lines, without resources and edges
+/// (the whole-catalog suite has the catalog's lines instead).
+fn our_messages(outcome: &Outcome) -> Vec<String> {
+    let error = outcome.error.as_ref().map(|e| e.puppet_text());
+    Expectation {
+        notices: outcome.messages(Level::Notice),
+        warnings: outcome.messages(Level::Warning),
+        errs: outcome.messages(Level::Err),
+        error: error.as_deref().map(|e| e.lines().next().unwrap_or_default()),
+        ..Default::default()
+    }
+    .lines()
+}
+
+/// Two expectations as a diff: the lines only Puppet's has (`-`) and only ours (`+`), each
+/// change under the `resource:` line it belongs to.
+fn line_diff(puppet: &[String], ours: &[String]) -> String {
+    let (n, m) = (puppet.len(), ours.len());
+    // common[i][j]: the longest common subsequence of puppet[i..] and ours[j..]
+    let mut common = vec![vec![0usize; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            common[i][j] =
+                if puppet[i] == ours[j] { common[i + 1][j + 1] + 1 } else { common[i + 1][j].max(common[i][j + 1]) };
+        }
+    }
+    let mut out = String::new();
+    let (mut i, mut j) = (0, 0);
+    // the last `resource:` line both have, and the last one shown
+    let mut context: Option<usize> = None;
+    let mut shown: Option<usize> = None;
+    let mut change = |out: &mut String, mark: char, line: &str, context: Option<usize>| {
+        if let Some(c) = context.filter(|_| !line.starts_with("resource: ") && context != shown) {
+            out.push_str(&format!("    {}\n", puppet[c]));
+            shown = context;
+        }
+        out.push_str(&format!("  {mark} {line}\n"));
+    };
+    while i < n || j < m {
+        if i < n && j < m && puppet[i] == ours[j] {
+            if puppet[i].starts_with("resource: ") {
+                context = Some(i);
+            }
+            i += 1;
+            j += 1;
+        } else if j == m || (i < n && common[i + 1][j] >= common[i][j + 1]) {
+            change(&mut out, '-', &puppet[i], context);
+            i += 1;
+        } else {
+            change(&mut out, '+', &ours[j], context);
+            j += 1;
+        }
+    }
+    out
+}
+
+/// The ratchet's key of a failure report (`FILE:LINE: NAME\n...`): `FILE: NAME`.
+fn failure_key(failure: &str) -> String {
+    let first = failure.lines().next().unwrap_or_default();
+    let mut parts = first.splitn(3, ':');
+    let (file, name) = (parts.next().unwrap_or_default(), parts.nth(1).unwrap_or_default().trim());
+    format!("{file}: {name}")
 }

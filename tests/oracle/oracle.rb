@@ -150,9 +150,18 @@ def relationships(catalog)
 end
 
 # The compiled catalog as `puppet apply --catalog`-style JSON (`Puppet::Resource::Catalog#to_data_hash`)
-# without what differs from run to run (version, code id, uuid, format).
+# without what differs from run to run (version, code id, uuid, format). The warnings of the
+# serialization itself (`... contains a Deferred value. It will be converted to the String`)
+# are no compilation's: they are dropped (without a log destination Puppet would queue them for
+# the next program's).
 def catalog_json(catalog)
-  catalog.to_data_hash.reject { |key, _| %w[version code_id catalog_uuid catalog_format].include?(key) }
+  dropped = Puppet::Test::LogCollector.new([])
+  Puppet::Util::Log.newdestination(dropped)
+  begin
+    catalog.to_data_hash.reject { |key, _| %w[version code_id catalog_uuid catalog_format].include?(key) }
+  ensure
+    Puppet::Util::Log.close(dropped)
+  end
 end
 
 # Compiles `code` as `puppet apply -e CODE` would (a fresh environment without modules, fresh

@@ -111,46 +111,19 @@ fn messages_only(outcome: &Json) -> Json {
     outcome
 }
 
-/// How the golden suite of whole catalogs is compiled, by its recorder (`cargo xtask record
-/// catalog`) and its runner alike; each file's header says so too.
+/// Where the golden suite of whole catalogs is and the module path it compiles with, for its
+/// recorder (`cargo xtask record catalog`) and its runner alike. The node's settings (strict
+/// variables, facts) are each file's `# oracle:` header line (`crate::cases`).
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
     /// The suite's directory, from the workspace's root.
     pub dir: &'static str,
-    /// Puppet's `strict_variables` (the oracle's `--no-strict-variables` when false).
-    pub strict_variables: bool,
     /// The module path, from the workspace's root.
     pub modulepath: &'static str,
-    /// The node's facts (a JSON file, from the workspace's root); `None`: the oracle's small
-    /// built-in set, which puppet-eval's `facts::builtin` is.
-    pub facts: Option<&'static str>,
-    /// The node's name.
-    pub node: &'static str,
 }
 
 /// The settings of `eval/tests/golden_catalog/`.
-pub const GOLDEN: Settings = Settings {
-    dir: "eval/tests/golden_catalog",
-    strict_variables: false,
-    modulepath: "eval/tests/modules",
-    facts: None,
-    node: "testnode",
-};
-
-impl Settings {
-    /// The oracle's options for these settings (besides the module path, which its
-    /// `modules_oracle.rb` wrapper takes from the environment).
-    pub fn oracle_args(&self) -> Vec<String> {
-        let mut args = vec!["--catalog-json".to_owned(), format!("--node={}", self.node)];
-        if !self.strict_variables {
-            args.push("--no-strict-variables".to_owned());
-        }
-        if let Some(facts) = self.facts {
-            args.push(format!("--facts={}", workspace_path(facts).display()));
-        }
-        args
-    }
-}
+pub const GOLDEN: Settings = Settings { dir: "eval/tests/golden_catalog", modulepath: "eval/tests/modules" };
 
 /// A path from the workspace's root, made absolute.
 pub fn workspace_path(path: &str) -> PathBuf {

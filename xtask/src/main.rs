@@ -2,7 +2,7 @@
 //! `cargo xtask …` run this package in release):
 //!
 //! ```text
-//! cargo xtask record pn|validate|eval|types CASE-FILE...  golden expectations from Puppet 7.23
+//! cargo xtask record pn|validate|eval|types|catalog CASE-FILE...  golden expectations from Puppet 7.23
 //! cargo xtask record lexer CASES.txt                      the lexer's cases, from Puppet's lexer
 //! cargo xtask check parse-corpus|pn-corpus|validate-corpus|eval-corpus PP-FILES.txt
 //! cargo xtask check modules [MODULEPATH]                  every class of the corpus modules
@@ -78,6 +78,8 @@ enum Record {
     Types(Rest),
     /// [--check] [--modulepath DIR] CASE-FILE...: the evaluator's golden suites through the oracle
     Eval(Rest),
+    /// [--check] CASE-FILE...: the whole-catalog suite (eval/tests/golden_catalog) with its settings
+    Catalog(Rest),
 }
 
 #[derive(Subcommand)]
@@ -139,6 +141,7 @@ fn main() -> ExitCode {
             },
             Record::Types(a) => types::record::main(a.args),
             Record::Eval(a) => eval::record::main(a.args),
+            Record::Catalog(a) => eval::record::catalog_main(a.args),
         },
         Group::Check(c) => match c {
             Check::ParseCorpus(a) => parse::corpus::main(a.args),

@@ -255,6 +255,25 @@ impl Evaluator {
         result.map_err(|flow| in_file(flow, file.as_ref()))
     }
 
+    /// Makes `Class[main]` the container (a Puppet function's body is evaluated in the top
+    /// scope, whose resource that is), with its tags; `None` when it is already. Give what it
+    /// returns back to [`Evaluator::leave_main_container`].
+    pub(crate) fn enter_main_container(&mut self) -> Option<(Container, Vec<String>)> {
+        if self.compiler.container.is_main() {
+            return None;
+        }
+        let tags =
+            self.compiler.catalog.get("Class", "main").map_or_else(|| vec!["class".to_owned()], Resource::all_tags);
+        let container = std::mem::replace(&mut self.compiler.container, Container::main());
+        Some((container, std::mem::replace(&mut self.compiler.tags, tags)))
+    }
+
+    /// Back to the container [`Evaluator::enter_main_container`] left.
+    pub(crate) fn leave_main_container(&mut self, (container, tags): (Container, Vec<String>)) {
+        self.compiler.container = container;
+        self.compiler.tags = tags;
+    }
+
     /// `$module_name` in the scope of a class or defined type loaded from a module.
     pub(super) fn bind_module_name(&mut self, name: &str) {
         let module = self.module_of(name);
@@ -381,6 +400,55 @@ impl Evaluator {
         }
     }
 
+    /// Checks the defined resources never evaluated (virtual, or exported, and not realized)
+    /// as Puppet's `validate_resource` does when it finishes the catalog: the parameters they
+    /// were given against their type's, with no default evaluated (a parameter with a default
+    /// may be left out). The first problem is an error without position.
+    pub(super) fn check_unevaluated_defines(&mut self) -> Eval<()> {
+        for index in 0..self.compiler.catalog.len() {
+            let r = self.compiler.catalog.at(index);
+            if r.kind != Kind::Define || r.evaluated {
+                continue;
+            }
+            let (reference, params) = (r.reference(), r.params.clone());
+            let Some(def) = self.compiler.defines.get(&r.type_name.to_lowercase()).cloned() else { continue };
+            let mut problems: Vec<String> = params
+                .keys()
+                .filter(|k| {
+                    &***k != "name"
+                        && !def.parameters.iter().any(|p| p.name == ***k)
+                        && crate::resource_types::metaparameter(k).is_none()
+                })
+                .map(|name| format!("has no parameter named '{name}'"))
+                .collect();
+            for p in &def.parameters {
+                let value = match params.get(p.name.as_str()) {
+                    Some(v) if !v.is_undef() => v,
+                    _ if p.value.is_some() => continue,
+                    _ => {
+                        problems.push(format!("expects a value for parameter '{}'", p.name));
+                        continue;
+                    }
+                };
+                let Some(type_expr) = &p.type_expr else { continue };
+                let t = match &self.eval(type_expr)? {
+                    Value::Type(t) => (**t).clone(),
+                    _ => Type::Any,
+                };
+                if !puppet_types::instance::is_instance(&t, value) {
+                    let subject = format!("parameter '{}'", p.name);
+                    problems.push(puppet_types::mismatch::describe_value(&subject, &t, value));
+                }
+            }
+            match problems.as_slice() {
+                [] => {}
+                [one] => return Err(bare(format!("{reference}: {one}"))),
+                many => return Err(bare(format!("{reference}:\n  {}", many.join("\n  ")))),
+            }
+        }
+        Ok(())
+    }
+
     /// Loads a class or defined type from the module path unless it is known.
     pub(crate) fn load_definition(&mut self, lower: &str) -> Eval<()> {
         if !self.compiler.classes_defs.contains_key(lower) && !self.compiler.defines.contains_key(lower) {
@@ -426,7 +494,14 @@ impl Evaluator {
                     }
                 }
             }
-            ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            let bound = ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            // The defaults are the resource's parameters too (`assign_defaults`).
+            let resource = ev.compiler.catalog.at_mut(index);
+            for (name, value) in bound {
+                if resource.params.get(&name).is_none_or(Value::is_undef) {
+                    resource.params.insert(name, value);
+                }
+            }
             match &def.body {
                 Some(body) => ev.eval(body).map(drop),
                 None => Ok(()),

@@ -132,7 +132,7 @@ impl Evaluator {
         }
         self.apply_relationships()?;
         for o in std::mem::take(&mut self.compiler.catalog.overrides) {
-            if !self.apply_override(&o) {
+            if !self.apply_override(&o)? {
                 return Err(bare(format!(
                     "Could not find resource(s) {} for overriding",
                     catalog::reference(&capitalize_segments(&o.key.0), &o.key.1)
@@ -140,7 +140,10 @@ impl Evaluator {
             }
         }
         self.apply_defaults();
-        self.check_parameters()
+        self.check_unevaluated_defines()?;
+        self.check_parameters()?;
+        self.compiler.catalog.finish_tags_and_metaparameters();
+        Ok(())
     }
 
     // ---- definitions

@@ -51,12 +51,18 @@
 //! - **Tags** ([`Resource::all_tags`], Puppet's `Tagging`): a resource's `tag` values, its type,
 //!   its title when that is a tag, then its declarer's tags, each `a::b` bringing `a` and `b`;
 //!   a class declared again takes the new declarer's tags, and `tag()` tags the container too.
-//! - **Output**: `poppet --catalog json` prints the catalog in the shape of Puppet's JSON
-//!   catalog ([`Catalog::to_json`]); the shell's `:catalog` lists resources in Puppet syntax
-//!   and the edges. Puppet's containment edges, classes and tags are checked against catalogs
-//!   Puppet compiled (`repl/tests/catalog_edges.txt`, recorded by `cargo xtask gen
-//!   catalog-edges`, which compiles with Puppet directly: the oracle does not report
-//!   containment); the golden suite's `catalog_*.txt` programs check resources and edges.
+//! - **Finishing** (Puppet's `Compiler#finish`): defined resources never evaluated (virtual or
+//!   exported) have their given parameters checked; each resource takes its container's
+//!   tags as they are at the end; the containment walk from `Class[main]` gives contained
+//!   resources their containers' metaparameters (`noop`, `tag`, ...) and tags.
+//! - **Output**: `poppet --catalog json` prints the catalog as Puppet's JSON catalog
+//!   ([`Catalog::to_json`], `to_data_hash` without rich data: Sensitive parameters unwrapped
+//!   and named in `sensitive_parameters`, other values as text); the shell's `:catalog` lists
+//!   resources in Puppet syntax and the edges. Whole catalogs are compared with Puppet's in
+//!   the golden suite `eval/tests/golden_catalog/` (`cargo xtask record catalog`); the
+//!   golden suite's `catalog_*.txt` programs check resources and edges, and
+//!   `repl/tests/catalog_edges.txt` (`cargo xtask gen catalog-edges`) containment, classes
+//!   and tags.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -128,7 +134,8 @@ pub struct Resource {
     /// Where each parameter was set, when known (see [`Resource::param_location`]).
     pub origins: HashMap<Rc<str>, Origin>,
     pub kind: Kind,
-    /// Declared with `@` (not in the catalog until realized) or `@@`.
+    /// Declared with `@` (not in the catalog until realized) or `@@` (in the catalog, but
+    /// evaluated only once realized), and not realized.
     pub virtual_: bool,
     pub exported: bool,
     /// A defined resource's body has been evaluated (always true for the others).
@@ -142,6 +149,11 @@ pub struct Resource {
     /// The tags it takes from where it was declared: the tags of the class or defined
     /// resource declaring it (see [`Resource::all_tags`]).
     pub tags: Vec<String>,
+    /// The values its `tag` parameter had when it was added to the catalog (tags a default,
+    /// an override or a collector gives come later: see [`Resource::all_tags`]).
+    pub declared_tags: Vec<Value>,
+    /// Its tags once the catalog is finished (see [`Catalog::finish_tags_and_metaparameters`]).
+    pub final_tags: Option<Vec<String>>,
     /// Declared by a function (`create_resources`): Puppet knows no file for it.
     pub by_function: bool,
     /// The module manifest it was declared in (`None`: the program).
@@ -165,23 +177,24 @@ impl Resource {
             scope,
             container: "Class[main]".into(),
             tags: Vec::new(),
+            declared_tags: Vec::new(),
+            final_tags: None,
             by_function: false,
             file: None,
         }
     }
 
-    /// Adds a value to a parameter that takes several (`before`, `require`): the first stays
-    /// single, the next make an array.
+    /// Adds a relationship to a relationship metaparameter (`before`, `require`), as a
+    /// relationship statement or `require()` does: the parameter becomes an array (of its
+    /// value, when it has one) and takes the new one at its end.
     pub fn append_param(&mut self, name: &str, value: Value) {
-        let merged = match self.params.get(name) {
-            None => value,
-            Some(old) => {
-                let mut items = flatten(old);
-                items.push(value);
-                Value::array(items)
-            }
+        let mut items = match self.params.get(name) {
+            None | Some(Value::Undef) => Vec::new(),
+            Some(Value::Array(items)) => items.as_ref().clone(),
+            Some(old) => vec![old.clone()],
         };
-        self.params.insert(name.into(), merged);
+        items.push(value);
+        self.params.insert(name.into(), Value::array(items));
     }
 
     /// Where it was declared, as Puppet's messages say: `(line: 3)`, `(file: F, line: 3)` in
@@ -210,10 +223,16 @@ impl Resource {
         self.params.insert(name, value);
     }
 
-    /// Whether lists of the catalog show it: not virtual, not one of the resources every
+    /// Whether lists of the catalog show it: in the catalog, not one of the resources every
     /// catalog starts with.
     pub fn listed(&self) -> bool {
-        !self.virtual_ && !is_main(self) && !self.hidden()
+        self.in_catalog() && !is_main(self) && !self.hidden()
+    }
+
+    /// Whether the compiled catalog has it: not virtual, or exported (an exported resource is
+    /// virtual too: it is evaluated only once realized, but it is in the catalog).
+    pub fn in_catalog(&self) -> bool {
+        !self.virtual_ || self.exported
     }
 
     /// `Stage[main]` and `Class[Settings]`: in every catalog, not listed.
@@ -222,24 +241,20 @@ impl Resource {
             || (self.kind == Kind::Class && &*self.title == "settings")
     }
 
-    /// Puppet's tags of the resource, in Puppet's order (`Puppet::Util::Tagging`): its `tag`
-    /// parameter's, its type's (`class` for a class), its title's when that is a tag, then
-    /// those it took from where it was declared. A tag `a::b` brings `a` and `b` too.
+    /// Puppet's tags of the resource, in Puppet's order (`Puppet::Util::Tagging`, a set in the
+    /// order tags were added): its `tag` parameter's as declared, its type's (`class` for a
+    /// class), its title's when that is a tag, the other values its `tag` parameter has now
+    /// (from a default, an override or a collector), then those it took from where it was
+    /// declared (Puppet adds them when it finishes the resource). A tag `a::b` brings `a` and
+    /// `b` too.
     pub fn all_tags(&self) -> Vec<String> {
+        if let Some(tags) = &self.final_tags {
+            return tags.clone();
+        }
         let mut out: Vec<String> = Vec::new();
-        let mut add = |tag: &str| {
-            let tag = tag.to_lowercase();
-            let parts = if tag.contains("::") { tag.split("::").map(str::to_owned).collect() } else { Vec::new() };
-            for t in std::iter::once(tag).chain(parts) {
-                if !out.contains(&t) {
-                    out.push(t);
-                }
-            }
-        };
-        if let Some(v) = self.params.get("tag") {
-            for t in flatten(v) {
-                add(&puppet_types::display::value_to_s(&t));
-            }
+        let mut add = |tag: &str| add_tag(&mut out, tag);
+        for t in &self.declared_tags {
+            add(&puppet_types::display::value_to_s(t));
         }
         if &*self.type_name == "Class" {
             add("class");
@@ -250,6 +265,11 @@ impl Resource {
             add(&self.type_name);
             if valid_tag(&self.title) {
                 add(&self.title);
+            }
+        }
+        if let Some(v) = self.params.get("tag") {
+            for t in flatten(v) {
+                add(&puppet_types::display::value_to_s(&t));
             }
         }
         for t in &self.tags {
@@ -411,6 +431,10 @@ pub struct Override {
     pub key: (String, String),
     pub params: Vec<OverrideParam>,
     pub at: Span,
+    /// Where a resource override was made: the reference of the class or defined resource
+    /// whose code it is in, and its place (` (line: 3)`) for Puppet's error when that code
+    /// may not override the resource. `None` for a collector's, which may override any.
+    pub source: Option<(Rc<str>, Origin)>,
 }
 
 /// One parameter an override or a collector sets.
@@ -480,11 +504,12 @@ impl Catalog {
     }
 
     /// Adds a resource; `Err` with the one already declared under the same key.
-    pub fn add(&mut self, resource: Resource) -> Result<usize, &Resource> {
+    pub fn add(&mut self, mut resource: Resource) -> Result<usize, &Resource> {
         let k = key(&resource.type_name, &resource.title);
         if let Some(existing) = self.position(&resource.type_name, &resource.title) {
             return Err(&self.resources[existing]);
         }
+        resource.declared_tags = resource.params.get("tag").map(flatten).unwrap_or_default();
         self.index.insert(k, self.resources.len());
         self.resources.push(resource);
         Ok(self.resources.len() - 1)
@@ -492,14 +517,14 @@ impl Catalog {
 
     /// The references of the catalog's resources in order (virtual ones left out).
     pub fn references(&self) -> Vec<String> {
-        self.resources.iter().filter(|r| !r.virtual_ && !is_main(r) && !r.hidden()).map(Resource::reference).collect()
+        self.resources.iter().filter(|r| r.listed()).map(Resource::reference).collect()
     }
 
     /// The relationship edges the resources' `before`, `require`, `notify` and `subscribe`
     /// say, as `A -> B` / `A ~> B`, sorted.
     pub fn edges(&self) -> Vec<String> {
         let mut edges = Vec::new();
-        for r in self.resources.iter().filter(|r| !r.virtual_) {
+        for r in self.resources.iter().filter(|r| r.in_catalog()) {
             let me = r.reference();
             for (param, arrow, forward) in
                 [("before", "->", true), ("notify", "~>", true), ("require", "->", false), ("subscribe", "~>", false)]
@@ -523,33 +548,63 @@ impl Catalog {
     /// first, as Puppet has them), the containment edges, the classes.
     pub fn to_json(&self, node: &str) -> serde_json::Value {
         use serde_json::json;
+        let main_tags = self.get("Class", "main").map_or_else(|| vec!["class".to_owned()], Resource::all_tags);
         let mut resources = vec![
             json!({"type": "Stage", "title": "main", "tags": ["stage"], "exported": false, "parameters": {"name": "main"}}),
             json!({"type": "Class", "title": "Settings", "tags": ["class", "settings"], "exported": false}),
-            json!({"type": "Class", "title": "main", "tags": ["class"], "exported": false, "parameters": {"name": "main"}}),
+            json!({"type": "Class", "title": "main", "tags": main_tags, "exported": false, "parameters": {"name": "main"}}),
         ];
         let mut edges = vec![
             json!({"source": "Stage[main]", "target": "Class[Settings]"}),
             json!({"source": "Stage[main]", "target": "Class[main]"}),
         ];
         let mut classes = vec![json!("settings")];
-        for r in self.resources.iter().filter(|r| !r.virtual_ && !is_main(r) && !r.hidden()) {
+        for r in self.resources.iter().filter(|r| r.listed()) {
             let mut params = serde_json::Map::new();
+            let mut sensitive = Vec::new();
+            let namevar = namevar(r);
             for (k, v) in r.params.iter().filter(|(_, v)| !v.is_undef()) {
+                // the namevar is not written when it is the title
+                if **k == *namevar && matches!(v, Value::String(s) if *s == r.title) {
+                    continue;
+                }
+                // a Sensitive value is written unwrapped, its parameter named (Puppet's
+                // `replace_sensitive_data`)
+                let v = match v {
+                    // the undefs of a relationship metaparameter's array are dropped
+                    Value::Array(items) if RELATIONSHIP_PARAMETERS.contains(&&**k) => {
+                        params.insert(
+                            k.to_string(),
+                            items.iter().filter(|i| !i.is_undef()).map(value_json).collect::<Vec<_>>().into(),
+                        );
+                        continue;
+                    }
+                    Value::Sensitive(inner) => {
+                        sensitive.push(k.to_string());
+                        &**inner
+                    }
+                    v => v,
+                };
                 params.insert(k.to_string(), value_json(v));
             }
             let title = if &*r.type_name == "Class" { capitalize_segments(&r.title) } else { r.title.to_string() };
             let mut entry =
                 json!({"type": &*r.type_name, "title": title, "tags": r.all_tags(), "exported": r.exported});
-            // An included class has no place (line 0); one declared like a resource has.
+            // An included class has no place (line 0); one declared like a resource has. Puppet
+            // knows no file for what a function (create_resources) declared.
             if r.kind != Kind::Class || r.at.line > 0 {
                 entry["line"] = json!(r.at.line);
-                if let Some(file) = &r.file {
+                if r.by_function {
+                    entry["file"] = json!("unknown");
+                } else if let Some(file) = &r.file {
                     entry["file"] = json!(&**file);
                 }
             }
             if !params.is_empty() {
                 entry["parameters"] = params.into();
+            }
+            if !sensitive.is_empty() {
+                entry["sensitive_parameters"] = sensitive.into();
             }
             resources.push(entry);
             // a stage is contained in nothing: it is a top-level container
@@ -566,9 +621,111 @@ impl Catalog {
         json!({"name": node, "environment": "production", "resources": resources, "edges": edges, "classes": classes})
     }
 
+    /// What Puppet's compiler does last (`Compiler#finish`): each resource but the classes
+    /// takes the tags its container has now (`add_scope_tags`, so a `tag()` after the
+    /// declaration counts); then, walking the containment edges from `Class[main]` breadth
+    /// first, each resource gives what it contains the metaparameters it has, its own and
+    /// those it was given, but the relationships (`noop`, `tag`, `loglevel`, ...), where they
+    /// have none, and its tags (`add_resource_metaparams`). Classes are contained in their
+    /// stage, not in `Class[main]`: only a class a defined resource contains is reached.
+    pub fn finish_tags_and_metaparameters(&mut self) {
+        // a session finishes its catalog after each program
+        for r in &mut self.resources {
+            r.final_tags = None;
+        }
+        let by_reference: HashMap<String, usize> =
+            self.resources.iter().enumerate().map(|(i, r)| (r.reference(), i)).collect();
+        for i in 0..self.resources.len() {
+            let r = &self.resources[i];
+            if r.kind == Kind::Class {
+                continue;
+            }
+            let Some(&c) = by_reference.get(&*r.container).filter(|&&c| c != i) else { continue };
+            let tags = self.resources[c].all_tags();
+            self.resources[i].take_tags(&tags);
+        }
+
+        let mut children: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (i, r) in self.resources.iter().enumerate() {
+            if &*r.type_name == "Stage" {
+                continue;
+            }
+            if let Some(&c) = by_reference.get(&*r.container) {
+                children.entry(c).or_default().push(i);
+            }
+        }
+        for (container, class) in &self.contained {
+            if let (Some(&c), Some(&t)) = (by_reference.get(container), by_reference.get(class)) {
+                children.entry(c).or_default().push(t);
+            }
+        }
+        let Some(main) = self.position("Class", "main") else { return };
+        let own = |r: &Resource| -> Option<IndexMap<Rc<str>, Value>> {
+            let data: IndexMap<Rc<str>, Value> = r
+                .params
+                .iter()
+                .filter(|(k, v)| {
+                    !v.is_undef()
+                        && !RELATIONSHIP_PARAMETERS.contains(&&***k)
+                        && crate::resource_types::metaparameter(k).is_some()
+                })
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            (!data.is_empty()).then_some(data)
+        };
+        let mut data: HashMap<usize, IndexMap<Rc<str>, Value>> = HashMap::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut queue = std::collections::VecDeque::from([main]);
+        while let Some(source) = queue.pop_front() {
+            if !seen.insert(source) {
+                continue;
+            }
+            let targets = children.get(&source).cloned().unwrap_or_default();
+            for &target in &targets {
+                let source_data = data.get(&source).cloned().or_else(|| own(&self.resources[source]));
+                // the tags it has now, then those it is given in this order
+                let mut tags = self.resources[target].all_tags();
+                if let Some(source_data) = source_data {
+                    data.entry(source).or_insert_with(|| source_data.clone());
+                    let t = &mut self.resources[target];
+                    for (k, v) in &source_data {
+                        if t.params.get(k).is_none_or(Value::is_undef) {
+                            t.params.insert(k.clone(), v.clone());
+                            if &**k == "tag" {
+                                for tag in flatten(v) {
+                                    add_tag(&mut tags, &puppet_types::display::value_to_s(&tag));
+                                }
+                            }
+                        }
+                    }
+                    let mut merged = source_data;
+                    merged.extend(own(&self.resources[target]).unwrap_or_default());
+                    data.insert(target, merged);
+                }
+                for tag in self.resources[source].all_tags() {
+                    add_tag(&mut tags, &tag);
+                }
+                self.resources[target].final_tags = Some(tags);
+            }
+            queue.extend(targets);
+        }
+    }
+
     /// Starts over (`:reset`).
     pub fn clear(&mut self) {
         *self = Catalog::default();
+    }
+}
+
+/// Adds a tag to a set of tags in order (`Puppet::Util::Tagging#tag`): lower-case, and
+/// `a::b` brings `a` and `b` too.
+fn add_tag(tags: &mut Vec<String>, tag: &str) {
+    let tag = tag.to_lowercase();
+    let parts = if tag.contains("::") { tag.split("::").map(str::to_owned).collect() } else { Vec::new() };
+    for t in std::iter::once(tag).chain(parts) {
+        if !tags.contains(&t) {
+            tags.push(t);
+        }
     }
 }
 
@@ -592,9 +749,40 @@ fn is_main(r: &Resource) -> bool {
     r.kind == Kind::Class && &*r.title == "main"
 }
 
-/// A value as JSON, as Puppet's catalog writes parameter values: references as their text.
+/// The metaparameters that make relationships.
+const RELATIONSHIP_PARAMETERS: [&str; 4] = ["before", "require", "notify", "subscribe"];
+
+/// The parameter naming a resource (`Puppet::Resource#namevar`): a core type's one namevar,
+/// else `name`.
+fn namevar(r: &Resource) -> &'static str {
+    if r.kind == Kind::Builtin {
+        if let Some(t) = crate::resource_types::get(&r.type_name.to_lowercase()) {
+            if let [one] = t.namevars.as_slice() {
+                return one;
+            }
+        }
+    }
+    "name"
+}
+
+/// A value as JSON, as Puppet's catalog writes parameter values (`to_data_hash` without rich
+/// data: Puppet's `ToDataConverter`): data as itself, `default` as `"default"`, a Sensitive
+/// value as `{"__ptype": "Sensitive", "__pvalue": VALUE}`, a hash key that is no string and
+/// every other value as its text (a reference's `ref`).
 pub fn value_json(v: &Value) -> serde_json::Value {
-    crate::json::value_to_json(v, &puppet_types::display::value_to_s, &reference_text)
+    match v {
+        Value::Sensitive(inner) => serde_json::json!({"__ptype": "Sensitive", "__pvalue": value_json(inner)}),
+        Value::Default => "default".into(),
+        Value::Array(items) => items.iter().map(value_json).collect::<Vec<_>>().into(),
+        Value::Hash(h) => {
+            let mut map = serde_json::Map::new();
+            for (k, v) in h.iter() {
+                map.insert(puppet_types::display::value_to_s(k), value_json(v));
+            }
+            map.into()
+        }
+        v => crate::json::value_to_json(v, &puppet_types::display::value_to_s, &reference_text),
+    }
 }
 
 /// A relationship target as Puppet prints it: a reference's `ref`, anything else `to_s`.

@@ -212,7 +212,8 @@ impl Evaluator {
                         self.compiler.catalog.at(index).type_name.to_string(),
                         self.compiler.catalog.at(index).title.to_string(),
                     );
-                    self.apply_override(&Override { key: catalog::key(&t, &title), params, at: collector.at });
+                    let o = Override { key: catalog::key(&t, &title), params, at: collector.at, source: None };
+                    self.apply_override(&o)?;
                 }
             }
         }

@@ -224,7 +224,8 @@ impl Evaluator {
         let resource = Resource {
             params: params.values,
             origins: params.origins,
-            virtual_: form == ResourceForm::Virtual,
+            // exported is virtual too: not realized, not evaluated, but in the catalog
+            virtual_: form != ResourceForm::Regular,
             exported: form == ResourceForm::Exported,
             evaluated: kind != Kind::Define,
             ..self.new_resource(&type_name, title, kind, at)
@@ -309,7 +310,7 @@ impl Evaluator {
     pub(super) fn check_parameters(&self) -> Eval<()> {
         // The attributes of types modules implement in Ruby, by type.
         let mut ruby: HashMap<String, Option<Rc<[String]>>> = HashMap::new();
-        for r in self.compiler.catalog.resources().iter().filter(|r| r.kind == Kind::Builtin && !r.virtual_) {
+        for r in self.compiler.catalog.resources().iter().filter(|r| r.kind == Kind::Builtin && r.in_catalog()) {
             let lower = r.type_name.to_lowercase();
             let core = crate::resource_types::get(&lower);
             let module_names = match core {
@@ -338,7 +339,7 @@ impl Evaluator {
         }
         // Puppet's RelationshipValidator: resources in catalog order, each one's parameters in
         // the order they were set.
-        for r in self.compiler.catalog.resources().iter().filter(|r| !r.virtual_) {
+        for r in self.compiler.catalog.resources().iter().filter(|r| r.in_catalog()) {
             let relationships =
                 r.params.iter().filter(|(p, _)| matches!(&***p, "before" | "require" | "notify" | "subscribe"));
             for (param, v) in relationships {
@@ -534,8 +535,9 @@ impl Evaluator {
         let params = self.override_params(operations)?;
         for v in flatten(&target) {
             if let Some((type_name, title)) = reference_of(&v) {
-                let o = Override { key: catalog::key(&type_name, &title), params: params.clone(), at };
-                if !self.apply_override(&o) {
+                let source = Some((self.compiler.container.reference().into(), self.origin(at.line)));
+                let o = Override { key: catalog::key(&type_name, &title), params: params.clone(), at, source };
+                if !self.apply_override(&o)? {
                     self.compiler.catalog.overrides.push(o);
                 }
             }
@@ -567,13 +569,23 @@ impl Evaluator {
         Ok(params)
     }
 
-    /// Sets an override's parameters on its resource; false when there is none yet.
-    pub(super) fn apply_override(&mut self, o: &Override) -> bool {
+    /// Sets an override's parameters on its resource; false when there is none yet. A
+    /// resource override made in code that is not the resource's, nor a class inheriting from
+    /// the class whose it is, fails as Puppet's `merge` (`Only subclasses can override
+    /// parameters`).
+    pub(super) fn apply_override(&mut self, o: &Override) -> Eval<bool> {
         let default_values: Vec<Option<Value>> = match self.compiler.catalog.get(&o.key.0, &o.key.1) {
-            Some(r) => o.params.iter().map(|p| self.default_for(r, &p.name)).collect(),
-            None => return false,
+            Some(r) => {
+                if let Some((source, origin)) = &o.source {
+                    if r.kind != Kind::Class && !self.may_override(source, &r.container) {
+                        return Err(bare(format!("Only subclasses can override parameters{}", origin.suffix())));
+                    }
+                }
+                o.params.iter().map(|p| self.default_for(r, &p.name)).collect()
+            }
+            None => return Ok(false),
         };
-        let Some(r) = self.compiler.catalog.get_mut(&o.key.0, &o.key.1) else { return false };
+        let Some(r) = self.compiler.catalog.get_mut(&o.key.0, &o.key.1) else { return Ok(false) };
         for (p, default) in o.params.iter().zip(default_values) {
             if p.append {
                 let old = r.params.get(&p.name).cloned().or(default);
@@ -586,7 +598,41 @@ impl Evaluator {
                 r.set_param(p.name.clone(), p.value.clone(), p.origin.clone());
             }
         }
-        true
+        Ok(true)
+    }
+
+    /// Whether the code of container `source` may override what the code of `container`
+    /// declared: the same class or defined type (Puppet's resource source), or a class
+    /// inheriting from that class.
+    fn may_override(&self, source: &str, container: &str) -> bool {
+        let split = |reference: &str| -> Option<(String, String)> {
+            let (type_name, rest) = reference.split_once('[')?;
+            Some((type_name.to_lowercase(), rest.strip_suffix(']')?.to_lowercase()))
+        };
+        let (Some((source_type, source_title)), Some((type_name, title))) = (split(source), split(container)) else {
+            return true;
+        };
+        if source_type != type_name {
+            return false;
+        }
+        // the instances of a defined type share its code
+        if type_name != "class" || source_title == title {
+            return type_name != "node" || source_title == title;
+        }
+        let mut class = source_title;
+        for _ in 0..1000 {
+            let parent = self.compiler.classes_defs.get(&class).and_then(|d| d.parent.clone());
+            match parent {
+                Some(parent) => {
+                    class = parent.trim_start_matches("::").to_lowercase();
+                    if class == title {
+                        return true;
+                    }
+                }
+                None => return false,
+            }
+        }
+        false
     }
 
     /// Each resource takes the defaults of its scope and the scopes around it.

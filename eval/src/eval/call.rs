@@ -394,6 +394,9 @@ impl Evaluator {
         let top = self.top.clone();
         let saved_scope = self.enter_local_scope(&top);
         let saved_guard = self.param_guard.take();
+        // The function's scope is the top scope's: what it declares is contained in
+        // `Class[main]`, with that class's tags, whoever calls it.
+        let saved_container = self.enter_main_container();
         let result = self.with_function_match_frames(|ev| {
             ev.bind_parameters(&def.name, &def.parameters, &def.names, args)?;
             check_defaults(ev, &def.name, &def.parameters, &prepared.types)?;
@@ -402,6 +405,9 @@ impl Evaluator {
                 None => Ok(Value::Undef),
             }
         });
+        if let Some(saved) = saved_container {
+            self.leave_main_container(saved);
+        }
         self.leave_local_scope(saved_scope);
         self.param_guard = saved_guard;
         self.leave();

@@ -822,11 +822,9 @@ impl Evaluator {
         {
             return Ok(Type::Resource { type_name: Some(display::capitalize_segments(name).into()), title: None });
         }
-        // A type alias or a defined type of a module on the module path.
-        if lower.contains("::")
-            && (self.autoload(modules::Entity::TypeAlias, &lower)?
-                || self.autoload(modules::Entity::Definition, &lower)?)
-        {
+        // A type alias or a defined type of a module on the module path (`Concat`: the
+        // module `concat`'s `init.pp`).
+        if self.autoload(modules::Entity::TypeAlias, &lower)? || self.autoload(modules::Entity::Definition, &lower)? {
             return self.type_reference(name, at);
         }
         if self.in_type_alias {

@@ -17,6 +17,15 @@
 //! `--node=NAME`, `--facts=FILE` relative to the workspace) gives the settings its cases are
 //! recorded with; files are recorded in groups of the same settings.
 //!
+//! `cargo xtask record catalog` records the golden suite of whole catalogs
+//! (`eval/tests/golden_catalog/`) the same way, with the suite's module path
+//! (`poppet_tests::catalog::GOLDEN`) and the oracle's `--catalog-json`: the expectation is the
+//! messages' lines as above, then the compiled catalog's lines (`poppet_tests::catalog::lines`).
+//!
+//! ```sh
+//! cargo xtask record catalog eval/tests/golden_catalog/*.txt
+//! ```
+//!
 //! `--modulepath DIR[:DIR]` compiles with those module directories (`xtask/ruby/modules_oracle.rb`
 //! around the oracle). A line feed inside a message is written `␤`; the module path's
 //! directories (`--modulepath`, or `$POPPET_MODULEPATH` with `POPPET_ORACLE` naming
@@ -27,8 +36,8 @@
 
 use std::process::ExitCode;
 
-use poppet_tests::cases;
 use poppet_tests::oracle::{self, Oracle};
+use poppet_tests::{cases, catalog};
 use serde_json::Value as Json;
 
 const BATCH: usize = 500;
@@ -46,6 +55,26 @@ fn workspace_path(option: &str) -> String {
 }
 
 pub fn main(args: Vec<String>) -> ExitCode {
+    record(args, Suite::Messages)
+}
+
+/// `cargo xtask record catalog`: the whole-catalog suite, with its module path.
+pub fn catalog_main(args: Vec<String>) -> ExitCode {
+    let modulepath = catalog::workspace_path(catalog::GOLDEN.modulepath);
+    let args = std::iter::once(format!("--modulepath={}", modulepath.display())).chain(args).collect();
+    record(args, Suite::Catalog)
+}
+
+/// What a suite's expectation holds.
+#[derive(Clone, Copy)]
+enum Suite {
+    /// The messages, the resources and the relationships (`--catalog`).
+    Messages,
+    /// The messages and the whole catalog (`--catalog-json`).
+    Catalog,
+}
+
+fn record(args: Vec<String>, suite: Suite) -> ExitCode {
     // `--modulepath DIR[:DIR]`: Puppet with that module path (the module goldens).
     let mut modules = None;
     let mut rest = Vec::new();
@@ -57,10 +86,13 @@ pub fn main(args: Vec<String>) -> ExitCode {
             None => rest.push(arg),
         }
     }
-    let base = match &modules {
+    let mut base = match &modules {
         Some(dirs) => super::modules_corpus::modules_oracle(dirs),
         None => Oracle::default().arg("--catalog"),
     };
+    if let Suite::Catalog = suite {
+        base = base.arg("--catalog-json");
+    }
     // Module goldens: the module path's directories are written as `<modules>`.
     let modulepath = match &modules {
         Some(dirs) => dirs.into(),
@@ -101,7 +133,10 @@ pub fn main(args: Vec<String>) -> ExitCode {
                 oracle.run(&programs)
             },
             |at, outcome: Json| {
-                let mut lines = oracle::expectation(&outcome);
+                let mut lines = match suite {
+                    Suite::Messages => oracle::expectation(&outcome),
+                    Suite::Catalog => catalog::outcome_lines(&outcome),
+                };
                 for dir in std::env::split_paths(&modulepath).filter(|d| !d.as_os_str().is_empty()) {
                     lines = oracle::hide_modulepath(lines, &dir);
                 }
