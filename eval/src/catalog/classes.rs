@@ -219,7 +219,7 @@ impl Evaluator {
                 .filter(|(k, _)| crate::resource_types::metaparameter(k).is_some())
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
-            let mut bound = ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            let mut bound = ev.bind_definition_parameters(&def.parameters, given, &reference, true)?;
             bound.extend(metaparams);
             ev.compiler.catalog.at_mut(index).params = bound;
             match &def.body {
@@ -297,16 +297,22 @@ impl Evaluator {
     /// order (a default reading a parameter that has no value yet is an error), then every
     /// value checked against its parameter's type. The problems are reported together, as
     /// Puppet's `validate_parameters` lists them: unknown names, then missing values and
-    /// mismatches in parameter order.
+    /// mismatches in parameter order. With `metaparameters`, a resource's
+    /// metaparameters (`tag`, `require`) are not unknown names (a template's parameters have
+    /// none).
     pub(crate) fn bind_definition_parameters(
         &mut self,
         parameters: &[Parameter],
         mut given: IndexMap<Rc<str>, Value>,
         reference: &str,
+        metaparameters: bool,
     ) -> Eval<IndexMap<Rc<str>, Value>> {
         let mut problems: Vec<String> = given
             .keys()
-            .filter(|k| !parameters.iter().any(|p| p.name == ***k) && crate::resource_types::metaparameter(k).is_none())
+            .filter(|k| {
+                !parameters.iter().any(|p| p.name == ***k)
+                    && !(metaparameters && crate::resource_types::metaparameter(k).is_some())
+            })
             .map(|name| format!("has no parameter named '{name}'"))
             .collect();
         let names: Vec<Rc<str>> = parameters.iter().map(|p| Rc::from(p.name.as_str())).collect();
@@ -410,7 +416,7 @@ impl Evaluator {
                     }
                 }
             }
-            ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            ev.bind_definition_parameters(&def.parameters, given, &reference, true)?;
             match &def.body {
                 Some(body) => ev.eval(body).map(drop),
                 None => Ok(()),
