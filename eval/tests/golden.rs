@@ -19,15 +19,15 @@ use poppet_tests::ratchet::Ratchet;
 
 use puppet_eval::{Level, Outcome, Session};
 
-/// Our outcome of a program in the oracle's expectation lines (the error as its first line,
-/// as the oracle keeps it).
+/// Our outcome of a program in the oracle's expectation lines (the whole error, every line
+/// of it, as the oracle's `error_full` keeps it).
 fn our_expectation(outcome: &Outcome) -> Vec<String> {
     let error = outcome.error.as_ref().map(|e| e.puppet_text());
     Expectation {
         notices: outcome.messages(Level::Notice),
         warnings: outcome.messages(Level::Warning),
         errs: outcome.messages(Level::Err),
-        error: error.as_deref().map(|e| e.lines().next().unwrap_or_default()),
+        error: error.as_deref(),
         resources: outcome.resources.iter().map(String::as_str).collect(),
         relationships: outcome.relationships.iter().map(String::as_str).collect(),
     }

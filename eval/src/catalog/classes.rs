@@ -297,7 +297,8 @@ impl Evaluator {
     /// order (a default reading a parameter that has no value yet is an error), then every
     /// value checked against its parameter's type. The problems are reported together, as
     /// Puppet's `validate_parameters` lists them: unknown names, then missing values and
-    /// mismatches in parameter order. With `metaparameters`, a resource's
+    /// mismatches in parameter order (a value with several mismatches, as a hash with several
+    /// wrong entries, gives one problem for each). With `metaparameters`, a resource's
     /// metaparameters (`tag`, `require`) are not unknown names (a template's parameters have
     /// none).
     pub(crate) fn bind_definition_parameters(
@@ -359,7 +360,7 @@ impl Evaluator {
                 };
                 if !puppet_types::instance::is_instance(&t, &value) {
                     let subject = format!("parameter '{name}'");
-                    problems.push(puppet_types::mismatch::describe_value(&subject, &t, &value));
+                    problems.extend(puppet_types::mismatch::describe_value_each(&subject, &t, &value));
                     continue;
                 }
             }
