@@ -170,7 +170,7 @@ def compile(code)
 
   logs = []
   collector = Puppet::Test::LogCollector.new(logs)
-  error = error_full = error_message = catalog = nil
+  error = error_full = error_message = catalog = logged = nil
   Puppet::Util::Log.newdestination(collector)
   begin
     Puppet.override({ current_environment: env, loaders: Puppet::Pops::Loaders.new(env, false, false) },
@@ -201,8 +201,9 @@ def compile(code)
     'error_full' => error_full,
     'warnings' => logs.select { |l| l.level == :warning }.map { |l| log_line(l) },
   }
-  # err() calls that did not stop the compilation.
-  errs = logs.select { |l| l.level == :err && l.source != 'Puppet' }.map { |l| l.message.to_s }
+  # Error-level messages that did not stop the compilation: err() calls, and errors Puppet
+  # logs and goes on (a module refused for its metadata.json).
+  errs = logs.select { |l| l.level == :err && !l.equal?(logged) }.map { |l| l.message.to_s }
   outcome['errs'] = errs unless errs.empty?
   if OPTIONS.catalog && catalog
     outcome['resources'] = catalog.resources.map(&:ref).reject { |r| IMPLICIT_RESOURCES.include?(r) }

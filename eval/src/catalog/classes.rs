@@ -311,8 +311,8 @@ impl Evaluator {
         let mut problems: Vec<String> = given
             .keys()
             .filter(|k| {
-                !parameters.iter().any(|p| p.name == ***k)
-                    && !(metaparameters && crate::resource_types::metaparameter(k).is_some())
+                let metaparameter = metaparameters && crate::resource_types::metaparameter(k).is_some();
+                !metaparameter && !parameters.iter().any(|p| p.name == ***k)
             })
             .map(|name| format!("has no parameter named '{name}'"))
             .collect();

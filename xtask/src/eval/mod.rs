@@ -15,7 +15,8 @@ pub fn our_expectation(outcome: &Outcome) -> Vec<String> {
     let error = outcome.error.as_ref().map(|e| e.puppet_text());
     Expectation {
         notices: outcome.messages(Level::Notice),
-        warnings: outcome.messages(Level::Warning),
+        // The oracle keeps a warning's first line.
+        warnings: outcome.messages(Level::Warning).into_iter().map(|w| w.lines().next().unwrap_or_default()).collect(),
         errs: outcome.messages(Level::Err),
         error: error.as_deref(),
         resources: outcome.resources.iter().map(String::as_str).collect(),
