@@ -280,20 +280,40 @@ fn parse_manifest(path: &Path) -> Eval<(String, puppet_syntax::ast::Program)> {
 
 /// The attributes a Ruby resource type's source declares one by one (`newparam(:name)`,
 /// `newproperty :value`, `ensurable`), or `None` when anything else may add some.
+///
+/// The statements of the `newtype` block are read at its body's indentation: attribute
+/// declarations, and the other statements of the type DSL that add none (`def`, `desc`,
+/// `feature`, `autorequire`, `validate`, ...), whose bodies, indented further, are not read
+/// (a method may loop, or look up other types). Any other statement there (a loop, a
+/// condition, an `include`), a parent type, or code that reaches into shared code, and the
+/// attributes are not known.
 fn static_ruby_attributes(source: &str, lower: &str) -> Option<Vec<String>> {
     const DYNAMIC: &[&str] = &[
-        "Puppet::Type.type(",
         "PuppetX",
         "puppet_x",
         "require_relative",
-        ":parent",
-        ".each",
         "newcheck",
         "newmetaparam",
         "define_method",
         "class_eval",
         "instance_eval",
         "send(",
+    ];
+    /// The statements of the type DSL (and Ruby's) that declare no attribute.
+    const NO_ATTRIBUTE: &[&str] = &[
+        "def",
+        "end",
+        "}",
+        "desc",
+        "@doc",
+        "feature",
+        "autorequire",
+        "autobefore",
+        "autosubscribe",
+        "autonotify",
+        "validate",
+        "require",
+        "newtype",
     ];
     if DYNAMIC.iter().any(|d| source.contains(d)) {
         return None;
@@ -302,30 +322,76 @@ fn static_ruby_attributes(source: &str, lower: &str) -> Option<Vec<String>> {
     if source.matches("newtype(").count() != 1 || newtype(":") + newtype("'") + newtype("\"") != 1 {
         return None;
     }
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let lines: Vec<&str> = source.lines().collect();
+    let start = lines.iter().position(|l| l.contains("newtype("))?;
+    // A parent type's attributes are inherited.
+    if lines[start].contains("parent") {
+        return None;
+    }
+    let is_code = |l: &str| !l.trim().is_empty() && !l.trim_start().starts_with('#');
+    let body_indent = indent(lines.iter().skip(start + 1).find(|l| is_code(l))?);
+    if body_indent <= indent(lines[start]) {
+        return None;
+    }
     let mut names = Vec::new();
-    for line in source.lines().map(str::trim_start) {
-        if line.starts_with("include ") || line.starts_with("extend ") {
-            return None;
-        }
-        if line == "ensurable" || line.starts_with("ensurable ") {
-            names.push("ensure".to_owned());
+    let mut i = start + 1;
+    while i < lines.len() {
+        let line = lines[i];
+        i += 1;
+        if !is_code(line) || indent(line) > body_indent {
             continue;
         }
-        let Some(rest) = line.strip_prefix("newparam").or_else(|| line.strip_prefix("newproperty")) else {
-            if line.contains("newparam") || line.contains("newproperty") {
+        if indent(line) < body_indent {
+            // The block's end: nothing after it may declare attributes.
+            let rest = lines.get(i..).unwrap_or_default();
+            if rest.iter().any(|l| l.contains("newparam") || l.contains("newproperty") || l.contains("ensurable")) {
                 return None;
             }
-            continue;
-        };
-        let rest = rest.trim_start_matches(['(', ' ']);
-        let rest = rest.strip_prefix(':').or_else(|| rest.strip_prefix(['\'', '"']))?;
-        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-        if name.is_empty() {
-            return None;
+            break;
         }
-        names.push(name);
+        let statement = line.trim();
+        // A heredoc's text, or a string running over several lines, is skipped.
+        if let Some(tag) = heredoc_tag(statement) {
+            while i < lines.len() && lines[i].trim() != tag {
+                i += 1;
+            }
+            i += 1;
+        } else if (statement.starts_with("desc") || statement.starts_with("@doc"))
+            && statement.matches('"').count() % 2 == 1
+        {
+            while i < lines.len() && !lines[i].contains('"') {
+                i += 1;
+            }
+            i += 1;
+        }
+        let word: String =
+            statement.chars().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '@' | '}')).collect();
+        match word.as_str() {
+            "ensurable" => names.push("ensure".to_owned()),
+            "newparam" | "newproperty" => {
+                let rest = statement[word.len()..].trim_start_matches(['(', ' ']);
+                let rest = rest.strip_prefix(':').or_else(|| rest.strip_prefix(['\'', '"']))?;
+                let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                if name.is_empty() {
+                    return None;
+                }
+                names.push(name);
+            }
+            w if NO_ATTRIBUTE.contains(&w) => {}
+            _ => return None,
+        }
     }
     Some(names)
+}
+
+/// The tag of a heredoc a line opens (`DOC` of `@doc = <<-DOC`).
+fn heredoc_tag(line: &str) -> Option<&str> {
+    let at = line.find("<<")?;
+    let rest = line[at + 2..].trim_start_matches(['-', '~']);
+    let rest = rest.trim_start_matches(['\'', '"']);
+    let tag = &rest[..rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len())];
+    (!tag.is_empty() && tag.chars().next().is_some_and(|c| c.is_ascii_uppercase())).then_some(tag)
 }
 
 /// The modules of `modulepath` and what Puppet logs making them ([`Modules`]).
