@@ -174,6 +174,7 @@ impl Session {
     }
 
     fn evaluate(&mut self, source: &str) -> (Option<Value>, Option<Failure>) {
+        self.evaluator.announce_modules();
         let parsed = puppet_syntax::analyze(source);
         for w in &parsed.warnings {
             self.log(Log { level: Level::Warning, message: w.to_string() });
@@ -188,6 +189,13 @@ impl Session {
             self.log(Log { level: Level::Warning, message: w.to_string() });
         }
         if !errors.is_empty() {
+            // Several validation errors are logged one by one (their bare messages), then
+            // reported together.
+            if errors.len() > 1 {
+                for e in &errors {
+                    self.log(Log { level: Level::Err, message: e.message.clone() });
+                }
+            }
             return (None, Some(parse_failure(&errors)));
         }
         let compiled = self.evaluator.run(&program, source).and_then(|v| {

@@ -19,15 +19,16 @@ use poppet_tests::ratchet::Ratchet;
 
 use puppet_eval::{Level, Options, Outcome, Session, Strict};
 
-/// Our outcome of a program in the oracle's expectation lines (the error as its first line,
-/// as the oracle keeps it).
+/// Our outcome of a program in the oracle's expectation lines (the whole error, every line
+/// of it, as the oracle's `error_full` keeps it).
 fn our_expectation(outcome: &Outcome) -> Vec<String> {
     let error = outcome.error.as_ref().map(|e| e.puppet_text());
     Expectation {
         notices: outcome.messages(Level::Notice),
-        warnings: outcome.messages(Level::Warning),
+        // The oracle keeps a warning's first line.
+        warnings: outcome.messages(Level::Warning).into_iter().map(|w| w.lines().next().unwrap_or_default()).collect(),
         errs: outcome.messages(Level::Err),
-        error: error.as_deref().map(|e| e.lines().next().unwrap_or_default()),
+        error: error.as_deref(),
         resources: outcome.resources.iter().map(String::as_str).collect(),
         relationships: outcome.relationships.iter().map(String::as_str).collect(),
     }
@@ -101,26 +102,45 @@ fn golden() {
 }
 
 /// The programs of `tests/golden_modules/*.txt`, run with the modules of `tests/modules` on
-/// the module path (recorded by `cargo xtask record eval --modulepath eval/tests/modules`, Puppet with that
-/// module path;
-/// the module path is written `<modules>` in messages).
+/// the module path (recorded by `cargo xtask record eval --modulepath eval/tests/modules`, Puppet
+/// with that module path; the module path is written `<modules>` in messages).
 #[test]
 fn modules() {
-    let modules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/modules");
-    let report =
-        cases::run(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden_modules"), "GOLDEN_FILTER", |case, source| {
-            let ours = std::panic::catch_unwind(|| {
-                let mut session = session(&case.oracle_options);
-                session.evaluator.set_modulepath(&modules.display().to_string());
-                oracle::hide_modulepath(our_expectation(&session.run(source)), &modules)
-            })
-            .unwrap_or_else(|_| vec!["PANIC".to_string()]);
-            if ours == case.expected {
-                return None;
+    run_with_modules("golden_modules", &["modules"]);
+}
+
+/// The programs of `tests/golden_modules_metadata/*.txt`, with modules whose `metadata.json`
+/// Puppet refuses on the module path: `tests/modules_metadata/1` to `5`, in order.
+#[test]
+fn modules_metadata() {
+    run_with_modules(
+        "golden_modules_metadata",
+        &["modules_metadata/1", "modules_metadata/2", "modules_metadata/3", "modules_metadata/4", "modules_metadata/5"],
+    );
+}
+
+/// Runs the case files of `tests/GOLDEN` with the module path `tests/DIR:...`.
+fn run_with_modules(golden: &str, dirs: &[&str]) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let dirs: Vec<std::path::PathBuf> = dirs.iter().map(|d| root.join(d)).collect();
+    let modulepath = std::env::join_paths(&dirs).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    let report = cases::run(root.join(golden), "GOLDEN_FILTER", |case, source| {
+        let ours = std::panic::catch_unwind(|| {
+            let mut session = session(&case.oracle_options);
+            session.evaluator.set_modulepath(&modulepath);
+            let mut lines = our_expectation(&session.run(source));
+            for dir in &dirs {
+                lines = oracle::hide_modulepath(lines, dir);
             }
-            Some(format!("{}  puppet: {:?}\n  ours:   {:?}", cases::show_source(source), case.expected, ours))
-        });
-    report.print("golden_modules", "agree with Puppet 7.23");
+            lines
+        })
+        .unwrap_or_else(|_| vec!["PANIC".to_string()]);
+        if ours == case.expected {
+            return None;
+        }
+        Some(format!("{}  puppet: {:?}\n  ours:   {:?}", cases::show_source(source), case.expected, ours))
+    });
+    report.print(golden, "agree with Puppet 7.23");
     assert!(report.problems.is_empty(), "malformed case files");
     assert!(report.failures.is_empty(), "{} module programs differ from Puppet", report.failures.len());
 }

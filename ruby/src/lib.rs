@@ -10,6 +10,7 @@
 //! | [`float`]  | `Float#to_s`                                                       |
 //! | [`kernel`] | `Kernel#Integer` and `Kernel#Float` of a string                    |
 //! | [`regexp`] | Onigmo's syntax and errors, `Regexp#to_s`, `Regexp.escape`         |
+//! | [`json`]   | which documents `JSON.parse` refuses, and its message              |
 //!
 //! ```
 //! assert_eq!(poppet_ruby::float::float_to_s(1e20), "1.0e+20");
@@ -17,6 +18,7 @@
 //! ```
 
 pub mod float;
+pub mod json;
 pub mod kernel;
 pub mod regexp;
 pub mod string;

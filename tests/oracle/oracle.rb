@@ -184,7 +184,7 @@ def compile(code)
 
   logs = []
   collector = Puppet::Test::LogCollector.new(logs)
-  error = error_message = catalog = nil
+  error = error_full = error_message = catalog = logged = nil
   Puppet::Util::Log.newdestination(collector)
   begin
     Puppet.override({ current_environment: env, loaders: Puppet::Pops::Loaders.new(env, false, false) },
@@ -195,14 +195,15 @@ def compile(code)
       rescue Puppet::Error => e
         # The compiler has logged the error at :err as `puppet apply` prints it.
         logged = logs.reverse.find { |l| l.level == :err && l.source == 'Puppet' }
-        error = logged ? log_line(logged) : first_line(e.to_s)
+        error_full = (logged ? logged.to_s : e.to_s).chomp
+        error = first_line(error_full)
         error_message = first_line(bare_message(e))
       end
     end
   rescue Timeout::Error
-    error = error_message = "ORACLE TIMEOUT after #{OPTIONS.timeout}s"
+    error = error_full = error_message = "ORACLE TIMEOUT after #{OPTIONS.timeout}s"
   rescue SystemStackError, StandardError, ScriptError => e
-    error = error_message = "ORACLE INTERNAL #{e.class}: #{first_line(e.message)}"
+    error = error_full = error_message = "ORACLE INTERNAL #{e.class}: #{first_line(e.message)}"
   ensure
     Puppet::Util::Log.close(collector)
   end
@@ -211,10 +212,12 @@ def compile(code)
     'notices' => logs.select { |l| l.level == :notice }.map { |l| l.message.to_s },
     'error' => error,
     'error_message' => error_message,
+    'error_full' => error_full,
     'warnings' => logs.select { |l| l.level == :warning }.map { |l| log_line(l) },
   }
-  # err() calls that did not stop the compilation.
-  errs = logs.select { |l| l.level == :err && l.source != 'Puppet' }.map { |l| l.message.to_s }
+  # Error-level messages that did not stop the compilation: err() calls, and errors Puppet
+  # logs and goes on (a module refused for its metadata.json).
+  errs = logs.select { |l| l.level == :err && !l.equal?(logged) }.map { |l| l.message.to_s }
   outcome['errs'] = errs unless errs.empty?
   if OPTIONS.catalog && catalog
     outcome['resources'] = catalog.resources.map(&:ref).reject { |r| IMPLICIT_RESOURCES.include?(r) }

@@ -115,8 +115,8 @@ pub fn run_oracle(oracle: &Path, programs: &[String]) -> Result<Vec<Json>, Strin
 /// notice: MESSAGE        each notice(), in order
 /// warning: MESSAGE       each warning logged (with its location when it has one)
 /// err: MESSAGE           each err() that did not stop the run
-/// error: MESSAGE         the error that stopped it, as Puppet prints it after `Error: `,
-///                        without ` on node testnode`
+/// error: MESSAGE         the error that stopped it, as Puppet prints it after `Error: `
+///                        (every line of it), without ` on node testnode`
 /// resource: REF          each resource of the catalog, in order
 /// edge: A -> B           each relationship
 /// ```
@@ -158,7 +158,11 @@ pub fn expectation(outcome: &Json) -> Vec<String> {
     let list = |key: &str| -> Vec<&str> {
         outcome[key].as_array().map(|a| a.iter().map(|m| m.as_str().unwrap_or_default()).collect()).unwrap_or_default()
     };
-    let error = outcome["error"].as_str().map(|e| e.strip_suffix(" on node testnode").unwrap_or(e));
+    // The whole message (`error_full`), or its first line from an oracle that gives only that.
+    let error = outcome["error_full"]
+        .as_str()
+        .or_else(|| outcome["error"].as_str())
+        .map(|e| e.strip_suffix(" on node testnode").unwrap_or(e));
     Expectation {
         notices: list("notices"),
         warnings: list("warnings"),

@@ -84,7 +84,7 @@ impl Reader {
         let previous = self.aliases.insert(key.clone(), Type::Alias(alias.clone()));
         match self.read(src) {
             Ok(Value::Type(ref t)) => {
-                alias.resolve_to((**t).clone());
+                alias.resolve_to(crate::normalize::normalize(t));
                 Ok(Type::Alias(alias))
             }
             other => {

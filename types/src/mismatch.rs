@@ -61,6 +61,18 @@ pub fn describe_value(subject: &str, expected: &Type, value: &Value) -> String {
     describe_mismatch(subject, expected, &infer_set(value))
 }
 
+/// Each mismatch of `value` against `expected`, prefixed with `subject`, one message each
+/// (without the leading space Puppet's `format` gives them): what Puppet's
+/// `describe_struct_signature` adds to a parameter list's problems, which
+/// `validate_parameters` then lists one per line (`D[x]:\n  parameter 'env' entry 'A' expects
+/// a Scalar value, got Undef\n  parameter 'env' entry 'B' ...`). Empty when nothing is wrong.
+pub fn describe_value_each(subject: &str, expected: &Type, value: &Value) -> Vec<String> {
+    describe(expected, &infer_set(value), &[PathElement::Subject(subject.to_owned())])
+        .iter()
+        .map(|m| m.format().trim().to_owned())
+        .collect()
+}
+
 /// The message of `assert_type(expected, value)` when `value` is not an instance of
 /// `expected`: `describe_mismatch('assert_type():', expected, infer_set(value))`, e.g.
 /// `assert_type(): expects an Integer value, got String`, or
@@ -70,7 +82,7 @@ pub fn describe_value(subject: &str, expected: &Type, value: &Value) -> String {
 /// message. When there are several mismatches, the message has one line per mismatch and
 /// each line starts with a space (`" assert_type(): entry 'a' expects ...\n  assert_type():
 /// entry 'b' ..."`), so the error then reads `Function Call,  assert_type(): ...` with two
-/// spaces; the oracle shows only its first line.
+/// spaces.
 pub fn assert_type_message(expected: &Type, value: &Value) -> String {
     describe_value("assert_type():", expected, value)
 }
@@ -604,10 +616,16 @@ fn default_of(t: &Type) -> Type {
 const BUILTIN_ALIASES: &[&str] = &["Data", "RichDataKey", "RichData", "Puppet::LookupKey", "Puppet::LookupValue"];
 
 /// `to_s` of a type as messages use it (`"#{type}"`): an alias at the top prints expanded
-/// (`PTypeAliasType#to_s` is `alias_expanded_string`), everything else as `TypeFormatter`.
+/// (`PTypeAliasType#to_s` is `alias_expanded_string`), so does a Pcore Object type, everything
+/// else as `TypeFormatter`.
 fn type_to_s(t: &Type) -> String {
     match t {
         Type::Alias(_) => alias_expanded_s(t),
+        // Pcore's own Object types print expanded (`Object[{name => 'Deferred', ...}]`), as
+        // a notice prints them.
+        Type::Deferred | Type::TypeSet | Type::Error(None) => {
+            crate::display::value_to_s(&Value::Type(Rc::new(t.clone())))
+        }
         other => other.to_string(),
     }
 }

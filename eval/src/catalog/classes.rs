@@ -224,7 +224,7 @@ impl Evaluator {
                 .filter(|(k, _)| crate::resource_types::metaparameter(k).is_some())
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
-            let mut bound = ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            let mut bound = ev.bind_definition_parameters(&def.parameters, given, &reference, true)?;
             bound.extend(metaparams);
             ev.compiler.catalog.at_mut(index).params = bound;
             match &def.body {
@@ -331,16 +331,23 @@ impl Evaluator {
     /// order (a default reading a parameter that has no value yet is an error), then every
     /// value checked against its parameter's type. The problems are reported together, as
     /// Puppet's `validate_parameters` lists them: unknown names, then missing values and
-    /// mismatches in parameter order.
+    /// mismatches in parameter order (a value with several mismatches, as a hash with several
+    /// wrong entries, gives one problem for each). With `metaparameters`, a resource's
+    /// metaparameters (`tag`, `require`) are not unknown names (a template's parameters have
+    /// none).
     pub(crate) fn bind_definition_parameters(
         &mut self,
         parameters: &[Parameter],
         mut given: IndexMap<Rc<str>, Value>,
         reference: &str,
+        metaparameters: bool,
     ) -> Eval<IndexMap<Rc<str>, Value>> {
         let mut problems: Vec<String> = given
             .keys()
-            .filter(|k| !parameters.iter().any(|p| p.name == ***k) && crate::resource_types::metaparameter(k).is_none())
+            .filter(|k| {
+                let metaparameter = metaparameters && crate::resource_types::metaparameter(k).is_some();
+                !metaparameter && !parameters.iter().any(|p| p.name == ***k)
+            })
             .map(|name| format!("has no parameter named '{name}'"))
             .collect();
         let names: Vec<Rc<str>> = parameters.iter().map(|p| Rc::from(p.name.as_str())).collect();
@@ -387,7 +394,7 @@ impl Evaluator {
                 };
                 if !puppet_types::instance::is_instance(&t, &value) {
                     let subject = format!("parameter '{name}'");
-                    problems.push(puppet_types::mismatch::describe_value(&subject, &t, &value));
+                    problems.extend(puppet_types::mismatch::describe_value_each(&subject, &t, &value));
                     continue;
                 }
             }
@@ -494,7 +501,7 @@ impl Evaluator {
                     }
                 }
             }
-            let bound = ev.bind_definition_parameters(&def.parameters, given, &reference)?;
+            let bound = ev.bind_definition_parameters(&def.parameters, given, &reference, true)?;
             // The defaults are the resource's parameters too (`assign_defaults`).
             let resource = ev.compiler.catalog.at_mut(index);
             for (name, value) in bound {

@@ -327,7 +327,8 @@ impl Evaluator {
                 None => module_names.as_deref().is_some_and(|names| names.iter().any(|n| n == name)),
             };
             for name in r.params.keys() {
-                if !has(name) && crate::resource_types::metaparameter(name).is_none() {
+                // `name` is every type's (`Puppet::Type.validattr?`): the namevar's other name.
+                if name.as_ref() != "name" && !has(name) && crate::resource_types::metaparameter(name).is_none() {
                     return Err(bare(format!(
                         "no parameter named '{name}' {} on {} {}",
                         r.location(),

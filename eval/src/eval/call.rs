@@ -4,6 +4,7 @@
 use std::cell::OnceCell;
 use std::rc::Rc;
 
+use indexmap::IndexMap;
 use puppet_syntax::ast::{CallKind, Expr, ExprKind, Lambda, Parameter};
 use puppet_syntax::{epp, Span};
 use puppet_types::dispatch::{select_signature, Signature};
@@ -189,10 +190,24 @@ impl Evaluator {
         let result = self.with_function_match_frames(|ev| {
             match (&template.parameters, given) {
                 (Some(parameters), _) => {
-                    let given = given
-                        .map(|h| h.iter().filter_map(|(k, v)| Some((Rc::from(k.as_str()?), v.clone()))).collect())
+                    // As Puppet's `call_by_name`: an undef value is no argument (a parameter
+                    // given undef takes its default, or undef); any other value, a
+                    // parameter's or not, is visible to the defaults, and a name that is no
+                    // parameter is then refused.
+                    let given: IndexMap<Rc<str>, Value> = given
+                        .map(|h| {
+                            h.iter()
+                                .filter_map(|(k, v)| Some((Rc::from(k.as_str()?), v.clone())))
+                                .filter(|(k, v)| !v.is_undef() || parameters.iter().any(|p| p.name == **k))
+                                .collect()
+                        })
                         .unwrap_or_default();
-                    ev.bind_definition_parameters(parameters, given, "lambda")?;
+                    for (k, v) in &given {
+                        if !v.is_undef() && !parameters.iter().any(|p| p.name == **k) {
+                            ev.scope.bind(k.clone(), v.clone());
+                        }
+                    }
+                    ev.bind_definition_parameters(parameters, given, "lambda", false)?;
                 }
                 (None, Some(h)) => {
                     for (k, v) in h.iter() {

@@ -8,20 +8,40 @@
 //! is loaded). Definitions remember their file, and errors in them name it. A function
 //! implemented in Ruby (4.x in `lib/puppet/functions`, 3.x in `lib/puppet/parser/functions`)
 //! cannot run here: calling it says so. A resource type implemented in Ruby has its
-//! parameters checked when its `lib/puppet/type/NAME.rb` declares them one by one.
+//! parameters checked when its `lib/puppet/type/NAME.rb` declares them one by one. A module
+//! whose `metadata.json` Puppet refuses (a required key missing, `dependencies` no array) is
+//! no module: Puppet logs an error for it when it makes the environment's modules, at the
+//! start of every compilation, and goes on without it.
 
+use std::cell::{Cell, OnceCell};
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use super::Evaluator;
+use puppet_types::Value;
+
+use super::{Evaluator, Level, Strict};
 use crate::error::{fail, Eval};
+
+/// The modules of the module path, as Puppet's `environment.modules` makes them: each
+/// directory of a module path directory named as a module is (`^[a-z][a-z0-9_]*$`), the first
+/// of a name wins, and one whose `metadata.json` Puppet refuses is left out (see
+/// [`metadata_verdict`]). What Puppet logs on the way is logged once, when the next program
+/// runs ([`Evaluator::announce_modules`]).
+struct Modules {
+    /// `(name, directory)`, in module path order, then in each directory's order.
+    found: Vec<(String, PathBuf)>,
+    logs: Vec<(Level, String)>,
+    announced: Cell<bool>,
+}
 
 /// Where modules are loaded from, and what has been loaded.
 #[derive(Default)]
 pub struct Loader {
     /// The module path (`--modulepath`), searched in order.
     pub modulepath: Vec<PathBuf>,
+    /// The modules of the module path, found when first needed ([`Evaluator::modules`]).
+    modules: OnceCell<Modules>,
     /// The manifests loaded so far (each is loaded once).
     pub(crate) loaded_files: HashSet<PathBuf>,
     /// The module manifest whose definitions are being made known.
@@ -125,11 +145,7 @@ impl Evaluator {
     }
 
     /// Makes a module manifest's definitions known (errors name the file).
-    fn define_manifest(
-        &mut self,
-        path: &std::path::Path,
-        (source, program): (String, puppet_syntax::ast::Program),
-    ) -> Eval<()> {
+    fn define_manifest(&mut self, path: &Path, (source, program): (String, puppet_syntax::ast::Program)) -> Eval<()> {
         let Some(body) = &program.body else { return Ok(()) };
         let saved = std::mem::replace(&mut self.source, Rc::from(source.as_str()));
         let file: Rc<str> = Rc::from(path.display().to_string().as_str());
@@ -141,9 +157,31 @@ impl Evaluator {
     }
 
     /// A module's directory: in the first module path directory that has the module (Puppet's
-    /// `environment.module(name)`).
+    /// `environment.module(name)`), unless Puppet refuses the module.
     pub(crate) fn module_dir(&self, module: &str) -> Option<PathBuf> {
-        self.loader.modulepath.iter().map(|root| root.join(module)).find(|d| d.is_dir())
+        self.modules().iter().find(|(name, _)| name == module).map(|(_, dir)| dir.clone())
+    }
+
+    /// The modules of the module path, `(name, directory)`.
+    fn modules(&self) -> &[(String, PathBuf)] {
+        &self.loader.modules.get_or_init(|| find_modules(&self.loader.modulepath, self.options.strict)).found
+    }
+
+    /// Logs, once for a module path, what Puppet logs when it makes the modules (a module
+    /// refused for its `metadata.json`, a `metadata.json` it cannot parse): a compilation
+    /// makes them before anything else.
+    pub fn announce_modules(&mut self) {
+        if self.loader.modulepath.is_empty() {
+            return;
+        }
+        self.modules();
+        let logs = match self.loader.modules.get() {
+            Some(m) if !m.announced.replace(true) => m.logs.clone(),
+            _ => return,
+        };
+        for (level, message) in logs {
+            self.log(level, message);
+        }
     }
 
     /// `MODULE/DIR/a/b.EXT` in the module's directory.
@@ -159,27 +197,19 @@ impl Evaluator {
     /// The module that implements a global function in Ruby (`lib/puppet/parser/functions/`
     /// or `lib/puppet/functions/`), if one does.
     fn ruby_global_function(&self, name: &str) -> Option<String> {
-        for root in &self.loader.modulepath {
-            let Ok(modules) = std::fs::read_dir(root) else { continue };
-            for m in modules.flatten() {
-                let lib = m.path().join("lib/puppet");
-                let file = format!("{name}.rb");
-                if lib.join("parser/functions").join(&file).is_file() || lib.join("functions").join(&file).is_file() {
-                    return Some(m.file_name().to_string_lossy().into_owned());
-                }
-            }
-        }
-        None
+        let file = format!("{name}.rb");
+        self.modules().iter().find_map(|(module, dir)| {
+            let lib = dir.join("lib/puppet");
+            let found =
+                lib.join("parser/functions").join(&file).is_file() || lib.join("functions").join(&file).is_file();
+            found.then(|| module.clone())
+        })
     }
 
     /// Whether a module implements the resource type in Ruby (`lib/puppet/type/NAME.rb`).
     pub(crate) fn ruby_type_exists(&self, lower: &str) -> bool {
         !lower.contains("::")
-            && self.loader.modulepath.iter().any(|root| {
-                std::fs::read_dir(root).is_ok_and(|modules| {
-                    modules.flatten().any(|m| m.path().join("lib/puppet/type").join(format!("{lower}.rb")).is_file())
-                })
-            })
+            && self.modules().iter().any(|(_, dir)| dir.join("lib/puppet/type").join(format!("{lower}.rb")).is_file())
     }
 
     /// The attributes of a resource type a module implements in Ruby, read from the
@@ -192,13 +222,7 @@ impl Evaluator {
         if lower.contains("::") {
             return None;
         }
-        let modules: Vec<PathBuf> = self
-            .loader
-            .modulepath
-            .iter()
-            .filter_map(|root| std::fs::read_dir(root).ok())
-            .flat_map(|modules| modules.flatten().map(|m| m.path().join("lib/puppet")))
-            .collect();
+        let modules: Vec<PathBuf> = self.modules().iter().map(|(_, dir)| dir.join("lib/puppet")).collect();
         let file = format!("type/{lower}.rb");
         let path = modules.iter().map(|lib| lib.join(&file)).find(|p| p.is_file())?;
         let mut names = static_ruby_attributes(&std::fs::read_to_string(path).ok()?, lower)?;
@@ -216,6 +240,7 @@ impl Evaluator {
     /// Sets the module path (`DIR:DIR`).
     pub fn set_modulepath(&mut self, path: &str) {
         self.loader.modulepath = std::env::split_paths(path).filter(|p| !p.as_os_str().is_empty()).collect();
+        self.loader.modules = OnceCell::new();
     }
 
     /// The module a name belongs to (`apache` of `apache::vhost`), when it was loaded from one.
@@ -223,8 +248,8 @@ impl Evaluator {
         if self.loader.modulepath.is_empty() {
             return String::new();
         }
-        let first = name.trim_start_matches("::").split("::").next().unwrap_or_default();
-        if self.loader.modulepath.iter().any(|root| root.join(first).is_dir()) {
+        let first = name.trim_start_matches("::").split("::").next().unwrap_or_default().to_lowercase();
+        if self.modules().iter().any(|(module, _)| *module == first) {
             first.to_lowercase()
         } else {
             String::new()
@@ -233,7 +258,7 @@ impl Evaluator {
 }
 
 /// A module manifest's text and program, or Puppet's error for a file it cannot read or parse.
-fn parse_manifest(path: &std::path::Path) -> Eval<(String, puppet_syntax::ast::Program)> {
+fn parse_manifest(path: &Path) -> Eval<(String, puppet_syntax::ast::Program)> {
     let bytes = std::fs::read(path).map_err(|e| fail(format!("Could not read {}: {e}", path.display())))?;
     let source = puppet_syntax::lexer::check_encoding(&bytes)
         .map_err(|d| fail(format!("{} (file: {})", d.message, path.display())))?
@@ -255,20 +280,40 @@ fn parse_manifest(path: &std::path::Path) -> Eval<(String, puppet_syntax::ast::P
 
 /// The attributes a Ruby resource type's source declares one by one (`newparam(:name)`,
 /// `newproperty :value`, `ensurable`), or `None` when anything else may add some.
+///
+/// The statements of the `newtype` block are read at its body's indentation: attribute
+/// declarations, and the other statements of the type DSL that add none (`def`, `desc`,
+/// `feature`, `autorequire`, `validate`, ...), whose bodies, indented further, are not read
+/// (a method may loop, or look up other types). Any other statement there (a loop, a
+/// condition, an `include`), a parent type, or code that reaches into shared code, and the
+/// attributes are not known.
 fn static_ruby_attributes(source: &str, lower: &str) -> Option<Vec<String>> {
     const DYNAMIC: &[&str] = &[
-        "Puppet::Type.type(",
         "PuppetX",
         "puppet_x",
         "require_relative",
-        ":parent",
-        ".each",
         "newcheck",
         "newmetaparam",
         "define_method",
         "class_eval",
         "instance_eval",
         "send(",
+    ];
+    /// The statements of the type DSL (and Ruby's) that declare no attribute.
+    const NO_ATTRIBUTE: &[&str] = &[
+        "def",
+        "end",
+        "}",
+        "desc",
+        "@doc",
+        "feature",
+        "autorequire",
+        "autobefore",
+        "autosubscribe",
+        "autonotify",
+        "validate",
+        "require",
+        "newtype",
     ];
     if DYNAMIC.iter().any(|d| source.contains(d)) {
         return None;
@@ -277,28 +322,189 @@ fn static_ruby_attributes(source: &str, lower: &str) -> Option<Vec<String>> {
     if source.matches("newtype(").count() != 1 || newtype(":") + newtype("'") + newtype("\"") != 1 {
         return None;
     }
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let lines: Vec<&str> = source.lines().collect();
+    let start = lines.iter().position(|l| l.contains("newtype("))?;
+    // A parent type's attributes are inherited.
+    if lines[start].contains("parent") {
+        return None;
+    }
+    let is_code = |l: &str| !l.trim().is_empty() && !l.trim_start().starts_with('#');
+    let body_indent = indent(lines.iter().skip(start + 1).find(|l| is_code(l))?);
+    if body_indent <= indent(lines[start]) {
+        return None;
+    }
     let mut names = Vec::new();
-    for line in source.lines().map(str::trim_start) {
-        if line.starts_with("include ") || line.starts_with("extend ") {
-            return None;
-        }
-        if line == "ensurable" || line.starts_with("ensurable ") {
-            names.push("ensure".to_owned());
+    let mut i = start + 1;
+    while i < lines.len() {
+        let line = lines[i];
+        i += 1;
+        if !is_code(line) || indent(line) > body_indent {
             continue;
         }
-        let Some(rest) = line.strip_prefix("newparam").or_else(|| line.strip_prefix("newproperty")) else {
-            if line.contains("newparam") || line.contains("newproperty") {
+        if indent(line) < body_indent {
+            // The block's end: nothing after it may declare attributes.
+            let rest = lines.get(i..).unwrap_or_default();
+            if rest.iter().any(|l| l.contains("newparam") || l.contains("newproperty") || l.contains("ensurable")) {
                 return None;
             }
-            continue;
-        };
-        let rest = rest.trim_start_matches(['(', ' ']);
-        let rest = rest.strip_prefix(':').or_else(|| rest.strip_prefix(['\'', '"']))?;
-        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-        if name.is_empty() {
-            return None;
+            break;
         }
-        names.push(name);
+        let statement = line.trim();
+        // A heredoc's text, or a string running over several lines, is skipped.
+        if let Some(tag) = heredoc_tag(statement) {
+            while i < lines.len() && lines[i].trim() != tag {
+                i += 1;
+            }
+            i += 1;
+        } else if (statement.starts_with("desc") || statement.starts_with("@doc"))
+            && statement.matches('"').count() % 2 == 1
+        {
+            while i < lines.len() && !lines[i].contains('"') {
+                i += 1;
+            }
+            i += 1;
+        }
+        let word: String =
+            statement.chars().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '@' | '}')).collect();
+        match word.as_str() {
+            "ensurable" => names.push("ensure".to_owned()),
+            "newparam" | "newproperty" => {
+                let rest = statement[word.len()..].trim_start_matches(['(', ' ']);
+                let rest = rest.strip_prefix(':').or_else(|| rest.strip_prefix(['\'', '"']))?;
+                let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                if name.is_empty() {
+                    return None;
+                }
+                names.push(name);
+            }
+            w if NO_ATTRIBUTE.contains(&w) => {}
+            _ => return None,
+        }
     }
     Some(names)
+}
+
+/// The tag of a heredoc a line opens (`DOC` of `@doc = <<-DOC`).
+fn heredoc_tag(line: &str) -> Option<&str> {
+    let at = line.find("<<")?;
+    let rest = line[at + 2..].trim_start_matches(['-', '~']);
+    let rest = rest.trim_start_matches(['\'', '"']);
+    let tag = &rest[..rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len())];
+    (!tag.is_empty() && tag.chars().next().is_some_and(|c| c.is_ascii_uppercase())).then_some(tag)
+}
+
+/// The modules of `modulepath` and what Puppet logs making them ([`Modules`]).
+fn find_modules(modulepath: &[PathBuf], strict: Strict) -> Modules {
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut logs = Vec::new();
+    for root in modulepath {
+        let Ok(entries) = std::fs::read_dir(root) else { continue };
+        // In the directory's order, as Ruby's `Dir.children` lists it.
+        let names: Vec<String> = entries
+            .flatten()
+            .filter(|e| e.path().is_dir())
+            .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+            .filter(|name| is_module_name(name))
+            .collect();
+        for name in names {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            let dir = root.join(&name);
+            match metadata_verdict(&name, &dir, strict) {
+                Verdict::Accepted => found.push((name, dir)),
+                Verdict::Warned(message) => {
+                    logs.push((Level::Warning, message));
+                    found.push((name, dir));
+                }
+                Verdict::Refused(message) => logs.push((Level::Err, message)),
+            }
+        }
+    }
+    Modules { found, logs, announced: Cell::new(false) }
+}
+
+/// `Puppet::Module.is_module_directory_name?`.
+fn is_module_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// What Puppet makes of a module's `metadata.json`.
+#[derive(Debug, PartialEq, Eq)]
+enum Verdict {
+    Accepted,
+    /// Accepted, with a warning.
+    Warned(String),
+    /// Left out of the environment, with the error Puppet logs (`Puppet.log_exception`).
+    Refused(String),
+}
+
+/// `Puppet::Module#read_metadata` and `#load_metadata`, as `Puppet::Module.new` runs them: a
+/// module without `metadata.json`, or with an empty one (`{}`), is accepted; one Ruby's JSON
+/// parser cannot read is accepted as without metadata, with a warning (strict `warning`;
+/// refused with strict `error`: `NAME has an invalid and unparsable metadata.json file. The
+/// parse error: 859: unexpected token at '...'`). Otherwise `source`, `author`, `version`,
+/// `license` and `dependencies` must be there and not null (`No source module metadata
+/// provided for NAME`), and `dependencies` must be an array (`The value for the key
+/// dependencies in the file metadata.json of the module NAME must be an array, not: '...'`).
+fn metadata_verdict(name: &str, dir: &Path, strict: Strict) -> Verdict {
+    let Ok(bytes) = std::fs::read(dir.join("metadata.json")) else { return Verdict::Accepted };
+    let text = String::from_utf8_lossy(&bytes);
+    if let Some(error) = poppet_ruby::json::parse_error(&text) {
+        let message = format!("{name} has an invalid and unparsable metadata.json file. The parse error: {error}");
+        return match strict {
+            Strict::Off => Verdict::Accepted,
+            Strict::Warning => Verdict::Warned(message),
+            Strict::Error => Verdict::Refused(message),
+        };
+    }
+    // What Ruby reads but this reader does not (comments) is taken as it is.
+    let Some(Ok(document)) = pfmt::data::json::documents(&text).next() else { return Verdict::Accepted };
+    let Value::Hash(data) = &document else { return Verdict::Accepted };
+    if data.is_empty() {
+        return Verdict::Accepted;
+    }
+    for key in ["source", "author", "version", "license", "dependencies"] {
+        match data.get(&Value::from(key)) {
+            None | Some(Value::Undef) => {
+                return Verdict::Refused(format!("No {key} module metadata provided for {name}"));
+            }
+            Some(Value::Array(_)) => {}
+            Some(value) if key == "dependencies" => {
+                return Verdict::Refused(format!(
+                    "The value for the key dependencies in the file metadata.json of the module {name} must be an \
+                     array, not: '{}'",
+                    ruby_to_s(value)
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    Verdict::Accepted
+}
+
+/// Ruby's `to_s` of a value read from JSON (`{"a"=>1}`, `1.5`, `true`).
+fn ruby_to_s(value: &Value) -> String {
+    fn inspect(value: &Value) -> String {
+        match value {
+            Value::String(s) => poppet_ruby::string::inspect(s),
+            Value::Undef => "nil".to_owned(),
+            other => ruby_to_s(other),
+        }
+    }
+    match value {
+        Value::Undef => String::new(),
+        Value::String(s) => s.to_string(),
+        Value::Float(f) => poppet_ruby::float::float_to_s(*f),
+        Value::Array(items) => format!("[{}]", items.iter().map(inspect).collect::<Vec<_>>().join(", ")),
+        Value::Hash(map) => {
+            let pairs: Vec<String> = map.iter().map(|(k, v)| format!("{}=>{}", inspect(k), inspect(v))).collect();
+            format!("{{{}}}", pairs.join(", "))
+        }
+        other => puppet_types::display::value_to_s(other),
+    }
 }

@@ -1007,19 +1007,6 @@ fn tree_each(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     Ok(tree)
 }
 
-/// tree_each's parameters before its block: the tree and the options (`OptionsType`).
-macro_rules! tree_dispatch {
-    ($block:literal) => {
-        concat!(
-            "Variant[Iterator, Array, Hash, Object] $tree, ",
-            "Struct[{container_type => Optional[Type], include_root => Optional[Boolean], ",
-            "include_containers => Optional[Boolean], include_values => Optional[Boolean], ",
-            "order => Optional[Enum[depth_first, breadth_first]], include_refs => Optional[Boolean]}] $options?",
-            $block
-        )
-    };
-}
-
 pub static FUNCTIONS: &[Builtin] = &[
     Builtin { name: "each", dispatches: ENUMERATING, call: each },
     Builtin { name: "map", dispatches: ENUMERATING, call: map },
@@ -1050,9 +1037,13 @@ pub static FUNCTIONS: &[Builtin] = &[
     Builtin {
         name: "tree_each",
         dispatches: &[
-            tree_dispatch!(", Callable[2,2] &$block"),
-            tree_dispatch!(", Callable[1,1] &$block"),
-            tree_dispatch!(""),
+            // tree_each's local type.
+            "type OptionsType = Struct[{container_type => Optional[Type], include_root => Optional[Boolean], \
+             include_containers => Optional[Boolean], include_values => Optional[Boolean], \
+             order => Optional[Enum[depth_first, breadth_first]], include_refs => Optional[Boolean]}]",
+            "Variant[Iterator, Array, Hash, Object] $tree, OptionsType $options?, Callable[2,2] &$block",
+            "Variant[Iterator, Array, Hash, Object] $tree, OptionsType $options?, Callable[1,1] &$block",
+            "Variant[Iterator, Array, Hash, Object] $tree, OptionsType $options?",
         ],
         call: tree_each,
     },

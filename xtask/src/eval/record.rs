@@ -27,7 +27,8 @@
 //! ```
 //!
 //! `--modulepath DIR[:DIR]` compiles with those module directories (`xtask/ruby/modules_oracle.rb`
-//! around the oracle). A line feed inside a message is written `␤`; the module path's
+//! around the oracle). An error is recorded whole (the oracle's `error_full`, every line of
+//! it), and a line feed inside a message is written `␤`; the module path's
 //! directories (`--modulepath`, or `$POPPET_MODULEPATH` with `POPPET_ORACLE` naming
 //! `modules_oracle.rb`) are written `<modules>`, so that the files a message names do not
 //! depend on where the checkout is. Cases the oracle cannot answer (its timeout, a crash

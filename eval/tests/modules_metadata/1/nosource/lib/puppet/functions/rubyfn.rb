@@ -1,0 +1,5 @@
+Puppet::Functions.create_function(:rubyfn) do
+  def rubyfn
+    'ruby'
+  end
+end

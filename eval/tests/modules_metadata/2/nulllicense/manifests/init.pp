@@ -1,0 +1,1 @@
+class nulllicense { notice('nulllicense loaded') }

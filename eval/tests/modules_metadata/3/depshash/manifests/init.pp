@@ -1,0 +1,1 @@
+class depshash { notice('depshash loaded') }

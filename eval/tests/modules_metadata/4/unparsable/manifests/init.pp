@@ -1,0 +1,1 @@
+class unparsable { notice('unparsable loaded') }

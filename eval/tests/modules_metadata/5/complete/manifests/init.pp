@@ -1,0 +1,1 @@
+class complete { notice('complete loaded') }

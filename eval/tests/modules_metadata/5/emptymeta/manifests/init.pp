@@ -1,0 +1,1 @@
+class emptymeta { notice('emptymeta loaded') }

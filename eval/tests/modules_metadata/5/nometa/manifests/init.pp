@@ -1,0 +1,1 @@
+class nometa { notice('nometa loaded') }

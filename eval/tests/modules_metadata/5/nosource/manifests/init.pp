@@ -1,0 +1,1 @@
+class nosource { notice('nosource loaded') }

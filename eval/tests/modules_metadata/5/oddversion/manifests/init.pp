@@ -1,0 +1,1 @@
+class oddversion { notice('oddversion loaded') }
