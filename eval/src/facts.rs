@@ -42,7 +42,7 @@ pub const PUPPET_VERSION: &str = "7.23.0";
 
 /// The facts of node `node` on a built-in platform (`debian12`, `rhel9`, …; see
 /// [`PLATFORMS`]), or `None` for an unknown platform. The node's name gives the host name,
-/// domain and fully qualified name ([`name_node`]).
+/// domain and fully qualified name.
 pub fn platform(name: &str, node: &str) -> Option<Hash> {
     let (_, changes) = PLATFORMS.iter().find(|(n, _)| *n == name)?;
     let mut facts = json_hash(DEBIAN12);
