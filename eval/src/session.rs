@@ -131,17 +131,26 @@ pub struct Session {
 }
 
 impl Default for Session {
+    /// A session as `puppet apply` compiles on a real node: Puppet's default settings, node
+    /// `testnode` with the built-in Debian 12 facts.
     fn default() -> Session {
         Session::new(Options::default(), &facts::builtin("testnode"), "testnode")
     }
 }
 
 impl Session {
+    /// A session as the oracle compiles without options, the settings the evaluator's golden
+    /// suites are recorded with: `strict_variables` on, node `testnode` with the oracle's
+    /// small fact set ([`facts::small`]).
+    pub fn oracle_node() -> Session {
+        Session::new(Options { strict_variables: true, ..Options::default() }, &facts::small("testnode"), "testnode")
+    }
+
     pub fn new(options: Options, facts: &puppet_types::value::Hash, node: &str) -> Session {
         let logs: Rc<RefCell<Vec<Log>>> = Rc::default();
         let sink_logs = logs.clone();
         let evaluator = Evaluator::new(options, Box::new(move |log: &Log| sink_logs.borrow_mut().push(log.clone())));
-        facts::install(&evaluator.top, facts, node);
+        facts::install(&evaluator.top, facts, node, &options);
         let mut evaluator = evaluator;
         evaluator.compiler.node_name = node.to_owned();
         Session { evaluator, logs }

@@ -17,7 +17,7 @@ use poppet_tests::cases;
 use poppet_tests::oracle::{self, Expectation};
 use poppet_tests::ratchet::Ratchet;
 
-use puppet_eval::{Level, Outcome, Session};
+use puppet_eval::{Level, Options, Outcome, Session, Strict};
 
 /// Our outcome of a program in the oracle's expectation lines (the whole error, every line
 /// of it, as the oracle's `error_full` keeps it).
@@ -35,16 +35,47 @@ fn our_expectation(outcome: &Outcome) -> Vec<String> {
     .lines()
 }
 
+/// A session with the settings the oracle had when recording: its options from the case
+/// file's `# oracle:` header (`--strict=`, `--no-strict-variables`, `--node=`, `--facts=`
+/// relative to the workspace), else the oracle's defaults ([`Session::oracle_node`]).
+fn session(oracle_options: &[String]) -> Session {
+    if oracle_options.is_empty() {
+        return Session::oracle_node();
+    }
+    let mut options = Options { strict_variables: true, ..Options::default() };
+    let mut node = "testnode".to_owned();
+    let mut facts_file = None;
+    for option in oracle_options {
+        match option.split_once('=') {
+            Some(("--strict", "off")) => options.strict = Strict::Off,
+            Some(("--strict", "warning")) => options.strict = Strict::Warning,
+            Some(("--strict", "error")) => options.strict = Strict::Error,
+            Some(("--node", name)) => node = name.to_owned(),
+            Some(("--facts", file)) => facts_file = Some(file.to_owned()),
+            None if option == "--no-strict-variables" => options.strict_variables = false,
+            _ => panic!("an oracle option the golden runner does not know: {option}"),
+        }
+    }
+    let facts = match facts_file {
+        Some(file) => {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(file);
+            puppet_eval::facts::read(&path).unwrap_or_else(|e| panic!("{e}"))
+        }
+        None => puppet_eval::facts::small(&node),
+    };
+    Session::new(options, &facts, &node)
+}
+
 /// Our outcome in the recorder's expectation lines.
-fn expectation(source: &str) -> Vec<String> {
-    our_expectation(&Session::default().run(source))
+fn expectation(case: &cases::Case, source: &str) -> Vec<String> {
+    our_expectation(&session(&case.oracle_options).run(source))
 }
 
 #[test]
 fn golden() {
     let todo = Ratchet::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/disagree.todo"));
     let report = cases::run(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"), "GOLDEN_FILTER", |case, source| {
-        let ours = std::panic::catch_unwind(|| expectation(source)).unwrap_or_else(|_| vec!["PANIC".to_string()]);
+        let ours = std::panic::catch_unwind(|| expectation(case, source)).unwrap_or_else(|_| vec!["PANIC".to_string()]);
         if ours == case.expected {
             return None;
         }
@@ -101,7 +132,7 @@ fn run_with_modules(golden: &str, dirs: &[&str]) {
     let modulepath = std::env::join_paths(&dirs).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
     let report = cases::run(root.join(golden), "GOLDEN_FILTER", |case, source| {
         let ours = std::panic::catch_unwind(|| {
-            let mut session = Session::default();
+            let mut session = session(&case.oracle_options);
             session.evaluator.set_modulepath(&modulepath);
             let mut lines = our_expectation(&session.run(source));
             for dir in &dirs {

@@ -4,7 +4,8 @@
 //!
 //! Log lines go to standard output as they are made, the error to standard error (on a
 //! terminal with its source line and a caret: `Failure::excerpt`, shared with the shell);
-//! `--output json` prints one record instead. `--facts` reads JSON with `pfmt::data` and YAML
+//! `--output json` prints one record instead. The node is a real one by default: Puppet's
+//! settings, the facts of a Debian 12 node (`puppet_eval::facts`). `--facts` reads JSON with `pfmt::data` and YAML
 //! as Puppet reads a facts file (Psych's YAML 1.1, with Hiera's reader). Ctrl-C sets the
 //! evaluator's interrupt flag, which stops the run at the next call; a second Ctrl-C exits.
 
@@ -22,7 +23,14 @@ use puppet_types::Value;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
-#[command(name = "poppet", version, about = "Evaluate Puppet code: a runner and an interactive shell")]
+#[command(
+    name = "poppet",
+    version,
+    about = "Evaluate Puppet code: a runner and an interactive shell",
+    after_help = "Code is compiled as `puppet apply` compiles it, with Puppet 7.23's defaults \
+(strict_variables off, strict=warning) for node `testnode` with the facts Facter reports on a \
+Debian 12 node (--platform, --facts and --fact change them)."
+)]
 struct Args {
     /// Puppet code to run.
     #[arg(short = 'e', long = "execute", value_name = "CODE", conflicts_with = "file")]
@@ -32,17 +40,31 @@ struct Args {
     /// How to report: log lines and errors (text), or one JSON record.
     #[arg(long, value_enum, default_value_t = Output::Text)]
     output: Output,
-    /// Facts of the node, from a JSON or YAML file (else a small built-in set).
-    #[arg(long, value_name = "FILE")]
+    /// The node's facts, from a JSON or YAML file (`facter --json`, `puppet facts`), instead of
+    /// the built-in platform's.
+    #[arg(long, value_name = "FILE", conflicts_with = "platform")]
     facts: Option<PathBuf>,
-    /// The node's name.
+    /// The built-in fact set: a complete Facter 4 fact set of this platform, legacy facts
+    /// included.
+    #[arg(long, value_name = "NAME", default_value = puppet_eval::facts::DEFAULT_PLATFORM, value_parser = platform_names())]
+    platform: String,
+    /// Sets one fact (a dotted path sets inside a structured fact: `os.family=RedHat`);
+    /// repeatable.
+    #[arg(long = "fact", value_name = "NAME=VALUE")]
+    facts_set: Vec<String>,
+    /// The node's name (with a dot, its fully qualified name: `web01.example.com`).
     #[arg(long, value_name = "NAME", default_value = "testnode")]
     node: String,
-    /// Puppet's `strict` setting.
+    /// Puppet's `strict` setting: what a questionable construct such as an unknown variable
+    /// gives (a warning by default, as in Puppet).
     #[arg(long, value_enum, default_value_t = StrictArg::Warning)]
     strict: StrictArg,
-    /// Unknown variables are undef instead of an error.
-    #[arg(long)]
+    /// An unknown variable is an error (Puppet's `strict_variables`; off by default, as in
+    /// Puppet: an unknown variable is undef).
+    #[arg(long, overrides_with = "no_strict_variables")]
+    strict_variables: bool,
+    /// An unknown variable is undef (the default).
+    #[arg(long, hide = true, overrides_with = "strict_variables")]
     no_strict_variables: bool,
     /// The lowest level of log messages shown.
     #[arg(long, value_enum, default_value_t = LogLevel::Notice)]
@@ -142,7 +164,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let facts_file = args.facts.clone();
+    let node_args = NodeArgs::of(&args);
     let options = options(&args);
     let interrupt = Arc::new(AtomicBool::new(false));
     let flag = interrupt.clone();
@@ -159,7 +181,7 @@ fn main() -> ExitCode {
     let modulepath = args.modulepath.clone();
     // Evaluation recurses once per nesting level of code and of calls: give it a deep stack.
     let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || {
-        let facts = match node_facts(facts_file.as_deref(), &node) {
+        let facts = match node_facts(&node_args) {
             Ok(f) => f,
             Err(code) => return code,
         };
@@ -187,16 +209,49 @@ fn main() -> ExitCode {
     }
 }
 
-/// The node's facts: read from `--facts FILE`, else the built-in set; an unreadable file is
-/// reported and exits 1.
-fn node_facts(file: Option<&std::path::Path>, node: &str) -> Result<puppet_types::value::Hash, ExitCode> {
-    match file {
-        Some(path) => puppet_eval::facts::read(path).map_err(|message| {
-            eprintln!("Error: {message}");
-            ExitCode::from(1)
-        }),
-        None => Ok(puppet_eval::facts::builtin(node)),
+/// The node's facts: read from `--facts FILE`, else the built-in platform's, then each
+/// `--fact NAME=VALUE`; an unreadable file or a malformed `--fact` is reported and exits 1.
+fn node_facts(args: &NodeArgs) -> Result<puppet_types::value::Hash, ExitCode> {
+    let fail = |message: String| {
+        eprintln!("Error: {message}");
+        ExitCode::from(1)
+    };
+    let mut facts = match &args.file {
+        Some(path) => puppet_eval::facts::read(path).map_err(fail)?,
+        None => puppet_eval::facts::platform(&args.platform, &args.node)
+            .ok_or_else(|| fail(format!("unknown platform '{}'", args.platform)))?,
+    };
+    for set in &args.set {
+        let Some((name, value)) = set.split_once('=') else {
+            return Err(fail(format!("--fact {set}: expected NAME=VALUE")));
+        };
+        puppet_eval::facts::set(&mut facts, name, value).map_err(|m| fail(format!("--fact {set}: {m}")))?;
     }
+    Ok(facts)
+}
+
+/// What makes the node's facts, from the command line (moved to the evaluation thread).
+struct NodeArgs {
+    file: Option<PathBuf>,
+    platform: String,
+    set: Vec<String>,
+    node: String,
+}
+
+impl NodeArgs {
+    fn of(args: &Args) -> NodeArgs {
+        NodeArgs {
+            file: args.facts.clone(),
+            platform: args.platform.clone(),
+            set: args.facts_set.clone(),
+            node: args.node.clone(),
+        }
+    }
+}
+
+/// The names `--platform` takes.
+fn platform_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(puppet_eval::facts::PLATFORMS.iter().map(|(name, _)| *name))
 }
 
 /// The evaluator's options from the command line.
@@ -207,7 +262,7 @@ fn options(args: &Args) -> Options {
             StrictArg::Warning => Strict::Warning,
             StrictArg::Error => Strict::Error,
         },
-        strict_variables: !args.no_strict_variables,
+        strict_variables: args.strict_variables,
         allow_generate: args.allow_generate,
         ..Options::default()
     }
@@ -340,7 +395,7 @@ fn to_json(v: &Value) -> serde_json::Value {
 
 /// The interactive shell, on a thread with a deep stack as evaluation needs.
 fn interactive(args: &Args) -> ExitCode {
-    let facts_file = args.facts.clone();
+    let node_args = NodeArgs::of(args);
     let node = args.node.clone();
     let options = options(args);
     let colour = use_colour(args.color, std::io::stdout().is_terminal());
@@ -349,7 +404,7 @@ fn interactive(args: &Args) -> ExitCode {
     let log_level = args.log_level.level();
     let modulepath = args.modulepath.clone();
     let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || {
-        let facts = match node_facts(facts_file.as_deref(), &node) {
+        let facts = match node_facts(&node_args) {
             Ok(f) => f,
             Err(code) => return code,
         };

@@ -92,8 +92,53 @@ fn strict_levels() {
     );
     let out = poppet(&["--strict", "off", "-e", "notice('1' + 1)"], None);
     assert_eq!(text(&out.stdout), "Notice: 2\n");
-    let out = poppet(&["--no-strict-variables", "-e", "notice(\"<${nope}>\")"], None);
+    // Puppet's defaults: strict_variables off, strict=warning (eval/tests/golden/node_facts.txt
+    // and unknown_variables_strict_*.txt hold Puppet's answers).
+    let unknown = ["-e", "notice(\"<${nope}>\")"];
+    let out = poppet(&unknown, None);
+    assert_eq!(text(&out.stdout), "Warning: Unknown variable: 'nope'. (line: 1, column: 12)\nNotice: <>\n");
+    let out = poppet(&[&["--strict", "off"], &unknown[..]].concat(), None);
     assert_eq!(text(&out.stdout), "Notice: <>\n");
+    for strict_variables in
+        [&["--strict-variables"][..], &["--strict", "error"], &["--no-strict-variables", "--strict-variables"]]
+    {
+        let out = poppet(&[strict_variables, &unknown[..]].concat(), None);
+        assert_eq!(
+            text(&out.stderr),
+            "Error: Unknown variable: 'nope'. (line: 1, column: 12)\n",
+            "{strict_variables:?}"
+        );
+    }
+}
+
+#[test]
+fn the_node() {
+    let out = poppet(&["-e", "notice($::operatingsystem, $trusted['certname'], $::fqdn)"], None);
+    assert_eq!(text(&out.stdout), "Notice: Debian testnode testnode.example.com\n");
+    let out = poppet(
+        &["--node", "web01.example.org", "-e", "notice($::hostname, $::domain, $::fqdn, $trusted['domain'])"],
+        None,
+    );
+    assert_eq!(text(&out.stdout), "Notice: web01 example.org web01.example.org example.org\n");
+    let out = poppet(
+        &[
+            "--platform",
+            "rhel9",
+            "--fact",
+            "os.release.major=8",
+            "-e",
+            "notice($::osfamily, $facts['os']['release']['major'])",
+        ],
+        None,
+    );
+    assert_eq!(text(&out.stdout), "Notice: RedHat 8\n");
+    let out = poppet(&["--fact", "os..family=x", "-e", "1"], None);
+    assert_eq!(
+        text(&out.stderr),
+        "Error: --fact os..family=x: 'os..family' is not a fact name or a dotted path to a fact\n"
+    );
+    let out = poppet(&["--fact", "nothing", "-e", "1"], None);
+    assert_eq!(text(&out.stderr), "Error: --fact nothing: expected NAME=VALUE\n");
 }
 
 #[test]

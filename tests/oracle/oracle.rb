@@ -158,6 +158,11 @@ end
 # Compiles `code` as `puppet apply -e CODE` would (a fresh environment without modules, fresh
 # loaders, the node with its facts), without Facter and without applying anything.
 def compile(code)
+  # As if `puppet apply` ran it alone: the warnings Puppet gives once per process
+  # (`warnonce`: a define's metaparameter default; `Puppet.warn_once`: deprecated functions,
+  # undefined variables in Hiera interpolation) are forgotten first.
+  Puppet::Util::Warnings.clear_warnings
+  Puppet.clear_deprecation_warnings
   env = Puppet::Node::Environment.create(:production, [], Puppet::Node::Environment::NO_MANIFEST)
   facts = Puppet::Node::Facts.new(NODE, FACTS.dup)
   # As `puppet apply` does: `clientcert` (the node's name, from which `$trusted` is made),

@@ -16,6 +16,10 @@
 //! and `␄` ending the last line means the source has no final line feed. The expectation
 //! runs from the line after `---` to the next `=== ` line, without its trailing blank lines.
 //!
+//! A header line `# oracle: OPTIONS` gives the options of the oracle (`tests/oracle/oracle.rb`)
+//! the file is recorded with, such as `--strict=error --no-strict-variables`; its runner
+//! compiles the file's cases with the same settings ([`Case::oracle_options`]).
+//!
 //! In the validation suite the expectation is a list: `error: MESSAGE (line: N, column: M)`,
 //! `warning: …`, or `syntax-error: …` for a source Puppet rejects when parsing, before
 //! validation; sorted by position ([`canonical`]).
@@ -33,6 +37,8 @@ pub struct Case {
     pub expected: Vec<String>,
     /// The 1-based line of the case's `=== ` line.
     pub line: usize,
+    /// The oracle options of its file's `# oracle: OPTIONS` header line, if any.
+    pub oracle_options: Vec<String>,
 }
 
 impl Case {
@@ -70,6 +76,15 @@ pub struct File {
     pub cases: Vec<Case>,
 }
 
+/// The oracle options a header gives (`# oracle: --strict=error --no-strict-variables`).
+pub fn oracle_options(header: &[String]) -> Vec<String> {
+    header
+        .iter()
+        .find_map(|line| line.strip_prefix("# oracle:"))
+        .map(|options| options.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
 pub fn parse(text: &str) -> Result<File, String> {
     let mut header = Vec::new();
     let mut cases: Vec<Case> = Vec::new();
@@ -80,7 +95,14 @@ pub fn parse(text: &str) -> Result<File, String> {
             if let (true, Some(case)) = (in_source, cases.last()) {
                 return Err(unterminated(case));
             }
-            cases.push(Case { name: name.trim().to_string(), lines: Vec::new(), expected: Vec::new(), line: i + 1 });
+            let oracle_options = oracle_options(&header);
+            cases.push(Case {
+                name: name.trim().to_string(),
+                lines: Vec::new(),
+                expected: Vec::new(),
+                line: i + 1,
+                oracle_options,
+            });
             in_source = true;
         } else if let Some(case) = cases.last_mut() {
             if !in_source {

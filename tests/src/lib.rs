@@ -1,5 +1,7 @@
 //! The project's test kit, shared by the crates' tests and by the tools (`xtask`):
 //!
+//! - [`catalog`]: whole compiled catalogs as expectation lines, and the settings of the
+//!   golden suite of whole catalogs;
 //! - [`cases`]: golden case files (`=== name`, source, `---`, expectation), the test runner's
 //!   loop over a directory of them and the recorders' driver;
 //! - [`escapes`]: the escapes of the lexer's one-line case sources;
@@ -12,6 +14,7 @@
 //! It depends on no crate of the workspace, so that each of them can dev-depend on it.
 
 pub mod cases;
+pub mod catalog;
 pub mod escapes;
 pub mod oracle;
 pub mod ratchet;

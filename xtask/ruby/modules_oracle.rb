@@ -3,11 +3,6 @@
 # $POPPET_MODULEPATH (DIR[:DIR]). Same input and output as the oracle; used to record the
 # golden programs of eval/tests/golden_modules and by `cargo xtask check modules`.
 #
-# Each program compiles as if `puppet apply` ran it alone: the warnings Puppet gives once
-# per process (`Puppet.warn_once`: deprecated functions, undefined variables in Hiera
-# interpolation) are forgotten before each compilation, or only the first program that
-# earns one would show it.
-#
 #   cargo xtask record eval --modulepath eval/tests/modules eval/tests/golden_modules/*.txt
 require 'puppet'
 
@@ -18,17 +13,6 @@ class << Puppet::Node::Environment
 
   def create(name, _modulepath, *rest)
     poppet_create_without_modulepath(name, MODULEPATH, *rest)
-  end
-end
-
-require 'puppet/parser/compiler'
-
-class << Puppet::Parser::Compiler
-  alias_method :poppet_compile_after_earlier_programs, :compile
-
-  def compile(*args, **kwargs, &block)
-    Puppet.clear_deprecation_warnings
-    poppet_compile_after_earlier_programs(*args, **kwargs, &block)
   end
 end
 

@@ -8,7 +8,7 @@
 //! cargo xtask check modules [MODULEPATH]                  every class of the corpus modules
 //! cargo xtask fuzz mutate|lower [--corpus PP-FILES.txt]   parser and lowering fuzzers
 //! cargo xtask fuzz syntax-mutants|validate-mutants …      syntax-error and validation mutants
-//! cargo xtask gen lr-tables|resource-types|catalog-edges  generated files, from Puppet 7.23
+//! cargo xtask gen lr-tables|resource-types|settings|catalog-edges  generated files, from Puppet 7.23
 //! cargo xtask dump tokens FILE...                         our lexer's tokens as JSON lines
 //! ```
 //!
@@ -112,6 +112,8 @@ enum Gen {
     LrTables,
     /// Puppet's core resource types as JSON, for eval/src/resource_types.json
     ResourceTypes,
+    /// Puppet's settings as `$settings::NAME` shows them, for eval/src/facts/settings.json
+    Settings,
     /// CASE-FILE: rewrites the catalog edges, classes and tags of each case (repl/tests/catalog_edges.txt)
     CatalogEdges { file: String },
 }
@@ -154,6 +156,7 @@ fn main() -> ExitCode {
         Group::Gen(g) => match g {
             Gen::LrTables => ruby("lr_tables.rb", &[]),
             Gen::ResourceTypes => ruby("resource_types.rb", &[]),
+            Gen::Settings => ruby("settings.rb", &[]),
             Gen::CatalogEdges { file } => ruby("catalog_edges.rb", &[file]),
         },
         Group::Dump(Dump::Tokens { files }) => {

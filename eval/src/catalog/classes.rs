@@ -200,6 +200,10 @@ impl Evaluator {
             None => self.compiler.node_scope.clone().unwrap_or_else(|| self.top.clone()),
         };
         let given = std::mem::take(&mut self.compiler.catalog.at_mut(index).params);
+        // Puppet's `parent_module_name`: the module of the parent class, or of the code that
+        // declared the class.
+        let caller =
+            if def.parent.is_some() { parent_scope.clone() } else { self.compiler.catalog.at(index).scope.clone() };
         let scope = Scope::local(&parent_scope);
         self.compiler.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, self.scope.clone());
         self.compiler.class_scopes.insert(lower.to_owned(), scope.clone());
@@ -207,6 +211,7 @@ impl Evaluator {
         let tags = self.compiler.catalog.at(index).all_tags();
         self.in_container(Container::new("Class", lower), tags, def.file.clone(), scope, |ev| {
             ev.bind_module_name(lower);
+            ev.bind_caller_module_name(&caller);
             // Data is looked up before `$title` and `$name` are set, as Puppet does.
             // values found in data count as given
             let data = ev.class_parameter_data(lower, &def.parameters, &given)?;
@@ -255,6 +260,16 @@ impl Evaluator {
         let module = self.module_of(name);
         if !module.is_empty() {
             self.scope.bind("module_name".into(), Value::from(module.as_str()));
+        }
+    }
+
+    /// `$caller_module_name` in the scope of a class or defined type: the module of the code
+    /// whose scope is `caller` (the declaring code, or the parent class), when it has one.
+    pub(super) fn bind_caller_module_name(&mut self, caller: &Rc<Scope>) {
+        if let Some(Value::String(module)) = &caller.get("module_name") {
+            if !module.is_empty() {
+                self.scope.bind("caller_module_name".into(), Value::String(module.clone()));
+            }
         }
     }
 
@@ -407,6 +422,7 @@ impl Evaluator {
         let result = self.in_container(container, tags, def.file.clone(), scope, |ev| {
             ev.scope.bind("title".into(), Value::String(r.title.clone()));
             ev.bind_module_name(&lower);
+            ev.bind_caller_module_name(&r.scope);
             ev.scope.bind("name".into(), r.params.get("name").cloned().unwrap_or(Value::String(r.title.clone())));
             let mut given = r.params.clone();
             given.shift_remove("name");

@@ -539,9 +539,14 @@ impl Catalog {
                 params.insert(k.to_string(), value_json(v));
             }
             let title = if &*r.type_name == "Class" { capitalize_segments(&r.title) } else { r.title.to_string() };
-            let mut entry = json!({"type": &*r.type_name, "title": title, "tags": r.all_tags(), "line": r.at.line, "exported": r.exported});
-            if let Some(file) = &r.file {
-                entry["file"] = json!(&**file);
+            let mut entry =
+                json!({"type": &*r.type_name, "title": title, "tags": r.all_tags(), "exported": r.exported});
+            // An included class has no place (line 0); one declared like a resource has.
+            if r.kind != Kind::Class || r.at.line > 0 {
+                entry["line"] = json!(r.at.line);
+                if let Some(file) = &r.file {
+                    entry["file"] = json!(&**file);
+                }
             }
             if !params.is_empty() {
                 entry["parameters"] = params.into();

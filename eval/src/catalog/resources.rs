@@ -56,34 +56,39 @@ impl Evaluator {
         // A `default:` body gives the other bodies of the expression their defaults.
         let mut defaults = Attributes::default();
         let mut declared = Vec::new();
+        // Each body's titles are evaluated and checked before its attributes, as Puppet does.
         let mut plans = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
         for body in bodies {
             let title = self.eval(&body.title)?;
-            let params = self.attribute_values(&body.operations, e.at)?;
             if matches!(title, Value::Default) {
+                let params = self.attribute_values(&body.operations, e.at)?;
                 defaults.values.extend(params.values);
                 defaults.origins.extend(params.origins);
                 continue;
             }
-            plans.push((title, params, body.title.at));
-        }
-        let mut seen: Vec<String> = Vec::new();
-        let mut titled = Vec::new();
-        for (title, mut params, title_at) in plans {
-            for (k, v) in &defaults.values {
-                if !params.contains_key(k) {
-                    let origin = defaults.origins.get(k).cloned().unwrap_or_default();
-                    params.insert(k.clone(), v.clone(), origin);
-                }
-            }
-            for title in self.titles(&title, title_at)? {
-                if seen.contains(&title) {
+            let titles = self.titles(&title, body.title.at)?;
+            for title in &titles {
+                if seen.contains(title) {
                     return Err(fail_at(
                         format!("The title '{title}' has already been used in this resource expression"),
                         e.at,
                     ));
                 }
                 seen.push(title.clone());
+            }
+            let params = self.attribute_values(&body.operations, e.at)?;
+            plans.push((titles, params));
+        }
+        let mut titled = Vec::new();
+        for (titles, mut params) in plans {
+            for (k, v) in &defaults.values {
+                if !params.contains_key(k) {
+                    let origin = defaults.origins.get(k).cloned().unwrap_or_default();
+                    params.insert(k.clone(), v.clone(), origin);
+                }
+            }
+            for title in titles {
                 titled.push((title, params.clone()));
             }
         }
@@ -107,6 +112,14 @@ impl Evaluator {
         let mut out = Vec::new();
         for (index, v) in flatten(title).iter().enumerate() {
             match v {
+                Value::Undef => {
+                    return Err(fail_at(
+                        format!("Missing title at index {index}. The title expression resulted in an undef title"),
+                        at,
+                    ))
+                }
+                // `default` among titles declares nothing.
+                Value::Default => {}
                 Value::String(s) if s.is_empty() => {
                     return Err(fail_at(
                         format!("Empty string title at {index}. Title strings must have a length greater than zero."),
@@ -324,9 +337,12 @@ impl Evaluator {
                 }
             }
         }
+        // Puppet's RelationshipValidator: resources in catalog order, each one's parameters in
+        // the order they were set.
         for r in self.compiler.catalog.resources().iter().filter(|r| !r.virtual_) {
-            for param in ["before", "require", "notify", "subscribe"] {
-                let Some(v) = r.params.get(param) else { continue };
+            let relationships =
+                r.params.iter().filter(|(p, _)| matches!(&***p, "before" | "require" | "notify" | "subscribe"));
+            for (param, v) in relationships {
                 for target in flatten(v) {
                     let found = match reference_of(&target) {
                         Some((t, title)) => self.compiler.catalog.get(&t, &title).is_some(),

@@ -90,7 +90,8 @@ pub enum Strict {
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     pub strict: Strict,
-    /// `strict_variables`: an unknown variable is an error (else it is undef).
+    /// `strict_variables`: an unknown variable is an error; off (Puppet's default), it is
+    /// undef, with a warning under `strict=warning`.
     pub strict_variables: bool,
     /// Deepest nesting of function and lambda calls before evaluation stops with an error.
     pub max_depth: usize,
@@ -100,7 +101,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { strict: Strict::Warning, strict_variables: true, max_depth: 10_000, allow_generate: false }
+        Options { strict: Strict::Warning, strict_variables: false, max_depth: 10_000, allow_generate: false }
     }
 }
 
@@ -609,8 +610,24 @@ impl Evaluator {
         };
         match found {
             Some(v) => Ok(v),
-            None if self.options.strict_variables => Err(fail_at(format!("Unknown variable: '{name}'."), at)),
-            None => Ok(Value::Undef),
+            None => self.unknown_variable(name, at),
+        }
+    }
+
+    /// An unknown variable: an error with `strict_variables` or `strict=error`, else undef,
+    /// with a warning under `strict=warning` (Puppet's `Scope#variable_not_found`).
+    #[cold]
+    #[inline(never)]
+    fn unknown_variable(&mut self, name: &str, at: Span) -> Eval<Value> {
+        let message = format!("Unknown variable: '{name}'.");
+        match self.options.strict {
+            _ if self.options.strict_variables => Err(fail_at(message, at)),
+            Strict::Error => Err(fail_at(message, at)),
+            Strict::Warning => {
+                self.warn_at(&message, at);
+                Ok(Value::Undef)
+            }
+            Strict::Off => Ok(Value::Undef),
         }
     }
 

@@ -62,6 +62,8 @@ const SETTINGS: &[(&str, &str)] = &[
     ("format", "a format string ('%p', '%#x') or a format map ({Integer => '%x'}), as String.new takes; `default`"),
     ("color", "on | off"),
     ("strict", "off | warning | error"),
+    ("strict_variables", "on | off: an unknown variable is an error (on) or undef (off, Puppet's default)"),
+    ("fact", "NAME VALUE: set a fact (a dotted path sets inside one: os.family RedHat)"),
     ("timing", "on | off"),
     ("loglevel", "debug | info | notice | warning | err"),
     ("types", "on | off: show each result's type"),
@@ -393,12 +395,24 @@ fn set(shell: &mut Shell, rest: &str) -> Next {
             Some(f) => puppet_types::display::value_to_string(f),
         };
         let on = |b: bool| if b { "on" } else { "off" };
-        println!("  format    {format}");
-        println!("  color     {}", on(s.colour));
-        println!("  strict    {}", strict_name(shell.session.evaluator.options.strict));
-        println!("  timing    {}", on(s.timing));
-        println!("  loglevel  {}", shell.log_level().label().to_lowercase());
-        println!("  types     {}", on(s.show_types));
+        let ev = &shell.session.evaluator;
+        let facts = match &ev.top.get("facts") {
+            Some(Value::Hash(h)) => format!("{} facts of node {}", h.len(), shell.node()),
+            _ => String::new(),
+        };
+        let rows = [
+            ("format", format),
+            ("color", on(s.colour).to_owned()),
+            ("strict", strict_name(ev.options.strict).to_owned()),
+            ("strict_variables", on(ev.options.strict_variables).to_owned()),
+            ("timing", on(s.timing).to_owned()),
+            ("loglevel", shell.log_level().label().to_lowercase()),
+            ("types", on(s.show_types).to_owned()),
+            ("fact", facts),
+        ];
+        for (name, value) in rows {
+            println!("  {name:<17} {value}");
+        }
         return Next::Continue;
     }
     let Some((setting, values)) = SETTINGS.iter().find(|(n, _)| *n == name) else {
@@ -423,6 +437,22 @@ fn set(shell: &mut Shell, rest: &str) -> Next {
         ("types", Some(on)) => {
             shell.settings.show_types = on;
             true
+        }
+        ("strict_variables", Some(on)) => {
+            shell.session.evaluator.options.strict_variables = on;
+            shell.refresh_node();
+            true
+        }
+        ("fact", _) => {
+            let (path, text) = split_word(value);
+            if path.is_empty() || text.is_empty() {
+                false
+            } else {
+                if let Err(message) = shell.set_fact(path, text) {
+                    println!("{message}");
+                }
+                true
+            }
         }
         ("strict", _) => match value {
             "off" | "warning" | "error" => {

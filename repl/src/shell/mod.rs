@@ -315,6 +315,27 @@ impl Shell {
         self.refresh_names();
     }
 
+    /// The node's name.
+    pub fn node(&self) -> &str {
+        &self.node
+    }
+
+    /// Sets one fact for this session and those `:reset` starts (`:set fact`): in `$facts` and
+    /// as a top-scope variable.
+    pub fn set_fact(&mut self, path: &str, text: &str) -> Result<(), String> {
+        puppet_eval::facts::set(&mut self.facts, path, text)?;
+        self.refresh_node();
+        Ok(())
+    }
+
+    /// Sets the node's variables again (facts, `$settings::`) after a change of facts or
+    /// options.
+    pub fn refresh_node(&mut self) {
+        let ev = &self.session.evaluator;
+        puppet_eval::facts::install(&ev.top, &self.facts, &self.node, &ev.options);
+        self.refresh_names();
+    }
+
     /// The options the shell started with (for `:reset` of settings).
     pub fn base_options(&self) -> Options {
         self.base_options

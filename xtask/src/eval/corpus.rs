@@ -64,7 +64,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
     for ((file, source), theirs) in files.iter().zip(&sources).zip(&puppet) {
         started.store(epoch.elapsed().as_millis() as u64 + 1, Ordering::SeqCst);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut session = Session::default();
+            let mut session = Session::oracle_node();
             session.evaluator.interrupt = flag.clone();
             session.run(source)
         }));

@@ -1,43 +1,105 @@
-//! `cargo xtask check modules`: compiles every class of the corpus modules
-//! (`scripts/install-corpus.sh` installs them in /usr/share/puppet/modules) here and in Puppet
-//! 7.23 with the same module path (`xtask/ruby/modules_oracle.rb` around the oracle), one `include CLASS` program per class, and reports how
-//! many give Puppet's notices, warnings, error, resources and edges. Classes whose
-//! compilation calls a function implemented in Ruby (a module's, or an ERB template's `template`)
-//! are counted apart: Poppet cannot run them.
+//! `cargo xtask check modules`: compiles every class and every defined type of the corpus
+//! modules (`scripts/install-corpus.sh` installs them in /usr/share/puppet/modules) for a real
+//! node, here and in Puppet 7.23, and compares the compiled catalogs.
+//!
+//! The node is `puppet apply`'s with Puppet's defaults: `strict_variables` off, the facts
+//! Facter reports on a Debian 12 node (`eval/src/facts/debian12.json`, which is
+//! `Session::default()`'s), in Puppet through the oracle (`xtask/ruby/modules_oracle.rb` with
+//! `--catalog-json --no-strict-variables --facts=...`). One program per class
+//! (`include CLASS`) and per defined type (`TYPE { 'sample': ... }`, its required parameters
+//! filled from the table of sample values, `sample_values.txt`).
+//!
+//! Each program is one of:
+//! - **identical**: both compile, and the catalogs (`poppet_tests::catalog::lines`: resources,
+//!   parameters, tags, containment, classes) and the log messages are the same;
+//! - **same failure**: both stop with the same error;
+//! - **needs Ruby**: ours stops at a function a module implements in Ruby, or at an ERB
+//!   template, which Poppet cannot run yet (counted by function);
+//! - **differs**: anything else, listed (`--show N` of them, with the first differing line).
+//!
+//! The headline is the number of classes whose catalog is identical to Puppet's, next to the
+//! number Puppet compiles. Exit status 1 when a program panics or differs (`--allow-differ`
+//! reports differences without failing).
 //!
 //! ```sh
-//! cargo xtask check modules [/usr/share/puppet/modules] [--show N]
+//! cargo xtask check modules [/usr/share/puppet/modules] [--show N] [--only TEXT] [--allow-differ]
+//!                            [--answers FILE]
 //! ```
+//!
+//! `--answers FILE` keeps Puppet's answers in FILE (JSON Lines), read instead of asking
+//! Puppet again when it holds an answer for every program (Puppet takes minutes).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use poppet_tests::catalog;
 use poppet_tests::oracle::{self, Oracle};
 use puppet_eval::Session;
+use puppet_syntax::ast::{ExprKind, Parameter};
+use serde_json::Value as Json;
 
 use super::our_expectation;
+
+/// The sample values of defined types' required parameters.
+const SAMPLES: &str = include_str!("sample_values.txt");
+
+/// What a program compiled from the corpus modules is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Class,
+    Define,
+}
+
+struct Program {
+    kind: Kind,
+    name: String,
+    code: String,
+}
+
+/// How our compilation of a program compares with Puppet's.
+enum Verdict {
+    Identical,
+    SameFailure,
+    /// The Ruby function (or `template`) that stopped ours.
+    NeedsRuby(String),
+    /// What differs: the first differing line of each side.
+    Differs {
+        puppet: String,
+        ours: String,
+    },
+}
 
 pub fn main(args: Vec<String>) -> ExitCode {
     let mut args = args.into_iter();
     let mut modulepath = PathBuf::from("/usr/share/puppet/modules");
     let mut show = 10usize;
+    let mut only = None;
+    let mut allow_differ = false;
+    let mut answers = None;
     while let Some(a) = args.next() {
-        if a == "--show" {
-            show = args.next().and_then(|n| n.parse().ok()).unwrap_or(show);
-        } else {
-            modulepath = PathBuf::from(a);
+        match a.as_str() {
+            "--show" => show = args.next().and_then(|n| n.parse().ok()).unwrap_or(show),
+            "--only" => only = args.next(),
+            "--allow-differ" => allow_differ = true,
+            "--answers" => answers = args.next().map(PathBuf::from),
+            _ => modulepath = PathBuf::from(a),
         }
     }
-    let classes = classes(&modulepath);
-    if classes.is_empty() {
+    let samples = samples();
+    let mut programs = programs(&modulepath, &samples);
+    if let Some(only) = &only {
+        programs.retain(|p| p.name.contains(only.as_str()));
+    }
+    if programs.is_empty() {
         eprintln!("no classes under {} (run scripts/install-corpus.sh)", modulepath.display());
         return ExitCode::from(2);
     }
-    let programs: Vec<String> = classes.iter().map(|c| format!("include {c}\n")).collect();
     let path_text = modulepath.display().to_string();
+    let codes: Vec<String> = programs.iter().map(|p| p.code.clone()).collect();
     let puppet_start = Instant::now();
-    let puppet = match modules_oracle(&path_text).run(&programs) {
+    let puppet = match puppet_answers(&path_text, &codes, answers.as_deref()) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");
@@ -46,48 +108,158 @@ pub fn main(args: Vec<String>) -> ExitCode {
     };
     let puppet_time = puppet_start.elapsed();
     let ours_start = Instant::now();
-    let (mut agree, mut ruby, mut differ, mut panics) = (0, 0, 0, 0);
-    let mut shown = 0;
-    for ((class, program), outcome) in classes.iter().zip(&programs).zip(&puppet) {
-        let expected = oracle::expectation(outcome);
-        let ours = std::panic::catch_unwind(|| {
+    let mut tally: BTreeMap<(bool, &str), usize> = BTreeMap::new();
+    let mut puppet_compiles = [0usize; 2];
+    let mut ruby: BTreeMap<String, usize> = BTreeMap::new();
+    let (mut panics, mut differ, mut shown) = (0, 0, 0);
+    for (program, theirs) in programs.iter().zip(&puppet) {
+        let class = program.kind == Kind::Class;
+        if theirs["error"].is_null() {
+            puppet_compiles[usize::from(!class)] += 1;
+        }
+        let verdict = std::panic::catch_unwind(|| {
             let mut session = Session::default();
             session.evaluator.set_modulepath(&path_text);
-            our_expectation(&session.run(program))
+            let outcome = session.run(&program.code);
+            let json = outcome.error.is_none().then(|| session.evaluator.compiler.catalog.to_json("testnode"));
+            judge(theirs, &our_expectation(&outcome), json.as_ref(), &modulepath)
         });
-        let Ok(ours) = ours else {
+        let Ok(verdict) = verdict else {
             panics += 1;
-            eprintln!("PANIC: {class}");
+            eprintln!("PANIC: {}", program.name);
             continue;
         };
-        if ours == expected {
-            agree += 1;
-        } else if ours.iter().any(|l| l.contains("is implemented in Ruby")) {
-            ruby += 1;
-        } else {
-            differ += 1;
-            if shown < show {
-                shown += 1;
-                eprintln!("DIFFERS: {class}\n  puppet: {expected:?}\n  ours:   {ours:?}");
+        let label = match verdict {
+            Verdict::Identical => "identical",
+            Verdict::SameFailure => "same failure",
+            Verdict::NeedsRuby(function) => {
+                *ruby.entry(function).or_default() += 1;
+                "needs Ruby"
             }
-        }
+            Verdict::Differs { puppet, ours } => {
+                differ += 1;
+                if shown < show {
+                    shown += 1;
+                    eprintln!("DIFFERS: {}\n  puppet: {puppet}\n  ours:   {ours}", program.code.trim_end());
+                }
+                "differs"
+            }
+        };
+        *tally.entry((class, label)).or_default() += 1;
     }
-    let compiled = agree + differ;
+    let count = |class: bool, label: &str| tally.get(&(class, label)).copied().unwrap_or(0);
+    for (class, what, compiles) in [(true, "classes", puppet_compiles[0]), (false, "defined types", puppet_compiles[1])]
+    {
+        let total: usize = tally.iter().filter(|((c, _), _)| *c == class).map(|(_, n)| n).sum();
+        println!(
+            "{total} {what}: Puppet compiles {compiles}; {} identical catalogs, {} same failure, {} need Ruby, {} differ",
+            count(class, "identical"),
+            count(class, "same failure"),
+            count(class, "needs Ruby"),
+            count(class, "differs"),
+        );
+    }
+    let mut by_count: Vec<(&String, &usize)> = ruby.iter().collect();
+    by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let top: Vec<String> = by_count.iter().take(12).map(|(f, n)| format!("{f} {n}")).collect();
+    println!("stopped at Ruby: {}", top.join(", "));
     println!(
-        "{} classes of {}: {agree} compile as in Puppet, {differ} differ, {ruby} need Ruby functions, {panics} panics; ours {:.1?}, Puppet {:.1?}",
-        classes.len(),
+        "{} programs of {}: ours {:.1?}, Puppet {:.1?}; {panics} panics",
+        programs.len(),
         modulepath.display(),
         ours_start.elapsed(),
         puppet_time
     );
-    if compiled > 0 {
-        println!("of the classes that need no Ruby functions, {:.1}% agree", 100.0 * agree as f64 / compiled as f64);
-    }
-    if panics > 0 {
+    if panics > 0 || (differ > 0 && !allow_differ) {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Puppet's answer to each program: from `answers` when it holds one for each program (the
+/// program's code is the answer's id), else from the oracle, then kept in `answers`.
+fn puppet_answers(modulepath: &str, codes: &[String], answers: Option<&Path>) -> Result<Vec<Json>, String> {
+    if let Some(kept) = answers.and_then(|path| std::fs::read_to_string(path).ok()) {
+        let by_code: std::collections::HashMap<String, Json> = kept
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Json>(l).ok())
+            .filter_map(|a| Some((a["code"].as_str()?.to_owned(), a)))
+            .collect();
+        if let Some(found) = codes.iter().map(|c| by_code.get(c).cloned()).collect::<Option<Vec<_>>>() {
+            return Ok(found);
+        }
+    }
+    let records: Vec<Json> = codes.iter().map(|c| serde_json::json!({"id": c, "code": c})).collect();
+    let mut found = real_node_oracle(modulepath).run_records(&records)?;
+    for (answer, code) in found.iter_mut().zip(codes) {
+        answer["code"] = Json::from(code.as_str());
+    }
+    if let Some(path) = answers {
+        let text: String = found.iter().map(|a| format!("{a}\n")).collect();
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(found)
+}
+
+/// Compares Puppet's outcome `theirs` (with its `catalog`) with ours: our expectation lines
+/// and, when ours compiled, our catalog.
+fn judge(theirs: &Json, ours: &[String], our_catalog: Option<&Json>, modulepath: &Path) -> Verdict {
+    let hide = |lines: Vec<String>| oracle::hide_modulepath(lines, modulepath);
+    let error = |lines: &[String]| lines.iter().find(|l| l.starts_with("error: ")).cloned();
+    let our_error = error(ours);
+    if let Some(e) = &our_error {
+        if let Some(function) = ruby_function(e) {
+            // Puppet stopping at the same place for another reason is no news either.
+            return Verdict::NeedsRuby(function);
+        }
+    }
+    let messages = |lines: &[String]| -> Vec<String> {
+        lines.iter().filter(|l| !l.starts_with("resource: ") && !l.starts_with("edge: ")).cloned().collect()
+    };
+    let their_messages = hide(messages(&oracle::expectation(theirs)));
+    let our_messages = hide(messages(ours));
+    let first_difference = |a: &[String], b: &[String]| {
+        let at = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+        let line = |v: &[String]| v.get(at).cloned().unwrap_or_else(|| "(nothing more)".to_owned());
+        Verdict::Differs { puppet: line(a), ours: line(b) }
+    };
+    if their_messages != our_messages {
+        return first_difference(&their_messages, &our_messages);
+    }
+    match (theirs.get("catalog").filter(|c| !c.is_null()), our_catalog) {
+        (None, None) => Verdict::SameFailure,
+        (Some(t), Some(o)) => {
+            let (t, o) = (hide(catalog::lines(t)), hide(catalog::lines(o)));
+            if t == o {
+                Verdict::Identical
+            } else {
+                first_difference(&t, &o)
+            }
+        }
+        (Some(_), None) => first_difference(&["a catalog".to_owned()], &["no catalog".to_owned()]),
+        (None, Some(_)) => first_difference(&["no catalog".to_owned()], &["a catalog".to_owned()]),
+    }
+}
+
+/// The function named by our error when it stopped at Ruby code (`template` for ERB).
+fn ruby_function(error: &str) -> Option<String> {
+    if !error.contains("is implemented in Ruby") {
+        return None;
+    }
+    let start = error.find("The function '")? + "The function '".len();
+    let end = error[start..].find('\'')?;
+    Some(error[start..start + end].to_owned())
+}
+
+/// Puppet 7.23 with the module path `modulepath` for the real node: the oracle of
+/// [`modules_oracle`] with `--catalog-json`, strict variables off and the Debian 12 facts.
+fn real_node_oracle(modulepath: &str) -> Oracle {
+    let facts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../eval/src/facts/debian12.json");
+    modules_oracle(modulepath)
+        .arg("--catalog-json")
+        .arg("--no-strict-variables")
+        .arg(format!("--facts={}", facts.display()))
 }
 
 /// Puppet 7.23 with the module path `modulepath` (`DIR[:DIR]`): `xtask/ruby/modules_oracle.rb`
@@ -99,9 +271,10 @@ pub fn modules_oracle(modulepath: &str) -> Oracle {
         .env("POPPET_BASE_ORACLE", oracle::oracle_path().display().to_string())
 }
 
-/// The classes the modules define, one per manifest as the loaders find them: `MODULE` in
-/// `init.pp`, `MODULE::a::b` in `a/b.pp`, when the file defines that class.
-fn classes(modulepath: &Path) -> Vec<String> {
+/// The programs: one per class and per defined type the modules define, one per manifest as
+/// the loaders find them (`MODULE` in `init.pp`, `MODULE::a::b` in `a/b.pp`, when the file
+/// defines that name at its top level).
+fn programs(modulepath: &Path, samples: &[(String, String)]) -> Vec<Program> {
     let mut out = Vec::new();
     let Ok(modules) = std::fs::read_dir(modulepath) else { return out };
     let mut modules: Vec<PathBuf> = modules.flatten().map(|e| e.path()).collect();
@@ -116,10 +289,10 @@ fn classes(modulepath: &Path) -> Vec<String> {
             let Ok(rel) = file.strip_prefix(&manifests) else { continue };
             let stem = rel.with_extension("");
             let parts: Vec<String> = stem.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-            let class = if parts == ["init"] { name.clone() } else { format!("{name}::{}", parts.join("::")) };
+            let expected = if parts == ["init"] { name.clone() } else { format!("{name}::{}", parts.join("::")) };
             let Ok(text) = std::fs::read_to_string(&file) else { continue };
-            if defines_class(&text, &class) {
-                out.push(class);
+            if let Some(program) = program(&text, &expected, samples) {
+                out.push(program);
             }
         }
     }
@@ -138,13 +311,93 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Whether the manifest's top level defines the class.
-fn defines_class(text: &str, class: &str) -> bool {
-    let Ok(program) = puppet_syntax::analyze(text).result else { return false };
-    let Some(body) = program.body else { return false };
+/// The program for the class or defined type `name` that the manifest `text` defines at its
+/// top level, if it does.
+fn program(text: &str, name: &str, samples: &[(String, String)]) -> Option<Program> {
+    let program = puppet_syntax::analyze(text).result.ok()?;
+    let body = program.body?;
     let statements = match &body.kind {
-        puppet_syntax::ast::ExprKind::Block(s) => s.clone(),
+        ExprKind::Block(s) => s.clone(),
         _ => vec![body],
     };
-    statements.iter().any(|s| matches!(&s.kind, puppet_syntax::ast::ExprKind::Class { name, .. } if name.trim_start_matches("::").eq_ignore_ascii_case(class)))
+    let same = |n: &str| n.trim_start_matches("::").eq_ignore_ascii_case(name);
+    statements.iter().find_map(|s| match &s.kind {
+        ExprKind::Class { name: n, .. } if same(n) => {
+            Some(Program { kind: Kind::Class, name: name.to_owned(), code: format!("include {name}\n") })
+        }
+        ExprKind::Define { name: n, parameters, .. } if same(n) => {
+            let attributes: Vec<String> = parameters
+                .iter()
+                .filter(|p| p.value.is_none() && !p.captures_rest)
+                .map(|p| format!("  {} => {},\n", p.name, sample(p, text, samples)))
+                .collect();
+            Some(Program {
+                kind: Kind::Define,
+                name: name.to_owned(),
+                code: format!("{name} {{ 'sample':\n{}}}\n", attributes.concat()),
+            })
+        }
+        _ => None,
+    })
+}
+
+/// The table of sample values: `(PATTERN, VALUE)`, in order.
+fn samples() -> Vec<(String, String)> {
+    SAMPLES
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once(" => "))
+        .map(|(p, v)| (p.trim().to_owned(), v.trim().to_owned()))
+        .collect()
+}
+
+/// A sample value for a required parameter: the table's first line matching the parameter's
+/// name (`$name`) or its type's text (a pattern ending in `*` matches a prefix); an
+/// `Optional[T]`, `Variant[T, ...]` or `Enum['a', ...]` by its first member.
+fn sample(parameter: &Parameter, source: &str, samples: &[(String, String)]) -> String {
+    let type_text = parameter
+        .type_expr
+        .as_ref()
+        .and_then(|t| source.get(t.span.start..t.span.end))
+        .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "Any".to_owned());
+    let variable = format!("${}", parameter.name);
+    if let Some((_, value)) = samples.iter().find(|(p, _)| *p == variable) {
+        return value.clone();
+    }
+    sample_of_type(&type_text, samples)
+}
+
+fn sample_of_type(type_text: &str, samples: &[(String, String)]) -> String {
+    let inner = |prefix: &str| {
+        type_text.strip_prefix(prefix).and_then(|t| t.strip_suffix(']')).map(first_member).map(str::trim)
+    };
+    if let Some(first) = inner("Enum[") {
+        return first.to_owned();
+    }
+    if let Some(first) = inner("Optional[").or_else(|| inner("Variant[")).or_else(|| inner("NotUndef[")) {
+        return sample_of_type(first, samples);
+    }
+    let matches = |pattern: &str| match pattern.strip_suffix('*') {
+        Some(prefix) => type_text.starts_with(prefix),
+        None => type_text == pattern,
+    };
+    samples
+        .iter()
+        .find(|(p, _)| !p.starts_with('$') && matches(p))
+        .map_or_else(|| "'sample'".to_owned(), |(_, v)| v.clone())
+}
+
+/// The first comma-separated member of a type's parameter list (brackets balanced).
+fn first_member(list: &str) -> &str {
+    let mut depth = 0i32;
+    for (i, c) in list.char_indices() {
+        match c {
+            '[' | '{' | '(' => depth += 1,
+            ']' | '}' | ')' => depth -= 1,
+            ',' if depth == 0 => return &list[..i],
+            _ => {}
+        }
+    }
+    list
 }

@@ -13,6 +13,10 @@
 //! outcome, in the order of `poppet_tests::oracle::Expectation` (`notice:`, `warning:`,
 //! `err:`, `error:`, `resource:`, `edge:`).
 //!
+//! A case file's `# oracle: OPTIONS` header line (`--strict=error`, `--no-strict-variables`,
+//! `--node=NAME`, `--facts=FILE` relative to the workspace) gives the settings its cases are
+//! recorded with; files are recorded in groups of the same settings.
+//!
 //! `--modulepath DIR[:DIR]` compiles with those module directories (`xtask/ruby/modules_oracle.rb`
 //! around the oracle). An error is recorded whole (the oracle's `error_full`, every line of
 //! it), and a line feed inside a message is written `␤`; the module path's
@@ -30,6 +34,18 @@ use serde_json::Value as Json;
 
 const BATCH: usize = 500;
 
+/// An oracle option with its file relative to the workspace made absolute
+/// (`--facts=eval/src/facts/debian12.json`).
+fn workspace_path(option: &str) -> String {
+    match option.strip_prefix("--facts=") {
+        Some(file) => {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(std::path::Path::new("."));
+            format!("--facts={}", root.join(file).display())
+        }
+        None => option.to_owned(),
+    }
+}
+
 pub fn main(args: Vec<String>) -> ExitCode {
     // `--modulepath DIR[:DIR]`: Puppet with that module path (the module goldens).
     let mut modules = None;
@@ -42,7 +58,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
             None => rest.push(arg),
         }
     }
-    let oracle = match &modules {
+    let base = match &modules {
         Some(dirs) => super::modules_corpus::modules_oracle(dirs),
         None => Oracle::default().arg("--catalog"),
     };
@@ -51,29 +67,58 @@ pub fn main(args: Vec<String>) -> ExitCode {
         Some(dirs) => dirs.into(),
         None => std::env::var_os("POPPET_MODULEPATH").unwrap_or_default(),
     };
+    let (flags, paths): (Vec<String>, Vec<String>) = rest.into_iter().partition(|a| a.starts_with("--"));
+    if paths.is_empty() {
+        eprintln!("usage: record-eval [--check] [--modulepath DIR[:DIR]] CASE-FILE...");
+        return ExitCode::from(2);
+    }
+    // The files in groups of the same oracle options, in the order given.
+    let mut groups: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    for path in paths {
+        let header = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| cases::parse(&text).ok())
+            .map(|file| cases::oracle_options(&file.header))
+            .unwrap_or_default();
+        match groups.iter_mut().find(|(options, _)| *options == header) {
+            Some((_, files)) => files.push(path),
+            None => groups.push((header, vec![path])),
+        }
+    }
     let mut trouble = Vec::new();
-    let result = cases::record_files(
-        "record-eval",
-        rest,
-        BATCH,
-        |dir, names| {
-            let programs: Vec<String> = names
-                .iter()
-                .map(|name| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}")))
-                .collect::<Result<_, _>>()?;
-            oracle.run(&programs)
-        },
-        |at, outcome: Json| {
-            let mut lines = oracle::expectation(&outcome);
-            for dir in std::env::split_paths(&modulepath).filter(|d| !d.as_os_str().is_empty()) {
-                lines = oracle::hide_modulepath(lines, &dir);
+    let mut result = Ok(cases::Recorded { total: 0, changed: 0, check: flags.iter().any(|f| f == "--check") });
+    for (options, files) in groups {
+        let oracle = options.iter().fold(base.clone(), |oracle, option| oracle.arg(workspace_path(option)));
+        let args = flags.iter().cloned().chain(files).collect();
+        let group = cases::record_files(
+            "record-eval",
+            args,
+            BATCH,
+            |dir, names| {
+                let programs: Vec<String> = names
+                    .iter()
+                    .map(|name| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}")))
+                    .collect::<Result<_, _>>()?;
+                oracle.run(&programs)
+            },
+            |at, outcome: Json| {
+                let mut lines = oracle::expectation(&outcome);
+                for dir in std::env::split_paths(&modulepath).filter(|d| !d.as_os_str().is_empty()) {
+                    lines = oracle::hide_modulepath(lines, &dir);
+                }
+                if let Some(bad) = lines.iter().find(|l| l.contains("ORACLE ") || l.contains(":0x")) {
+                    trouble.push(format!("{at}: {bad}"));
+                }
+                lines
+            },
+        );
+        result = match (result, group) {
+            (Ok(sum), Ok(g)) => {
+                Ok(cases::Recorded { total: sum.total + g.total, changed: sum.changed + g.changed, ..sum })
             }
-            if let Some(bad) = lines.iter().find(|l| l.contains("ORACLE ") || l.contains(":0x")) {
-                trouble.push(format!("{at}: {bad}"));
-            }
-            lines
-        },
-    );
+            (Err(code), _) | (_, Err(code)) => Err(code),
+        };
+    }
     for t in &trouble {
         eprintln!("cannot record: {t}");
     }

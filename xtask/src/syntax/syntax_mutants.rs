@@ -157,6 +157,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
                     lines: lines(&mutant),
                     expected: Vec::new(),
                     line: 0,
+                    oracle_options: Vec::new(),
                 });
             }
         }
