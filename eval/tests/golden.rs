@@ -193,15 +193,7 @@ fn catalog() {
 /// Our outcome's messages in the oracle's expectation lines, without resources and edges
 /// (the whole-catalog suite has the catalog's lines instead).
 fn our_messages(outcome: &Outcome) -> Vec<String> {
-    let error = outcome.error.as_ref().map(|e| e.puppet_text());
-    Expectation {
-        notices: outcome.messages(Level::Notice),
-        warnings: outcome.messages(Level::Warning),
-        errs: outcome.messages(Level::Err),
-        error: error.as_deref().map(|e| e.lines().next().unwrap_or_default()),
-        ..Default::default()
-    }
-    .lines()
+    our_expectation(outcome).into_iter().filter(|l| !l.starts_with("resource: ") && !l.starts_with("edge: ")).collect()
 }
 
 /// Two expectations as a diff: the lines only Puppet's has (`-`) and only ours (`+`), each

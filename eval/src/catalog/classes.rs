@@ -502,9 +502,10 @@ impl Evaluator {
                 }
             }
             let bound = ev.bind_definition_parameters(&def.parameters, given, &reference, true)?;
-            // The defaults are the resource's parameters too (`assign_defaults`).
+            // The defaults are the resource's parameters too (`assign_defaults`), but undef
+            // ones, which set nothing.
             let resource = ev.compiler.catalog.at_mut(index);
-            for (name, value) in bound {
+            for (name, value) in bound.into_iter().filter(|(_, v)| !v.is_undef()) {
                 if resource.params.get(&name).is_none_or(Value::is_undef) {
                     resource.params.insert(name, value);
                 }
