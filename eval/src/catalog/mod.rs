@@ -590,14 +590,15 @@ impl Catalog {
             let title = if &*r.type_name == "Class" { capitalize_segments(&r.title) } else { r.title.to_string() };
             let mut entry =
                 json!({"type": &*r.type_name, "title": title, "tags": r.all_tags(), "exported": r.exported});
-            // An included class has no place (line 0); one declared like a resource has. Puppet
-            // knows no file for what a function (create_resources) declared.
+            // An included class has no place (line 0); one declared like a resource has. What a
+            // function (create_resources) declared has the file of the manifest that called it,
+            // and `unknown` for the program's code.
             if r.kind != Kind::Class || r.at.line > 0 {
                 entry["line"] = json!(r.at.line);
-                if r.by_function {
-                    entry["file"] = json!("unknown");
-                } else if let Some(file) = &r.file {
+                if let Some(file) = &r.file {
                     entry["file"] = json!(&**file);
+                } else if r.by_function {
+                    entry["file"] = json!("unknown");
                 }
             }
             if !params.is_empty() {

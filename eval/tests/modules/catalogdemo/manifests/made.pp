@@ -1,0 +1,4 @@
+# Declares resources with create_resources.
+class catalogdemo::made {
+  create_resources('notify', { 'made one' => { 'message' => 'm' } })
+}
