@@ -58,7 +58,7 @@ fn session(oracle_options: &[String]) -> Session {
     }
     let facts = match facts_file {
         Some(file) => {
-            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(file);
+            let path = poppet_tests::catalog::workspace_path(&file);
             puppet_eval::facts::read(&path).unwrap_or_else(|e| panic!("{e}"))
         }
         None => puppet_eval::facts::small(&node),

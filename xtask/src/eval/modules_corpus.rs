@@ -255,7 +255,7 @@ fn ruby_function(error: &str) -> Option<String> {
 /// Puppet 7.23 with the module path `modulepath` for the real node: the oracle of
 /// [`modules_oracle`] with `--catalog-json`, strict variables off and the Debian 12 facts.
 fn real_node_oracle(modulepath: &str) -> Oracle {
-    let facts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../eval/src/facts/debian12.json");
+    let facts = catalog::workspace_path("eval/src/facts/debian12.json");
     modules_oracle(modulepath)
         .arg("--catalog-json")
         .arg("--no-strict-variables")

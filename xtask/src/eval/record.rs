@@ -47,10 +47,7 @@ const BATCH: usize = 500;
 /// (`--facts=eval/src/facts/debian12.json`).
 fn workspace_path(option: &str) -> String {
     match option.strip_prefix("--facts=") {
-        Some(file) => {
-            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(std::path::Path::new("."));
-            format!("--facts={}", root.join(file).display())
-        }
+        Some(file) => format!("--facts={}", catalog::workspace_path(file).display()),
         None => option.to_owned(),
     }
 }
