@@ -41,6 +41,72 @@ impl Expr {
     }
 }
 
+impl ExprKind {
+    /// The class of Puppet's model for this expression (`Puppet::Pops::Model::LiteralList`
+    /// for an array), as messages about an expression that cannot be used name it.
+    pub fn model_class(&self) -> &'static str {
+        use BinaryOp as Op;
+        match self {
+            ExprKind::Nop => "Nop",
+            ExprKind::Block(_) => "BlockExpression",
+            ExprKind::Integer { .. } => "LiteralInteger",
+            ExprKind::Float(_) => "LiteralFloat",
+            ExprKind::String(_) => "LiteralString",
+            ExprKind::Boolean(_) => "LiteralBoolean",
+            ExprKind::Undef => "LiteralUndef",
+            ExprKind::Default => "LiteralDefault",
+            ExprKind::Regex(_) => "LiteralRegularExpression",
+            ExprKind::Concat(_) => "ConcatenatedString",
+            ExprKind::Text(_) => "TextExpression",
+            ExprKind::Heredoc { .. } => "HeredocExpression",
+            ExprKind::Array(_) => "LiteralList",
+            ExprKind::Hash(_) => "LiteralHash",
+            ExprKind::KeyedEntry { .. } => "KeyedEntry",
+            ExprKind::QualifiedName(_) => "QualifiedName",
+            ExprKind::QualifiedReference(_) => "QualifiedReference",
+            ExprKind::Variable(_) | ExprKind::VariableOf(_) => "VariableExpression",
+            ExprKind::Reserved(_) => "ReservedWord",
+            ExprKind::Binary { op, .. } => match op {
+                Op::Add | Op::Subtract | Op::Multiply | Op::Divide | Op::Modulo | Op::LeftShift | Op::RightShift => {
+                    "ArithmeticExpression"
+                }
+                Op::Equal | Op::NotEqual | Op::Less | Op::LessEqual | Op::Greater | Op::GreaterEqual => {
+                    "ComparisonExpression"
+                }
+                Op::Match | Op::NotMatch => "MatchExpression",
+                Op::In => "InExpression",
+                Op::And => "AndExpression",
+                Op::Or => "OrExpression",
+            },
+            ExprKind::Not(_) => "NotExpression",
+            ExprKind::Negate(_) => "UnaryMinusExpression",
+            ExprKind::Unfold(_) => "UnfoldExpression",
+            ExprKind::Paren(_) => "ParenthesizedExpression",
+            ExprKind::Assignment { .. } => "AssignmentExpression",
+            ExprKind::Relationship { .. } => "RelationshipExpression",
+            ExprKind::Access { .. } => "AccessExpression",
+            ExprKind::NamedAccess { .. } => "NamedAccessExpression",
+            ExprKind::Selector { .. } => "SelectorExpression",
+            ExprKind::Call { kind: CallKind::Function, .. } => "CallNamedFunctionExpression",
+            ExprKind::Call { kind: CallKind::Method, .. } => "CallMethodExpression",
+            ExprKind::If { .. } => "IfExpression",
+            ExprKind::Unless { .. } => "UnlessExpression",
+            ExprKind::Case { .. } => "CaseExpression",
+            ExprKind::Resource { .. } => "ResourceExpression",
+            ExprKind::ResourceDefaults { .. } => "ResourceDefaultsExpression",
+            ExprKind::ResourceOverride { .. } => "ResourceOverrideExpression",
+            ExprKind::Collect { .. } => "CollectExpression",
+            ExprKind::Class { .. } => "HostClassDefinition",
+            ExprKind::Define { .. } => "ResourceTypeDefinition",
+            ExprKind::Node { .. } => "NodeDefinition",
+            ExprKind::Function { .. } => "FunctionDefinition",
+            ExprKind::TypeAlias { .. } => "TypeAlias",
+            ExprKind::TypeMapping { .. } => "TypeMapping",
+            ExprKind::TypeDefinition { .. } => "TypeDefinition",
+        }
+    }
+}
+
 /// A whole file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {

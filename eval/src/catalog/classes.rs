@@ -22,10 +22,8 @@ impl Evaluator {
     /// `include name`: evaluates the class unless it has been.
     pub fn include_class(&mut self, name: &str, at: Span) -> Eval<Value> {
         let lower = name.trim_start_matches("::").to_lowercase();
-        match self.compiler.catalog.position("Class", &lower) {
-            None => self.evaluate_class(&lower, None, at)?,
-            // a class declared again takes the tags of where it is declared again
-            Some(index) => self.compiler.catalog.at_mut(index).take_tags(&self.compiler.tags),
+        if self.compiler.catalog.position("Class", &lower).is_none() {
+            self.evaluate_class(&lower, None, at)?;
         }
         Ok(reference_value("Class", &lower))
     }
@@ -56,32 +54,35 @@ impl Evaluator {
         Ok(())
     }
 
-    /// `tag(names)`: the container and what it declares from now on take the tags.
+    /// `tag(names)`: the container takes the tags (and so what it declares, before or after,
+    /// when that takes its declarer's tags).
     pub fn add_tags(&mut self, names: &[String]) -> Eval<()> {
         for name in names {
             let tag = name.to_lowercase();
             if !valid_tag(&tag) {
                 return Err(fail(format!("Invalid tag '{name}'")));
             }
-            if !self.compiler.tags.contains(&tag) {
-                self.compiler.tags.push(tag.clone());
-            }
-            // the container itself takes the tag too
-            let (type_name, title) = (self.compiler.container.type_name.clone(), self.compiler.container.title.clone());
-            if let Some(index) = self.compiler.catalog.position(&type_name, &title) {
+            if let Some(index) = self.container_index() {
                 self.compiler.catalog.at_mut(index).take_tags([&tag]);
             }
-            self.compiler.container_tags.push(tag);
         }
         Ok(())
     }
 
-    /// `tagged(names)`: whether the container has all the tags (its name's, the classes
-    /// around it, and those `tag` gave it).
+    /// The catalog index of the class, defined resource or node being evaluated.
+    pub(super) fn container_index(&self) -> Option<usize> {
+        let container = &self.compiler.container;
+        self.compiler.catalog.position(&container.type_name, &container.title)
+    }
+
+    /// `tagged(names)`: whether each tag is the catalog's (a declared class's) or the
+    /// container's (its own, those `tag` gave it, those of its declarers).
     pub fn has_tags(&self, names: &[String]) -> bool {
-        let mut tags: Vec<String> = self.compiler.tags.clone();
-        tags.extend(self.compiler.container_tags.iter().cloned());
-        names.iter().all(|n| tags.contains(&n.to_lowercase()))
+        let catalog = &self.compiler.catalog;
+        let container = self.container_index();
+        names.iter().map(|n| n.to_lowercase()).all(|tag| {
+            catalog.tags.contains(&tag) || container.is_some_and(|c| catalog.raw_tagged(c, std::slice::from_ref(&tag)))
+        })
     }
 
     /// `require`: the container requires the class (its `require` metaparameter).
@@ -173,13 +174,16 @@ impl Evaluator {
             }
         };
         let resource = Resource {
+            declared_tags: params.values.get("tag").map(catalog::flatten).unwrap_or_default(),
             params: params.values,
             origins: params.origins,
             evaluated: false,
             container: catalog::reference("Stage", &stage).into(),
             ..self.new_resource("Class", lower, Kind::Class, at)
         };
-        let _ = self.compiler.catalog.add(resource);
+        if let Ok(index) = self.compiler.catalog.add(resource) {
+            self.compiler.catalog.take_class_tags(index);
+        }
         Ok(())
     }
 
@@ -190,6 +194,7 @@ impl Evaluator {
             return Ok(());
         }
         self.compiler.catalog.at_mut(index).evaluated = true;
+        self.compiler.catalog.take_scope_tags(index);
         let Some(def) = self.compiler.classes_defs.get(lower).cloned() else { return Ok(()) };
         let parent_scope = match &def.parent {
             Some(parent) => {
@@ -199,6 +204,7 @@ impl Evaluator {
             }
             None => self.compiler.node_scope.clone().unwrap_or_else(|| self.top.clone()),
         };
+        self.compiler.catalog.classes.push(lower.to_owned());
         let given = std::mem::take(&mut self.compiler.catalog.at_mut(index).params);
         // Puppet's `parent_module_name`: the module of the parent class, or of the code that
         // declared the class.
@@ -208,8 +214,7 @@ impl Evaluator {
         self.compiler.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, self.scope.clone());
         self.compiler.class_scopes.insert(lower.to_owned(), scope.clone());
         let reference = catalog::reference("Class", lower);
-        let tags = self.compiler.catalog.at(index).all_tags();
-        self.in_container(Container::new("Class", lower), tags, def.file.clone(), scope, |ev| {
+        self.in_container(Container::new("Class", lower), def.file.clone(), scope, |ev| {
             ev.bind_module_name(lower);
             ev.bind_caller_module_name(&caller);
             // Data is looked up before `$title` and `$name` are set, as Puppet does.
@@ -236,42 +241,35 @@ impl Evaluator {
 
     /// Evaluates a class's, defined resource's or node's code: `f` runs in `scope` with its
     /// own match frames, as the container `reference` (what its resources are contained
-    /// in), with `tags` for what it declares and `file` for its errors' positions.
+    /// in and declared by), with `file` for its errors' positions.
     pub(super) fn in_container<T>(
         &mut self,
         container: Container,
-        tags: Vec<String>,
         file: Option<Rc<str>>,
         scope: Rc<Scope>,
         f: impl FnOnce(&mut Self) -> Eval<T>,
     ) -> Eval<T> {
         let saved = std::mem::replace(&mut self.compiler.container, container);
-        let saved_tags = std::mem::replace(&mut self.compiler.tags, tags);
         let saved_file = std::mem::replace(&mut self.loader.current_file, file.clone());
         let result = self.in_definition_scope(scope, f);
         self.compiler.container = saved;
-        self.compiler.tags = saved_tags;
         self.loader.current_file = saved_file;
         result.map_err(|flow| in_file(flow, file.as_ref()))
     }
 
     /// Makes `Class[main]` the container (a Puppet function's body is evaluated in the top
-    /// scope, whose resource that is), with its tags; `None` when it is already. Give what it
-    /// returns back to [`Evaluator::leave_main_container`].
-    pub(crate) fn enter_main_container(&mut self) -> Option<(Container, Vec<String>)> {
+    /// scope, whose resource that is); `None` when it is already. Give what it returns back
+    /// to [`Evaluator::leave_main_container`].
+    pub(crate) fn enter_main_container(&mut self) -> Option<Container> {
         if self.compiler.container.is_main() {
             return None;
         }
-        let tags =
-            self.compiler.catalog.get("Class", "main").map_or_else(|| vec!["class".to_owned()], Resource::all_tags);
-        let container = std::mem::replace(&mut self.compiler.container, Container::main());
-        Some((container, std::mem::replace(&mut self.compiler.tags, tags)))
+        Some(std::mem::replace(&mut self.compiler.container, Container::main()))
     }
 
     /// Back to the container [`Evaluator::enter_main_container`] left.
-    pub(crate) fn leave_main_container(&mut self, (container, tags): (Container, Vec<String>)) {
+    pub(crate) fn leave_main_container(&mut self, container: Container) {
         self.compiler.container = container;
-        self.compiler.tags = tags;
     }
 
     /// `$module_name` in the scope of a class or defined type loaded from a module.
@@ -484,30 +482,23 @@ impl Evaluator {
         let Some(def) = self.compiler.defines.get(&lower).cloned() else { return Ok(()) };
         let scope = Scope::local(&self.top);
         self.compiler.catalog.defaults_parent.insert(Rc::as_ptr(&scope) as usize, r.scope.clone());
+        self.compiler.catalog.take_scope_tags(index);
         let reference = r.reference();
-        let tags = r.all_tags();
         let container = Container::new(&r.type_name, &r.title);
-        let result = self.in_container(container, tags, def.file.clone(), scope, |ev| {
+        let result = self.in_container(container, def.file.clone(), scope, |ev| {
             ev.scope.bind("title".into(), Value::String(r.title.clone()));
             ev.bind_module_name(&lower);
             ev.bind_caller_module_name(&r.scope);
             ev.scope.bind("name".into(), r.params.get("name").cloned().unwrap_or(Value::String(r.title.clone())));
             let mut given = r.params.clone();
             given.shift_remove("name");
-            for p in &def.parameters {
-                if !given.contains_key(p.name.as_str()) {
-                    if let Some(v) = ev.default_for(&r, &p.name) {
-                        given.insert(p.name.as_str().into(), v);
-                    }
-                }
-            }
             let bound = ev.bind_definition_parameters(&def.parameters, given, &reference, true)?;
             // The defaults are the resource's parameters too (`assign_defaults`), but undef
             // ones, which set nothing.
             let resource = ev.compiler.catalog.at_mut(index);
             for (name, value) in bound.into_iter().filter(|(_, v)| !v.is_undef()) {
                 if resource.params.get(&name).is_none_or(Value::is_undef) {
-                    resource.params.insert(name, value);
+                    resource.insert_param(name, value);
                 }
             }
             match &def.body {

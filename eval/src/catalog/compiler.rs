@@ -39,15 +39,10 @@ pub struct Compiler {
     pub node_name: String,
     /// The class or defined resource being evaluated (`Class[main]` at the top).
     pub(crate) container: Container,
-    /// The tags resources declared here take: those of the class or defined resource being
-    /// evaluated (`class` for the main class).
-    pub(crate) tags: Vec<String>,
     /// The scope of the evaluated node definition (the parent of the classes it declares).
     pub(crate) node_scope: Option<Rc<Scope>>,
     /// A definition error found while making a program's definitions known.
     pub(crate) definition_error: Option<String>,
-    /// The tags `tag()` gave the current container.
-    pub(crate) container_tags: Vec<String>,
     /// Declaring through `create_resources` (its errors name no file).
     pub(crate) created_by_function: bool,
 }
@@ -65,10 +60,8 @@ impl Compiler {
             collector_alternatives: HashMap::new(),
             node_name: "testnode".into(),
             container: Container::main(),
-            tags: vec!["class".to_owned()],
             node_scope: None,
             definition_error: None,
-            container_tags: Vec::new(),
             created_by_function: false,
         }
     }
@@ -139,7 +132,6 @@ impl Evaluator {
                 )));
             }
         }
-        self.apply_defaults();
         self.check_unevaluated_defines()?;
         self.check_parameters()?;
         self.compiler.catalog.finish_tags_and_metaparameters();
@@ -289,14 +281,17 @@ impl Evaluator {
             }
         };
         let node_resource = Resource {
-            tags: self.compiler.tags.clone(),
+            declarer: self.container_index(),
             ..Resource::new("Node", &name, Kind::Class, def.at, self.top.clone())
         };
-        let tags = node_resource.all_tags();
-        let _ = self.compiler.catalog.add(node_resource);
+        if let Ok(index) = self.compiler.catalog.add(node_resource) {
+            self.compiler.catalog.take_class_tags(index);
+            self.compiler.catalog.take_scope_tags(index);
+            self.compiler.catalog.classes.push(name.clone());
+        }
         let scope = Scope::local(&self.top);
         self.compiler.node_scope = Some(scope.clone());
-        self.in_container(Container::new("Node", &name), tags, def.file.clone(), scope, |ev| {
+        self.in_container(Container::new("Node", &name), def.file.clone(), scope, |ev| {
             ev.scope.bind("title".into(), Value::from(name.as_str()));
             ev.scope.bind("name".into(), Value::from(name.as_str()));
             if let Some(groups) = groups {

@@ -144,11 +144,19 @@ pub struct Resource {
     pub at: Span,
     /// The scope it was declared in (resource defaults are looked up from there).
     pub scope: Rc<Scope>,
-    /// The class or defined resource it was declared in (`Class[main]` at the top).
+    /// What contains it: the class or defined resource it was declared in (`Class[main]` at
+    /// the top); a class's run stage.
     pub container: Rc<str>,
-    /// The tags it takes from where it was declared: the tags of the class or defined
-    /// resource declaring it (see [`Resource::all_tags`]).
+    /// The resource of the scope it was declared in (Puppet's `scope.resource`), by its index
+    /// in the catalog: the class, defined resource or node whose code declared it
+    /// (`Class[main]` at the top), for a class too. It takes that resource's tags (see
+    /// [`Catalog::take_scope_tags`]). `None` for the resources every catalog starts with.
+    pub declarer: Option<usize>,
+    /// Tags besides its own (see [`Resource::all_tags`]): those `tag()` gave it, its
+    /// declarer's once taken.
     pub tags: Vec<String>,
+    /// It has taken its declarer's tags (Puppet's `finish_evaluation`).
+    pub scope_tagged: bool,
     /// The values its `tag` parameter had when it was added to the catalog (tags a default,
     /// an override or a collector gives come later: see [`Resource::all_tags`]).
     pub declared_tags: Vec<Value>,
@@ -176,7 +184,9 @@ impl Resource {
             at,
             scope,
             container: "Class[main]".into(),
+            declarer: None,
             tags: Vec::new(),
+            scope_tagged: false,
             declared_tags: Vec::new(),
             final_tags: None,
             by_function: false,
@@ -220,6 +230,17 @@ impl Resource {
     /// Sets a parameter and where it was set.
     pub fn set_param(&mut self, name: Rc<str>, value: Value, origin: Origin) {
         self.origins.insert(name.clone(), origin);
+        self.insert_param(name, value);
+    }
+
+    /// Sets a parameter; a `tag` value tags it from now on (Puppet's `set_parameter`), so its
+    /// tags are in the order they were given.
+    pub fn insert_param(&mut self, name: Rc<str>, value: Value) {
+        if &*name == "tag" {
+            for t in flatten(&value) {
+                add_tag(&mut self.tags, &puppet_types::display::value_to_s(&t));
+            }
+        }
         self.params.insert(name, value);
     }
 
@@ -267,13 +288,14 @@ impl Resource {
                 add(&self.title);
             }
         }
+        for t in &self.tags {
+            add(t);
+        }
+        // every `tag` value set after its creation is in `tags` already
         if let Some(v) = self.params.get("tag") {
             for t in flatten(v) {
                 add(&puppet_types::display::value_to_s(&t));
             }
-        }
-        for t in &self.tags {
-            add(t);
         }
         out
     }
@@ -281,9 +303,7 @@ impl Resource {
     /// Takes more tags from where it is declared (those it lacks).
     pub fn take_tags<'t>(&mut self, tags: impl IntoIterator<Item = &'t String>) {
         for t in tags {
-            if !self.tags.contains(t) {
-                self.tags.push(t.clone());
-            }
+            add_tag(&mut self.tags, t);
         }
     }
 
@@ -423,6 +443,11 @@ pub struct Catalog {
     /// Containment edges `contain` adds besides each resource's container (container
     /// reference, class reference).
     pub contained: Vec<(String, String)>,
+    /// The classes (and node) in the order their code was evaluated: the catalog's `classes`.
+    pub classes: Vec<String>,
+    /// The catalog's tags (what `tagged` also asks): each class's and node's own tags when
+    /// it was declared.
+    pub tags: Vec<String>,
 }
 
 /// `File['x'] { ... }`: parameters to set on a resource at the end.
@@ -504,12 +529,11 @@ impl Catalog {
     }
 
     /// Adds a resource; `Err` with the one already declared under the same key.
-    pub fn add(&mut self, mut resource: Resource) -> Result<usize, &Resource> {
+    pub fn add(&mut self, resource: Resource) -> Result<usize, &Resource> {
         let k = key(&resource.type_name, &resource.title);
         if let Some(existing) = self.position(&resource.type_name, &resource.title) {
             return Err(&self.resources[existing]);
         }
-        resource.declared_tags = resource.params.get("tag").map(flatten).unwrap_or_default();
         self.index.insert(k, self.resources.len());
         self.resources.push(resource);
         Ok(self.resources.len() - 1)
@@ -558,7 +582,7 @@ impl Catalog {
             json!({"source": "Stage[main]", "target": "Class[Settings]"}),
             json!({"source": "Stage[main]", "target": "Class[main]"}),
         ];
-        let mut classes = vec![json!("settings")];
+        let classes: Vec<&str> = std::iter::once("settings").chain(self.classes.iter().map(String::as_str)).collect();
         for r in self.resources.iter().filter(|r| r.listed()) {
             let mut params = serde_json::Map::new();
             let mut sensitive = Vec::new();
@@ -612,9 +636,6 @@ impl Catalog {
             if &*r.type_name != "Stage" {
                 edges.push(json!({"source": &*r.container, "target": r.reference()}));
             }
-            if r.kind == Kind::Class {
-                classes.push(json!(&*r.title));
-            }
         }
         for (container, class) in &self.contained {
             edges.push(json!({"source": container, "target": class}));
@@ -622,9 +643,9 @@ impl Catalog {
         json!({"name": node, "environment": "production", "resources": resources, "edges": edges, "classes": classes})
     }
 
-    /// What Puppet's compiler does last (`Compiler#finish`): each resource but the classes
-    /// takes the tags its container has now (`add_scope_tags`, so a `tag()` after the
-    /// declaration counts); then, walking the containment edges from `Class[main]` breadth
+    /// What Puppet's compiler does last (`Compiler#finish`): each resource not evaluated
+    /// takes the tags its declarer has now, in the order they were declared
+    /// ([`Catalog::take_scope_tags`], so a `tag()` after the declaration counts); then, walking the containment edges from `Class[main]` breadth
     /// first, each resource gives what it contains the metaparameters it has, its own and
     /// those it was given, but the relationships (`noop`, `tag`, `loglevel`, ...), where they
     /// have none, and its tags (`add_resource_metaparams`). Classes are contained in their
@@ -634,17 +655,11 @@ impl Catalog {
         for r in &mut self.resources {
             r.final_tags = None;
         }
+        for i in 0..self.resources.len() {
+            self.take_scope_tags(i);
+        }
         let by_reference: HashMap<String, usize> =
             self.resources.iter().enumerate().map(|(i, r)| (r.reference(), i)).collect();
-        for i in 0..self.resources.len() {
-            let r = &self.resources[i];
-            if r.kind == Kind::Class {
-                continue;
-            }
-            let Some(&c) = by_reference.get(&*r.container).filter(|&&c| c != i) else { continue };
-            let tags = self.resources[c].all_tags();
-            self.resources[i].take_tags(&tags);
-        }
 
         let mut children: HashMap<usize, Vec<usize>> = HashMap::new();
         for (i, r) in self.resources.iter().enumerate() {
@@ -709,6 +724,48 @@ impl Catalog {
                 self.resources[target].final_tags = Some(tags);
             }
             queue.extend(targets);
+        }
+    }
+
+    /// The resource at `index` takes the tags its declarer has now, once (Puppet's
+    /// `add_scope_tags`): a class or defined resource when its code is evaluated, every other
+    /// resource when the catalog is finished, in the order they were declared.
+    pub fn take_scope_tags(&mut self, index: usize) {
+        let r = &self.resources[index];
+        if r.scope_tagged {
+            return;
+        }
+        let declarer = r.declarer.filter(|&d| d != index);
+        let tags = declarer.map(|d| self.resources[d].all_tags()).unwrap_or_default();
+        let r = &mut self.resources[index];
+        r.scope_tagged = true;
+        r.take_tags(&tags);
+    }
+
+    /// Whether the resource at `index` has one of `tags` (lower-case), counting those it
+    /// will take from its declarers (Puppet's `Parser::Resource#raw_tagged?`): what collectors
+    /// and `tagged` ask while the catalog is being compiled.
+    pub fn raw_tagged(&self, index: usize, tags: &[String]) -> bool {
+        let mut at = Some(index);
+        // a chain of declarers is as long as the catalog at most
+        for _ in 0..=self.resources.len() {
+            let Some(i) = at else { return false };
+            let r = &self.resources[i];
+            if r.all_tags().iter().any(|t| tags.contains(t)) {
+                return true;
+            }
+            at = r.declarer.filter(|&d| d != i);
+        }
+        false
+    }
+
+    /// Adds a class's or node's tags to the catalog's (`merge_tags_from` when Puppet
+    /// instantiates it).
+    pub fn take_class_tags(&mut self, index: usize) {
+        for tag in self.resources[index].all_tags() {
+            if !self.tags.contains(&tag) {
+                self.tags.push(tag);
+            }
         }
     }
 

@@ -157,6 +157,10 @@ impl Evaluator {
                 other => value_to_s(other),
             },
         };
+        if let Some(q) = query {
+            let what = if exported { "an Exported Query" } else { "a Virtual Query" };
+            self.check_query(q).map_err(|e| fail_at(format!("Error while evaluating {what}, {e}"), at))?;
+        }
         if exported {
             self.warn_at(
                 "You cannot collect exported resources without storeconfigs being set; the collection will be ignored",
@@ -175,6 +179,37 @@ impl Evaluator {
         Ok(Value::Undef)
     }
 
+    /// Refuses a query Puppet cannot make into a match (`CollectorTransformer#query`): a
+    /// comparison's sides must be names, variables, accesses, strings, numbers, booleans or
+    /// `undef`, and a tag no number.
+    fn check_query(&mut self, q: &Expr) -> Result<(), String> {
+        match &q.kind {
+            ExprKind::Paren(inner) => self.check_query(inner),
+            ExprKind::Binary { op: BinaryOp::And | BinaryOp::Or, left, right } => {
+                self.check_query(left)?;
+                self.check_query(right)
+            }
+            ExprKind::Binary { op: BinaryOp::Equal | BinaryOp::NotEqual, left, right } => {
+                check_query_operand(left)?;
+                check_query_operand(right)?;
+                let is_tag = match &left.kind {
+                    ExprKind::QualifiedName(n) => n == "tag",
+                    ExprKind::String(s) => &**s == "tag",
+                    _ => false,
+                };
+                if is_tag {
+                    // an error here is the match's to report
+                    let wanted = self.eval(right).unwrap_or(Value::Undef);
+                    if flatten(&wanted).iter().any(|v| matches!(v, Value::Integer(_) | Value::Float(_))) {
+                        return Err("Cannot transform a number to a tag".to_owned());
+                    }
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Runs the collectors: realizes what they match; returns whether anything changed.
     pub(super) fn run_collectors(&mut self) -> Eval<bool> {
         let mut changed = false;
@@ -191,7 +226,7 @@ impl Evaluator {
                 }
                 let saved = std::mem::replace(&mut self.scope, collector.scope.clone());
                 let matches = match &collector.query {
-                    Some(q) => self.query_matches(q, &r),
+                    Some(q) => self.query_matches(q, index, &r),
                     None => Ok(true),
                 };
                 self.scope = saved;
@@ -221,14 +256,14 @@ impl Evaluator {
     }
 
     /// Whether a collector's query matches a resource: `attr == value`, `!=`, `and`, `or`.
-    pub(super) fn query_matches(&mut self, q: &Expr, r: &Resource) -> Eval<bool> {
+    pub(super) fn query_matches(&mut self, q: &Expr, index: usize, r: &Resource) -> Eval<bool> {
         match &q.kind {
-            ExprKind::Paren(inner) => self.query_matches(inner, r),
+            ExprKind::Paren(inner) => self.query_matches(inner, index, r),
             ExprKind::Binary { op: BinaryOp::And, left, right } => {
-                Ok(self.query_matches(left, r)? && self.query_matches(right, r)?)
+                Ok(self.query_matches(left, index, r)? && self.query_matches(right, index, r)?)
             }
             ExprKind::Binary { op: BinaryOp::Or, left, right } => {
-                Ok(self.query_matches(left, r)? || self.query_matches(right, r)?)
+                Ok(self.query_matches(left, index, r)? || self.query_matches(right, index, r)?)
             }
             ExprKind::Binary { op: op @ (BinaryOp::Equal | BinaryOp::NotEqual), left, right } => {
                 let name = match &left.kind {
@@ -243,8 +278,9 @@ impl Evaluator {
                 };
                 let equal = match (&actual, name.as_str()) {
                     (_, "tag") => {
-                        let wanted = value_to_s(&wanted).to_lowercase();
-                        r.all_tags().contains(&wanted)
+                        let wanted: Vec<String> =
+                            flatten(&wanted).iter().map(|t| value_to_s(t).to_lowercase()).collect();
+                        self.compiler.catalog.raw_tagged(index, &wanted)
                     }
                     (Some(Value::Array(items)), _) => {
                         items.iter().any(|i| puppet_types::compare::values_equal(i, &wanted))
@@ -369,5 +405,23 @@ pub(super) fn reference_of(v: &Value) -> Option<(String, String)> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// A side of a query's comparison Puppet can evaluate (`query_LiteralString`, ...).
+fn check_query_operand(e: &Expr) -> Result<(), String> {
+    match &e.kind {
+        ExprKind::Paren(inner) => check_query_operand(inner),
+        ExprKind::Access { .. }
+        | ExprKind::Variable(_)
+        | ExprKind::VariableOf(_)
+        | ExprKind::Boolean(_)
+        | ExprKind::String(_)
+        | ExprKind::Concat(_)
+        | ExprKind::Integer { .. }
+        | ExprKind::Float(_)
+        | ExprKind::Undef
+        | ExprKind::QualifiedName(_) => Ok(()),
+        other => Err(format!("Cannot transform object of class Puppet::Pops::Model::{}", other.model_class())),
     }
 }

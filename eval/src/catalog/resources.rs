@@ -16,6 +16,7 @@ use super::relationships::{reference_of, reference_value};
 use crate::catalog::{self, flatten, valid_tag, Attributes, Kind, Origin, Override, OverrideParam, Resource};
 use crate::error::{bare, fail, fail_at, Eval, Flow};
 use crate::eval::Evaluator;
+use crate::scope::Scope;
 
 impl Evaluator {
     /// `type { title: attribute => value, ... }`, `@type { ... }`, `class { 'name': ... }`.
@@ -221,15 +222,29 @@ impl Evaluator {
                 at,
             );
         }
-        let resource = Resource {
-            params: params.values,
+        let declared_tags = params.values.get("tag").map(flatten).unwrap_or_default();
+        let mut params = params;
+        let defaults = self.defaults_here(lower);
+        for (k, v) in defaults.values {
+            if !params.contains_key(&k) {
+                let origin = defaults.origins.get(&k).cloned().unwrap_or_default();
+                params.insert(k, v, origin);
+            }
+        }
+        let mut resource = Resource {
+            params: IndexMap::new(),
             origins: params.origins,
+            declared_tags,
             // exported is virtual too: not realized, not evaluated, but in the catalog
             virtual_: form != ResourceForm::Regular,
             exported: form == ResourceForm::Exported,
             evaluated: kind != Kind::Define,
             ..self.new_resource(&type_name, title, kind, at)
         };
+        // the given parameters, then the defaults, tagging it in that order
+        for (k, v) in params.values {
+            resource.insert_param(k, v);
+        }
         let here = if self.compiler.created_by_function {
             format!(" (file: unknown, line: {})", at.line)
         } else {
@@ -258,7 +273,7 @@ impl Evaluator {
     pub(super) fn new_resource(&self, type_name: &str, title: &str, kind: Kind, at: Span) -> Resource {
         Resource {
             container: self.compiler.container.reference().into(),
-            tags: self.compiler.tags.clone(),
+            declarer: self.container_index(),
             by_function: self.compiler.created_by_function,
             file: self.loader.current_file.clone(),
             ..Resource::new(type_name, title, kind, at, self.scope.clone())
@@ -396,7 +411,12 @@ impl Evaluator {
                     if type_name == "Class" { format!("Class['{title}']") } else { format!("{type_name}['{title}']") };
                 return Err(fail_at(format!("The resource {shown} does not have a parameter called '{name}'"), at));
             }
-            let value = r.params.get(name.as_str()).cloned().or_else(|| self.default_for(r, &name));
+            // a default is looked up in the resource's scope as it is now
+            // (`get_resource_parameter_value`)
+            let value =
+                r.params.get(name.as_str()).cloned().or_else(|| {
+                    self.defaults_in(&r.scope, &r.type_name.to_lowercase()).values.get(name.as_str()).cloned()
+                });
             found.push(value.unwrap_or(Value::Undef));
         }
         if found.len() == 1 {
@@ -424,26 +444,6 @@ impl Evaluator {
                 self.compiler.classes_defs.get(&*r.title).is_some_and(|d| d.parameters.iter().any(|p| p.name == name))
             }
         }
-    }
-
-    /// The default (`File { mode => ... }`) a resource would take for a parameter.
-    pub(super) fn default_for(&self, r: &Resource, name: &str) -> Option<Value> {
-        let lower = r.type_name.to_lowercase();
-        let mut scope = Some(r.scope.clone());
-        let mut hops = 0;
-        while let Some(s) = scope {
-            let d = self.compiler.catalog.defaults.get(&(Rc::as_ptr(&s) as usize)).and_then(|d| d.by_type.get(&lower));
-            if let Some(v) = d.and_then(|d| d.values.get(name)) {
-                return Some(v.clone());
-            }
-            hops += 1;
-            if hops > 10_000 {
-                return None;
-            }
-            scope =
-                self.compiler.catalog.defaults_parent.get(&(Rc::as_ptr(&s) as usize)).cloned().or_else(|| s.parent());
-        }
-        None
     }
 
     /// `create_resources(type, {title => params}, defaults)`.
@@ -575,21 +575,16 @@ impl Evaluator {
     /// the class whose it is, fails as Puppet's `merge` (`Only subclasses can override
     /// parameters`).
     pub(super) fn apply_override(&mut self, o: &Override) -> Eval<bool> {
-        let default_values: Vec<Option<Value>> = match self.compiler.catalog.get(&o.key.0, &o.key.1) {
-            Some(r) => {
-                if let Some((source, origin)) = &o.source {
-                    if r.kind != Kind::Class && !self.may_override(source, &r.container) {
-                        return Err(bare(format!("Only subclasses can override parameters{}", origin.suffix())));
-                    }
-                }
-                o.params.iter().map(|p| self.default_for(r, &p.name)).collect()
+        let Some(r) = self.compiler.catalog.get(&o.key.0, &o.key.1) else { return Ok(false) };
+        if let Some((source, origin)) = &o.source {
+            if r.kind != Kind::Class && !self.may_override(source, &r.container) {
+                return Err(bare(format!("Only subclasses can override parameters{}", origin.suffix())));
             }
-            None => return Ok(false),
-        };
+        }
         let Some(r) = self.compiler.catalog.get_mut(&o.key.0, &o.key.1) else { return Ok(false) };
-        for (p, default) in o.params.iter().zip(default_values) {
+        for p in &o.params {
             if p.append {
-                let old = r.params.get(&p.name).cloned().or(default);
+                let old = r.params.get(&p.name).cloned();
                 let mut items: Vec<Value> = old.map(|o| flatten(&o)).unwrap_or_default();
                 items.extend(flatten(&p.value));
                 r.set_param(p.name.clone(), Value::array(items), p.origin.clone());
@@ -636,52 +631,35 @@ impl Evaluator {
         false
     }
 
-    /// Each resource takes the defaults of its scope and the scopes around it.
-    pub(super) fn apply_defaults(&mut self) {
+    /// The resource defaults (`File { mode => ... }`) a resource of type `lower` declared now
+    /// takes (`Scope#lookupdefaults` when Puppet creates it): those of the current scope
+    /// and the scopes around it, the nearest first. A defined resource's scope looks on in
+    /// the scope that declared it; defaults declared later do not count.
+    fn defaults_here(&self, lower: &str) -> Attributes {
+        self.defaults_in(&self.scope, lower)
+    }
+
+    /// The resource defaults for type `lower` in `scope` and the scopes around it.
+    fn defaults_in(&self, scope: &Rc<Scope>, lower: &str) -> Attributes {
+        let mut found = Attributes::default();
         if self.compiler.catalog.defaults.is_empty() {
-            return;
+            return found;
         }
-        for index in 0..self.compiler.catalog.len() {
-            let r = self.compiler.catalog.at(index);
-            let lower = r.type_name.to_lowercase();
-            let mut chain = vec![r.scope.clone()];
-            while let Some(last) = chain.last() {
-                let next = self
-                    .compiler
-                    .catalog
-                    .defaults_parent
-                    .get(&(Rc::as_ptr(last) as usize))
-                    .cloned()
-                    .or_else(|| last.parent());
-                match next {
-                    Some(n) if chain.len() < 10_000 => chain.push(n),
-                    _ => break,
-                }
-            }
-            let mut add = Attributes::default();
-            for scope in &chain {
-                if let Some(d) = self
-                    .compiler
-                    .catalog
-                    .defaults
-                    .get(&(Rc::as_ptr(scope) as usize))
-                    .and_then(|d| d.by_type.get(&lower))
-                {
-                    for (k, v) in &d.values {
-                        if !add.contains_key(k) {
-                            add.insert(k.clone(), v.clone(), d.origins.get(k).cloned().unwrap_or_default());
-                        }
+        let mut scope = Some(scope.clone());
+        // a chain of scopes is finite; the bound only guards against a cycle
+        for _ in 0..10_000 {
+            let Some(s) = scope else { break };
+            let key = Rc::as_ptr(&s) as usize;
+            if let Some(d) = self.compiler.catalog.defaults.get(&key).and_then(|d| d.by_type.get(lower)) {
+                for (k, v) in &d.values {
+                    if !found.contains_key(k) {
+                        found.insert(k.clone(), v.clone(), d.origins.get(k).cloned().unwrap_or_default());
                     }
                 }
             }
-            let r = self.compiler.catalog.at_mut(index);
-            for (k, v) in add.values {
-                if !r.params.contains_key(&k) {
-                    let origin = add.origins.get(&k).cloned().unwrap_or_default();
-                    r.set_param(k, v, origin);
-                }
-            }
+            scope = self.compiler.catalog.defaults_parent.get(&key).cloned().or_else(|| s.parent());
         }
+        found
     }
 }
 
