@@ -37,8 +37,16 @@ fn our_expectation(outcome: &Outcome) -> Vec<String> {
 
 /// A session with the settings the oracle had when recording: its options from the case
 /// file's `# oracle:` header (`--strict=`, `--no-strict-variables`, `--node=`, `--facts=`
-/// relative to the workspace), else the oracle's defaults ([`Session::oracle_node`]).
+/// relative to the workspace), else the oracle's defaults ([`Session::oracle_node`]); and
+/// generate() runs its commands, as Puppet's does.
 fn session(oracle_options: &[String]) -> Session {
+    let mut session = node_session(oracle_options);
+    session.evaluator.options.allow_generate = true;
+    session
+}
+
+/// A session as the oracle compiles with `oracle_options`.
+fn node_session(oracle_options: &[String]) -> Session {
     if oracle_options.is_empty() {
         return Session::oracle_node();
     }

@@ -78,7 +78,8 @@ struct Args {
     /// Where modules are loaded from (classes, defined types, functions, type aliases).
     #[arg(long, value_name = "DIR[:DIR]")]
     modulepath: Option<String>,
-    /// Print the compiled catalog (resources, parameters, containment edges) as JSON.
+    /// Print the compiled catalog (resources, parameters, containment edges) as JSON on
+    /// stdout; log messages then go to stderr.
     #[arg(long, value_enum, value_name = "FORMAT")]
     catalog: Option<CatalogFormat>,
     /// The shell starts without its banner.
@@ -191,7 +192,8 @@ fn main() -> ExitCode {
             session.evaluator.set_modulepath(path);
         }
         if let Output::Text = output {
-            session.evaluator.set_sink(Box::new(move |log: &Log| print_log(log, min_level)));
+            let to_stderr = catalog.is_some();
+            session.evaluator.set_sink(Box::new(move |log: &Log| print_log(log, min_level, to_stderr)));
         }
         let outcome = session.run(&source.text);
         if catalog.is_some() && outcome.error.is_none() {
@@ -316,13 +318,19 @@ fn decode(bytes: &[u8]) -> Result<String, SourceError> {
     puppet_syntax::lexer::check_encoding(bytes).map(str::to_string).map_err(|d| SourceError::Encoding(d.message))
 }
 
-fn print_log(log: &Log, min_level: Level) {
+/// One log line (`Notice: hi`) on stdout, or on stderr when stdout carries the catalog.
+fn print_log(log: &Log, min_level: Level, to_stderr: bool) {
     if log.level < min_level {
         return;
     }
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{}: {}", log.level.label(), log.message);
-    let _ = out.flush();
+    let line = format!("{}: {}", log.level.label(), log.message);
+    if to_stderr {
+        eprintln!("{line}");
+    } else {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
 }
 
 fn report(outcome: &Outcome, source: &Source, output: Output, colour: bool) -> ExitCode {

@@ -253,11 +253,11 @@ fn ruby_functions_of_modules_say_they_are_not_available() {
 #[test]
 fn catalog_json_lists_resources_parameters_and_containment() {
     let modules = concat!(env!("CARGO_MANIFEST_DIR"), "/../eval/tests/modules");
-    let out = poppet(&["--modulepath", modules, "--catalog", "json", "-e", "include demo"], None);
+    let out = poppet(&["--modulepath", modules, "--catalog", "json", "-e", "include demo notice('hi')"], None);
     assert_eq!(out.status.code(), Some(0));
-    let stdout = text(&out.stdout);
-    let json_start = stdout.find('{').unwrap_or(0);
-    let catalog: serde_json::Value = serde_json::from_str(&stdout[json_start..]).expect("JSON");
+    // the catalog alone on stdout, the log on stderr
+    let catalog: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("JSON");
+    assert!(text(&out.stderr).ends_with("\nNotice: hi\n"), "{}", text(&out.stderr));
     let resources = catalog["resources"].as_array().cloned().unwrap_or_default();
     let refs: Vec<String> = resources
         .iter()

@@ -448,6 +448,9 @@ pub struct Catalog {
     /// The catalog's tags (what `tagged` also asks): each class's and node's own tags when
     /// it was declared.
     pub tags: Vec<String>,
+    /// The namevars of the resource types modules implement in Ruby that were declared (by
+    /// the type's lower-case name).
+    pub ruby_namevars: HashMap<String, Rc<str>>,
 }
 
 /// `File['x'] { ... }`: parameters to set on a resource at the end.
@@ -506,8 +509,20 @@ impl Catalog {
         self.position(type_name, title).map(|i| &mut self.resources[i])
     }
 
-    /// The index of a resource by its title or one of its other names.
+    /// The index of a resource by its title or one of its other names, or, as Puppet's
+    /// `Catalog#resource` finds it, by the name its title gives (a file's path without its
+    /// trailing slashes: `File['/tmp/']` is `File['/tmp']`).
     pub fn position(&self, type_name: &str, title: &str) -> Option<usize> {
+        self.position_by_name(type_name, title).or_else(|| {
+            let is_path = ["file", "tidy"].iter().any(|t| type_name.eq_ignore_ascii_case(t));
+            let path = title.trim_end_matches('/');
+            (is_path && path.len() < title.len())
+                .then(|| self.position_by_name(type_name, if path.is_empty() { "/" } else { path }))?
+        })
+    }
+
+    /// The index of a resource by its title or one of its other names.
+    fn position_by_name(&self, type_name: &str, title: &str) -> Option<usize> {
         let k = key(type_name, title);
         self.index.get(&k).or_else(|| self.aliases.get(&k).and_then(|real| self.index.get(real))).copied()
     }
@@ -531,7 +546,7 @@ impl Catalog {
     /// Adds a resource; `Err` with the one already declared under the same key.
     pub fn add(&mut self, resource: Resource) -> Result<usize, &Resource> {
         let k = key(&resource.type_name, &resource.title);
-        if let Some(existing) = self.position(&resource.type_name, &resource.title) {
+        if let Some(existing) = self.position_by_name(&resource.type_name, &resource.title) {
             return Err(&self.resources[existing]);
         }
         self.index.insert(k, self.resources.len());
@@ -586,7 +601,7 @@ impl Catalog {
         for r in self.resources.iter().filter(|r| r.listed()) {
             let mut params = serde_json::Map::new();
             let mut sensitive = Vec::new();
-            let namevar = namevar(r);
+            let namevar = self.namevar(r);
             for (k, v) in r.params.iter().filter(|(_, v)| !v.is_undef()) {
                 // the namevar is not written when it is the title
                 if **k == *namevar && matches!(v, Value::String(s) if *s == r.title) {
@@ -810,17 +825,22 @@ fn is_main(r: &Resource) -> bool {
 /// The metaparameters that make relationships.
 const RELATIONSHIP_PARAMETERS: [&str; 4] = ["before", "require", "notify", "subscribe"];
 
-/// The parameter naming a resource (`Puppet::Resource#namevar`): a core type's one namevar,
-/// else `name`.
-fn namevar(r: &Resource) -> &'static str {
-    if r.kind == Kind::Builtin {
-        if let Some(t) = crate::resource_types::get(&r.type_name.to_lowercase()) {
-            if let [one] = t.namevars.as_slice() {
-                return one;
+impl Catalog {
+    /// The parameter naming a resource (`Puppet::Resource#namevar`): a core type's one
+    /// namevar, the one a type implemented in Ruby declares, else `name`.
+    fn namevar(&self, r: &Resource) -> &str {
+        if r.kind == Kind::Builtin {
+            let lower = r.type_name.to_lowercase();
+            if let Some(t) = crate::resource_types::get(&lower) {
+                if let [one] = t.namevars.as_slice() {
+                    return one;
+                }
+            } else if let Some(namevar) = self.ruby_namevars.get(&lower) {
+                return namevar;
             }
         }
+        "name"
     }
-    "name"
 }
 
 /// A value as JSON, as Puppet's catalog writes parameter values (`to_data_hash` without rich

@@ -209,7 +209,12 @@ impl Evaluator {
         let (kind, type_name) = if let Some(t) = crate::resource_types::get(lower) {
             (Kind::Builtin, capitalize_segments(&t.name))
         } else if self.ruby_type_exists(lower) {
-            // A type a module implements in Ruby: declared as it is, its parameters unchecked.
+            // A type a module implements in Ruby: declared as it is, its parameters checked
+            // when its attributes can be read (see `check_parameters`).
+            if !self.compiler.catalog.ruby_namevars.contains_key(lower) {
+                let namevar = self.ruby_type_namevar(lower);
+                self.compiler.catalog.ruby_namevars.insert(lower.to_owned(), namevar.into());
+            }
             (Kind::Builtin, capitalize_segments(lower))
         } else if self.compiler.defines.contains_key(lower) {
             (Kind::Define, capitalize_segments(lower))

@@ -237,6 +237,15 @@ impl Evaluator {
         Some(names)
     }
 
+    /// The namevar of a resource type a module implements in Ruby: the parameter its
+    /// `lib/puppet/type/NAME.rb` declares with `namevar: true` or `isnamevar`, when there is
+    /// one; else `name`.
+    pub(crate) fn ruby_type_namevar(&self, lower: &str) -> String {
+        let file = format!("lib/puppet/type/{lower}.rb");
+        let source = self.modules().iter().find_map(|(_, dir)| std::fs::read_to_string(dir.join(&file)).ok());
+        source.and_then(|s| ruby_namevar(&s)).unwrap_or_else(|| "name".to_owned())
+    }
+
     /// Sets the module path (`DIR:DIR`).
     pub fn set_modulepath(&mut self, path: &str) {
         self.loader.modulepath = std::env::split_paths(path).filter(|p| !p.as_os_str().is_empty()).collect();
@@ -275,6 +284,35 @@ fn parse_manifest(path: &Path) -> Eval<(String, puppet_syntax::ast::Program)> {
                 d.span.column
             )))
         }
+    }
+}
+
+/// The one parameter a Ruby resource type's source declares as its namevar:
+/// `newparam(:path, namevar: true)`, `newparam(:path, :namevar => true)`, or a `newparam`
+/// whose block says `isnamevar`. `None` for none, or several (a composite namevar).
+fn ruby_namevar(source: &str) -> Option<String> {
+    let mut found: Vec<String> = Vec::new();
+    let mut current: Option<String> = None;
+    for line in source.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("newparam(:").or_else(|| line.strip_prefix("newparam :")) {
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            let flagged = rest.contains("namevar: true") || rest.contains(":namevar => true");
+            if flagged {
+                found.push(name.clone());
+            }
+            current = Some(name);
+        } else if line.starts_with("newproperty") {
+            current = None;
+        } else if line == "isnamevar" {
+            if let Some(name) = current.take() {
+                found.push(name);
+            }
+        }
+    }
+    found.dedup();
+    match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
     }
 }
 

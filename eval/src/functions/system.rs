@@ -2,7 +2,7 @@
 //! It runs only where the user allowed it (`Options::allow_generate`, `poppet
 //! --allow-generate`); otherwise it is an error saying so.
 
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use puppet_types::Value;
 
@@ -28,20 +28,33 @@ fn generate(ev: &mut Evaluator, call: Call) -> Eval<Value> {
         )));
     }
     let dir = std::path::Path::new(program).parent().unwrap_or(std::path::Path::new("/"));
-    let output = Command::new(program)
-        .args(&args[1..])
-        .current_dir(dir)
-        .output()
-        .map_err(|e| fail(format!("Failed to execute generator {program}: {e}")))?;
-    if !output.status.success() {
-        let code = output.status.code().map_or_else(|| "a signal".to_string(), |c| c.to_string());
+    let failed = |e: std::io::Error| fail(format!("Failed to execute generator {program}: {e}"));
+    let mut command = Command::new(program);
+    command.args(&args[1..]).current_dir(dir);
+    let (status, output) = run_combined(command).map_err(failed)?;
+    let output = String::from_utf8_lossy(&output);
+    if !status.success() {
+        let code = status.code().map_or_else(|| "a signal".to_string(), |c| c.to_string());
         return Err(fail(format!(
             "Failed to execute generator {program}: Execution of '{}' returned {code}: {}",
             args.join(" "),
-            String::from_utf8_lossy(&output.stdout)
+            output.trim()
         )));
     }
-    Ok(Value::from(String::from_utf8_lossy(&output.stdout).as_ref()))
+    Ok(Value::from(output.as_ref()))
+}
+
+/// Runs a command with its standard error into the same pipe as its output, as Puppet's
+/// `Execution.execute` does (`combine: true`): its status and what it wrote.
+fn run_combined(mut command: Command) -> std::io::Result<(std::process::ExitStatus, Vec<u8>)> {
+    use std::io::Read;
+    let (mut reader, writer) = std::io::pipe()?;
+    let mut child = command.stdin(Stdio::null()).stdout(writer.try_clone()?).stderr(writer).spawn()?;
+    // the child holds the only writing ends now, so reading ends when it does
+    drop(command);
+    let mut output = Vec::new();
+    reader.read_to_end(&mut output)?;
+    Ok((child.wait()?, output))
 }
 
 pub static FUNCTIONS: &[Builtin] = &[Builtin { name: "generate", dispatches: &["Any +$args"], call: generate }];

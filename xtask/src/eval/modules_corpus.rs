@@ -7,14 +7,18 @@
 //! `Session::default()`'s), in Puppet through the oracle (`xtask/ruby/modules_oracle.rb` with
 //! `--catalog-json --no-strict-variables --facts=...`). One program per class
 //! (`include CLASS`) and per defined type (`TYPE { 'sample': ... }`, its required parameters
-//! filled from the table of sample values, `sample_values.txt`).
+//! filled from the table of sample values, `sample_values.txt`). Both run the commands a
+//! module's `generate()` calls, as Puppet does (`poppet --allow-generate`).
 //!
 //! Each program is one of:
 //! - **identical**: both compile, and the catalogs (`poppet_tests::catalog::lines`: resources,
 //!   parameters, tags, containment, classes) and the log messages are the same;
 //! - **same failure**: both stop with the same error;
 //! - **needs Ruby**: ours stops at a function a module implements in Ruby, or at an ERB
-//!   template, which Poppet cannot run yet (counted by function);
+//!   template, which Poppet cannot run yet (counted by function); or the catalogs differ
+//!   first in a resource whose type a module implements in Ruby with its own
+//!   `title_patterns` (Ruby code that sets parameters from the title: counted as
+//!   `TYPE titles`);
 //! - **differs**: anything else, listed (`--show N` of them, with the first differing line).
 //!
 //! The headline is the number of classes whose catalog is identical to Puppet's, next to the
@@ -119,6 +123,8 @@ pub fn main(args: Vec<String>) -> ExitCode {
         }
         let verdict = std::panic::catch_unwind(|| {
             let mut session = Session::default();
+            // Puppet runs the commands of generate(): so do we, here (`--allow-generate`)
+            session.evaluator.options.allow_generate = true;
             session.evaluator.set_modulepath(&path_text);
             let outcome = session.run(&program.code);
             let json = outcome.error.is_none().then(|| session.evaluator.compiler.catalog.to_json("testnode"));
@@ -232,14 +238,31 @@ fn judge(theirs: &Json, ours: &[String], our_catalog: Option<&Json>, modulepath:
         (Some(t), Some(o)) => {
             let (t, o) = (hide(catalog::lines(t)), hide(catalog::lines(o)));
             if t == o {
-                Verdict::Identical
-            } else {
-                first_difference(&t, &o)
+                return Verdict::Identical;
+            }
+            let at = t.iter().zip(&o).position(|(x, y)| x != y).unwrap_or(t.len().min(o.len()));
+            match t[..at.min(t.len())].iter().rev().find_map(|l| l.strip_prefix("resource: ")) {
+                Some(resource) if splits_titles_in_ruby(resource, modulepath) => {
+                    let type_name = resource.split('[').next().unwrap_or(resource).to_lowercase();
+                    Verdict::NeedsRuby(format!("{type_name} titles"))
+                }
+                _ => first_difference(&t, &o),
             }
         }
         (Some(_), None) => first_difference(&["a catalog".to_owned()], &["no catalog".to_owned()]),
         (None, Some(_)) => first_difference(&["no catalog".to_owned()], &["a catalog".to_owned()]),
     }
+}
+
+/// Whether the type of `resource` (`Keystone_user_role[a@b]`) is one a module implements in
+/// Ruby with its own `title_patterns`: Ruby code that sets parameters from the title.
+fn splits_titles_in_ruby(resource: &str, modulepath: &Path) -> bool {
+    let type_name = resource.split('[').next().unwrap_or(resource).to_lowercase();
+    let Ok(modules) = std::fs::read_dir(modulepath) else { return false };
+    modules.flatten().any(|m| {
+        std::fs::read_to_string(m.path().join("lib/puppet/type").join(format!("{type_name}.rb")))
+            .is_ok_and(|code| code.contains("def self.title_patterns"))
+    })
 }
 
 /// The function named by our error when it stopped at Ruby code (`template` for ERB).
