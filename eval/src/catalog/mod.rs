@@ -48,13 +48,26 @@
 //!   line of the attribute, default, override or collector; none for what a function gave, as
 //!   `create_resources`), which the missing-relationship-target error names, as Puppet's
 //!   `Param#file`/`#line`.
-//! - **Tags** ([`Resource::all_tags`], Puppet's `Tagging`): a resource's `tag` values, its type,
-//!   its title when that is a tag, then its declarer's tags, each `a::b` bringing `a` and `b`;
-//!   a class declared again takes the new declarer's tags, and `tag()` tags the container too.
+//! - **Resource defaults** (`File { mode => ... }`) apply when a resource is declared, from its
+//!   scope and the scopes around it (a defined resource's scope looks on where it was
+//!   declared): a default declared later does not apply, though `File['x']['mode']` reads it.
+//! - **Tags** ([`Resource::all_tags`], Puppet's `Tagging`): a resource's given `tag` values,
+//!   its type, its title when that is a tag, then the tags it takes in the order it takes
+//!   them, each `a::b` bringing `a` and `b`: a default's or an override's `tag` when set, and
+//!   its declarer's tags (Puppet's `scope.resource`, the class, defined resource or node whose
+//!   code declared it; a class's too) once ([`Catalog::take_scope_tags`]): a class or defined
+//!   resource when its code is evaluated, any other when the catalog is finished. `tag()`
+//!   tags the container, so what it declared before takes the tag too; a class included again
+//!   keeps the tags of where it was first declared. Collectors and `tagged` ask through the
+//!   declarers ([`Catalog::raw_tagged`]); `tagged` also knows the catalog's tags (every
+//!   declared class's own).
+//! - **Classes** are listed in the order their code ran (a parent's first, then what it
+//!   includes, then the class: Puppet's `add_class` in `evaluate_code`).
 //! - **Finishing** (Puppet's `Compiler#finish`): defined resources never evaluated (virtual or
-//!   exported) have their given parameters checked; each resource takes its container's
-//!   tags as they are at the end; the containment walk from `Class[main]` gives contained
-//!   resources their containers' metaparameters (`noop`, `tag`, ...) and tags.
+//!   exported) have their given parameters checked; each resource not evaluated takes its
+//!   declarer's tags as they are at the end, in the order they were declared; the containment
+//!   walk from `Class[main]` gives contained resources their containers' metaparameters
+//!   (`noop`, `tag`, ...) and tags.
 //! - **Output**: `poppet --catalog json` prints the catalog as Puppet's JSON catalog
 //!   ([`Catalog::to_json`], `to_data_hash` without rich data: Sensitive parameters unwrapped
 //!   and named in `sensitive_parameters`, other values as text); the shell's `:catalog` lists
