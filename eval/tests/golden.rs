@@ -42,7 +42,24 @@ fn our_expectation(outcome: &Outcome) -> Vec<String> {
 fn session(oracle_options: &[String]) -> Session {
     let mut session = node_session(oracle_options);
     session.evaluator.options.allow_generate = true;
+    let dirs = header_modulepath(oracle_options);
+    if !dirs.is_empty() {
+        let modulepath = std::env::join_paths(&dirs).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+        session.evaluator.set_modulepath(&modulepath);
+    }
     session
+}
+
+/// The module directories of a case file's `--modulepath=DIR[:DIR]` header option (relative
+/// to the workspace), none without it.
+fn header_modulepath(oracle_options: &[String]) -> Vec<std::path::PathBuf> {
+    oracle_options
+        .iter()
+        .filter_map(|o| o.strip_prefix("--modulepath="))
+        .flat_map(|dirs| std::env::split_paths(dirs).collect::<Vec<_>>())
+        .filter(|d| !d.as_os_str().is_empty())
+        .map(|d| poppet_tests::catalog::workspace_path(&d.to_string_lossy()))
+        .collect()
 }
 
 /// A session as the oracle compiles with `oracle_options`.
@@ -60,6 +77,7 @@ fn node_session(oracle_options: &[String]) -> Session {
             Some(("--strict", "error")) => options.strict = Strict::Error,
             Some(("--node", name)) => node = name.to_owned(),
             Some(("--facts", file)) => facts_file = Some(file.to_owned()),
+            Some(("--modulepath", _)) => {}
             None if option == "--no-strict-variables" => options.strict_variables = false,
             _ => panic!("an oracle option the golden runner does not know: {option}"),
         }
@@ -74,22 +92,43 @@ fn node_session(oracle_options: &[String]) -> Session {
     Session::new(options, &facts, &node)
 }
 
-/// Our outcome in the recorder's expectation lines.
+/// Our outcome in the recorder's expectation lines (the directories of the header's module
+/// path written `<modules>`).
 fn expectation(case: &cases::Case, source: &str) -> Vec<String> {
-    our_expectation(&session(&case.oracle_options).run(source))
+    let mut lines = our_expectation(&session(&case.oracle_options).run(source));
+    for dir in header_modulepath(&case.oracle_options) {
+        lines = oracle::hide_modulepath(lines, &dir);
+    }
+    lines
 }
 
 #[test]
 fn golden() {
-    let todo = Ratchet::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/disagree.todo"));
-    let report = cases::run(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"), "GOLDEN_FILTER", |case, source| {
+    run_suite("golden");
+}
+
+/// The programs of `tests/golden_stdlib/*.txt`: the functions modules implement in Ruby,
+/// ported, each file run with the module path of its header (`--modulepath=DIR`: Debian's
+/// stdlib 8.5.0 in /usr/share/puppet/modules, which `scripts/install-corpus.sh` installs, or
+/// stdlib 9.7.0 in `tests/stdlib-9.7.0`).
+#[test]
+fn stdlib() {
+    run_suite("golden_stdlib");
+}
+
+/// Runs the case files of `tests/SUITE`, with the cases `tests/SUITE/disagree.todo` lists
+/// as known to disagree.
+fn run_suite(suite: &str) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(suite);
+    let todo = Ratchet::read(dir.join("disagree.todo"));
+    let report = cases::run(&dir, "GOLDEN_FILTER", |case, source| {
         let ours = std::panic::catch_unwind(|| expectation(case, source)).unwrap_or_else(|_| vec!["PANIC".to_string()]);
         if ours == case.expected {
             return None;
         }
         Some(format!("{}  puppet: {:?}\n  ours:   {:?}", cases::show_source(source), case.expected, ours))
     });
-    report.print("golden", "agree with Puppet 7.23");
+    report.print(suite, "agree with Puppet 7.23");
     assert!(report.problems.is_empty(), "malformed case files");
     // A failure is `FILE:LINE: NAME\n...`: known when `FILE: NAME` is listed.
     let failing: Vec<String> = report.failures.iter().map(|f| failure_key(f)).collect();
@@ -100,7 +139,7 @@ fn golden() {
     for k in fixed {
         eprintln!("{k}: agrees with Puppet now: remove it from disagree.todo");
     }
-    eprintln!("golden: {} known disagreements (disagree.todo)", todo.len());
+    eprintln!("{suite}: {} known disagreements (disagree.todo)", todo.len());
     assert!(
         verdict.unexpected.is_empty() && fixed.is_empty(),
         "{} cases differ from Puppet besides disagree.todo; {} listed cases agree",

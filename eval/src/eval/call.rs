@@ -373,7 +373,11 @@ impl Evaluator {
             None => select_signature(key, &signatures, &args, block.as_ref())?,
         };
         self.enter(at)?;
-        let result = (builtin.call)(self, Call { args, block, dispatch, at });
+        let call = Call { args, block, dispatch, at };
+        let result = match self.registry.port(key) {
+            Some(port) => crate::functions::ported::call(self, port, call),
+            None => (builtin.call)(self, call),
+        };
         self.leave();
         result
     }

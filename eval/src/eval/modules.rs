@@ -74,12 +74,10 @@ impl Evaluator {
         }
         let (dir, file) = match entity {
             Entity::Definition => return self.autoload_definition(module, &segments, &name),
-            // A global function can only be one a module implements in Ruby (3.x API).
+            // A global function can only be one a module implements in Ruby.
             Entity::Function if segments.is_empty() => {
                 return match self.ruby_global_function(&name) {
-                    Some(m) => Err(fail(format!(
-                        "The function '{name}' is implemented in Ruby (module {m}): Ruby functions are not available"
-                    ))),
+                    Some((m, v4)) => self.load_port(&m, &name, v4),
                     None => Ok(false),
                 };
             }
@@ -97,9 +95,7 @@ impl Evaluator {
                 parts.extend(ruby);
                 parts.push(last);
                 if self.module_file(module, "lib", &parts, "rb").is_some() {
-                    return Err(fail(format!(
-                        "The function '{name}' is implemented in Ruby (module {module}): Ruby functions are not available"
-                    )));
+                    return self.load_port(module, &name, true);
                 }
             }
             return Ok(false);
@@ -194,16 +190,39 @@ impl Evaluator {
         path.is_file().then_some(path)
     }
 
-    /// The module that implements a global function in Ruby (`lib/puppet/parser/functions/`
-    /// or `lib/puppet/functions/`), if one does.
-    fn ruby_global_function(&self, name: &str) -> Option<String> {
+    /// The module that implements a global function in Ruby, and whether in the 4.x API, as
+    /// Puppet's loaders find it: the first module with `lib/puppet/functions/NAME.rb`, else the
+    /// first with `lib/puppet/parser/functions/NAME.rb`.
+    fn ruby_global_function(&self, name: &str) -> Option<(String, bool)> {
         let file = format!("{name}.rb");
-        self.modules().iter().find_map(|(module, dir)| {
-            let lib = dir.join("lib/puppet");
-            let found =
-                lib.join("parser/functions").join(&file).is_file() || lib.join("functions").join(&file).is_file();
-            found.then(|| module.clone())
-        })
+        let find =
+            |dir: &str| self.modules().iter().find(|(_, path)| path.join("lib/puppet").join(dir).join(&file).is_file());
+        match find("functions") {
+            Some((module, _)) => Some((module.clone(), true)),
+            None => find("parser/functions").map(|(module, _)| (module.clone(), false)),
+        }
+    }
+
+    /// Loads the port of `module`'s Ruby function `name` (its 4.x API's file, or 3.x's), as
+    /// Puppet loads the file; Puppet's refusal to run Ruby when Poppet has no port of it.
+    fn load_port(&mut self, module: &str, name: &str, v4: bool) -> Eval<bool> {
+        match crate::functions::ported::find(module, name, v4) {
+            Some(port) => {
+                self.registry.load_port(port);
+                Ok(true)
+            }
+            None => Err(fail(format!(
+                "The function '{name}' is implemented in Ruby (module {module}): Ruby functions are not available"
+            ))),
+        }
+    }
+
+    /// The version of a module on the module path (its `metadata.json`'s), if it says one.
+    pub fn module_version(&self, module: &str) -> Option<String> {
+        let dir = self.module_dir(module)?;
+        let text = std::fs::read_to_string(dir.join("metadata.json")).ok()?;
+        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+        json.get("version")?.as_str().map(str::to_owned)
     }
 
     /// Whether a module implements the resource type in Ruby (`lib/puppet/type/NAME.rb`).
@@ -250,6 +269,7 @@ impl Evaluator {
     pub fn set_modulepath(&mut self, path: &str) {
         self.loader.modulepath = std::env::split_paths(path).filter(|p| !p.as_os_str().is_empty()).collect();
         self.loader.modules = OnceCell::new();
+        self.registry.unload_ports();
     }
 
     /// The module a name belongs to (`apache` of `apache::vhost`), when it was loaded from one.

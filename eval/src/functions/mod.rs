@@ -47,6 +47,7 @@ mod iteration;
 mod logging;
 mod lookup;
 mod math;
+pub mod ported;
 pub(crate) mod ruby;
 mod scanf;
 mod strings;
@@ -101,11 +102,16 @@ pub fn all() -> impl Iterator<Item = &'static Builtin> {
         .chain(types::FUNCTIONS)
 }
 
-/// The built-in functions by name, with their dispatches once read.
+/// The built-in functions by name, with their dispatches once read, and the ports of module
+/// functions loaded so far ([`ported`]).
 pub struct Registry {
     by_name: HashMap<&'static str, usize>,
     builtins: Vec<&'static Builtin>,
     signatures: Vec<OnceCell<Rc<[Signature]>>>,
+    /// The ports among `builtins`, by index.
+    ports: HashMap<usize, &'static ported::Port>,
+    /// How many of `builtins` are Puppet's own (the ports come after them).
+    core: usize,
 }
 
 impl Default for Registry {
@@ -113,11 +119,35 @@ impl Default for Registry {
         let builtins: Vec<&'static Builtin> = all().collect();
         let by_name = builtins.iter().enumerate().map(|(i, b)| (b.name, i)).collect();
         let signatures = builtins.iter().map(|_| OnceCell::new()).collect();
-        Registry { by_name, builtins, signatures }
+        let core = builtins.len();
+        Registry { by_name, builtins, signatures, ports: HashMap::new(), core }
     }
 }
 
 impl Registry {
+    /// Makes a port of a module's function callable by its name, as loading its Ruby file
+    /// makes it in Puppet.
+    pub fn load_port(&mut self, port: &'static ported::Port) {
+        let index = self.builtins.len();
+        self.builtins.push(&port.builtin);
+        self.signatures.push(OnceCell::new());
+        self.ports.insert(index, port);
+        self.by_name.insert(port.builtin.name, index);
+    }
+
+    /// Forgets the ports loaded (the module path changed).
+    pub fn unload_ports(&mut self) {
+        self.builtins.truncate(self.core);
+        self.signatures.truncate(self.core);
+        self.ports.clear();
+        self.by_name = self.builtins.iter().enumerate().map(|(i, b)| (b.name, i)).collect();
+    }
+
+    /// The port a loaded function name stands for, if it is one.
+    pub fn port(&self, name: &str) -> Option<&'static ported::Port> {
+        self.by_name.get(name).and_then(|i| self.ports.get(i)).copied()
+    }
+
     pub fn get(&self, name: &str) -> Option<(&'static Builtin, Rc<[Signature]>)> {
         let &i = self.by_name.get(name)?;
         let builtin = self.builtins[i];

@@ -167,7 +167,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
     }
     let mut by_count: Vec<(&String, &usize)> = ruby.iter().collect();
     by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-    let top: Vec<String> = by_count.iter().take(12).map(|(f, n)| format!("{f} {n}")).collect();
+    let top: Vec<String> = by_count.iter().map(|(f, n)| format!("{f} {n}")).collect();
     println!("stopped at Ruby: {}", top.join(", "));
     println!(
         "{} programs of {}: ours {:.1?}, Puppet {:.1?}; {panics} panics",

@@ -15,7 +15,10 @@
 //!
 //! A case file's `# oracle: OPTIONS` header line (`--strict=error`, `--no-strict-variables`,
 //! `--node=NAME`, `--facts=FILE` relative to the workspace) gives the settings its cases are
-//! recorded with; files are recorded in groups of the same settings.
+//! recorded with; files are recorded in groups of the same settings. A header's
+//! `--modulepath=DIR[:DIR]` (relative to the workspace, or absolute) records that file with
+//! those modules, as `--modulepath` does (the golden suite of ported module functions,
+//! `eval/tests/golden_stdlib/`).
 //!
 //! `cargo xtask record catalog` records the golden suite of whole catalogs
 //! (`eval/tests/golden_catalog/`) the same way, with the suite's module path
@@ -117,7 +120,24 @@ fn record(args: Vec<String>, suite: Suite) -> ExitCode {
     let mut trouble = Vec::new();
     let mut result = Ok(cases::Recorded { total: 0, changed: 0, check: flags.iter().any(|f| f == "--check") });
     for (options, files) in groups {
-        let oracle = options.iter().fold(base.clone(), |oracle, option| oracle.arg(workspace_path(option)));
+        // `--modulepath=DIR[:DIR]` in a header: Puppet with those modules, written `<modules>`
+        let header_dirs: Vec<std::path::PathBuf> = options
+            .iter()
+            .filter_map(|o| o.strip_prefix("--modulepath="))
+            .flat_map(|dirs| std::env::split_paths(dirs).collect::<Vec<_>>())
+            .filter(|d| !d.as_os_str().is_empty())
+            .map(|d| catalog::workspace_path(&d.to_string_lossy()))
+            .collect();
+        let (group_base, modulepath) = if header_dirs.is_empty() {
+            (base.clone(), modulepath.clone())
+        } else {
+            let joined = std::env::join_paths(&header_dirs).unwrap_or_default();
+            let oracle = super::modules_corpus::modules_oracle(&joined.to_string_lossy());
+            let oracle = if let Suite::Catalog = suite { oracle.arg("--catalog-json") } else { oracle };
+            (oracle, joined)
+        };
+        let options: Vec<&String> = options.iter().filter(|o| !o.starts_with("--modulepath=")).collect();
+        let oracle = options.iter().fold(group_base, |oracle, option| oracle.arg(workspace_path(option)));
         let args = flags.iter().cloned().chain(files).collect();
         let group = cases::record_files(
             "record-eval",
