@@ -23,7 +23,13 @@ use super::{Builtin, Call};
 use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
 
+mod modules;
+mod openstacklib;
 mod stdlib;
+mod stdlib_catalog;
+mod stdlib_collections;
+mod stdlib_strings;
+mod stdlib_validate;
 
 /// How Puppet calls the Ruby function a port stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +53,48 @@ pub struct Port {
 
 /// Every port, of every module.
 pub fn all() -> impl Iterator<Item = &'static Port> {
-    stdlib::PORTS.iter()
+    [
+        stdlib::PORTS,
+        stdlib_catalog::PORTS,
+        stdlib_collections::PORTS,
+        stdlib_strings::PORTS,
+        stdlib_validate::PORTS,
+        openstacklib::PORTS,
+        modules::PORTS,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// A port of `module`'s 3.x function `name` that returns a value.
+pub const fn v3(
+    module: &'static str,
+    name: &'static str,
+    arity: i32,
+    call: fn(&mut Evaluator, Call) -> Eval<Value>,
+) -> Port {
+    Port { module, api: Api::V3 { arity, rvalue: true }, builtin: Builtin { name, dispatches: V3_DISPATCH, call } }
+}
+
+/// A port of `module`'s 3.x function `name` declared as a statement (`:type => :statement`,
+/// the default): called for its effect, its value `undef`.
+pub const fn v3_statement(
+    module: &'static str,
+    name: &'static str,
+    arity: i32,
+    call: fn(&mut Evaluator, Call) -> Eval<Value>,
+) -> Port {
+    Port { module, api: Api::V3 { arity, rvalue: false }, builtin: Builtin { name, dispatches: V3_DISPATCH, call } }
+}
+
+/// A port of `module`'s 4.x function `name` with its dispatches.
+pub const fn v4(
+    module: &'static str,
+    name: &'static str,
+    dispatches: &'static [&'static str],
+    call: fn(&mut Evaluator, Call) -> Eval<Value>,
+) -> Port {
+    Port { module, api: Api::V4, builtin: Builtin { name, dispatches, call } }
 }
 
 /// The port of `module`'s function `name` in the API whose file was found.

@@ -2,32 +2,16 @@
 
 use puppet_types::Value;
 
-use super::{Api, Port, V3_DISPATCH};
+use super::{v3, v4, Port};
 use crate::error::{fail, Eval};
-use crate::eval::Evaluator;
-use crate::eval::Level;
-use crate::functions::{Builtin, Call};
+use crate::eval::{Evaluator, Level};
+use crate::functions::Call;
 
-/// A port of one of stdlib's 3.x functions.
-const fn v3(name: &'static str, arity: i32, call: fn(&mut Evaluator, Call) -> Eval<Value>) -> Port {
-    Port {
-        module: "stdlib",
-        api: Api::V3 { arity, rvalue: true },
-        builtin: Builtin { name, dispatches: V3_DISPATCH, call },
-    }
-}
-
-/// A port of one of stdlib's 4.x functions.
-const fn v4(
-    name: &'static str,
-    dispatches: &'static [&'static str],
-    call: fn(&mut Evaluator, Call) -> Eval<Value>,
-) -> Port {
-    Port { module: "stdlib", api: Api::V4, builtin: Builtin { name, dispatches, call } }
-}
-
-pub static PORTS: &[Port] =
-    &[v3("pick", -1, pick), v3("any2array", -1, any2array), v4("fact", &["String $fact_name"], fact)];
+pub static PORTS: &[Port] = &[
+    v3("stdlib", "pick", -1, pick),
+    v3("stdlib", "any2array", -1, any2array),
+    v4("stdlib", "fact", &["String $fact_name"], fact),
+];
 
 /// `pick(values...)`: the first value that is not undef nor `''`.
 fn pick(_: &mut Evaluator, call: Call) -> Eval<Value> {
