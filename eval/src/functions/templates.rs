@@ -1,5 +1,5 @@
-//! Templates and files of modules: `inline_epp` and `epp` (Puppet's `EppEvaluator`), and
-//! `file`. A template is parsed by [`puppet_syntax::epp`] into a body whose text parts and
+//! Templates and files of modules: `inline_epp` and `epp` (Puppet's `EppEvaluator`),
+//! `file`, `binary_file`, `find_file`, `find_template` and `module_directory`. A template is parsed by [`puppet_syntax::epp`] into a body whose text parts and
 //! `<%= %>` expressions append to the output the evaluator keeps for it (see
 //! `Evaluator::render_template`). `inline_epp` renders in a scope local to the caller's,
 //! `epp` in one local to the top scope; parameters are bound as a lambda's, by name. ERB
@@ -25,6 +25,18 @@ pub(super) const FUNCTIONS: &[Builtin] = &[
     },
     Builtin { name: "epp", dispatches: &["String $path, Hash[Pattern[/^\\w+$/], Any] $parameters?"], call: epp },
     Builtin { name: "file", dispatches: &["Any *$files"], call: file },
+    Builtin { name: "binary_file", dispatches: &["String $path"], call: binary_file },
+    Builtin { name: "find_file", dispatches: &["String *$paths", "Array[String] *$paths_array"], call: find_file },
+    Builtin {
+        name: "find_template",
+        dispatches: &["String *$paths", "Array[String] *$paths_array"],
+        call: find_template,
+    },
+    Builtin {
+        name: "module_directory",
+        dispatches: &["String *$names", "Array[String] *$names"],
+        call: module_directory,
+    },
 ];
 
 /// The file name Puppet gives an inline template in messages.
@@ -90,13 +102,66 @@ fn file(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 }
 
 /// `module/path` in the module's `dir` (`templates`, `files`), as Puppet's `find_template` and
-/// `find_file` find it; an absolute path as it is.
+/// `find_file` find it; an absolute path as it is. A file only.
 fn find_in_module(ev: &Evaluator, name: &str, dir: &str) -> Option<PathBuf> {
+    module_path(ev, name, dir).filter(|path| path.is_file())
+}
+
+/// Where `module/path` is in the module's `dir`, or an absolute path, when that exists, a
+/// file or a directory (`Puppet::Parser::Files.find_in_module`).
+fn module_path(ev: &Evaluator, name: &str, dir: &str) -> Option<PathBuf> {
     let path = if Path::new(name).is_absolute() {
         PathBuf::from(name)
     } else {
         let (module, rest) = name.split_once('/')?;
         ev.module_dir(module)?.join(dir).join(rest)
     };
-    path.is_file().then_some(path)
+    path.exists().then_some(path)
+}
+
+/// The names a `find_*` function was given: its strings, or the strings of its one array
+/// (its Ruby method takes one: more is Ruby's `ArgumentError`).
+fn names(call: &Call) -> Eval<Vec<String>> {
+    let values = match (call.dispatch, call.args.as_slice()) {
+        (1, [Value::Array(items)]) => items.as_ref().clone(),
+        (1, arrays) => return Err(fail(format!("wrong number of arguments (given {}, expected 2)", arrays.len() + 1))),
+        _ => call.args.clone(),
+    };
+    Ok(values.iter().map(puppet_types::display::value_to_s).collect())
+}
+
+/// `find_file(paths...)`: the first of the paths that exists, a module's file
+/// (`module/path` in its `files` directory) or an absolute path; undef when none does.
+fn find_file(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    Ok(first_found(ev, &names(&call)?, "files"))
+}
+
+/// `find_template(paths...)`: as `find_file`, in modules' `templates` directories.
+fn find_template(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    Ok(first_found(ev, &names(&call)?, "templates"))
+}
+
+fn first_found(ev: &Evaluator, names: &[String], dir: &str) -> Value {
+    names
+        .iter()
+        .find_map(|name| module_path(ev, name, dir))
+        .map_or(Value::Undef, |path| Value::from(path.to_string_lossy().as_ref()))
+}
+
+/// `module_directory(names...)`: the directory of the first of the modules on the module
+/// path; undef when none is.
+fn module_directory(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    Ok(names(&call)?
+        .iter()
+        .find_map(|name| ev.module_dir(name))
+        .map_or(Value::Undef, |dir| Value::from(dir.to_string_lossy().as_ref())))
+}
+
+/// `binary_file(path)`: a module's file (or an absolute path) as a Binary value.
+fn binary_file(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let name = puppet_types::display::value_to_s(&call.arg(0));
+    let missing = || fail(format!("binary_file(): The given file '{name}' does not exist"));
+    let path = module_path(ev, &name, "files").ok_or_else(missing)?;
+    let bytes = std::fs::read(&path).map_err(|e| fail(format!("binary_file(): {}: {e}", path.display())))?;
+    Ok(Value::Binary(Rc::new(puppet_types::binary::Binary(bytes))))
 }
