@@ -26,8 +26,9 @@
 //! only a parameter without a default.
 //!
 //! Not modelled: global and environment data (no `--hiera-config`), Hiera 3 backends,
-//! `lookup_key` and `data_dig` functions, data hash functions other than `yaml_data` and
-//! `json_data` (an error says so), `uri`/`uris` locations, `data_provider` in `metadata.json`
+//! `lookup_key` and `data_dig` functions (`eyaml_lookup_key` is refused as Puppet 7.23's agent
+//! refuses it, without hiera-eyaml), data hash functions other than `yaml_data`, `json_data`
+//! and `hocon_data` (an error says so), `uri`/`uris` locations, `data_provider` in `metadata.json`
 //! (an error unless null), `explain` output, `plan_hierarchy`, and Ruby's JSON parser's error
 //! messages (`json_data` reports the JSON reader's own). Integers beyond 64 bits in data are
 //! kept, as Ruby bignums are in Puppet.
@@ -564,9 +565,15 @@ impl Evaluator {
     /// `location`, checked and interpolated.
     fn data_value(&mut self, module: &str, entry: &Entry, location: &Location, root: &str, inv: &Invocation) -> Found {
         let function = &entry.function;
-        if function.kind != "data_hash" || !matches!(function.name.as_str(), "yaml_data" | "json_data") {
+        if function.kind == "lookup_key" && function.name == "eyaml_lookup_key" {
+            // Puppet 7.23's agent has no hiera-eyaml: it refuses the function alike
+            return Err(HieraError::Other(
+                "Function Load Error for function 'eyaml_lookup_key': Lookup using eyaml lookup_key function is only supported when the hiera_eyaml library is present".into(),
+            ));
+        }
+        if function.kind != "data_hash" || !matches!(function.name.as_str(), "yaml_data" | "json_data" | "hocon_data") {
             return Err(HieraError::Other(format!(
-                "The {} function '{}' of hierarchy '{}' is not available: Poppet reads Hiera data with yaml_data and json_data only",
+                "The {} function '{}' of hierarchy '{}' is not available: Poppet reads Hiera data with yaml_data, json_data and hocon_data only",
                 function.kind, function.name, entry.name
             )));
         }
@@ -604,7 +611,7 @@ impl Evaluator {
         self.hiera_interpolate(value, inv, true).map(Some)
     }
 
-    /// A data file, read once per compilation by `yaml_data` or `json_data`.
+    /// A data file, read once per compilation by `yaml_data`, `json_data` or `hocon_data`.
     fn data_file(&mut self, function: &str, path: &PathBuf) -> Result<Rc<DataFile>, HieraError> {
         if let Some(f) = self.hiera.files.get(path) {
             return f.clone();
@@ -617,6 +624,12 @@ impl Evaluator {
     fn read_data_file(&mut self, function: &str, path: &PathBuf, shown: &str) -> Result<DataFile, HieraError> {
         let text =
             std::fs::read_to_string(path).map_err(|e| HieraError::Lookup(format!("Unable to parse ({shown}): {e}")))?;
+        if function == "hocon_data" {
+            return match hocon::parse(&text) {
+                Ok(config) => Ok(DataFile { hash: hocon_object(&config), unusable: HashMap::new() }),
+                Err(e) => Err(HieraError::Lookup(format!("Unable to parse ({shown}): {e}"))),
+            };
+        }
         if function == "json_data" {
             return match &pfmt::data::json::documents(&text).next() {
                 Some(Ok(Value::Hash(h))) => Ok(DataFile { hash: (**h).clone(), unusable: HashMap::new() }),
@@ -746,6 +759,42 @@ impl LookupOptions {
             Value::Hash(h) => Some((**h).clone()),
             _ => None,
         }
+    }
+}
+
+/// A HOCON document's top-level object as a hash, its keys in order (the `hocon` gem's
+/// `ConfigFactory.parse_string(...).root.unwrapped`). One difference is known: where a key
+/// is given an object twice (`a = { x: 1 }` then `a = { y: 2 }`), the gem lists the later
+/// object's keys first, the `hocon-parser` crate in the order written.
+fn hocon_object(config: &hocon::Config) -> Hash {
+    config
+        .keys()
+        .into_iter()
+        .filter_map(|key| {
+            let value = config.get(&format!("\"{}\"", key.replace('"', "\\\""))).or_else(|| config.get(key))?;
+            Some((Value::from(key), hocon_value(value)))
+        })
+        .collect()
+}
+
+/// A HOCON value as a Puppet value: numbers as integers where they are, `null` as undef.
+fn hocon_value(value: &hocon::HoconValue) -> Value {
+    use hocon::{HoconValue, ScalarType};
+    match value {
+        HoconValue::Object(entries) => {
+            Value::hash(entries.iter().map(|(k, v)| (Value::from(k.as_str()), hocon_value(v))).collect())
+        }
+        HoconValue::Array(items) => Value::array(items.iter().map(hocon_value).collect()),
+        HoconValue::Scalar(scalar) => match scalar.value_type {
+            ScalarType::Null => Value::Undef,
+            ScalarType::Boolean => Value::Boolean(scalar.raw == "true"),
+            ScalarType::Number => match scalar.raw.parse::<i64>() {
+                Ok(i) => Value::Integer(i),
+                Err(_) => scalar.raw.parse::<f64>().map_or_else(|_| Value::from(scalar.raw.as_str()), Value::Float),
+            },
+            _ => Value::from(scalar.raw.as_str()),
+        },
+        _ => Value::Undef,
     }
 }
 
