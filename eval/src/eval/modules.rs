@@ -217,6 +217,37 @@ impl Evaluator {
         }
     }
 
+    /// The names of the ported functions of the modules on the module path whose Ruby files
+    /// are there (what completion offers besides the loaded functions).
+    pub fn module_functions(&self) -> Vec<&'static str> {
+        crate::functions::ported::all()
+            .filter(|port| {
+                let Some(dir) = self.module_dir(port.module) else { return false };
+                let lib = dir.join("lib/puppet");
+                let name = port.builtin.name;
+                match port.api {
+                    crate::functions::ported::Api::V4 => {
+                        lib.join("functions").join(format!("{}.rb", name.replace("::", "/"))).is_file()
+                    }
+                    crate::functions::ported::Api::V3 { .. } => {
+                        lib.join("parser/functions").join(format!("{name}.rb")).is_file()
+                    }
+                }
+            })
+            .map(|port| port.builtin.name)
+            .collect()
+    }
+
+    /// Loads a module's function as a call would (its port, where the module has its Ruby
+    /// file); the port, if it is one. For `:doc`.
+    pub fn load_module_function(&mut self, name: &str) -> Option<&'static crate::functions::ported::Port> {
+        let key = name.trim_start_matches("::");
+        if self.registry.get(key).is_none() {
+            let _ = self.autoload(Entity::Function, key);
+        }
+        self.registry.port(key)
+    }
+
     /// The version of a module on the module path (its `metadata.json`'s), if it says one.
     pub fn module_version(&self, module: &str) -> Option<String> {
         let dir = self.module_dir(module)?;

@@ -7,6 +7,7 @@ use std::time::Instant;
 use puppet_types::Value;
 
 use super::{human_duration, Names, Next, Shell};
+use puppet_eval::functions::ported::Api;
 use puppet_eval::{Level, Strict};
 
 /// One meta-command.
@@ -230,10 +231,35 @@ fn doc(shell: &mut Shell, rest: &str) -> Next {
         return Next::Continue;
     }
     let mut found = false;
+    let port = shell.session.evaluator.load_module_function(name);
     let ev = &shell.session.evaluator;
     if let Some(f) = ev.functions.get(&name.to_lowercase()) {
         let params: Vec<String> = f.parameters.iter().map(|p| format!("${}", p.name)).collect();
         println!("function {}({})  (defined in this session)", f.name, params.join(", "));
+        found = true;
+    } else if let Some(port) = port {
+        match port.api {
+            Api::V4 => {
+                println!(
+                    "{} - function of module {} (ported from its Ruby); signatures:",
+                    port.builtin.name, port.module
+                );
+                for dispatch in port.builtin.dispatches {
+                    println!("  {}({dispatch})", port.builtin.name);
+                }
+            }
+            Api::V3 { arity, .. } => {
+                let takes = match arity {
+                    n if n >= 0 => format!("{n} arguments"),
+                    -1 => "any number of arguments".to_owned(),
+                    n => format!("at least {} arguments", -n - 1),
+                };
+                println!(
+                    "{} - function of module {} (ported from its Ruby, 3.x API): takes {takes}",
+                    port.builtin.name, port.module
+                );
+            }
+        }
         found = true;
     } else if let Some((builtin, _)) = ev.registry.get(name) {
         println!("{} - built-in function; signatures:", builtin.name);

@@ -288,6 +288,7 @@ impl Shell {
         };
         let mut functions: Vec<String> = ev.registry.names().map(str::to_owned).collect();
         functions.extend(ev.functions.keys().cloned());
+        functions.extend(ev.module_functions().into_iter().map(str::to_owned));
         functions.sort();
         functions.dedup();
         names.functions = functions;
