@@ -30,9 +30,7 @@ pub static PORTS: &[Port] = &[
     ),
     v3("stdlib", "seeded_rand", 2, |ev, c| seeded_rand(ev, c, Legacy::V3)),
     v4("stdlib", "seeded_rand", SHIM, |ev, c| shim(ev, c, "seeded_rand")),
-    v4("stdlib", "stdlib::seeded_rand", &["Integer[1] $max, String $seed"], |ev, c| {
-        seeded_rand(ev, c, Legacy::V4)
-    }),
+    v4("stdlib", "stdlib::seeded_rand", &["Integer[1] $max, String $seed"], |ev, c| seeded_rand(ev, c, Legacy::V4)),
     v4("stdlib", "seeded_rand_string", SHIM, |ev, c| {
         real_or_shim(ev, c, "seeded_rand_string", SEEDED_RAND_STRING, seeded_rand_string)
     }),
@@ -41,7 +39,40 @@ pub static PORTS: &[Port] = &[
     v4("stdlib", "stdlib::shell_escape", &["Any $string"], shell_escape),
     v3("stdlib", "shell_join", -1, shell_join),
     v3("stdlib", "shell_split", -1, shell_split),
+    v3("stdlib", "dos2unix", 1, |_, c| line_endings(c, "dos2unix", "\n")),
+    v3("stdlib", "unix2dos", 1, |_, c| line_endings(c, "unix2dos", "\r\n")),
+    v3("stdlib", "swapcase", -1, swapcase),
+    v3("stdlib", "squeeze", -1, squeeze),
+    v3("stdlib", "regexpescape", -1, regexpescape),
+    v3("stdlib", "base64", -1, base64),
+    v4(
+        "stdlib",
+        "stdlib::start_with",
+        &["String $test_string, Variant[String[1],Array[String[1], 1]] $prefixes"],
+        |_, c| affix(c, |s, a| s.starts_with(a)),
+    ),
+    v4(
+        "stdlib",
+        "stdlib::end_with",
+        &["String $test_string, Variant[String[1],Array[String[1], 1]] $suffixes"],
+        |_, c| affix(c, |s, a| s.ends_with(a)),
+    ),
+    v4("stdlib", "stdlib::extname", &["String $filename"], |_, c| {
+        Ok(Value::from(file_extname(c.arg(0).as_str().unwrap_or_default())))
+    }),
+    v4("stdlib", "stdlib::crc32", DIGESTED, |_, c| {
+        Ok(Value::from(format!("{:x}", crc32fast::hash(digested_text(&c.arg(0)).as_bytes())).as_str()))
+    }),
+    v4("stdlib", "stdlib::sha256", DIGESTED, |_, c| Ok(Value::from(sha256_hex(&digested_text(&c.arg(0))).as_str()))),
+    v4("stdlib", "to_json", SHIM, |ev, c| real_or_shim(ev, c, "to_json", &["Any $data"], to_json)),
+    v4("stdlib", "stdlib::to_json", &["Any $data"], |ev, c| rewrap_sensitive(ev, c, to_json)),
+    v4("stdlib", "to_json_pretty", SHIM, |ev, c| real_or_shim(ev, c, "to_json_pretty", TO_JSON_PRETTY, to_json_pretty)),
+    v4("stdlib", "stdlib::to_json_pretty", TO_JSON_PRETTY, |ev, c| rewrap_sensitive(ev, c, to_json_pretty)),
 ];
+
+const TO_JSON_PRETTY: &[&str] = &["Variant[Hash, Array] $data, Optional[Boolean] $skip_undef?, Struct[{indent => Optional[String], space => Optional[String], space_before => Optional[String], object_nl => Optional[String], array_nl => Optional[String], allow_nan => Optional[Boolean], max_nesting => Optional[Integer[-1,default]]}] $opts?"];
+
+const DIGESTED: &[&str] = &["Variant[ScalarData, Sensitive[ScalarData], Binary, Sensitive[Binary]] $my_data"];
 
 /// Which of a function's two stdlib implementations a port runs: the 3.x function of stdlib
 /// 8.5.0, which checks its arguments itself, or 9.7.0's 4.x one, with its types.
@@ -602,6 +633,411 @@ fn shellsplit(line: &str) -> Option<Vec<String>> {
     Some(words)
 }
 
+// ---- strings ---------------------------------------------------------------------------------
+
+/// `dos2unix(string)` and `unix2dos(string)`: every line ending (`\r\n` for dos2unix; a
+/// line feed after any carriage returns for unix2dos) made `ending`.
+fn line_endings(call: Call, name: &str, ending: &str) -> Eval<Value> {
+    let Value::String(s) = &call.arg(0) else {
+        return Err(fail(format!("{name}(): Requires string as argument")));
+    };
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut rest: &str = s;
+    while let Some(i) = rest.find('\n') {
+        let line = &rest[..i];
+        let kept = if ending == "\n" { line.strip_suffix('\r').unwrap_or(line) } else { line.trim_end_matches('\r') };
+        out.push_str(kept);
+        out.push_str(ending);
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
+    Ok(Value::from(out.as_str()))
+}
+
+/// A string, or each string of an array (other elements kept), through `f`; anything else
+/// is `NAME(): Requires either array or string to work with`.
+fn string_or_array(call: &Call, name: &str, f: impl Fn(&str) -> String) -> Eval<Value> {
+    let Some(value) = call.args.first() else {
+        return Err(fail(format!("{name}(): Wrong number of arguments given (0 for 1)")));
+    };
+    match value {
+        Value::String(s) => Ok(Value::from(f(s).as_str())),
+        Value::Array(items) => Ok(Value::array(
+            items
+                .iter()
+                .map(|v| match v {
+                    Value::String(s) => Value::from(f(s).as_str()),
+                    other => other.clone(),
+                })
+                .collect(),
+        )),
+        _ => Err(fail(format!("{name}(): Requires either array or string to work with"))),
+    }
+}
+
+/// `swapcase(string_or_array)`: Ruby's `String#swapcase`, lowercase made uppercase and back.
+fn swapcase(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    string_or_array(&call, "swapcase", |s| {
+        let mut out = String::with_capacity(s.len());
+        for c in s.chars() {
+            if c.is_lowercase() {
+                out.extend(c.to_uppercase());
+            } else if c.is_uppercase() {
+                out.extend(c.to_lowercase());
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    })
+}
+
+/// `regexpescape(string_or_array)`: Ruby's `Regexp.escape` of the string(s).
+fn regexpescape(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    string_or_array(&call, "regexpescape", poppet_ruby::regexp::escape)
+}
+
+/// `squeeze(string_or_array, [characters])`: Ruby's `String#squeeze`: runs of one character
+/// (of those the `tr`-style set names, where given) made one.
+fn squeeze(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let n = call.args.len();
+    if n != 1 && n != 2 {
+        return Err(fail(format!("squeeze(): Wrong number of arguments given {n} for 2 or 1")));
+    }
+    let set = match call.args.get(1) {
+        None => None,
+        Some(Value::String(s)) => Some(CharSet::new(s)),
+        Some(other) => return Err(fail(format!("no implicit conversion of {} into String", ruby::class(other)))),
+    };
+    let one = |v: &Value| match v {
+        Value::String(s) => Ok(Value::from(squeeze_str(s, set.as_ref()).as_str())),
+        other => Err(ruby::no_method("squeeze", other)),
+    };
+    match &call.args[0] {
+        Value::Array(items) => Ok(Value::array(items.iter().map(one).collect::<Eval<_>>()?)),
+        other => one(other),
+    }
+}
+
+/// Runs of one character (of `set`, where given) made one.
+fn squeeze_str(s: &str, set: Option<&CharSet>) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut last = None;
+    for c in s.chars() {
+        if last == Some(c) && set.is_none_or(|set| set.contains(c)) {
+            continue;
+        }
+        out.push(c);
+        last = Some(c);
+    }
+    out
+}
+
+/// A character set as Ruby's `String#squeeze`, `#count`, `#delete` read one: characters,
+/// ranges `a-z`, `\` escaping the next, a leading `^` negating.
+struct CharSet {
+    negated: bool,
+    ranges: Vec<(char, char)>,
+}
+
+impl CharSet {
+    fn new(spec: &str) -> CharSet {
+        let mut chars: Vec<char> = spec.chars().collect();
+        let negated = chars.len() > 1 && chars[0] == '^';
+        if negated {
+            chars.remove(0);
+        }
+        let mut ranges = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            let mut c = chars[i];
+            if c == '\\' && i + 1 < chars.len() {
+                i += 1;
+                c = chars[i];
+            }
+            if i + 2 < chars.len() && chars[i + 1] == '-' {
+                let end = chars[i + 2];
+                if end >= c {
+                    ranges.push((c, end));
+                }
+                i += 3;
+            } else {
+                ranges.push((c, c));
+                i += 1;
+            }
+        }
+        CharSet { negated, ranges }
+    }
+
+    fn contains(&self, c: char) -> bool {
+        self.ranges.iter().any(|&(a, b)| (a..=b).contains(&c)) != self.negated
+    }
+}
+
+/// `base64(action, string, [method])`: the string Base64 encoded or decoded, as Ruby's
+/// `Base64` does it by `method`: `default` (encoded in lines of 60, decoded leniently),
+/// `strict`, `urlsafe`.
+fn base64(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    use puppet_types::binary::{decode64, strict_decode64, urlsafe_decode64, Binary};
+    let n = call.args.len();
+    if n < 2 {
+        return Err(fail(format!("base64(): Wrong number of arguments ({n}; must be >= 2)")));
+    }
+    let action = call.args[0].as_str().filter(|a| matches!(*a, "encode" | "decode"));
+    let Some(action) = action else {
+        return Err(fail("base64(): the first argument must be one of 'encode' or 'decode'"));
+    };
+    let Value::String(text) = &call.args[1] else {
+        return Err(fail("base64(): the second argument must be a string to base64"));
+    };
+    let method = if n <= 2 { Some("default") } else { call.args[2].as_str() };
+    let Some(method) = method.filter(|m| matches!(*m, "default" | "strict" | "urlsafe")) else {
+        return Err(fail("base64(): the third argument must be one of 'default', 'strict', or 'urlsafe'"));
+    };
+    let out = if action == "encode" {
+        let bytes = Binary(text.as_bytes().to_vec());
+        match method {
+            "strict" => bytes.to_base64_strict(),
+            "urlsafe" => bytes.to_base64_urlsafe(),
+            _ => bytes.to_base64_relaxed(),
+        }
+    } else {
+        let bytes = match method {
+            "strict" => strict_decode64(text)?,
+            "urlsafe" => urlsafe_decode64(text)?,
+            _ => decode64(text),
+        };
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
+    Ok(Value::from(out.as_str()))
+}
+
+/// `stdlib::start_with(string, prefixes)` and `stdlib::end_with(string, suffixes)`: whether
+/// the string has one of them there.
+fn affix(call: Call, has: fn(&str, &str) -> bool) -> Eval<Value> {
+    let s = call.arg(0);
+    let s = s.as_str().unwrap_or_default();
+    let found = match &call.arg(1) {
+        Value::Array(items) => items.iter().any(|a| a.as_str().is_some_and(|a| has(s, a))),
+        other => other.as_str().is_some_and(|a| has(s, a)),
+    };
+    Ok(Value::Boolean(found))
+}
+
+/// The text `stdlib::crc32` and `stdlib::sha256` digest: a Sensitive value's unwrapped
+/// value's `to_s`, another value's (a Binary's: strict Base64).
+fn digested_text(v: &Value) -> String {
+    match v {
+        Value::Sensitive(inner) => digested_text(inner),
+        Value::Binary(b) => b.to_base64_strict(),
+        other => ruby::to_s(other),
+    }
+}
+
+// ---- data formats ----------------------------------------------------------------------------
+
+/// The spacing of Ruby's JSON generator (`JSON::State`): compact by default, `pretty_generate`'s
+/// two-space indent and line feeds.
+struct JsonStyle {
+    indent: String,
+    space: String,
+    space_before: String,
+    object_nl: String,
+    array_nl: String,
+    /// How deep arrays and hashes may nest (0: any depth).
+    max_nesting: usize,
+}
+
+impl JsonStyle {
+    /// `to_json`'s, `JSON.generate`'s.
+    fn compact() -> JsonStyle {
+        JsonStyle {
+            indent: String::new(),
+            space: String::new(),
+            space_before: String::new(),
+            object_nl: String::new(),
+            array_nl: String::new(),
+            max_nesting: 100,
+        }
+    }
+}
+
+/// Ruby's JSON generator: data as itself (a float as Ruby writes it, a hash key as its
+/// `to_s`), anything else as the JSON string of its `to_s`.
+fn write_json(v: &Value, style: &JsonStyle, depth: usize, out: &mut String) -> Eval<()> {
+    let nested = |depth: usize| -> Eval<usize> {
+        let depth = depth + 1;
+        if style.max_nesting != 0 && depth > style.max_nesting {
+            return Err(fail(format!("nesting of {depth} is too deep")));
+        }
+        Ok(depth)
+    };
+    let indent = |out: &mut String, depth: usize| (0..depth).for_each(|_| out.push_str(&style.indent));
+    match v {
+        Value::Undef => out.push_str("null"),
+        Value::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Integer(_) | Value::BigInt(_) | Value::Float(_) => out.push_str(&ruby::to_s(v)),
+        Value::String(s) => write_json_string(s, out),
+        Value::Array(items) => {
+            let depth = nested(depth)?;
+            out.push('[');
+            out.push_str(&style.array_nl);
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                    out.push_str(&style.array_nl);
+                }
+                indent(out, depth);
+                write_json(item, style, depth, out)?;
+            }
+            out.push_str(&style.array_nl);
+            indent(out, depth - 1);
+            out.push(']');
+        }
+        Value::Hash(h) => {
+            let depth = nested(depth)?;
+            out.push('{');
+            for (i, (k, item)) in h.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&style.object_nl);
+                indent(out, depth);
+                write_json_string(&ruby::to_s(k), out);
+                out.push_str(&style.space_before);
+                out.push(':');
+                out.push_str(&style.space);
+                write_json(item, style, depth, out)?;
+            }
+            out.push_str(&style.object_nl);
+            if !style.object_nl.is_empty() {
+                indent(out, depth - 1);
+            }
+            out.push('}');
+        }
+        other => write_json_string(&ruby::to_s(other), out),
+    }
+    Ok(())
+}
+
+/// A JSON string as Ruby's generator writes it: `"` and `\` escaped, control characters as
+/// `\b \f \n \r \t` or `\u00XX`, everything else (`/`, non-ASCII) as it is.
+fn write_json_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// `to_json(data)` (stdlib 8.5.0; 9.7.0's `stdlib::to_json`): Ruby's `to_json` of the value.
+fn to_json(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let mut out = String::new();
+    write_json(&call.arg(0), &JsonStyle::compact(), 0, &mut out)?;
+    Ok(Value::from(out.as_str()))
+}
+
+/// `to_json_pretty(data, [skip_undef], [opts])` (and 9.7.0's `stdlib::to_json_pretty`): Ruby's
+/// `JSON.pretty_generate` of the array or hash (its undef values left out where
+/// `skip_undef`), with the generator options given, and a line feed.
+fn to_json_pretty(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let mut data = call.arg(0);
+    if call.arg(1) == Value::Boolean(true) {
+        data = match &data {
+            Value::Array(items) => Value::array(items.iter().filter(|v| !v.is_undef()).cloned().collect()),
+            Value::Hash(h) => {
+                Value::hash(h.iter().filter(|(_, v)| !v.is_undef()).map(|(k, v)| (k.clone(), v.clone())).collect())
+            }
+            other => other.clone(),
+        };
+    }
+    let mut style = JsonStyle {
+        indent: "  ".into(),
+        space: " ".into(),
+        space_before: String::new(),
+        object_nl: "\n".into(),
+        array_nl: "\n".into(),
+        max_nesting: 100,
+    };
+    let opts = call.arg(2);
+    let text = |key: &str| hash_get(&opts, key).as_str().map(str::to_owned);
+    for (key, field) in [
+        ("indent", &mut style.indent),
+        ("space", &mut style.space),
+        ("space_before", &mut style.space_before),
+        ("object_nl", &mut style.object_nl),
+        ("array_nl", &mut style.array_nl),
+    ] {
+        if let Some(value) = text(key) {
+            *field = value;
+        }
+    }
+    if let Value::Hash(h) = &opts {
+        if let Some(nesting) = h.get(&Value::from("max_nesting")) {
+            style.max_nesting = match nesting {
+                Value::Integer(n) => usize::try_from(*n).unwrap_or(0),
+                _ => 0,
+            };
+        }
+    }
+    let mut out = String::new();
+    write_json(&data, &style, 0, &mut out)?;
+    out.push('\n');
+    Ok(Value::from(out.as_str()))
+}
+
+/// stdlib 9.7.0's `stdlib::rewrap_sensitive_data` around a conversion of the first
+/// argument: the Sensitive values (and hash keys) in it unwrapped for `convert`, whose result
+/// is Sensitive where there was one.
+fn rewrap_sensitive(
+    ev: &mut Evaluator,
+    mut call: Call,
+    convert: fn(&mut Evaluator, Call) -> Eval<Value>,
+) -> Eval<Value> {
+    fn unwrap(v: &Value, found: &mut bool, depth: usize) -> Value {
+        match v {
+            Value::Sensitive(inner) => {
+                *found = true;
+                unwrap(inner, found, depth + 1)
+            }
+            Value::Array(items) if depth < 1000 => {
+                Value::array(items.iter().map(|x| unwrap(x, found, depth + 1)).collect())
+            }
+            Value::Hash(h) if depth < 1000 => Value::hash(
+                h.iter()
+                    .map(|(k, x)| {
+                        let key = match k {
+                            Value::Sensitive(inner) => {
+                                *found = true;
+                                (**inner).clone()
+                            }
+                            other => other.clone(),
+                        };
+                        (key, unwrap(x, found, depth + 1))
+                    })
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+    let mut found = false;
+    if let Some(data) = call.args.first_mut() {
+        *data = unwrap(data, &mut found, 0);
+    }
+    let result = convert(ev, call)?;
+    Ok(if found { Value::Sensitive(std::rc::Rc::new(result)) } else { result })
+}
+
 // ---- paths ------------------------------------------------------------------------------------
 
 /// `basename(path, [suffix])`: Ruby's `File.basename`: the last part of the path, trailing
@@ -654,6 +1090,18 @@ fn strip_extension(base: &str, suffix: &str) -> Option<usize> {
         return Some(base.rfind(first).unwrap_or(base.len()));
     }
     base.strip_suffix(suffix).map(str::len)
+}
+
+/// Ruby's `File.extname` on Unix: the base name's last `.` and what follows (after any
+/// leading dots; `'.'` where it ends with one), `''` where it has none.
+fn file_extname(path: &str) -> &str {
+    let base = file_basename(path, None);
+    let rest = base.trim_start_matches('.');
+    match rest.rfind('.') {
+        Some(i) if i + 1 == rest.len() => ".",
+        Some(i) => &rest[i..],
+        None => "",
+    }
 }
 
 /// `dirname(path)`: Ruby's `File.dirname`: the path up to its last part, `'.'` where it has
