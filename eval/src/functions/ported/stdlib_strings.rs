@@ -868,7 +868,8 @@ fn write_json(v: &Value, style: &JsonStyle, depth: usize, out: &mut String) -> E
     let nested = |depth: usize| -> Eval<usize> {
         let depth = depth + 1;
         if style.max_nesting != 0 && depth > style.max_nesting {
-            return Err(fail(format!("nesting of {depth} is too deep")));
+            // Ruby's generator names the depth it had reached.
+            return Err(fail(format!("nesting of {} is too deep", depth - 1)));
         }
         Ok(depth)
     };
