@@ -344,11 +344,12 @@ impl Evaluator {
         })
     }
 
-    /// Calls a function from inside a function (Puppet's `call_function`): its errors are
-    /// the calling function's, left without position or prefix.
+    /// Calls a function from inside a function (Puppet's `call_function`, which loads a
+    /// module's function as a call does): its errors are the calling function's, left
+    /// without position or prefix.
     pub fn call_function_inner(&mut self, name: &str, args: Vec<Value>, block: Option<Value>, at: Span) -> Eval<Value> {
         let key = name.strip_prefix("::").unwrap_or(name);
-        if !self.function_exists(key) {
+        if !self.function_exists(key) && !self.autoload(super::modules::Entity::Function, key)? {
             if let Some(flow) = ruby_builtin(key, at) {
                 return Err(flow);
             }

@@ -4,7 +4,6 @@
 use puppet_types::Value;
 
 use super::{v3, v4, Port};
-use puppet_syntax::Span;
 
 use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
@@ -94,8 +93,8 @@ const SEEDED_RAND_STRING: &[&str] = &["Integer[1] $length, String $seed, String[
 fn shim(ev: &mut Evaluator, call: Call, name: &str) -> Eval<Value> {
     let message = format!("This function is deprecated, please use stdlib::{name} instead.");
     let args = vec![Value::from(name), Value::from(message.as_str()), Value::Boolean(false)];
-    call_loaded(ev, "deprecation", args, None, call.at)?;
-    call_loaded(ev, &format!("stdlib::{name}"), call.args, call.block, call.at)
+    ev.call_function_inner("deprecation", args, None, call.at)?;
+    ev.call_function_inner(&format!("stdlib::{name}"), call.args, call.block, call.at)
 }
 
 /// A 4.x function of stdlib 8.5.0 that 9.x made a deprecated [`shim`]: its port's dispatch
@@ -115,15 +114,6 @@ fn real_or_shim(
     let signatures = crate::functions::parse_dispatches(dispatches).map_err(fail)?;
     let dispatch = puppet_types::dispatch::select_signature(name, &signatures, &call.args, call.block.as_ref())?;
     real(ev, Call { dispatch, ..call })
-}
-
-/// Puppet's `call_function(name, ...)` from a function: the function loaded first where a
-/// module has it.
-fn call_loaded(ev: &mut Evaluator, name: &str, args: Vec<Value>, block: Option<Value>, at: Span) -> Eval<Value> {
-    if !ev.function_exists(name) {
-        ev.autoload(crate::eval::modules::Entity::Function, name)?;
-    }
-    ev.call_function_inner(name, args, block, at)
 }
 
 // ---- booleans ---------------------------------------------------------------------------------
