@@ -14,15 +14,22 @@ use puppet_types::dispatch::{select_signature, Signature};
 use puppet_types::value::Hash;
 use puppet_types::Value;
 
-use super::{v4, Port};
+use super::{v3, v4, Port};
 use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
 use crate::functions::iteration::{hash_style, spread, yield_to, Mode, Walk, Yield};
+use crate::functions::ruby::{class, inspect, to_s};
 use crate::functions::{parse_dispatches, Call};
 
 pub static PORTS: &[Port] = &[
     v4("stdlib", "merge", &["Any *$args, Callable &$block?"], merge),
     v4("stdlib", "stdlib::merge", MERGE, stdlib_merge),
+    v3("stdlib", "concat", -1, concat),
+    v3("stdlib", "delete_undef_values", -1, delete_undef_values),
+    v3("stdlib", "deep_merge", -1, deep_merge),
+    v3("stdlib", "member", -1, member),
+    v3("stdlib", "has_key", -1, has_key),
+    v3("stdlib", "hash", -1, hash),
 ];
 
 /// Whether the stdlib on the module path is 9.x or later (where the unnamespaced names of
@@ -134,4 +141,159 @@ fn stdlib_merge(ev: &mut Evaluator, call: Call) -> Eval<Value> {
         }
     }
     Ok(Value::Hash(accumulator))
+}
+
+// ---------------------------------------------------------------------------------------
+// 3.x functions
+// ---------------------------------------------------------------------------------------
+
+/// `concat(array, values...)`: the array followed by each value (an array's elements, any
+/// other value itself).
+fn concat(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let count = call.args.len();
+    if count < 2 {
+        return Err(fail(format!("concat(): Wrong number of arguments given ({count} for < 2)")));
+    }
+    let Value::Array(first) = &call.args[0] else {
+        return Err(fail("concat(): Requires array to work with"));
+    };
+    let mut result = first.to_vec();
+    for x in &call.args[1..] {
+        match x {
+            Value::Array(items) => result.extend(items.iter().cloned()),
+            other => result.push(other.clone()),
+        }
+    }
+    Ok(Value::array(result))
+}
+
+/// `delete_undef_values(collection)`: the array without its undef elements, or the hash
+/// without its keys of undef values.
+fn delete_undef_values(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let Some(collection) = call.args.first() else {
+        return Err(fail("delete_undef_values(): Wrong number of arguments given (0)"));
+    };
+    match collection {
+        Value::Array(items) => Ok(Value::array(items.iter().filter(|v| !v.is_undef()).cloned().collect())),
+        Value::Hash(h) => {
+            Ok(Value::hash(h.iter().filter(|(_, v)| !v.is_undef()).map(|(k, v)| (k.clone(), v.clone())).collect()))
+        }
+        other => Err(fail(format!(
+            "delete_undef_values(): expected an array or hash, got {} type  {} ",
+            to_s(other),
+            class(other)
+        ))),
+    }
+}
+
+/// `deep_merge(hashes...)`: the hashes merged left to right, where a key holds a hash on
+/// both sides those merged the same way, else the right value winning; `''` (undef)
+/// skipped.
+fn deep_merge(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let count = call.args.len();
+    if count < 2 {
+        return Err(fail(format!("deep_merge(): wrong number of arguments ({count}; must be at least 2)")));
+    }
+    let mut result = Hash::default();
+    for arg in &call.args {
+        match arg {
+            Value::String(s) if s.is_empty() => {}
+            Value::Hash(h) => merge_deeply(&mut result, h),
+            other => {
+                return Err(fail(format!(
+                    "deep_merge: unexpected argument type {}, only expects hash arguments",
+                    class(other)
+                )))
+            }
+        }
+    }
+    Ok(Value::hash(result))
+}
+
+/// Merges `from` into `into`, merging the hashes both hold at a key.
+fn merge_deeply(into: &mut Hash, from: &Hash) {
+    for (k, new) in from {
+        match (into.get_mut(k), new) {
+            (Some(Value::Hash(old)), Value::Hash(new)) => merge_deeply(Rc::make_mut(old), new),
+            (Some(old), _) => *old = new.clone(),
+            (None, _) => {
+                into.insert(k.clone(), new.clone());
+            }
+        }
+    }
+}
+
+/// `member(array, item)`: whether the array holds the item (a string or an integer), or
+/// every element of an array of items (Ruby's `eql?`: `1` is not `1.0`).
+fn member(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let count = call.args.len();
+    if count < 2 {
+        return Err(fail(format!("member(): Wrong number of arguments given ({count} for 2)")));
+    }
+    let Value::Array(array) = &call.args[0] else {
+        return Err(fail("member(): Requires array to work with"));
+    };
+    let items = match &call.args[1] {
+        item @ (Value::String(_) | Value::Integer(_) | Value::BigInt(_)) => vec![item.clone()],
+        Value::Array(items) => items.to_vec(),
+        _ => return Err(fail("member(): Item to search for must be a string, fixnum, or array")),
+    };
+    if items.is_empty() {
+        return Err(fail("member(): You must provide item to search for within array given"));
+    }
+    Ok(Value::Boolean(items.iter().all(|item| array.contains(item))))
+}
+
+/// `has_key(hash, key)`: whether the hash has the key.
+fn has_key(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let count = call.args.len();
+    if count != 2 {
+        return Err(fail(format!("has_key(): wrong number of arguments ({count}; must be 2)")));
+    }
+    match &call.args[0] {
+        Value::Hash(h) => Ok(Value::Boolean(h.contains_key(&call.args[1]))),
+        other => Err(fail(format!(
+            "has_key(): expects the first argument to be a hash, got {} which is of type {}",
+            inspect(other),
+            class(other)
+        ))),
+    }
+}
+
+/// `hash(array)`: the hash of the array's elements (flattened) taken as keys and values in
+/// turn; one hash element alone is that hash.
+fn hash(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let Some(array) = call.args.first() else {
+        return Err(fail("hash(): Wrong number of arguments given (0 for 1)"));
+    };
+    let Value::Array(items) = array else {
+        return Err(fail("hash(): Requires array to work with"));
+    };
+    let mut flat = Vec::new();
+    flatten_into(&mut flat, items);
+    // Ruby's `Hash[*flat]`
+    if let [one] = flat.as_slice() {
+        if let Value::Hash(_) = one {
+            return Ok(one.clone());
+        }
+    }
+    if flat.len() % 2 != 0 {
+        return Err(fail("hash(): Unable to compute hash from array given"));
+    }
+    let mut result = Hash::default();
+    let mut flat = flat.into_iter();
+    while let (Some(k), Some(v)) = (flat.next(), flat.next()) {
+        result.insert(k, v);
+    }
+    Ok(Value::hash(result))
+}
+
+/// Ruby's `Array#flatten`: the elements of nested arrays in order.
+fn flatten_into(out: &mut Vec<Value>, items: &[Value]) {
+    for item in items {
+        match item {
+            Value::Array(inner) => flatten_into(out, inner),
+            other => out.push(other.clone()),
+        }
+    }
 }
