@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use puppet_types::dispatch::{select_signature, Signature};
+use puppet_types::regexp::Regexp;
 use puppet_types::value::Hash;
 use puppet_types::Value;
 
@@ -18,7 +19,7 @@ use super::{v3, v4, Port};
 use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
 use crate::functions::iteration::{hash_style, spread, yield_to, Mode, Walk, Yield};
-use crate::functions::ruby::{class, inspect, to_s};
+use crate::functions::ruby::{class, eq, inspect, no_method, to_s};
 use crate::functions::{parse_dispatches, Call};
 
 pub static PORTS: &[Port] = &[
@@ -30,6 +31,16 @@ pub static PORTS: &[Port] = &[
     v3("stdlib", "member", -1, member),
     v3("stdlib", "has_key", -1, has_key),
     v3("stdlib", "hash", -1, hash),
+    v3("stdlib", "delete", -1, delete),
+    v3("stdlib", "delete_at", -1, delete_at),
+    v3("stdlib", "prefix", -1, |_, call| affix(call, "prefix", Affix::Prefix)),
+    v3("stdlib", "suffix", -1, |_, call| affix(call, "suffix", Affix::Suffix)),
+    v3("stdlib", "join_keys_to_values", -1, join_keys_to_values),
+    v3("stdlib", "union", -1, union),
+    v3("stdlib", "intersection", -1, intersection),
+    v3("stdlib", "difference", -1, difference),
+    v3("stdlib", "zip", -1, zip),
+    v3("stdlib", "values_at", -1, values_at),
 ];
 
 /// Whether the stdlib on the module path is 9.x or later (where the unnamespaced names of
@@ -296,4 +307,336 @@ fn flatten_into(out: &mut Vec<Value>, items: &[Value]) {
             other => out.push(other.clone()),
         }
     }
+}
+
+/// Ruby's `Kernel#Array`: an array as it is, a hash's `[key, value]` pairs, nil as nothing,
+/// anything else alone.
+fn kernel_array(v: &Value) -> Vec<Value> {
+    match v {
+        Value::Array(items) => items.to_vec(),
+        Value::Hash(h) => h.iter().map(|(k, v)| Value::array(vec![k.clone(), v.clone()])).collect(),
+        Value::Undef => Vec::new(),
+        other => vec![other.clone()],
+    }
+}
+
+/// Ruby's `inspect` of a value as a `TypeError` of a C method shows it: nil, true and false
+/// by name, anything else by its class.
+fn type_error_name(v: &Value) -> String {
+    match v {
+        Value::Undef => "nil".into(),
+        Value::Boolean(b) => b.to_string(),
+        other => class(other),
+    }
+}
+
+/// `delete(collection, items)`: the collection without each item (`items` an array of them,
+/// or one): an array's elements equal to it (Ruby's `==`), a hash's key, a string's
+/// occurrences of it.
+fn delete(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let count = call.args.len();
+    if count != 2 {
+        return Err(fail(format!("delete(): Wrong number of arguments given {count} for 2")));
+    }
+    let mut collection = call.args[0].clone();
+    for item in kernel_array(&call.args[1]) {
+        match &mut collection {
+            Value::Array(items) => Rc::make_mut(items).retain(|e| !eq(e, &item)),
+            Value::Hash(h) => {
+                Rc::make_mut(h).shift_remove(&item);
+            }
+            Value::String(s) => match &item {
+                Value::String(pattern) if pattern.is_empty() => {}
+                Value::String(pattern) => *s = Rc::from(s.replace(&**pattern, "")),
+                other => {
+                    return Err(fail(format!("wrong argument type {} (expected Regexp)", type_error_name(other))));
+                }
+            },
+            other => {
+                return Err(fail(format!(
+                    "delete(): First argument must be an Array, String, or Hash. Given an argument of class {}.",
+                    class(other)
+                )))
+            }
+        }
+    }
+    Ok(collection)
+}
+
+/// Whether `s` matches Ruby's regexp `pattern` (`^` and `$` at any line's start and end),
+/// with its groups.
+fn ruby_match(pattern: &str, s: &str) -> Option<Vec<Option<String>>> {
+    Regexp::new(pattern).captures(s)
+}
+
+/// Ruby's `to_i` of a value (an integer, a float truncated, a string's leading integer),
+/// saturated to `i128`; other values have no `to_i`.
+fn to_i(v: &Value) -> Eval<i128> {
+    match v {
+        Value::Integer(i) => Ok(i128::from(*i)),
+        Value::BigInt(_) => Ok(v.as_int().map_or(0, |i| i.saturating_i128())),
+        // `as` saturates, as the bignum of a huge float would exceed any index
+        Value::Float(f) => Ok(f.trunc() as i128),
+        Value::String(s) => Ok(string_to_i(s)),
+        other => Err(no_method("to_i", other)),
+    }
+}
+
+/// Ruby's `String#to_i`: the leading decimal integer after blanks (underscores allowed
+/// between digits), 0 when there is none; saturated to `i128`.
+fn string_to_i(s: &str) -> i128 {
+    let t = s.trim_start_matches(|c: char| c.is_ascii_whitespace());
+    let (negative, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let mut n: i128 = 0;
+    let mut previous = None;
+    for c in body.chars() {
+        match (c, previous) {
+            ('0'..='9', _) => n = n.saturating_mul(10).saturating_add(i128::from(c as u8 - b'0')),
+            ('_', Some('0'..='9')) => {}
+            _ => break,
+        }
+        previous = Some(c);
+    }
+    if negative {
+        -n
+    } else {
+        n
+    }
+}
+
+/// The length of an array as a Ruby index bound.
+fn len_i128(items: &[Value]) -> i128 {
+    i128::try_from(items.len()).unwrap_or(i128::MAX)
+}
+
+/// `delete_at(array, index)`: the array without the element at the index (a negative one
+/// from the end, none when before the start); an index past the end is an error.
+fn delete_at(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let count = call.args.len();
+    if count < 2 {
+        return Err(fail(format!("delete_at(): Wrong number of arguments given ({count} for 2)")));
+    }
+    let Value::Array(items) = &call.args[0] else {
+        return Err(fail("delete_at(): Requires array to work with"));
+    };
+    let index = &call.args[1];
+    if let Value::String(s) = index {
+        if ruby_match(r"^\d+$", s).is_none() {
+            return Err(fail("delete_at(): You must provide non-negative numeric index"));
+        }
+    }
+    let index = to_i(index)?;
+    let len = len_i128(items);
+    if index > len - 1 {
+        return Err(fail("delete_at(): Given index exceeds size of array given"));
+    }
+    let at = if index < 0 { index + len } else { index };
+    let mut result = items.to_vec();
+    if let Ok(at) = usize::try_from(at) {
+        result.remove(at);
+    }
+    Ok(Value::array(result))
+}
+
+/// Where [`affix`] puts its string.
+#[derive(Clone, Copy)]
+enum Affix {
+    Prefix,
+    Suffix,
+}
+
+/// `prefix(collection, prefix)` / `suffix(collection, suffix)`: each element of an array,
+/// or each key of a hash, as a string with the prefix before it (the suffix after it).
+fn affix(call: Call, name: &str, side: Affix) -> Eval<Value> {
+    let Some(collection) = call.args.first() else {
+        return Err(fail(format!("{name}(): Wrong number of arguments given (0 for 1)")));
+    };
+    if !matches!(collection, Value::Array(_) | Value::Hash(_)) {
+        return Err(fail(format!(
+            "{name}(): expected first argument to be an Array or a Hash, got {}",
+            inspect(collection)
+        )));
+    }
+    let text = match call.args.get(1) {
+        None | Some(Value::Undef | Value::Boolean(false)) => String::new(),
+        Some(Value::String(s)) => s.to_string(),
+        Some(other) => {
+            return Err(fail(format!("{name}(): expected second argument to be a String, got {}", inspect(other))))
+        }
+    };
+    let with = |v: &Value| {
+        Value::string(match side {
+            Affix::Prefix => format!("{text}{}", to_s(v)),
+            Affix::Suffix => format!("{}{text}", to_s(v)),
+        })
+    };
+    Ok(match collection {
+        Value::Hash(h) => Value::hash(h.iter().map(|(k, v)| (with(k), v.clone())).collect()),
+        Value::Array(items) => Value::array(items.iter().map(with).collect()),
+        _ => Value::Undef,
+    })
+}
+
+/// `join_keys_to_values(hash, separator)`: each key joined to its value with the
+/// separator (to each element of an array value; the key alone for the value `'undef'`).
+fn join_keys_to_values(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let count = call.args.len();
+    if count != 2 {
+        return Err(fail(format!("join_keys_to_values(): Takes exactly two arguments, but {count} given.")));
+    }
+    let Value::Hash(hash) = &call.args[0] else {
+        return Err(fail(format!(
+            "join_keys_to_values(): The first argument must be a hash, but a {} was given.",
+            class(&call.args[0])
+        )));
+    };
+    let Value::String(separator) = &call.args[1] else {
+        return Err(fail(format!(
+            "join_keys_to_values(): The second argument must be a string, but a {} was given.",
+            class(&call.args[1])
+        )));
+    };
+    let mut result = Vec::new();
+    for (k, v) in hash.iter() {
+        let key = to_s(k);
+        match v {
+            Value::Array(items) => {
+                result.extend(items.iter().map(|e| Value::string(format!("{key}{separator}{}", to_s(e)))))
+            }
+            _ if to_s(v) == "undef" => result.push(Value::string(key)),
+            _ => result.push(Value::string(format!("{key}{separator}{}", to_s(v)))),
+        }
+    }
+    Ok(Value::array(result))
+}
+
+/// Ruby's `Array#uniq` (by `eql?`), in order.
+fn unique(items: impl IntoIterator<Item = Value>) -> Vec<Value> {
+    let mut seen = Hash::default();
+    for item in items {
+        seen.entry(item).or_insert(Value::Undef);
+    }
+    seen.into_keys().collect()
+}
+
+/// `union(arrays...)`: every array's elements, each once (Ruby's `eql?`), in order.
+fn union(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let count = call.args.len();
+    if count < 2 {
+        return Err(fail(format!("union(): Wrong number of arguments given ({count} for < 2)")));
+    }
+    let mut all = Vec::new();
+    for arg in &call.args {
+        let Value::Array(items) = arg else { return Err(fail("union(): Every parameter must be an array")) };
+        all.extend(items.iter().cloned());
+    }
+    Ok(Value::array(unique(all)))
+}
+
+/// The two arrays of `intersection` and `difference`, or their errors.
+fn two_arrays<'a>(call: &'a Call, name: &str, not_arrays: impl Fn() -> String) -> Eval<(&'a [Value], &'a [Value])> {
+    let count = call.args.len();
+    if count != 2 {
+        return Err(fail(format!("{name}(): Wrong number of arguments given ({count} for 2)")));
+    }
+    match (&call.args[0], &call.args[1]) {
+        (Value::Array(a), Value::Array(b)) => Ok((a, b)),
+        _ => Err(fail(not_arrays())),
+    }
+}
+
+/// `intersection(a, b)`: the elements of `a` that `b` holds, each once (Ruby's `&`).
+fn intersection(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let (a, b) = two_arrays(&call, "intersection", || {
+        format!(
+            "intersection(): Requires 2 arrays, got {} and {}",
+            class(&call.args[0]),
+            class(&call.args[1])
+        )
+    })?;
+    Ok(Value::array(unique(a.iter().filter(|e| b.contains(e)).cloned())))
+}
+
+/// `difference(a, b)`: the elements of `a` that `b` does not hold (Ruby's `-`).
+fn difference(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let (a, b) = two_arrays(&call, "difference", || "difference(): Requires 2 arrays".into())?;
+    Ok(Value::array(a.iter().filter(|e| !b.contains(e)).cloned().collect()))
+}
+
+/// `zip(a, b, flatten)`: the pairs of `a`'s elements and `b`'s at the same index (undef
+/// where `b` is shorter), flattened when `flatten` is true to stdlib's `str2bool`.
+fn zip(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let count = call.args.len();
+    if count < 2 {
+        return Err(fail(format!("zip(): Wrong number of arguments given ({count} for 2)")));
+    }
+    let (Value::Array(a), Value::Array(b)) = (&call.args[0], &call.args[1]) else {
+        return Err(fail("zip(): Requires array to work with"));
+    };
+    let flatten = match call.args.get(2) {
+        None | Some(Value::Undef | Value::Boolean(false)) => false,
+        Some(flag) => {
+            let flag = ev.call_function_inner("str2bool", vec![flag.clone()], None, call.at)?;
+            !matches!(flag, Value::Undef | Value::Boolean(false))
+        }
+    };
+    let pairs = a.iter().enumerate().map(|(i, x)| vec![x.clone(), b.get(i).cloned().unwrap_or(Value::Undef)]);
+    Ok(Value::array(if flatten {
+        let mut flat = Vec::new();
+        for pair in pairs {
+            flatten_into(&mut flat, &pair);
+        }
+        flat
+    } else {
+        pairs.map(Value::array).collect()
+    }))
+}
+
+/// `values_at(array, indices)`: the array's elements at the indices (an index, a range
+/// `'1-3'`, `'1..3'` or `'1...3'`, or an array of them), its undef elements left out.
+fn values_at(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let count = call.args.len();
+    if count < 2 {
+        return Err(fail(format!("values_at(): Wrong number of arguments given ({count} for 2)")));
+    }
+    let Value::Array(array) = &call.args[0] else {
+        return Err(fail("values_at(): Requires array to work with"));
+    };
+    let mut indices = Vec::new();
+    flatten_into(&mut indices, std::slice::from_ref(&call.args[1]));
+    if indices.is_empty() {
+        return Err(fail("values_at(): You must provide at least one positive index to collect"));
+    }
+    let last = len_i128(array) - 1;
+    let mut list: Vec<i128> = Vec::new();
+    for index in &indices {
+        let text = to_s(index);
+        if let Some(groups) = ruby_match(r"^(\d+)(\.\.\.?|-)(\d+)$", &text) {
+            let group = |i: usize| groups.get(i).cloned().flatten().unwrap_or_default();
+            let (start, stop) = (string_to_i(&group(1)), string_to_i(&group(3)));
+            if start > stop {
+                return Err(fail("values_at(): Stop index in given indices range is smaller than the start index"));
+            }
+            if stop > last {
+                return Err(fail("values_at(): Stop index in given indices range exceeds array size"));
+            }
+            let stop = if group(2) == "..." { stop - 1 } else { stop };
+            list.extend(start..=stop);
+        } else {
+            if ruby_match(r"^\d+$", &text).is_none() {
+                return Err(fail("values_at(): Unknown format of given index"));
+            }
+            let i = string_to_i(&text);
+            if i > last {
+                return Err(fail("values_at(): Given index exceeds array size"));
+            }
+            list.push(i);
+        }
+    }
+    let picked = list.into_iter().filter_map(|i| usize::try_from(i).ok().and_then(|i| array.get(i)));
+    Ok(Value::array(picked.filter(|v| !v.is_undef()).cloned().collect()))
 }
