@@ -13,13 +13,14 @@ use std::rc::Rc;
 use puppet_types::dispatch::{select_signature, Signature};
 use puppet_types::regexp::Regexp;
 use puppet_types::value::Hash;
-use puppet_types::Value;
+use puppet_types::{Int, Value};
 
 use super::{v3, v4, Port};
 use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
-use crate::functions::iteration::{hash_style, spread, yield_to, Mode, Walk, Yield};
-use crate::functions::ruby::{class, eq, inspect, no_method, to_s};
+use crate::functions::collections::msort;
+use crate::functions::iteration::{block_of, hash_style, spread, yield_to, Mode, Walk, Yield};
+use crate::functions::ruby::{class, cmp, cmperr, eq, inspect, no_method, to_s};
 use crate::functions::{parse_dispatches, Call};
 
 pub static PORTS: &[Port] = &[
@@ -41,6 +42,26 @@ pub static PORTS: &[Port] = &[
     v3("stdlib", "difference", -1, difference),
     v3("stdlib", "zip", -1, zip),
     v3("stdlib", "values_at", -1, values_at),
+    v3("stdlib", "count", -2, count),
+    v3("stdlib", "delete_values", -1, delete_values),
+    v3("stdlib", "delete_regex", -1, delete_regex),
+    v3("stdlib", "reject", -1, reject),
+    v3("stdlib", "grep", -1, grep),
+    v3("stdlib", "pick_default", -1, pick_default),
+    v3("stdlib", "any2bool", -1, any2bool),
+    v3("stdlib", "dig44", -2, dig44),
+    v3("stdlib", "clamp", -2, clamp),
+    v4("stdlib", "stdlib::nested_values", &["Hash $hash"], nested_values),
+    v4(
+        "stdlib",
+        "stdlib::sort_by",
+        &[
+            "Array $ary, Callable[1, 1] &$block",
+            "String $str, Callable[1, 1] &$block",
+            "Hash $hsh, Variant[Callable[1, 1], Callable[2, 2]] &$block",
+        ],
+        sort_by,
+    ),
 ];
 
 /// Whether the stdlib on the module path is 9.x or later (where the unnamespaced names of
@@ -128,7 +149,7 @@ fn stdlib_merge(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     if call.args.len() != 1 {
         return Err(fail(format!("wrong number of arguments (given {}, expected 1)", call.args.len())));
     }
-    let block = crate::functions::iteration::block_of(&call)?;
+    let block = block_of(&call)?;
     let iterable = call.arg(0);
     let three = call.dispatch == 1;
     let spread_entries = three && hash_style(&iterable)?;
@@ -369,10 +390,11 @@ fn ruby_match(pattern: &str, s: &str) -> Option<Vec<Option<String>>> {
     Regexp::new(pattern).captures(s)
 }
 
-/// Ruby's `to_i` of a value (an integer, a float truncated, a string's leading integer),
+/// Ruby's `to_i` of a value (nil 0, an integer, a float truncated, a string's leading integer),
 /// saturated to `i128`; other values have no `to_i`.
 fn to_i(v: &Value) -> Eval<i128> {
     match v {
+        Value::Undef => Ok(0),
         Value::Integer(i) => Ok(i128::from(*i)),
         Value::BigInt(_) => Ok(v.as_int().map_or(0, |i| i.saturating_i128())),
         // `as` saturates, as the bignum of a huge float would exceed any index
@@ -552,11 +574,7 @@ fn two_arrays<'a>(call: &'a Call, name: &str, not_arrays: impl Fn() -> String) -
 /// `intersection(a, b)`: the elements of `a` that `b` holds, each once (Ruby's `&`).
 fn intersection(_: &mut Evaluator, call: Call) -> Eval<Value> {
     let (a, b) = two_arrays(&call, "intersection", || {
-        format!(
-            "intersection(): Requires 2 arrays, got {} and {}",
-            class(&call.args[0]),
-            class(&call.args[1])
-        )
+        format!("intersection(): Requires 2 arrays, got {} and {}", class(&call.args[0]), class(&call.args[1]))
     })?;
     Ok(Value::array(unique(a.iter().filter(|e| b.contains(e)).cloned())))
 }
@@ -639,4 +657,329 @@ fn values_at(_: &mut Evaluator, call: Call) -> Eval<Value> {
     }
     let picked = list.into_iter().filter_map(|i| usize::try_from(i).ok().and_then(|i| array.get(i)));
     Ok(Value::array(picked.filter(|v| !v.is_undef()).cloned().collect()))
+}
+
+/// `count(collection, item)`: how many elements of an array equal the item (Ruby's `==`),
+/// how many `[key, value]` entries of a hash do, how many characters of a string are in the
+/// item's set (`'a-z'`, `'^l'`); without an item (or with `false`), how many elements are
+/// neither undef nor `''` (a hash's entries all count).
+fn count(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let n = call.args.len();
+    if n > 2 {
+        return Err(fail(format!("count(): Wrong number of arguments given {n} for 1 or 2.")));
+    }
+    let collection = &call.args[0];
+    let item = call.args.get(1).filter(|v| !matches!(v, Value::Undef | Value::Boolean(false)));
+    let counted = match (collection, item) {
+        (Value::Array(items), Some(item)) => items.iter().filter(|e| eq(e, item)).count(),
+        (Value::Array(items), None) => {
+            items.iter().filter(|e| !e.is_undef() && !matches!(e, Value::String(s) if s.is_empty())).count()
+        }
+        (Value::Hash(h), Some(item)) => {
+            h.iter().filter(|(k, v)| eq(&Value::array(vec![(*k).clone(), (*v).clone()]), item)).count()
+        }
+        (Value::Hash(h), None) => h.len(),
+        (Value::String(s), Some(Value::String(set))) => {
+            let set = CharSet::new(set);
+            s.chars().filter(|c| set.contains(*c)).count()
+        }
+        (Value::String(_), Some(other)) => {
+            return Err(fail(format!("no implicit conversion of {} into String", type_error_name(other))))
+        }
+        (Value::String(_), None) => return Err(fail("wrong number of arguments (given 0, expected 1+)")),
+        (other, _) => return Err(no_method("count", other)),
+    };
+    Ok(Value::Integer(i64::try_from(counted).unwrap_or(i64::MAX)))
+}
+
+/// A set of characters as Ruby's `String#count` reads one: characters and ranges (`a-z`),
+/// all but them after a leading `^`, a backslash escaping the next character.
+struct CharSet {
+    negated: bool,
+    ranges: Vec<(char, char)>,
+}
+
+impl CharSet {
+    fn new(spec: &str) -> CharSet {
+        let mut chars: Vec<(char, bool)> = Vec::new();
+        let mut it = spec.chars();
+        while let Some(c) = it.next() {
+            match c {
+                '\\' => match it.next() {
+                    Some(next) => chars.push((next, true)),
+                    None => chars.push(('\\', true)),
+                },
+                _ => chars.push((c, false)),
+            }
+        }
+        let negated = chars.len() > 1 && chars[0] == ('^', false);
+        let body = if negated { &chars[1..] } else { &chars[..] };
+        let mut ranges = Vec::new();
+        let mut i = 0;
+        while i < body.len() {
+            let (c, _) = body[i];
+            match (body.get(i + 1), body.get(i + 2)) {
+                (Some(('-', false)), Some(&(end, _))) => {
+                    if c <= end {
+                        ranges.push((c, end));
+                    }
+                    i += 3;
+                }
+                _ => {
+                    ranges.push((c, c));
+                    i += 1;
+                }
+            }
+        }
+        CharSet { negated, ranges }
+    }
+
+    fn contains(&self, c: char) -> bool {
+        self.ranges.iter().any(|&(a, b)| (a..=b).contains(&c)) != self.negated
+    }
+}
+
+/// `delete_values(hash, item)`: the hash without the keys whose value equals the item
+/// (Ruby's `==`).
+fn delete_values(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let n = call.args.len();
+    if n != 2 {
+        return Err(fail(format!("delete_values(): Wrong number of arguments given ({n} of 2)")));
+    }
+    let Value::Hash(h) = &call.args[0] else {
+        return Err(fail(format!(
+            "delete_values(): First argument must be a Hash. Given an argument of class {}.",
+            class(&call.args[0])
+        )));
+    };
+    let item = &call.args[1];
+    Ok(Value::hash(h.iter().filter(|(_, v)| !eq(item, v)).map(|(k, v)| (k.clone(), v.clone())).collect()))
+}
+
+/// Ruby's `Regexp.new(source)` of a 3.x argument: a string compiled (a Puppet regexp came
+/// as its text between slashes), anything else refused.
+fn regexp_of(source: &Value) -> Eval<Regexp> {
+    match source {
+        Value::String(s) => Regexp::compile(&**s).map_err(fail),
+        other => Err(fail(format!("no implicit conversion of {} into String", type_error_name(other)))),
+    }
+}
+
+/// Ruby's `e =~ regexp` / `regexp === e` as these functions use it: only a string matches.
+fn string_matches(e: &Value, re: &Regexp) -> bool {
+    matches!(e, Value::String(s) if re.is_match(s))
+}
+
+/// `delete_regex(collection, regexps)`: the array without the elements (the hash without
+/// the keys) that match each regexp (or one) as a whole word (`\bREGEXP\b`).
+fn delete_regex(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let n = call.args.len();
+    if n != 2 {
+        return Err(fail(format!("delete_regex(): Wrong number of arguments given {n} for 2")));
+    }
+    let mut collection = call.args[0].clone();
+    for item in kernel_array(&call.args[1]) {
+        let re = Regexp::compile(format!("\\b{}\\b", to_s(&item))).map_err(fail)?;
+        match &mut collection {
+            Value::Array(items) => Rc::make_mut(items).retain(|e| !string_matches(e, &re)),
+            Value::Hash(h) => Rc::make_mut(h).retain(|k, _| !string_matches(k, &re)),
+            s @ Value::String(_) => return Err(no_method("reject!", s)),
+            other => {
+                return Err(fail(format!(
+                    "delete_regex(): First argument must be an Array, Hash, or String. Given an argument of class {}.",
+                    class(other)
+                )))
+            }
+        }
+    }
+    Ok(collection)
+}
+
+/// The collection and regexp of `reject` and `grep`, or their errors.
+fn collection_and_regexp<'a>(call: &'a Call, name: &str) -> Eval<(&'a Value, Regexp)> {
+    let n = call.args.len();
+    if n != 2 {
+        return Err(fail(format!("{name}(): Wrong number of arguments given {n} for 2")));
+    }
+    Ok((&call.args[0], regexp_of(&call.args[1])?))
+}
+
+/// `reject(array, regexp)`: the array without the strings that match the regexp. A hash
+/// loses the keys that match in 8.5.0 (`Hash#reject`); in 9.x (`grep_v`) it is the array of
+/// its `[key, value]` pairs, none of which match.
+fn reject(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let (collection, re) = collection_and_regexp(&call, "reject")?;
+    match collection {
+        Value::Array(items) => Ok(Value::array(items.iter().filter(|e| !string_matches(e, &re)).cloned().collect())),
+        Value::Hash(h) if stdlib9(ev) => Ok(Value::array(kernel_array(&Value::Hash(h.clone())))),
+        Value::Hash(h) => Ok(Value::hash(
+            h.iter().filter(|(k, _)| !string_matches(k, &re)).map(|(k, v)| (k.clone(), v.clone())).collect(),
+        )),
+        other => Err(no_method(if stdlib9(ev) { "grep_v" } else { "reject" }, other)),
+    }
+}
+
+/// `grep(array, regexp)`: the array's strings that match the regexp (a hash's `[key,
+/// value]` pairs never do).
+fn grep(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let (collection, re) = collection_and_regexp(&call, "grep")?;
+    match collection {
+        Value::Array(items) => Ok(Value::array(items.iter().filter(|e| string_matches(e, &re)).cloned().collect())),
+        Value::Hash(_) => Ok(Value::array(Vec::new())),
+        other => Err(no_method("grep", other)),
+    }
+}
+
+/// `pick_default(values..., default)`: the first value that is not undef nor `''`, else the
+/// last argument (whatever it is).
+fn pick_default(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let Some((default, values)) = call.args.split_last() else {
+        return Err(fail("Must receive at least one argument."));
+    };
+    let picked = values.iter().find(|v| !v.is_undef() && !matches!(v, Value::String(s) if s.is_empty()));
+    Ok(picked.unwrap_or(default).clone())
+}
+
+/// `any2bool(value)`: a boolean as it is; a number, or a string that is one, by stdlib's
+/// `num2bool`; another string by `str2bool`; undef false; anything else true.
+fn any2bool(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let Some(value) = call.args.first() else {
+        return Err(fail("any2bool(): Wrong number of arguments given (0 for 1)"));
+    };
+    let convert = match value {
+        Value::Boolean(_) => return Ok(value.clone()),
+        Value::Undef => return Ok(Value::Boolean(false)),
+        Value::Integer(_) | Value::BigInt(_) | Value::Float(_) => "num2bool",
+        Value::String(s) if poppet_ruby::kernel::float(s).is_some() => "num2bool",
+        Value::String(_) => "str2bool",
+        _ => return Ok(Value::Boolean(true)),
+    };
+    ev.call_function_inner(convert, vec![value.clone()], None, call.at)
+}
+
+/// Ruby's `Kernel#Integer` of a path key into an array: an integer, a float truncated, a
+/// string that is an integer (`'0x1A'`, `'1_0'`); `None` where Ruby raises.
+fn kernel_integer(key: &Value) -> Option<i128> {
+    match key {
+        Value::Integer(i) => Some(i128::from(*i)),
+        Value::BigInt(_) => key.as_int().map(|i| i.saturating_i128()),
+        Value::Float(f) if f.is_finite() => Some(f.trunc() as i128),
+        Value::String(s) => poppet_ruby::kernel::integer(s, None).map(|i| Int::from_big(i).saturating_i128()),
+        _ => None,
+    }
+}
+
+/// `dig44(data, path, default)`: the value at the path of keys (indices into arrays,
+/// negative ones from the end) into the hash or array, or the default where the path leads
+/// nowhere or to undef.
+fn dig44(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let n = call.args.len();
+    if n < 2 {
+        return Err(fail(format!("dig44(): Wrong number of arguments given ({n} for at least 2)")));
+    }
+    let data = &call.args[0];
+    if !matches!(data, Value::Hash(_) | Value::Array(_)) {
+        return Err(fail(format!("dig44(): first argument must be a hash or an array, given {}", class(data))));
+    }
+    let path = call.arg(1);
+    let Value::Array(path) = &path else {
+        return Err(fail(format!("dig44(): second argument must be an array, given {}", class(&path))));
+    };
+    let default = call.arg(2);
+    let mut current = data.clone();
+    for key in path.iter() {
+        let next = match &current {
+            Value::Hash(h) => h.get(key).cloned(),
+            Value::Array(items) => kernel_integer(key).and_then(|i| {
+                let i = if i < 0 { i + len_i128(items) } else { i };
+                usize::try_from(i).ok().and_then(|i| items.get(i)).cloned()
+            }),
+            _ => None,
+        };
+        match next {
+            Some(v) if !v.is_undef() => current = v,
+            _ => return Ok(default),
+        }
+    }
+    Ok(current)
+}
+
+/// `clamp(values...)`: of three numbers (arrays flattened; numeric strings and floats as
+/// integers), the middle one.
+fn clamp(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let mut values = Vec::new();
+    flatten_into(&mut values, &call.args);
+    if values.len() != 3 {
+        return Err(fail("clamp(): Wrong number of arguments, need three to clamp"));
+    }
+    for v in &values {
+        match v {
+            Value::String(s) if ruby_match(r"^\d+$", s).is_none() => {
+                return Err(fail(format!("clamp(): Required explicit numeric ({s}:String)")))
+            }
+            Value::Hash(_) => return Err(fail(format!("clamp(): The Hash type is not allowed ({})", to_s(v)))),
+            _ => {}
+        }
+    }
+    let mut numbers = values.iter().map(to_i).collect::<Eval<Vec<i128>>>()?;
+    numbers.sort_unstable();
+    Ok(Int::from_big(numbers[1].into()).into_value())
+}
+
+/// `stdlib::nested_values(hash)`: the hash's values, those of a nested hash in its place.
+fn nested_values(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    fn walk(h: &Hash, out: &mut Vec<Value>) {
+        for v in h.values() {
+            match v {
+                Value::Hash(inner) => walk(inner, out),
+                other => out.push(other.clone()),
+            }
+        }
+    }
+    let mut values = Vec::new();
+    if let Value::Hash(h) = &call.args[0] {
+        walk(h, &mut values);
+    }
+    Ok(Value::array(values))
+}
+
+/// `stdlib::sort_by(collection) |$x| { key }`: the array's elements, the string's
+/// characters or the hash's entries (given to the lambda as `[key, value]`) ordered by the
+/// keys the lambda gives (Ruby's `<=>`, a stable sort).
+fn sort_by(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let block = block_of(&call)?;
+    let collection = call.arg(0);
+    let elements = match &collection {
+        Value::String(s) => s.chars().map(|c| Value::string(c.to_string())).collect(),
+        other => kernel_array(other),
+    };
+    let mut keyed = Vec::with_capacity(elements.len());
+    for e in elements {
+        let key = ev.call_block(&block, std::slice::from_ref(&e))?;
+        keyed.push(Value::array(vec![key, e]));
+    }
+    let key = |pair: &Value| match pair {
+        Value::Array(kv) => kv.first().cloned().unwrap_or(Value::Undef),
+        _ => Value::Undef,
+    };
+    msort(&mut keyed, &mut |a, b| {
+        let (ka, kb) = (key(a), key(b));
+        cmp(&ka, &kb).ok_or_else(|| cmperr(&ka, &kb))
+    })?;
+    let sorted = keyed.iter().map(|pair| match pair {
+        Value::Array(kv) => kv.get(1).cloned().unwrap_or(Value::Undef),
+        _ => Value::Undef,
+    });
+    Ok(match &collection {
+        Value::String(_) => Value::string(sorted.map(|c| to_s(&c)).collect::<String>()),
+        Value::Hash(_) => Value::hash(
+            sorted
+                .filter_map(|pair| match &pair {
+                    Value::Array(kv) if kv.len() == 2 => Some((kv[0].clone(), kv[1].clone())),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        _ => Value::array(sorted.collect()),
+    })
 }
