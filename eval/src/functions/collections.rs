@@ -195,7 +195,7 @@ fn unique(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 
 /// glibc's merge sort (`msort_with_tmp`, which Ruby's `sort` runs through `qsort_r`): the
 /// same comparisons in the same order, so that the first failing one is Ruby's.
-fn msort(items: &mut [Value], cmp: &mut dyn FnMut(&Value, &Value) -> Eval<Ordering>) -> Eval<()> {
+pub(crate) fn msort(items: &mut [Value], cmp: &mut dyn FnMut(&Value, &Value) -> Eval<Ordering>) -> Eval<()> {
     let n = items.len();
     if n <= 1 {
         return Ok(());
