@@ -101,12 +101,12 @@ fn has_bracketed(s: &str) -> bool {
 }
 
 /// Ruby's `\s` (ASCII whitespace).
-fn is_ruby_space(c: char) -> bool {
+pub(super) fn is_ruby_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
 }
 
 /// The lines Ruby's `^`...`$` see: split at newlines, no empty line after a final newline.
-fn lines(s: &str) -> impl Iterator<Item = &str> {
+pub(super) fn lines(s: &str) -> impl Iterator<Item = &str> {
     let body = s.strip_suffix('\n').unwrap_or(s);
     body.split('\n')
 }
@@ -238,7 +238,7 @@ fn in6_addr(s: &str) -> Option<u128> {
     };
     let assemble = |left: Vec<u128>, right: Vec<u128>, low: u128| -> Option<u128> {
         let rest = 8usize.checked_sub(left.len() + right.len())?;
-        let all = left.into_iter().chain(std::iter::repeat(0).take(rest)).chain(right);
+        let all = left.into_iter().chain(std::iter::repeat_n(0, rest)).chain(right);
         Some(all.fold(0u128, |acc, g| acc << 16 | g) | low)
     };
     let pieces: Vec<&str> = s.split(':').collect();
@@ -319,11 +319,7 @@ fn query_text(query: &Hash) -> String {
 
 /// Checks each value of the parameters hash is of the class its key wants (`String`, or
 /// `want(key)`); the message names the function, the key and the class.
-fn check_classes(
-    function: &str,
-    v: &Hash,
-    want: impl Fn(&Value) -> &'static str,
-) -> Eval<()> {
+fn check_classes(function: &str, v: &Hash, want: impl Fn(&Value) -> &'static str) -> Eval<()> {
     for (key, value) in v {
         let klass = want(key);
         if class(value) != klass {
@@ -419,7 +415,8 @@ fn generic_build(
         return Err(fail(format!("bad component(expected scheme component): {scheme}")));
     }
     let scheme = scheme.to_ascii_lowercase();
-    let host = host.map(|h| if !(h.starts_with('[') && h.ends_with(']')) && h.contains(':') { format!("[{h}]") } else { h });
+    let host =
+        host.map(|h| if !(h.starts_with('[') && h.ends_with(']')) && h.contains(':') { format!("[{h}]") } else { h });
     if let Some(h) = &host {
         if !ev.regexp(&rfc2396_host()).is_match(h) {
             return Err(fail(format!("bad component(expected host component): {h}")));
@@ -480,7 +477,8 @@ fn rfc2396_abs_path() -> String {
 /// refused, bytes other than `!$%&'()*+,-./0-9:;=?@A-Z[\]^_a-z{|}~` as `%XX`.
 fn uri_query(v: &str) -> Eval<String> {
     let bytes: Vec<u8> = v.bytes().filter(|b| !matches!(b, b'\t' | b'\r' | b'\n')).collect();
-    if let Some(bad) = bytes.windows(3).find(|w| w[0] == b'%' && !w[1].is_ascii_hexdigit() && !w[2].is_ascii_hexdigit()) {
+    if let Some(bad) = bytes.windows(3).find(|w| w[0] == b'%' && !w[1].is_ascii_hexdigit() && !w[2].is_ascii_hexdigit())
+    {
         return Err(fail(format!("invalid percent escape: {}", String::from_utf8_lossy(bad))));
     }
     Ok(percent_encode(&bytes, |b| matches!(b, b'!' | b'$'..=b'&' | b'('..=b';' | b'=' | b'?'..=b'_' | b'a'..=b'~')))
@@ -518,7 +516,8 @@ fn os_transport_url(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     }
     let user = userinfo(&v);
     let port = get("port").map(to_s);
-    let normalize = |ev: &mut Evaluator, x: &Value| normalize_ip_for_uri(ev, Call { args: vec![x.clone()], ..call_like(&call) });
+    let normalize =
+        |ev: &mut Evaluator, x: &Value| normalize_ip_for_uri(ev, Call { args: vec![x.clone()], ..call_like(&call) });
     let with_port = |h: String| match &port {
         Some(p) => format!("{h}:{p}"),
         None => h,
