@@ -71,7 +71,9 @@ pub static PORTS: &[Port] = &[
     v4("stdlib", "validate_absolute_path", ANY, |ev, c| {
         shim(ev, c, "validate_absolute_path", validate_message!("Stdlib::Compat::Absolute_Path"))
     }),
-    v4("stdlib", "validate_array", ANY, |ev, c| shim(ev, c, "validate_array", validate_message!("Stdlib::Compat::Array"))),
+    v4("stdlib", "validate_array", ANY, |ev, c| {
+        shim(ev, c, "validate_array", validate_message!("Stdlib::Compat::Array"))
+    }),
     v4("stdlib", "validate_bool", ANY, |ev, c| shim(ev, c, "validate_bool", validate_message!("Stdlib::Compat::Bool"))),
     v4("stdlib", "validate_hash", ANY, |ev, c| shim(ev, c, "validate_hash", validate_message!("Stdlib::Compat::Hash"))),
     v4("stdlib", "validate_integer", ANY, |ev, c| {
@@ -91,15 +93,21 @@ pub static PORTS: &[Port] = &[
     }),
     v4("stdlib", "validate_re", ANY, |ev, c| shim(ev, c, "validate_re", validate_message!("Pattern[]"))),
     v4("stdlib", "validate_slength", ANY, |ev, c| shim(ev, c, "validate_slength", validate_message!("String[]"))),
-    v4("stdlib", "validate_string", ANY, |ev, c| shim(ev, c, "validate_string", validate_message!("Stdlib::Compat::String"))),
+    v4("stdlib", "validate_string", ANY, |ev, c| {
+        shim(ev, c, "validate_string", validate_message!("Stdlib::Compat::String"))
+    }),
     v4("stdlib", "is_absolute_path", ANY, |ev, c| {
         shim(ev, c, "is_absolute_path", match_message!("Stdlib::Compat::Absolute_Path"))
     }),
     v4("stdlib", "is_array", ANY, |ev, c| shim(ev, c, "is_array", match_message!("Stdlib::Compat::Array"))),
     v4("stdlib", "is_bool", ANY, |ev, c| shim(ev, c, "is_bool", match_message!("Stdlib::Compat::Bool"))),
     v4("stdlib", "is_float", ANY, |ev, c| shim(ev, c, "is_float", match_message!("Stdlib::Compat::Float"))),
-    v4("stdlib", "is_ip_address", ANY, |ev, c| shim(ev, c, "is_ip_address", match_message!("Stdlib::Compat::Ip_address"))),
-    v4("stdlib", "is_ipv4_address", ANY, |ev, c| shim(ev, c, "is_ipv4_address", match_message!("Stdlib::Compat::Ipv4"))),
+    v4("stdlib", "is_ip_address", ANY, |ev, c| {
+        shim(ev, c, "is_ip_address", match_message!("Stdlib::Compat::Ip_address"))
+    }),
+    v4("stdlib", "is_ipv4_address", ANY, |ev, c| {
+        shim(ev, c, "is_ipv4_address", match_message!("Stdlib::Compat::Ipv4"))
+    }),
     // (the Ruby warns under is_ipv4_address's key)
     v4("stdlib", "is_ipv6_address", ANY, |ev, c| {
         shim_keyed(ev, c, "is_ipv6_address", "is_ipv4_address", match_message!("Stdlib::Compat::Ipv6"))
@@ -188,7 +196,6 @@ const BODIES: &[(&str, Body)] = &[
     ("type3x", type3x),
 ];
 
-
 // ---- Ruby's errors, 3.x calls, deprecations ----------------------------------------------
 
 /// What the Ruby of a 3.x function raised.
@@ -245,12 +252,66 @@ fn stdlib9(ev: &Evaluator) -> bool {
 /// files and one function per log level), which `scope.function_NAME` and
 /// `is_function_available` find besides the modules' 3.x functions.
 const PUPPET_3X: &[&str] = &[
-    "alert", "assert_type", "binary_file", "break", "contain", "create_resources", "crit", "debug", "defined", "dig",
-    "digest", "each", "emerg", "epp", "err", "fail", "file", "filter", "find_file", "fqdn_rand", "generate", "hiera",
-    "hiera_array", "hiera_hash", "hiera_include", "include", "info", "inline_epp", "inline_template", "lest", "lookup",
-    "map", "match", "md5", "new", "next", "notice", "realize", "reduce", "regsubst", "require", "return",
-    "reverse_each", "scanf", "sha1", "sha256", "shellquote", "slice", "split", "sprintf", "step", "strftime", "tag",
-    "tagged", "template", "then", "type", "versioncmp", "warning", "with",
+    "alert",
+    "assert_type",
+    "binary_file",
+    "break",
+    "contain",
+    "create_resources",
+    "crit",
+    "debug",
+    "defined",
+    "dig",
+    "digest",
+    "each",
+    "emerg",
+    "epp",
+    "err",
+    "fail",
+    "file",
+    "filter",
+    "find_file",
+    "fqdn_rand",
+    "generate",
+    "hiera",
+    "hiera_array",
+    "hiera_hash",
+    "hiera_include",
+    "include",
+    "info",
+    "inline_epp",
+    "inline_template",
+    "lest",
+    "lookup",
+    "map",
+    "match",
+    "md5",
+    "new",
+    "next",
+    "notice",
+    "realize",
+    "reduce",
+    "regsubst",
+    "require",
+    "return",
+    "reverse_each",
+    "scanf",
+    "sha1",
+    "sha256",
+    "shellquote",
+    "slice",
+    "split",
+    "sprintf",
+    "step",
+    "strftime",
+    "tag",
+    "tagged",
+    "template",
+    "then",
+    "type",
+    "versioncmp",
+    "warning",
+    "with",
 ];
 
 /// Whether `Puppet::Parser::Functions.function(name)` finds a 3.x function: Puppet's own,
@@ -493,11 +554,9 @@ fn is_a(_: &mut Evaluator, call: Call) -> Eval<Value> {
 /// loaders find (built in, in Puppet or Ruby, of any module), or a 3.x function.
 fn has_function(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let name = to_s(&call.args[0]);
-    let loadable = match ev.function_exists(&name) {
-        true => true,
-        // a module's Ruby function Poppet has no port of still exists
-        false => !matches!(ev.autoload(crate::eval::modules::Entity::Function, &name), Ok(false)),
-    };
+    // a module's Ruby function Poppet has no port of still exists
+    let loadable =
+        ev.function_exists(&name) || !matches!(ev.autoload(crate::eval::modules::Entity::Function, &name), Ok(false));
     Ok(Value::Boolean(loadable || has_3x_function(ev, &name)))
 }
 
@@ -811,16 +870,16 @@ fn kernel_integer(v: &Value) -> Ruby<Option<BigInt>> {
 /// between `min` (default 0) and `max` characters long.
 fn validate_slength(_: &mut Evaluator, args: &[Value]) -> Ruby<Value> {
     if !(2..=3).contains(&args.len()) {
-        return parse_error(format!(
-            "validate_slength(): Wrong number of arguments ({}; must be 2 or 3)",
-            args.len()
-        ));
+        return parse_error(format!("validate_slength(): Wrong number of arguments ({}; must be 2 or 3)", args.len()));
     }
     let max = match kernel_integer(&args[1])? {
         Some(n) if n > BigInt::from(0) => n,
         read => {
-            let shown = read.map_or_else(|| format!("{}:{}", to_s(&args[1]), class(&args[1])), |n| format!("{n}:Integer"));
-            return parse_error(format!("validate_slength(): Expected second argument to be a positive Numeric, got {shown}"));
+            let shown =
+                read.map_or_else(|| format!("{}:{}", to_s(&args[1]), class(&args[1])), |n| format!("{n}:Integer"));
+            return parse_error(format!(
+                "validate_slength(): Expected second argument to be a positive Numeric, got {shown}"
+            ));
         }
     };
     let min = match args.get(2) {
@@ -836,7 +895,9 @@ fn validate_slength(_: &mut Evaluator, args: &[Value]) -> Ruby<Value> {
         },
     };
     if max < min {
-        return parse_error("validate_slength(): Expected second argument to be equal to or larger than third argument");
+        return parse_error(
+            "validate_slength(): Expected second argument to be equal to or larger than third argument",
+        );
     }
     let check = |s: &str| -> Ruby<()> {
         let length = BigInt::from(s.chars().count());
@@ -956,7 +1017,10 @@ fn validate_cmd(_: &mut Evaluator, args: &[Value]) -> Ruby<Value> {
 /// Augeas lens; Poppet has no Augeas, so after the argument count it refuses.
 fn validate_augeas(_: &mut Evaluator, args: &[Value]) -> Ruby<Value> {
     if !(2..=4).contains(&args.len()) {
-        return parse_error(format!("validate_augeas(): wrong number of arguments ({}; must be 2, 3, or 4)", args.len()));
+        return parse_error(format!(
+            "validate_augeas(): wrong number of arguments ({}; must be 2, 3, or 4)",
+            args.len()
+        ));
     }
     Err(Raise::Other(fail(format!(
         "validate_augeas() would parse the content with the Augeas lens {}: Poppet has no Augeas",
@@ -965,7 +1029,8 @@ fn validate_augeas(_: &mut Evaluator, args: &[Value]) -> Ruby<Value> {
 }
 
 /// `validate_x509_rsa_key_pair(certificate, key)`: would check with OpenSSL that the key
-/// signed the certificate; after the argument checks Poppet refuses (it has no OpenSSL).
+/// signed the certificate; after the argument checks (and OpenSSL's error for a text with
+/// no certificate block) Poppet refuses (it has no OpenSSL).
 fn validate_x509_rsa_key_pair(_: &mut Evaluator, args: &[Value]) -> Ruby<Value> {
     if args.len() != 2 {
         return parse_error(format!(
@@ -975,6 +1040,14 @@ fn validate_x509_rsa_key_pair(_: &mut Evaluator, args: &[Value]) -> Ruby<Value> 
     }
     if let Some(bad) = args.iter().find(|a| !matches!(a, Value::String(_))) {
         return parse_error(format!("{} is not a string.", inspect(bad)));
+    }
+    // OpenSSL's PEM reader finds no certificate block: its error, without OpenSSL
+    let pem_names = ["CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE"];
+    let has_block = to_s(&args[0])
+        .lines()
+        .any(|line| pem_names.iter().any(|name| line.starts_with(&format!("-----BEGIN {name}-----"))));
+    if !has_block {
+        return parse_error("Not a valid x509 certificate: PEM_read_bio_X509: no start line");
     }
     Err(Raise::Other(fail(
         "validate_x509_rsa_key_pair() would check the certificate and key with OpenSSL: Poppet has no OpenSSL",
@@ -1003,8 +1076,11 @@ fn first_argument<'a>(name: &str, args: &'a [Value]) -> Ruby<&'a Value> {
 /// else a warning from each check.
 fn absolute_path(ev: &mut Evaluator, path: &Value) -> bool {
     let Value::String(s) = path else {
-        let message =
-            format!("Cannot check if {} is an absolute path because it is a '{}' and not a String'", to_s(path), class(path));
+        let message = format!(
+            "Cannot check if {} is an absolute path because it is a '{}' and not a String'",
+            to_s(path),
+            class(path)
+        );
         ev.log(Level::Warning, message.clone());
         ev.log(Level::Warning, message);
         return false;
@@ -1083,7 +1159,9 @@ fn is_float(_: &mut Evaluator, args: &[Value]) -> Ruby<Value> {
 /// decimal integer.
 fn is_integer(_: &mut Evaluator, args: &[Value]) -> Ruby<Value> {
     let value = one_argument("is_integer", args, false)?;
-    Ok(Value::Boolean(matches!(value, Value::Integer(_) | Value::BigInt(_)) || string_matches(value, r"^-?(?:(?:[1-9]\d*)|0)$")))
+    Ok(Value::Boolean(
+        matches!(value, Value::Integer(_) | Value::BigInt(_)) || string_matches(value, r"^-?(?:(?:[1-9]\d*)|0)$"),
+    ))
 }
 
 /// `is_numeric(value)`: whether the value is a number, or a string with a line that is a
@@ -1108,7 +1186,9 @@ fn ipaddr_family(s: &str) -> Option<Family> {
     }
     if let Some(at) = prefix.rfind('%') {
         let zone = &prefix[at + 1..];
-        if !zone.is_empty() && zone.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && !prefix[..at].contains('\n')
+        if !zone.is_empty()
+            && zone.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && !prefix[..at].contains('\n')
         {
             prefix = &prefix[..at];
             v6_only = true;
@@ -1185,7 +1265,7 @@ fn ipv6(s: &str) -> Option<()> {
         }
         Some((left, right)) => {
             groups_ok(left, false)?;
-            let right_groups = groups_ok(right, true)?;
+            groups_ok(right, true)?;
             let v4 = right.rsplit(':').next().filter(|g| dotted(g));
             let colons = s.matches(':').count();
             if let Some(v4) = v4 {
@@ -1196,7 +1276,6 @@ fn ipv6(s: &str) -> Option<()> {
             } else if colons > if left.is_empty() || right.is_empty() { 8 } else { 7 } {
                 return None;
             }
-            let _ = right_groups;
             Some(())
         }
     }
