@@ -1,7 +1,8 @@
-//! puppetlabs-stdlib's functions about the catalog and the code calling them:
+//! puppetlabs-stdlib's functions about the catalog, the code calling them and files:
 //! declaring resources (`ensure_resource`, `ensure_resources`, `ensure_packages`), reading
-//! the catalog (`defined_with_params`, `getparam`, `stdlib::str2resource`), `assert_private`
-//! and `deprecation`.
+//! the catalog (`defined_with_params`, `getparam`, `stdlib::str2resource`), `assert_private`,
+//! `deprecation`, modules and the host's files (`get_module_path`, `load_module_metadata`,
+//! `loadjson`, `glob`) and `pry`.
 //!
 //! These functions call one another as their Ruby does (`ensure_packages` through
 //! `ensure_resource`, which asks `defined_with_params` and declares with `create_resources`);
@@ -33,6 +34,11 @@ pub static PORTS: &[Port] = &[
     v3_statement("stdlib", "assert_private", -1, assert_private),
     v4("stdlib", "deprecation", &["Any *$args"], deprecation),
     v4("stdlib", "stdlib::str2resource", &["String $res_string"], str2resource),
+    v3("stdlib", "get_module_path", -1, get_module_path),
+    v3("stdlib", "load_module_metadata", -1, load_module_metadata),
+    v3("stdlib", "loadjson", -2, loadjson),
+    v3("stdlib", "glob", -1, glob),
+    v3_statement("stdlib", "pry", -1, pry),
 ];
 
 /// stdlib 8.5.0's `ensure_packages` dispatch (9.7.0's takes anything and hands it on).
@@ -594,4 +600,137 @@ fn stack_location(ev: &Evaluator, at: Span) -> String {
         String::new()
     };
     format!("{first}:{second}")
+}
+
+// --- modules and files ---------------------------------------------------------------------
+
+/// `get_module_path(name)`: the directory of the module on the module path.
+fn get_module_path(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let [name] = call.args.as_slice() else {
+        return Err(fail("get_module_path(): Wrong number of arguments, expects one"));
+    };
+    Ok(Value::from(module_path(ev, name)?.display().to_string().as_str()))
+}
+
+/// The directory of the module named `name` (`Puppet::Module.find`), or Puppet's error.
+fn module_path(ev: &Evaluator, name: &Value) -> Eval<std::path::PathBuf> {
+    let text = to_s(name);
+    let found = match name {
+        Value::String(_) => ev.module_dir(&text),
+        _ => None,
+    };
+    found.ok_or_else(|| fail(format!("Could not find module {text} in environment production")))
+}
+
+/// `load_module_metadata(name, allow_empty)`: the module's `metadata.json` as a hash;
+/// without the file `{}` where allowed, else an error.
+fn load_module_metadata(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    if !(1..=2).contains(&call.args.len()) {
+        return Err(fail("load_module_metadata(): Wrong number of arguments, expects one or two"));
+    }
+    let name = call.arg(0);
+    let file = module_path(ev, &name)?.join("metadata.json");
+    if file.exists() {
+        return read_json(&file);
+    }
+    if call.args.get(1).is_some_and(crate::eval::truthy) {
+        return Ok(Value::hash(Hash::default()));
+    }
+    Err(fail(format!("load_module_metadata(): No metadata.json file for module {}", to_s(&name))))
+}
+
+/// The data of a JSON file (its first document).
+fn read_json(file: &std::path::Path) -> Eval<Value> {
+    let text = std::fs::read_to_string(file).map_err(|e| fail(format!("{}: {e}", file.display())))?;
+    let first = pfmt::data::json::documents(&text).next();
+    match first {
+        Some(Ok(v)) => Ok(v),
+        Some(Err(e)) => Err(fail(format!("{}: {e}", file.display()))),
+        None => Ok(Value::Undef),
+    }
+}
+
+/// `loadjson(path, default)`: the data of a JSON file; the default (with a warning) when the
+/// file does not exist, and when it cannot be read or its data is null or false. A URL is
+/// refused: Poppet does not fetch anything over the network.
+fn loadjson(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let default = call.args.get(1).cloned();
+    // Ruby's `rescue StandardError`: an error gives the default, when there is one
+    let or_default = |e: Flow| match &default {
+        Some(d) if crate::eval::truthy(d) => Ok(d.clone()),
+        _ => Err(e),
+    };
+    let path = match call.arg(0) {
+        Value::String(ref path) => path.clone(),
+        other => return or_default(no_method("start_with?", &other)),
+    };
+    if path.starts_with("http://") || path.starts_with("https://") {
+        return Err(fail(format!("loadjson(): cannot load '{path}': Poppet does not read data over the network")));
+    }
+    let file = std::path::Path::new(&*path);
+    if !file.exists() {
+        ev.log(crate::eval::Level::Warning, format!("Can't load '{path}' File does not exist!"));
+        return Ok(default.unwrap_or(Value::Undef));
+    }
+    match read_json(file) {
+        Ok(v) if crate::eval::truthy(&v) => Ok(v),
+        Ok(_) => Ok(default.unwrap_or(Value::Undef)),
+        Err(e) => or_default(e),
+    }
+}
+
+/// `glob(pattern or patterns)`: the names of the host's files matching the patterns, as
+/// Ruby's `Dir.glob` (each pattern's matches sorted, `{a,b}` alternatives in turn, hidden
+/// files only where a pattern names the dot).
+fn glob(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let [pattern] = call.args.as_slice() else {
+        return Err(fail(format!("glob(): Wrong number of arguments given ({} for 1)", call.args.len())));
+    };
+    let patterns: Vec<String> = match pattern {
+        Value::String(s) => vec![s.to_string()],
+        Value::Array(items) => items.iter().map(to_s).collect(),
+        _ => return Err(fail("glob(): Requires either array or string to work")),
+    };
+    let options =
+        glob::MatchOptions { case_sensitive: true, require_literal_separator: true, require_literal_leading_dot: true };
+    let mut found = Vec::new();
+    for pattern in patterns.iter().flat_map(|p| expand_braces(p)) {
+        let Ok(paths) = glob::glob_with(&pattern, options) else { continue };
+        let mut names: Vec<String> = paths.flatten().map(|p| p.display().to_string()).collect();
+        names.sort();
+        found.extend(names.into_iter().map(|n| Value::from(n.as_str())));
+    }
+    Ok(Value::array(found))
+}
+
+/// A glob pattern's `{a,b}` alternatives (the first group, then the rest of each), in order.
+fn expand_braces(pattern: &str) -> Vec<String> {
+    let Some(open) = pattern.find('{') else { return vec![pattern.to_owned()] };
+    let mut depth = 0;
+    let mut parts = Vec::new();
+    let mut start = open + 1;
+    for (i, c) in pattern[open..].char_indices().map(|(i, c)| (i + open, c)) {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    parts.push(&pattern[start..i]);
+                    let (head, tail) = (&pattern[..open], &pattern[i + 1..]);
+                    return parts.iter().flat_map(|p| expand_braces(&format!("{head}{p}{tail}"))).collect();
+                }
+            }
+            ',' if depth == 1 => {
+                parts.push(&pattern[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    vec![pattern.to_owned()]
+}
+
+/// `pry()`: Puppet's debugger, which needs the `pry` gem: an error, as Puppet without it.
+fn pry(_: &mut Evaluator, _: Call) -> Eval<Value> {
+    Err(fail("pry(): Requires the 'pry' rubygem to use, but it was not found"))
 }
