@@ -2,7 +2,7 @@
 //! declaring resources (`ensure_resource`, `ensure_resources`, `ensure_packages`), reading
 //! the catalog (`defined_with_params`, `getparam`, `stdlib::str2resource`), `assert_private`,
 //! `deprecation`, modules and the host's files (`get_module_path`, `load_module_metadata`,
-//! `loadjson`, `glob`) and `pry`.
+//! `loadjson`, `loadyaml`, `glob`) and `pry`.
 //!
 //! These functions call one another as their Ruby does (`ensure_packages` through
 //! `ensure_resource`, which asks `defined_with_params` and declares with `create_resources`);
@@ -37,6 +37,7 @@ pub static PORTS: &[Port] = &[
     v3("stdlib", "get_module_path", -1, get_module_path),
     v3("stdlib", "load_module_metadata", -1, load_module_metadata),
     v3("stdlib", "loadjson", -2, loadjson),
+    v3("stdlib", "loadyaml", -2, loadyaml),
     v3("stdlib", "glob", -1, glob),
     v3_statement("stdlib", "pry", -1, pry),
 ];
@@ -654,6 +655,34 @@ fn read_json(file: &std::path::Path) -> Eval<Value> {
 /// file does not exist, and when it cannot be read or its data is null or false. A URL is
 /// refused: Poppet does not fetch anything over the network.
 fn loadjson(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    load_data(ev, call, "loadjson", |_, file| read_json(file))
+}
+
+/// `loadyaml(path, default)`: as `loadjson`, for a YAML file (Psych's safe load: stdlib
+/// 8.5.0 allows Symbols, 9.7.0 does not).
+fn loadyaml(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    load_data(ev, call, "loadyaml", |nine, file| {
+        let text = std::fs::read_to_string(file).map_err(|e| fail(format!("{}: {e}", file.display())))?;
+        let shown = if nine { "<unknown>".to_owned() } else { file.display().to_string() };
+        match crate::hiera::yaml::read(&text) {
+            Ok(doc) if nine && !doc.unusable.is_empty() => Err(fail("Tried to load unspecified class: Symbol")),
+            Ok(doc) => Ok(doc.value.unwrap_or(Value::Undef)),
+            Err(crate::hiera::yaml::YamlError::DisallowedClass(c)) => {
+                Err(fail(format!("Tried to load unspecified class: {c}")))
+            }
+            Err(crate::hiera::yaml::YamlError::Syntax(m)) => Err(fail(format!("({shown}): {m}"))),
+        }
+    })
+}
+
+/// The work of `loadjson` and `loadyaml` (`function`), `read` reading an existing file (told
+/// whether stdlib is 9.x).
+fn load_data(
+    ev: &mut Evaluator,
+    call: Call,
+    function: &str,
+    read: fn(bool, &std::path::Path) -> Eval<Value>,
+) -> Eval<Value> {
     let default = call.args.get(1).cloned();
     // Ruby's `rescue StandardError`: an error gives the default, when there is one
     let or_default = |e: Flow| match &default {
@@ -665,14 +694,14 @@ fn loadjson(ev: &mut Evaluator, call: Call) -> Eval<Value> {
         other => return or_default(no_method("start_with?", &other)),
     };
     if path.starts_with("http://") || path.starts_with("https://") {
-        return Err(fail(format!("loadjson(): cannot load '{path}': Poppet does not read data over the network")));
+        return Err(fail(format!("{function}(): cannot load '{path}': Poppet does not read data over the network")));
     }
     let file = std::path::Path::new(&*path);
     if !file.exists() {
         ev.log(crate::eval::Level::Warning, format!("Can't load '{path}' File does not exist!"));
         return Ok(default.unwrap_or(Value::Undef));
     }
-    match read_json(file) {
+    match read(stdlib_9(ev), file) {
         Ok(v) if crate::eval::truthy(&v) => Ok(v),
         Ok(_) => Ok(default.unwrap_or(Value::Undef)),
         Err(e) => or_default(e),
