@@ -722,8 +722,12 @@ fn glob(_: &mut Evaluator, call: Call) -> Eval<Value> {
     };
     let options =
         glob::MatchOptions { case_sensitive: true, require_literal_separator: true, require_literal_leading_dot: true };
+    let expanded: Vec<String> = patterns.iter().flat_map(|p| expand_braces(p)).collect();
+    if expanded.len() > MAX_GLOB_PATTERNS {
+        return Err(fail("glob(): the pattern has too many {a,b} alternatives"));
+    }
     let mut found = Vec::new();
-    for pattern in patterns.iter().flat_map(|p| expand_braces(p)) {
+    for pattern in expanded {
         let Ok(paths) = glob::glob_with(&pattern, options) else { continue };
         let mut names: Vec<String> = paths.flatten().map(|p| p.display().to_string()).collect();
         names.sort();
@@ -732,7 +736,11 @@ fn glob(_: &mut Evaluator, call: Call) -> Eval<Value> {
     Ok(Value::array(found))
 }
 
-/// A glob pattern's `{a,b}` alternatives (the first group, then the rest of each), in order.
+/// How many patterns `{a,b}` alternatives may make (a bound for memory: they multiply).
+const MAX_GLOB_PATTERNS: usize = 10_000;
+
+/// A glob pattern's `{a,b}` alternatives (the first group, then the rest of each), in order;
+/// more than [`MAX_GLOB_PATTERNS`] are cut short (the caller refuses them).
 fn expand_braces(pattern: &str) -> Vec<String> {
     let Some(open) = pattern.find('{') else { return vec![pattern.to_owned()] };
     let mut depth = 0;
@@ -746,7 +754,14 @@ fn expand_braces(pattern: &str) -> Vec<String> {
                 if depth == 0 {
                     parts.push(&pattern[start..i]);
                     let (head, tail) = (&pattern[..open], &pattern[i + 1..]);
-                    return parts.iter().flat_map(|p| expand_braces(&format!("{head}{p}{tail}"))).collect();
+                    let mut out = Vec::new();
+                    for p in parts {
+                        out.extend(expand_braces(&format!("{head}{p}{tail}")));
+                        if out.len() > MAX_GLOB_PATTERNS {
+                            break;
+                        }
+                    }
+                    return out;
                 }
             }
             ',' if depth == 1 => {
