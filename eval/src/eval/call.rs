@@ -334,7 +334,11 @@ impl Evaluator {
             }
             return Err(fail_at(format!("Unknown function: '{name}'."), at));
         }
-        self.call_known(key, args, block, at).map_err(|flow| match flow {
+        let frames = self.call_frames.len();
+        self.call_frames.push((self.loader.current_file.clone(), at.line));
+        let result = self.call_known(key, args, block, at);
+        self.call_frames.truncate(frames);
+        result.map_err(|flow| match flow {
             Flow::Error(mut e) if e.at.is_none() && !e.bare => {
                 e.message = format!("Error while evaluating a {what}, {}", e.message);
                 e.at = Some(at);

@@ -188,6 +188,10 @@ pub struct Evaluator {
     /// positions are in it (for warnings placed in it).
     pub(crate) epp_positions: Option<(Rc<str>, Rc<puppet_syntax::epp::Positions>)>,
     next_closure_id: usize,
+    /// Puppet's stack of calls (`Puppet::Pops::PuppetStack`), outermost first: the program's
+    /// frame (line 0) while its statements run, and one per function called from Puppet code,
+    /// with the file (`None`: the program) and line of the call.
+    pub(crate) call_frames: Vec<(Option<Rc<str>>, u32)>,
 
     // Definitions.
     /// User functions by name.
@@ -238,6 +242,7 @@ impl Evaluator {
             scope_pool: Vec::new(),
             epp_output: Vec::new(),
             epp_positions: None,
+            call_frames: Vec::new(),
             garbled: HashMap::new(),
             param_guard: None,
             regexps: HashMap::new(),
@@ -279,12 +284,28 @@ impl Evaluator {
         self.garbled.values_mut().for_each(|named| *named = false);
         self.hiera.reset();
         self.define_all(body, source)?;
-        match self.eval(body) {
+        let frames = self.call_frames.len();
+        self.call_frames.push((None, 0));
+        let result = self.eval(body);
+        self.call_frames.truncate(frames);
+        match result {
             Err(Flow::Break(at)) => Err(illegal_context("break", *at)),
             Err(Flow::Next(exit)) => Err(illegal_context("next", exit.at)),
             Err(Flow::Return(exit)) => Err(illegal_context("return", exit.at)),
             other => other,
         }
+    }
+
+    /// Puppet's stack trace as stdlib's `deprecation` writes it (`"#{stack[0]}:#{stack[1]}"`):
+    /// the innermost call's `["FILE", LINE]` (`"unknown"` for the program), then the one
+    /// around it; empty where there is none (a defined resource, evaluated after the program).
+    pub fn stack_location(&self) -> String {
+        let frame = |i: usize| {
+            self.call_frames.iter().rev().nth(i).map_or_else(String::new, |(file, line)| {
+                format!("[{}, {line}]", poppet_ruby::string::inspect(file.as_deref().unwrap_or("unknown")))
+            })
+        };
+        format!("{}:{}", frame(0), frame(1))
     }
 
     /// Makes the program's top-level functions and type aliases known. A name defined twice

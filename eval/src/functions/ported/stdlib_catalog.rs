@@ -332,7 +332,7 @@ fn ensure_each(ev: &mut Evaluator, type_arg: &Value, titles: &Value, defaults: &
 fn ensure_packages(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     if stdlib_9(ev) {
         let message = "This function is deprecated, please use stdlib::ensure_packages instead.";
-        deprecate(ev, "ensure_packages", message, false, call.at)?;
+        deprecate(ev, "ensure_packages", message, false)?;
         return call_module_function(ev, "stdlib::ensure_packages", call.args, call.at);
     }
     check_dispatch("ensure_packages", ENSURE_PACKAGES_8, &call.args)?;
@@ -528,7 +528,7 @@ fn deprecation(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let nine = stdlib_9(ev);
     check_dispatch("deprecation", if nine { DEPRECATION_9 } else { DEPRECATION_8 }, &call.args)?;
     let use_strict = !matches!(call.args.get(2), Some(Value::Boolean(false)));
-    let warned = deprecate(ev, &to_s(&call.arg(0)), &to_s(&call.arg(1)), use_strict, call.at)?;
+    let warned = deprecate(ev, &to_s(&call.arg(0)), &to_s(&call.arg(1)), use_strict)?;
     let stdlib = ev.module_dir("stdlib");
     Ok(match (warned, stdlib) {
         (Some(warning), Some(dir)) if !nine => {
@@ -539,9 +539,10 @@ fn deprecation(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     })
 }
 
-/// The work of `deprecation` (see there), called at `at`: the warning when it was logged.
-fn deprecate(ev: &mut Evaluator, key: &str, message: &str, use_strict: bool, at: Span) -> Eval<Option<String>> {
-    let message = format!("{message} at {}", stack_location(ev, at));
+/// The work of `deprecation` (see there): the warning when it was logged. The message ends
+/// with where the call is in Puppet's stack of calls (`Evaluator::stack_location`).
+pub(super) fn deprecate(ev: &mut Evaluator, key: &str, message: &str, use_strict: bool) -> Eval<Option<String>> {
+    let message = format!("{message} at {}", ev.stack_location());
     if use_strict {
         match ev.options.strict {
             Strict::Off => return Ok(None),
@@ -578,29 +579,6 @@ fn first_deprecation(ev: &Evaluator, key: &str) -> bool {
         };
         keys.len() < 100 && keys.insert(key.to_owned())
     })
-}
-
-/// stdlib's `"#{stacktrace[0]}:#{stacktrace[1]}"` of Puppet's stack of calls: the frame of
-/// the call at `at` (`["unknown", LINE]` in the program, a module manifest's path), then
-/// the frame around it: the program's (`["unknown", 0]`) at the top, the declaration of the
-/// class being evaluated, none (empty) in a defined type, evaluated after the program.
-fn stack_location(ev: &Evaluator, at: Span) -> String {
-    let frame = |file: Option<&str>, line: u32| {
-        format!("[{}, {line}]", poppet_ruby::string::inspect(file.unwrap_or("unknown")))
-    };
-    let first = frame(ev.loader.current_file.as_deref(), at.line);
-    let container = &ev.compiler.container;
-    let second = if container.is_main() {
-        frame(None, 0)
-    } else if &*container.type_name == "Class" {
-        match ev.compiler.catalog.get("Class", &container.title) {
-            Some(r) => frame(r.file.as_deref(), r.at.line),
-            None => String::new(),
-        }
-    } else {
-        String::new()
-    };
-    format!("{first}:{second}")
 }
 
 // --- modules and files ---------------------------------------------------------------------

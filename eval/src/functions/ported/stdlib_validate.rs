@@ -34,7 +34,7 @@ use puppet_types::{Type, Value};
 
 use super::{v3, v3_statement, v4, Api, Port};
 use crate::error::{fail, Eval, Flow};
-use crate::eval::{Evaluator, Level, Strict};
+use crate::eval::{Evaluator, Level};
 use crate::functions::ruby::{class, inspect, to_s};
 use crate::functions::{parse_dispatches, Call};
 
@@ -388,38 +388,9 @@ fn load_function(ev: &mut Evaluator, name: &str) -> bool {
 /// class or defined type a scope belongs to: always the top scope's.
 const SCOPE: &str = "Scope(Class[main])";
 
-/// The two innermost frames of Puppet's stack (`Puppet::Pops::PuppetStack.stacktrace`) for
-/// a function called at `at`, as stdlib's `deprecation` shows them: `["FILE", LINE]` of the
-/// call, then `["FILE", 0]` of the program around it (the evaluator keeps no stack of
-/// calls: where the call is in a class, a defined type or a lambda, Puppet's second frame
-/// is the call that got there, `include` or `each`, not known here).
-fn stack_frames(ev: &Evaluator, at: Span) -> String {
-    let file = poppet_ruby::string::inspect(ev.loader.current_file.as_deref().unwrap_or("unknown"));
-    format!("[{file}, {}]:[{file}, 0]", at.line)
-}
-
-/// stdlib's 4.x `deprecation(key, message, use_strict_setting)`: the message with where the
-/// call is; with `use_strict`, nothing under `strict=off` and an error under
-/// `strict=error`; else `Puppet.deprecation_warning`: a warning once per key.
-fn deprecation(ev: &mut Evaluator, key: &str, message: &str, use_strict: bool, at: Span) -> Eval<()> {
-    let message = format!("{message} at {}", stack_frames(ev, at));
-    if use_strict {
-        match ev.options.strict {
-            Strict::Off => return Ok(()),
-            Strict::Error => return Err(fail(format!("deprecation. {key}. {message}"))),
-            Strict::Warning => {}
-        }
-    }
-    // Puppet's warning names where in Ruby it was issued on a second line
-    let line = if stdlib9(ev) { 35 } else { 36 };
-    let stdlib = ev.module_dir("stdlib").map(|d| d.display().to_string()).unwrap_or_default();
-    let location = format!("{stdlib}/lib/puppet/functions/deprecation.rb:{line}:in `deprecation'");
-    crate::functions::warn_once(
-        ev,
-        &format!("deprecation_warning/{key}"),
-        &format!("{message}\n   (location: {location})"),
-    );
-    Ok(())
+/// stdlib's 4.x `deprecation(key, message, use_strict_setting)` (the catalog family's).
+fn deprecation(ev: &mut Evaluator, key: &str, message: &str, use_strict: bool) -> Eval<()> {
+    super::stdlib_catalog::deprecate(ev, key, message, use_strict).map(drop)
 }
 
 /// Checks arguments against dispatches written in the port notation, with Puppet's
@@ -463,7 +434,6 @@ fn validate_legacy(ev: &mut Evaluator, call: Call) -> Eval<Value> {
             "validate_legacy",
             "This method is deprecated, please use Puppet data types to validate parameters",
             true,
-            call.at,
         )?;
         if is_instance(&target, value) {
             return Ok(Value::Undef);
@@ -484,7 +454,7 @@ fn validate_legacy(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     }
     let message = describe_mismatch(&format!("validate_legacy({function_name})"), &target, &infer_set(value));
     if previous(ev)? {
-        deprecation(ev, "validate_legacy", &message, true, call.at)?;
+        deprecation(ev, "validate_legacy", &message, true)?;
         Ok(Value::Undef)
     } else {
         Err(fail(message))
@@ -518,7 +488,7 @@ fn shim(ev: &mut Evaluator, call: Call, name: &str, message: &str) -> Eval<Value
 
 /// [`shim`] warning under another key.
 fn shim_keyed(ev: &mut Evaluator, call: Call, name: &str, key: &str, message: &str) -> Eval<Value> {
-    deprecation(ev, key, message, true, call.at)?;
+    deprecation(ev, key, message, true)?;
     function_3x(ev, name, &call.args, call.at).map_err(Raise::into_flow)
 }
 
@@ -527,7 +497,7 @@ fn shim_keyed(ev: &mut Evaluator, call: Call, name: &str, key: &str, message: &s
 fn namespaced_shim(ev: &mut Evaluator, call: Call, name: &str) -> Eval<Value> {
     let namespaced = format!("stdlib::{name}");
     let message = format!("This function is deprecated, please use {namespaced} instead.");
-    deprecation(ev, name, &message, false, call.at)?;
+    deprecation(ev, name, &message, false)?;
     load_function(ev, &namespaced);
     ev.call_function_inner(&namespaced, call.args, None, call.at)
 }
