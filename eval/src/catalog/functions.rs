@@ -97,6 +97,8 @@ fn defined(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                 _ if s.is_empty() => false,
                 _ => {
                     let lower = s.trim_start_matches("::").to_lowercase();
+                    // a class or defined type is loaded from the module path to be found
+                    ev.load_definition(&lower)?;
                     puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) || ev.is_class_or_define(&lower)
                 }
             },
@@ -106,6 +108,7 @@ fn defined(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                 }
                 Type::Resource { type_name: Some(n), title: None } => {
                     let lower = n.to_lowercase();
+                    ev.load_definition(&lower)?;
                     puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) || ev.is_class_or_define(&lower)
                 }
                 Type::Resource { type_name: Some(n), title: Some(title) } => {

@@ -221,11 +221,14 @@ impl Resource {
     }
 
     /// Where it was declared, as Puppet's messages say: `(line: 3)`, `(file: F, line: 3)` in
-    /// a module's manifest, `(file: unknown, line: 3)` for a resource a function declared.
+    /// a module's manifest, `(file: unknown, line: 3)` for a resource a function declared in
+    /// the program's code.
     pub fn location(&self) -> String {
+        // what a function declared is where the function was called (Puppet's top of stack):
+        // a module manifest, or `unknown` for the program's code
         match (&self.file, self.by_function) {
-            (_, true) => format!("(file: unknown, line: {})", self.at.line),
-            (Some(file), false) => format!("(file: {file}, line: {})", self.at.line),
+            (Some(file), _) => format!("(file: {file}, line: {})", self.at.line),
+            (None, true) => format!("(file: unknown, line: {})", self.at.line),
             (None, false) => format!("(line: {})", self.at.line),
         }
     }

@@ -233,10 +233,12 @@ impl Evaluator {
                 if !matches? {
                     continue;
                 }
+                // a resource newly collected is news (Puppet's `evaluate_collections` goes
+                // round again): an override may have made it match another collector
                 self.compiler.catalog.collectors[ci].matched.push(index);
+                changed = true;
                 if self.compiler.catalog.at(index).virtual_ {
                     self.compiler.catalog.at_mut(index).virtual_ = false;
-                    changed = true;
                 }
                 if !collector.operations.is_empty() {
                     let saved = std::mem::replace(&mut self.scope, collector.scope.clone());

@@ -588,11 +588,14 @@ impl Evaluator {
         }
         let Some(r) = self.compiler.catalog.get_mut(&o.key.0, &o.key.1) else { return Ok(false) };
         for p in &o.params {
-            if p.append {
-                let old = r.params.get(&p.name).cloned();
-                let mut items: Vec<Value> = old.map(|o| flatten(&o)).unwrap_or_default();
+            // `+>` adds to the value the resource has; without one it sets the value as it is
+            // (`override_parameter`)
+            if let (true, Some(old)) = (p.append, r.params.get(&p.name).cloned()) {
+                let mut items: Vec<Value> = flatten(&old);
                 items.extend(flatten(&p.value));
                 r.set_param(p.name.clone(), Value::array(items), p.origin.clone());
+            } else if p.append {
+                r.set_param(p.name.clone(), p.value.clone(), p.origin.clone());
             } else if p.value.is_undef() {
                 r.params.shift_remove(&p.name);
             } else {
