@@ -102,6 +102,22 @@ pub fn find(module: &str, name: &str, v4: bool) -> Option<&'static Port> {
     all().find(|p| p.module == module && p.builtin.name == name && matches!(p.api, Api::V4) == v4)
 }
 
+/// Whether the stdlib on the module path is 9 or later (where many functions moved to the
+/// `stdlib::` namespace, the old names becoming deprecated shims).
+pub(super) fn stdlib_9(ev: &Evaluator) -> bool {
+    ev.module_version("stdlib")
+        .and_then(|v| v.split('.').next().and_then(|major| major.parse::<u32>().ok()))
+        .is_some_and(|major| major >= 9)
+}
+
+/// Checks arguments against dispatches in the notation of `functions/mod.rs`, with Puppet's
+/// messages (for a port whose dispatches depend on the module's version); the index of the
+/// one that takes them.
+pub(super) fn select_dispatch(name: &str, dispatches: &[&str], args: &[Value], block: Option<&Value>) -> Eval<usize> {
+    let signatures = super::parse_dispatches(dispatches).map_err(fail)?;
+    Ok(puppet_types::dispatch::select_signature(name, &signatures, args, block)?)
+}
+
 /// The dispatch every 3.x port has: anything, the arity being checked apart.
 pub const V3_DISPATCH: &[&str] = &["Any *$args"];
 

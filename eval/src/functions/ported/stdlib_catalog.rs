@@ -17,7 +17,7 @@ use puppet_types::display::capitalize_segments;
 use puppet_types::value::Hash;
 use puppet_types::{Type, Value};
 
-use super::{v3, v3_statement, v4, Port};
+use super::{select_dispatch, stdlib_9, v3, v3_statement, v4, Port};
 use crate::error::{fail, Eval, Flow};
 use crate::eval::{Evaluator, Strict};
 use crate::functions::ruby::{self, no_method, to_s};
@@ -55,20 +55,6 @@ const STDLIB_ENSURE_PACKAGES: &[&str] = &[
 /// stdlib 8.5.0's `deprecation` dispatch; 9.7.0's adds `use_strict_setting`.
 const DEPRECATION_8: &[&str] = &["String $key, String $message"];
 const DEPRECATION_9: &[&str] = &["String $key, String $message, Boolean $use_strict_setting?"];
-
-/// Whether the stdlib on the module path is 9.x or later (its Ruby differs from 8.5.0's).
-fn stdlib_9(ev: &Evaluator) -> bool {
-    ev.module_version("stdlib")
-        .and_then(|v| v.split('.').next().and_then(|major| major.parse::<u32>().ok()))
-        .is_some_and(|major| major >= 9)
-}
-
-/// Checks arguments against the dispatches of the version on the module path, with
-/// Puppet's messages (a port whose dispatches differ between versions takes anything).
-fn check_dispatch(name: &str, dispatches: &[&str], args: &[Value]) -> Eval<usize> {
-    let signatures = crate::functions::parse_dispatches(dispatches).map_err(fail)?;
-    Ok(puppet_types::dispatch::select_signature(name, &signatures, args, None)?)
-}
 
 /// Calls another of the module's functions as Ruby's `call_function` does, loading it first.
 fn call_module_function(ev: &mut Evaluator, name: &str, args: Vec<Value>, at: Span) -> Eval<Value> {
@@ -335,7 +321,7 @@ fn ensure_packages(ev: &mut Evaluator, call: Call) -> Eval<Value> {
         deprecate(ev, "ensure_packages", message, false)?;
         return call_module_function(ev, "stdlib::ensure_packages", call.args, call.at);
     }
-    check_dispatch("ensure_packages", ENSURE_PACKAGES_8, &call.args)?;
+    select_dispatch("ensure_packages", ENSURE_PACKAGES_8, &call.args, None)?;
     let mut defaults = Hash::default();
     defaults.insert(Value::from("ensure"), Value::from("installed"));
     if let Some(Value::Hash(given)) = call.args.get(1) {
@@ -526,7 +512,7 @@ fn definition_module(ev: &Evaluator, lower: &str, class: bool) -> String {
 /// with its Ruby location line, the first time.
 fn deprecation(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let nine = stdlib_9(ev);
-    check_dispatch("deprecation", if nine { DEPRECATION_9 } else { DEPRECATION_8 }, &call.args)?;
+    select_dispatch("deprecation", if nine { DEPRECATION_9 } else { DEPRECATION_8 }, &call.args, None)?;
     let use_strict = !matches!(call.args.get(2), Some(Value::Boolean(false)));
     let warned = deprecate(ev, &to_s(&call.arg(0)), &to_s(&call.arg(1)), use_strict)?;
     let stdlib = ev.module_dir("stdlib");

@@ -15,7 +15,7 @@ use puppet_types::regexp::Regexp;
 use puppet_types::value::Hash;
 use puppet_types::{Int, Value};
 
-use super::{v3, v4, Port};
+use super::{stdlib_9, v3, v4, Port};
 use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
 use crate::functions::collections::msort;
@@ -63,14 +63,6 @@ pub static PORTS: &[Port] = &[
         sort_by,
     ),
 ];
-
-/// Whether the stdlib on the module path is 9.x or later (where the unnamespaced names of
-/// its 4.x functions are deprecation shims).
-fn stdlib9(ev: &Evaluator) -> bool {
-    ev.module_version("stdlib")
-        .and_then(|v| v.split('.').next().and_then(|major| major.parse::<u32>().ok()))
-        .is_some_and(|major| major >= 9)
-}
 
 thread_local! {
     /// The signatures of the dispatch lists [`dispatch`] has read, by address.
@@ -122,7 +114,7 @@ const MERGE_SHIM: &[&str] = &["Any *$args, Variant[Callable[2, 2], Callable[3, 3
 /// `merge(hashes...)` (8.5.0's 4.x function; in 9.x the deprecated name of
 /// `stdlib::merge`): see [`stdlib_merge`].
 fn merge(ev: &mut Evaluator, call: Call) -> Eval<Value> {
-    if stdlib9(ev) {
+    if stdlib_9(ev) {
         return shim(ev, call, "merge", MERGE_SHIM);
     }
     let index = dispatch("merge", MERGE, &call)?;
@@ -811,11 +803,11 @@ fn reject(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let (collection, re) = collection_and_regexp(&call, "reject")?;
     match collection {
         Value::Array(items) => Ok(Value::array(items.iter().filter(|e| !string_matches(e, &re)).cloned().collect())),
-        Value::Hash(h) if stdlib9(ev) => Ok(Value::array(kernel_array(&Value::Hash(h.clone())))),
+        Value::Hash(h) if stdlib_9(ev) => Ok(Value::array(kernel_array(&Value::Hash(h.clone())))),
         Value::Hash(h) => Ok(Value::hash(
             h.iter().filter(|(k, _)| !string_matches(k, &re)).map(|(k, v)| (k.clone(), v.clone())).collect(),
         )),
-        other => Err(no_method(if stdlib9(ev) { "grep_v" } else { "reject" }, other)),
+        other => Err(no_method(if stdlib_9(ev) { "grep_v" } else { "reject" }, other)),
     }
 }
 

@@ -107,12 +107,10 @@ fn real_or_shim(
     dispatches: &[&str],
     real: fn(&mut Evaluator, Call) -> Eval<Value>,
 ) -> Eval<Value> {
-    let major = ev.module_version("stdlib").and_then(|v| v.split('.').next().and_then(|m| m.parse::<u32>().ok()));
-    if major.is_some_and(|m| m >= 9) {
+    if super::stdlib_9(ev) {
         return shim(ev, call, name);
     }
-    let signatures = crate::functions::parse_dispatches(dispatches).map_err(fail)?;
-    let dispatch = puppet_types::dispatch::select_signature(name, &signatures, &call.args, call.block.as_ref())?;
+    let dispatch = super::select_dispatch(name, dispatches, &call.args, call.block.as_ref())?;
     real(ev, Call { dispatch, ..call })
 }
 

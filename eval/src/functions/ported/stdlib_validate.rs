@@ -32,11 +32,11 @@ use puppet_types::regexp::Regexp;
 use puppet_types::ty::Size;
 use puppet_types::{Type, Value};
 
-use super::{v3, v3_statement, v4, Api, Port};
+use super::{select_dispatch, stdlib_9, v3, v3_statement, v4, Api, Port};
 use crate::error::{fail, Eval, Flow};
 use crate::eval::{Evaluator, Level};
 use crate::functions::ruby::{class, inspect, to_s};
-use crate::functions::{parse_dispatches, Call};
+use crate::functions::Call;
 
 /// The deprecation message of a `validate_*` shim: use `validate_legacy` with `$type` (the
 /// Ruby's string runs over two lines).
@@ -240,14 +240,6 @@ fn run(body: Body, ev: &mut Evaluator, args: &[Value]) -> Eval<Value> {
     body(ev, args).map_err(Raise::into_flow)
 }
 
-/// Whether stdlib on the module path is 9.x or later (where most of these functions are
-/// gone and `validate_legacy` and `deprecation` changed).
-fn stdlib9(ev: &Evaluator) -> bool {
-    ev.module_version("stdlib")
-        .and_then(|v| v.split('.').next().and_then(|major| major.parse::<u32>().ok()))
-        .is_some_and(|major| major >= 9)
-}
-
 /// Puppet 7's own 3.x functions (`Puppet::Parser::Functions`: its `parser/functions/`
 /// files and one function per log level), which `scope.function_NAME` and
 /// `is_function_available` find besides the modules' 3.x functions.
@@ -393,13 +385,6 @@ fn deprecation(ev: &mut Evaluator, key: &str, message: &str, use_strict: bool) -
     super::stdlib_catalog::deprecate(ev, key, message, use_strict).map(drop)
 }
 
-/// Checks arguments against dispatches written in the port notation, with Puppet's
-/// messages; the index of the one that takes them.
-fn dispatch(name: &str, dispatches: &[&str], args: &[Value]) -> Eval<usize> {
-    let signatures = parse_dispatches(dispatches).map_err(fail)?;
-    Ok(select_signature(name, &signatures, args, None)?)
-}
-
 // ---- validate_legacy and the shims --------------------------------------------------------
 
 /// `validate_legacy(type, function_name, value, args...)`: whether `value` is of the type
@@ -413,13 +398,14 @@ fn validate_legacy(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     // messages count it.
     let mut args = vec![Value::Undef];
     args.extend(call.args.iter().cloned());
-    dispatch(
+    select_dispatch(
         "validate_legacy",
         &[
             "Any $scope, Type $target_type, String $function_name, Any $value, Any *$args",
             "Any $scope, String $type_string, String $function_name, Any $value, Any *$args",
         ],
         &args,
+        None,
     )?;
     let target = match &call.args[0] {
         Value::Type(t) => (**t).clone(),
@@ -428,7 +414,7 @@ fn validate_legacy(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let function_name = to_s(&call.args[1]);
     let value = &call.args[2];
     let shown = value_to_s(&Value::ty(target.clone()));
-    if stdlib9(ev) {
+    if stdlib_9(ev) {
         deprecation(
             ev,
             "validate_legacy",
@@ -505,10 +491,10 @@ fn namespaced_shim(ev: &mut Evaluator, call: Call, name: &str) -> Eval<Value> {
 /// `type_of(value)`: the value's detailed type (`TypeCalculator.infer_set`); in 9.7.0 a
 /// deprecated shim of `stdlib::type_of`.
 fn type_of(ev: &mut Evaluator, call: Call) -> Eval<Value> {
-    if stdlib9(ev) {
+    if stdlib_9(ev) {
         return namespaced_shim(ev, call, "type_of");
     }
-    dispatch("type_of", &["Any $value"], &call.args)?;
+    select_dispatch("type_of", &["Any $value"], &call.args, None)?;
     Ok(Value::ty(infer_set(&call.args[0])))
 }
 
