@@ -24,10 +24,13 @@ use crate::error::{fail, Eval};
 use crate::eval::Evaluator;
 
 mod modules;
+mod modules_more;
 mod openstacklib;
 mod stdlib;
 mod stdlib_catalog;
 mod stdlib_collections;
+mod stdlib_data;
+mod stdlib_host;
 mod stdlib_strings;
 mod stdlib_validate;
 
@@ -57,10 +60,13 @@ pub fn all() -> impl Iterator<Item = &'static Port> {
         stdlib::PORTS,
         stdlib_catalog::PORTS,
         stdlib_collections::PORTS,
+        stdlib_data::PORTS,
+        stdlib_host::PORTS,
         stdlib_strings::PORTS,
         stdlib_validate::PORTS,
         openstacklib::PORTS,
         modules::PORTS,
+        modules_more::PORTS,
     ]
     .into_iter()
     .flatten()
