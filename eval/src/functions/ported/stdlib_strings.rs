@@ -988,7 +988,7 @@ fn to_json_pretty(_: &mut Evaluator, call: Call) -> Eval<Value> {
 /// stdlib 9.7.0's `stdlib::rewrap_sensitive_data` around a conversion of the first
 /// argument: the Sensitive values (and hash keys) in it unwrapped for `convert`, whose result
 /// is Sensitive where there was one.
-fn rewrap_sensitive(
+pub(super) fn rewrap_sensitive(
     ev: &mut Evaluator,
     mut call: Call,
     convert: fn(&mut Evaluator, Call) -> Eval<Value>,
