@@ -931,9 +931,14 @@ fn write_json_string(s: &str, out: &mut String) {
 
 /// `to_json(data)` (stdlib 8.5.0; 9.7.0's `stdlib::to_json`): Ruby's `to_json` of the value.
 fn to_json(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    Ok(Value::from(ruby_to_json(&call.arg(0))?.as_str()))
+}
+
+/// Ruby's `to_json` of a value (other modules' ports write JSON with it).
+pub(super) fn ruby_to_json(v: &Value) -> Eval<String> {
     let mut out = String::new();
-    write_json(&call.arg(0), &JsonStyle::compact(), 0, &mut out)?;
-    Ok(Value::from(out.as_str()))
+    write_json(v, &JsonStyle::compact(), 0, &mut out)?;
+    Ok(out)
 }
 
 /// `to_json_pretty(data, [skip_undef], [opts])` (and 9.7.0's `stdlib::to_json_pretty`): Ruby's
