@@ -10,12 +10,13 @@
 use std::rc::Rc;
 
 use num_bigint::BigUint;
+use puppet_types::display::float_to_s;
 use puppet_types::value::Hash;
 use puppet_types::Value;
 
 use super::modules::shim;
 use super::openstacklib::{ipaddr_new, is_ruby_space, percent_encode};
-use super::stdlib_strings::ruby_to_json;
+use super::stdlib_strings::{file_basename, file_extname, ruby_to_json};
 use super::{v3, v4, Port};
 use crate::error::{fail, Eval, Flow};
 use crate::eval::{truthy, Evaluator, Level};
@@ -166,8 +167,8 @@ fn staging_parse(_: &mut Evaluator, call: Call) -> Eval<Value> {
         None => file_extname(&path).to_owned(),
     };
     let result = match info.as_str() {
-        Some("filename") => file_basename(&path, None),
-        Some("basename") => file_basename(&path, Some(&extension)),
+        Some("filename") => file_basename(&path, None).to_owned(),
+        Some("basename") => file_basename(&path, Some(&extension)).to_owned(),
         Some("extname") => file_extname(&path).to_owned(),
         Some("parent") => expand_path(&format!("{path}/..")),
         _ => return Err(fail(format!("staging_parse(), unknown parse info {}.", to_s(&info)))),
@@ -266,37 +267,6 @@ fn authority_ok(authority: &str) -> bool {
     host_ok && port.is_none_or(|p| p.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Ruby's `File.basename(path[, suffix])`: the last name of the path (trailing slashes
-/// ignored), without the suffix when it ends with it (`.*`: any extension).
-fn file_basename(path: &str, suffix: Option<&str>) -> String {
-    let trimmed = path.trim_end_matches('/');
-    if trimmed.is_empty() {
-        return if path.is_empty() { String::new() } else { "/".to_owned() };
-    }
-    let base = trimmed.rsplit('/').next().unwrap_or(trimmed);
-    match suffix {
-        Some(".*") => match base.rfind('.') {
-            Some(dot) if dot > 0 => base[..dot].to_owned(),
-            _ => base.to_owned(),
-        },
-        Some(s) if !s.is_empty() && base.len() > s.len() && base.ends_with(s) => {
-            base[..base.len() - s.len()].to_owned()
-        }
-        _ => base.to_owned(),
-    }
-}
-
-/// Ruby's `File.extname(path)`: the last name's extension from its last dot (none for a
-/// name that is all leading dots and text, `.bashrc`); a name ending with a dot has `.`.
-fn file_extname(path: &str) -> &str {
-    let base = path.rsplit('/').next().unwrap_or(path);
-    let name = base.trim_start_matches('.');
-    match name.rfind('.') {
-        Some(dot) => &name[dot..],
-        None => "",
-    }
-}
-
 /// Ruby's `File.expand_path(path)`: absolute (from the working directory), `.` and `..`
 /// resolved.
 fn expand_path(path: &str) -> String {
@@ -337,7 +307,7 @@ fn scope_defaults(ev: &mut Evaluator, call: Call) -> Eval<Value> {
         let Some(s) = scope else { break };
         let key = Rc::as_ptr(&s) as usize;
         let set = catalog.defaults.get(&key).and_then(|d| d.by_type.get(&lower));
-        if set.is_some_and(|d| d.contains_key(&*attribute)) {
+        if set.is_some_and(|d| d.contains_key(&attribute)) {
             return Ok(Value::Boolean(true));
         }
         scope = catalog.defaults_parent.get(&key).cloned().or_else(|| s.parent());
@@ -829,7 +799,12 @@ fn max_memory(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     };
     let bytes = (leading_float(&memsize[..number_end]) * (1u64 << shift) as f64).trunc();
     let mb = (bytes / (1u64 << 20) as f64).floor();
-    Ok(Value::Integer((mb * (percent / 100.0)).floor() as i64))
+    let result = (mb * (percent / 100.0)).floor();
+    if !result.is_finite() {
+        // Ruby's `Float#floor` of Infinity or NaN
+        return Err(fail(float_to_s(result)));
+    }
+    Ok(Value::Integer(result as i64))
 }
 
 /// Ruby's `String#to_i`: the leading integer (after spaces), 0 when there is none.
@@ -1310,4 +1285,61 @@ fn augeas(_: &mut Evaluator, call: Call) -> Eval<Value> {
         "augeas() would change the text with the Augeas lens {}: Poppet does not run Augeas",
         to_s(&call.arg(1))
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Session;
+
+    /// The error of a program run with the corpus modules on the module path (and commands
+    /// allowed or not).
+    fn error_of(source: &str, allow_commands: bool) -> String {
+        let mut session = Session::oracle_node();
+        session.evaluator.set_modulepath("/usr/share/puppet/modules");
+        session.evaluator.options.allow_generate = allow_commands;
+        session.run(source).error.map(|e| e.puppet_text()).unwrap_or_default()
+    }
+
+    /// Puppet reaches the network or runs Augeas where these are called (the oracle cannot
+    /// load their Ruby: no golden cases); Poppet refuses, saying what the call would do.
+    #[test]
+    fn refusals_say_what_they_would_do() {
+        if !std::path::Path::new("/usr/share/puppet/modules/archive").is_dir() {
+            return;
+        }
+        for (source, expected) in [
+            (
+                "redisget('version', 'redis://redis:6379')",
+                "redisget() would read the key version from the Redis server at redis://redis:6379: Poppet does not reach the network",
+            ),
+            ("redisget('k', 1)", "redisget(): Wrong argument type given (Integer for String) for arg2 (url)"),
+            ("redisget('k')", "redisget(): Wrong number of arguments given (1 for 2 or 3)"),
+            ("go_md5('u', 'p', 'f')", "Invalid go md5 info url [\"u\", \"p\", \"f\"]"),
+            (
+                "go_md5('u', 'p', 'app.jar', 'http://go/md5')",
+                "go_md5() would read the MD5 of app.jar from http://go/md5: Poppet does not reach the network",
+            ),
+            (
+                "archive::artifactory_checksum('http://a/artifactory/r/x.jar')",
+                "archive::artifactory_checksum() would read the sha1 checksum of http://a/artifactory/r/x.jar from Artifactory",
+            ),
+            ("archive::artifactory_checksum(1)", "'archive::artifactory_checksum' parameter 'url' expects"),
+            (
+                "archive::artifactory_latest_url('https://a/artifactory/r/x.jar', {})",
+                "archive::artifactory_latest_url() would list the snapshots of https://a/artifactory/r/x.jar",
+            ),
+            ("augeas('x', 'Fstab.lns', [])", "augeas() would change the text with the Augeas lens Fstab.lns"),
+            ("range_to_mask('0,99999999')", "range_to_mask(): core 99999999 is too high"),
+        ] {
+            let error = error_of(&format!("notice({source})"), true);
+            assert!(error.contains(expected), "{source}: {error}");
+        }
+        let error = error_of("notice(cert_date_valid('/etc/ssl/certs/x.pem'))", false);
+        assert!(
+            error.contains("cert_date_valid() would run `openssl x509 -dates -noout < /etc/ssl/certs/x.pem`"),
+            "{error}"
+        );
+        let error = error_of("notice(cert_date_valid('/etc'))", true);
+        assert!(error.contains("No date found in certificate"), "{error}");
+    }
 }

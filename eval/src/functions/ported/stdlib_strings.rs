@@ -1054,7 +1054,7 @@ fn basename(_: &mut Evaluator, call: Call) -> Eval<Value> {
 }
 
 /// Ruby's `File.basename(path, suffix)` on Unix.
-fn file_basename<'a>(path: &'a str, suffix: Option<&str>) -> &'a str {
+pub(super) fn file_basename<'a>(path: &'a str, suffix: Option<&str>) -> &'a str {
     if path.is_empty() {
         return "";
     }
@@ -1088,7 +1088,7 @@ fn strip_extension(base: &str, suffix: &str) -> Option<usize> {
 
 /// Ruby's `File.extname` on Unix: the base name's last `.` and what follows (after any
 /// leading dots; `'.'` where it ends with one), `''` where it has none.
-fn file_extname(path: &str) -> &str {
+pub(super) fn file_extname(path: &str) -> &str {
     let base = file_basename(path, None);
     let rest = base.trim_start_matches('.');
     match rest.rfind('.') {
