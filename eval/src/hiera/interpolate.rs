@@ -148,7 +148,7 @@ impl Evaluator {
 
     /// `scope[name]`: a variable as Puppet's scope looks it up for Hiera; a missing one is
     /// Puppet's warning (`Undefined variable 'x'; `), once per name, and `None`.
-    fn hiera_variable(&mut self, name: &str) -> Result<Option<Value>, HieraError> {
+    pub(crate) fn hiera_variable(&mut self, name: &str) -> Result<Option<Value>, HieraError> {
         let qualified = name.strip_prefix("::").unwrap_or(name);
         let (missing, reason) = if !name.contains("::") {
             if let Some(v) = self.scope.get(name) {

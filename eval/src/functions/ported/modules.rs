@@ -100,7 +100,7 @@ pub static PORTS: &[Port] = &[
 
 /// A deprecated name's shim: stdlib's `deprecation(key, message)`, then the new function with
 /// the same arguments.
-fn shim(ev: &mut Evaluator, call: Call, key: &str, message: &str, target: &str) -> Eval<Value> {
+pub(super) fn shim(ev: &mut Evaluator, call: Call, key: &str, message: &str, target: &str) -> Eval<Value> {
     ev.call_function_inner("deprecation", vec![Value::from(key), Value::from(message)], None, call.at)?;
     ev.call_function_inner(target, call.args, None, call.at)
 }

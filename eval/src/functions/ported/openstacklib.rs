@@ -289,7 +289,7 @@ pub(super) fn url_encode(s: &str) -> String {
 }
 
 /// The bytes, those not `keep` as `%XX` (upper-case hex).
-fn percent_encode(bytes: &[u8], keep: impl Fn(u8) -> bool) -> String {
+pub(super) fn percent_encode(bytes: &[u8], keep: impl Fn(u8) -> bool) -> String {
     let mut out = String::with_capacity(bytes.len());
     for &b in bytes {
         if keep(b) {

@@ -931,9 +931,14 @@ fn write_json_string(s: &str, out: &mut String) {
 
 /// `to_json(data)` (stdlib 8.5.0; 9.7.0's `stdlib::to_json`): Ruby's `to_json` of the value.
 fn to_json(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    Ok(Value::from(ruby_to_json(&call.arg(0))?.as_str()))
+}
+
+/// Ruby's `to_json` of a value (other modules' ports write JSON with it).
+pub(super) fn ruby_to_json(v: &Value) -> Eval<String> {
     let mut out = String::new();
-    write_json(&call.arg(0), &JsonStyle::compact(), 0, &mut out)?;
-    Ok(Value::from(out.as_str()))
+    write_json(v, &JsonStyle::compact(), 0, &mut out)?;
+    Ok(out)
 }
 
 /// `to_json_pretty(data, [skip_undef], [opts])` (and 9.7.0's `stdlib::to_json_pretty`): Ruby's
@@ -1049,7 +1054,7 @@ fn basename(_: &mut Evaluator, call: Call) -> Eval<Value> {
 }
 
 /// Ruby's `File.basename(path, suffix)` on Unix.
-fn file_basename<'a>(path: &'a str, suffix: Option<&str>) -> &'a str {
+pub(super) fn file_basename<'a>(path: &'a str, suffix: Option<&str>) -> &'a str {
     if path.is_empty() {
         return "";
     }
@@ -1083,7 +1088,7 @@ fn strip_extension(base: &str, suffix: &str) -> Option<usize> {
 
 /// Ruby's `File.extname` on Unix: the base name's last `.` and what follows (after any
 /// leading dots; `'.'` where it ends with one), `''` where it has none.
-fn file_extname(path: &str) -> &str {
+pub(super) fn file_extname(path: &str) -> &str {
     let base = file_basename(path, None);
     let rest = base.trim_start_matches('.');
     match rest.rfind('.') {
