@@ -17,9 +17,364 @@ pub static PORTS: &[Port] = &[
     v3("stdlib", "parseyaml", -1, |_, c| parse_or_default(c, parse_yaml)),
     v3("stdlib", "parsejson", -1, |_, c| parse_or_default(c, parse_json)),
     v4("stdlib", "parsepson", &["String[1] $pson_string, Any $default?"], parsepson),
+    v3("stdlib", "range", -1, range),
+    v3("stdlib", "reverse", -1, |_, c| collection_op(c, "reverse", |v| v.reverse())),
+    v3("stdlib", "shuffle", -1, |_, c| collection_op(c, "shuffle", shuffle)),
+    v3("stdlib", "time", -1, time),
+    v4("stdlib", "time", SHIM, |ev, c| ev.call_function_inner("stdlib::time", c.args, None, c.at)),
+    v3("stdlib", "to_bytes", -1, to_bytes),
+    v3("stdlib", "convert_base", 2, convert_base),
+    v3("stdlib", "uriescape", -1, uriescape),
+    v4("stdlib", "sprintf_hash", &["String $format, Hash $arguments"], sprintf_hash),
+    v3("stdlib", "try_get_value", -2, try_get_value),
 ];
 
 const TO_YAML: &[&str] = &["Any $data, Hash $options?"];
+
+// ---- conversions --------------------------------------------------------------------------
+
+/// `range(start, stop, [step])` or `range('start..stop')` (`...` leaves the stop out, `-` as
+/// `..`) (3.x): the integers (where the start is all digits) or the strings (Ruby's
+/// `String#upto`, each `String#succ` of the last) from the start to the stop, every step-th
+/// of them, at most a million.
+fn range(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let args = &call.args;
+    let (start, stop, step, exclusive) = match args.as_slice() {
+        [] => return Err(fail("range(): Wrong number of arguments given (0 for 1)")),
+        [one] => {
+            let Value::String(text) = one else { return Err(ruby::no_method("match", one)) };
+            match range_text(text) {
+                Some((start, op, stop)) => (start.to_owned(), stop.to_owned(), 1, op == "..."),
+                None if text.lines().any(|l| !l.is_empty()) => {
+                    return Err(fail(format!("range(): Unable to compute range from the value: {text}")))
+                }
+                None => return Err(fail(format!("range(): Unknown range format: {text}"))),
+            }
+        }
+        [start, stop, rest @ ..] => {
+            let step = match rest.first() {
+                None => 1,
+                Some(Value::Integer(i)) => i.unsigned_abs(),
+                Some(Value::Float(f)) => f.trunc().abs() as u64,
+                Some(Value::String(s)) => {
+                    crate::functions::math::ruby_to_i(s).as_i64().map_or(u64::MAX, i64::unsigned_abs)
+                }
+                Some(other) => return Err(ruby::no_method("to_i", other)),
+            };
+            if step == 0 {
+                return Err(fail("range(): 3rd arg (step size) must be a non zero integer (e.g. 1 or -1)"));
+            }
+            (ruby::to_s(start), ruby::to_s(stop), step, false)
+        }
+    };
+    let step = usize::try_from(step).unwrap_or(usize::MAX);
+    let all_digits = |s: &str| s.lines().any(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()));
+    let items: Vec<Value> = if all_digits(&start) {
+        let int = |s: &str| crate::functions::math::ruby_to_i(s).as_i64().unwrap_or(i64::MAX);
+        let (a, b) = (int(&start), int(&stop));
+        let b = if exclusive { b.saturating_sub(1) } else { b };
+        (a..=b).step_by(step).take(RANGE_MAX).map(Value::Integer).collect()
+    } else {
+        string_upto(&start, &stop, exclusive).step_by(step).take(RANGE_MAX).map(|s| Value::from(s.as_str())).collect()
+    };
+    Ok(Value::array(items))
+}
+
+/// How many values `range` gives at most (its `first(1_000_000)`).
+const RANGE_MAX: usize = 1_000_000;
+
+/// `^(\w+)(\.\.\.?|-)(\w+)$` of one of the text's lines: the start, the operator, the stop.
+fn range_text(text: &str) -> Option<(&str, &str, &str)> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.split('\n').find_map(|line| {
+        let start_end = line.find(|c: char| !word(c))?;
+        let (start, rest) = line.split_at(start_end);
+        let op = ["...", "..", "-"].into_iter().find(|op| rest.starts_with(op))?;
+        let stop = &rest[op.len()..];
+        (!start.is_empty() && !stop.is_empty() && stop.chars().all(word)).then_some((start, op, stop))
+    })
+}
+
+/// Ruby's `String#upto(stop, exclusive)`: two one-character ASCII strings by their codes,
+/// others by `succ` while not longer than the stop.
+fn string_upto(start: &str, stop: &str, exclusive: bool) -> Box<dyn Iterator<Item = String>> {
+    if start.len() == 1 && stop.len() == 1 && start.is_ascii() && stop.is_ascii() {
+        let (a, b) = (start.as_bytes()[0], stop.as_bytes()[0]);
+        let b = if exclusive { b.checked_sub(1) } else { Some(b) };
+        return match b {
+            Some(b) => Box::new((a..=b).map(|c| char::from(c).to_string())),
+            None => Box::new(std::iter::empty()),
+        };
+    }
+    if start > stop || (exclusive && start == stop) {
+        return Box::new(std::iter::empty());
+    }
+    let after_end = string_succ(stop);
+    let (stop, mut current, mut done) = (stop.to_owned(), Some(start.to_owned()), false);
+    Box::new(std::iter::from_fn(move || {
+        let this = current.take()?;
+        if done || this == after_end {
+            return None;
+        }
+        let next = (exclusive || this != stop).then(|| string_succ(&this));
+        match next {
+            Some(n) if !(exclusive && n == stop) && n.len() <= stop.len() && !n.is_empty() => current = Some(n),
+            _ => done = true,
+        }
+        Some(this)
+    }))
+}
+
+/// Ruby's `String#succ` (of ASCII letters and digits): the rightmost alphanumeric
+/// incremented, `z`, `Z` and `9` wrapping and carrying leftwards (`az` → `ba`, `zz` →
+/// `aaa`, `a9` → `b0`); without one, the last character incremented.
+fn string_succ(s: &str) -> String {
+    let mut chars: Vec<char> = s.chars().collect();
+    let (mut last_alnum, mut wrapped_at, mut after_other) = (None::<char>, None, false);
+    for i in (0..chars.len()).rev() {
+        let c = chars[i];
+        if let (true, Some(l)) = (after_other, last_alnum) {
+            if (l.is_ascii_alphabetic() && c.is_ascii_digit()) || (l.is_ascii_digit() && c.is_ascii_alphabetic()) {
+                break;
+            }
+        }
+        if !c.is_ascii_alphanumeric() {
+            after_other = true;
+            continue;
+        }
+        after_other = false;
+        let wrapped = match c {
+            '9' => '0',
+            'z' => 'a',
+            'Z' => 'A',
+            _ => {
+                chars[i] = char::from(c as u8 + 1);
+                return chars.into_iter().collect();
+            }
+        };
+        chars[i] = wrapped;
+        last_alnum = Some(wrapped);
+        wrapped_at = Some(i);
+    }
+    match (wrapped_at, last_alnum) {
+        (Some(i), Some(w)) => chars.insert(i, if w == '0' { '1' } else { w }),
+        _ => match chars.last_mut() {
+            Some(last) => *last = char::from_u32(*last as u32 + 1).unwrap_or(*last),
+            None => {}
+        },
+    }
+    chars.into_iter().collect()
+}
+
+/// `reverse` and `shuffle` (3.x): `op` of an array's elements or a string's characters.
+fn collection_op(call: Call, name: &str, op: fn(&mut Vec<Value>)) -> Eval<Value> {
+    let Some(value) = call.args.first() else {
+        return Err(fail(format!("{name}(): Wrong number of arguments given (0 for 1)")));
+    };
+    match value {
+        Value::Array(items) => {
+            let mut items = items.to_vec();
+            op(&mut items);
+            Ok(Value::array(items))
+        }
+        Value::String(s) => {
+            let mut chars: Vec<Value> = s.chars().map(|c| Value::from(c.to_string().as_str())).collect();
+            op(&mut chars);
+            Ok(Value::from(chars.iter().map(ruby::to_s).collect::<String>().as_str()))
+        }
+        _ => Err(fail(format!("{name}(): Requires either array or string to work with"))),
+    }
+}
+
+/// Ruby's in-place shuffle of `shuffle` (each place swapped with a random later one), from
+/// a seed the standard library draws at random.
+fn shuffle(items: &mut Vec<Value>) {
+    use std::hash::{BuildHasher, Hasher};
+    let mut state = std::collections::hash_map::RandomState::new().build_hasher().finish() | 1;
+    let n = items.len();
+    for i in 0..n {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let j = i + (state % (n - i) as u64) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// `time([zone])` (stdlib 8.5.0, 3.x): the seconds since the epoch (the zone changes nothing).
+fn time(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    if call.args.len() > 1 {
+        return Err(fail(format!("time(): Wrong number of arguments given {} for 0 or 1", call.args.len())));
+    }
+    if let Some(zone) = call.args.first() {
+        if !matches!(zone, Value::String(_) | Value::Array(_) | Value::Hash(_) | Value::Boolean(false) | Value::Undef) {
+            return Err(ruby::no_method("empty?", zone));
+        }
+    }
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    Ok(Value::Integer(i64::try_from(now).unwrap_or(i64::MAX)))
+}
+
+/// `to_bytes(size)` (3.x): a number as it is; a text's leading number times the power of
+/// 1024 its unit prefix (`k`, `M`, `G`, `T`, `P`, `E`) names, as an integer.
+fn to_bytes(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let [arg] = call.args.as_slice() else {
+        return Err(fail(format!("to_bytes(): Wrong number of arguments given ({} for 1)", call.args.len())));
+    };
+    let text = match arg {
+        Value::Integer(_) | Value::BigInt(_) | Value::Float(_) => return Ok(arg.clone()),
+        Value::String(s) => s,
+        Value::Boolean(b) => return Err(fail(format!("no implicit conversion of {b} into String"))),
+        other => return Err(fail(format!("no implicit conversion of {} into String", ruby::class(other)))),
+    };
+    // `([0-9.e+-]*)\s*([^bB]?)` from the start
+    let number_end = text.find(|c: char| !(c.is_ascii_digit() || ".e+-".contains(c))).unwrap_or(text.len());
+    let value = crate::functions::math::ruby_to_f(&text[..number_end]);
+    let rest = text[number_end..].trim_start_matches(|c: char| c.is_ascii_whitespace());
+    let prefix = rest.chars().next().filter(|c| *c != 'b' && *c != 'B');
+    let power = match prefix {
+        None => 0,
+        Some('k') => 10,
+        Some('M') => 20,
+        Some('G') => 30,
+        Some('T') => 40,
+        Some('P') => 50,
+        Some('E') => 60,
+        Some(other) => return Err(fail(format!("to_bytes(): Unknown prefix {other}"))),
+    };
+    let bytes = value * f64::from(1u32 << (power / 2)) * f64::from(1u32 << (power - power / 2));
+    puppet_types::Int::from_f64(bytes)
+        .map(puppet_types::Int::into_value)
+        .ok_or_else(|| fail(format!("{}", poppet_ruby::float::float_to_s(bytes))))
+}
+
+/// `convert_base(number, base)` (3.x): an integer (or a text of decimal digits) written in
+/// a base from 2 to 36.
+fn convert_base(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let decimal = |v: &Value, which: &str| -> Eval<i128> {
+        match v {
+            Value::Integer(i) => Ok(i128::from(*i)),
+            Value::String(s) => {
+                if !s.lines().any(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit())) {
+                    return Err(fail(
+                        "convert_base(): First argument must be an integer or a string corresponding to an integer in base 10",
+                    ));
+                }
+                Ok(crate::functions::math::ruby_to_i(s).as_i64().map_or(i128::MAX, i128::from))
+            }
+            _ => Err(fail(format!("convert_base(): {which} argument must be either a string or an integer"))),
+        }
+    };
+    let number = decimal(&call.arg(0), "First")?;
+    let base = decimal(&call.arg(1), "Second")?;
+    let Some(base) = u32::try_from(base).ok().filter(|b| (2..=36).contains(b)) else {
+        return Err(fail("convert_base(): base must be at least 2 and must not be greater than 36"));
+    };
+    let mut digits = Vec::new();
+    let mut n = number.unsigned_abs();
+    loop {
+        digits.push(char::from_digit((n % u128::from(base)) as u32, base).unwrap_or('0'));
+        n /= u128::from(base);
+        if n == 0 {
+            break;
+        }
+    }
+    if number < 0 {
+        digits.push('-');
+    }
+    Ok(Value::from(digits.into_iter().rev().collect::<String>().as_str()))
+}
+
+/// `uriescape(string or array)` (3.x): Ruby's `URI::DEFAULT_PARSER.escape`: each byte but
+/// letters, digits and `-_.!~*'();/?:@&=+$,[]` as `%XX`; of an array, each string.
+fn uriescape(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    fn escape(s: &str) -> String {
+        let mut out = String::new();
+        for b in s.bytes() {
+            if b.is_ascii_alphanumeric() || b"-_.!~*'();/?:@&=+$,[]".contains(&b) {
+                out.push(char::from(b));
+            } else {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+        out
+    }
+    match call.args.first() {
+        None => Err(fail("uriescape(): Wrong number of arguments given (0 for 1)")),
+        Some(Value::String(s)) => Ok(Value::from(escape(s).as_str())),
+        Some(Value::Array(items)) => Ok(Value::array(
+            items
+                .iter()
+                .map(|v| match v {
+                    Value::String(s) => Value::from(escape(s).as_str()),
+                    other => other.clone(),
+                })
+                .collect(),
+        )),
+        Some(_) => Err(fail("uriescape(): Requires either array or string to work with")),
+    }
+}
+
+/// `sprintf_hash(format, hash)` (stdlib 8.5.0, 4.x, deprecated): Ruby's `sprintf` with
+/// references to the hash's values by name (`%<name>s`, `%{name}`): Puppet's `sprintf`.
+fn sprintf_hash(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let message = "This method is deprecated. From Puppet 4.10.10/5.3.4 please use the built-in sprintf instead";
+    ev.call_function_inner("deprecation", vec![Value::from("sprintf_hash"), Value::from(message)], None, call.at)?;
+    ev.call_function_inner("sprintf", call.args, None, call.at)
+}
+
+/// `try_get_value(data, path, [default], [separator])` (stdlib 8.5.0, 3.x, deprecated): the
+/// value at the path (keys split at the separator, `/` by default; all-digit keys as
+/// indices) of a hash or array, by stdlib's deprecated 3.x `dig`, which calls `dig44`;
+/// the default where there is none. Data that is no collection, or an empty path, gives
+/// the default, else the data. (Puppet also warns that the 3.x autoloader loads `dig44`,
+/// once per Puppet process: Poppet leaves that warning out.)
+fn try_get_value(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    use crate::eval::Level;
+    ev.log(Level::Warning, "try_get_value() DEPRECATED: this function is deprecated, please use dig() instead.");
+    let data = call.arg(0);
+    let path = call.args.get(1).cloned().unwrap_or(Value::from(""));
+    let default = call.args.get(2).cloned();
+    let or_data = |default: Option<Value>, data: Value| match default {
+        Some(d) if crate::eval::truthy(&d) => d,
+        _ => data,
+    };
+    if !matches!(data, Value::Array(_) | Value::Hash(_)) || path == Value::from("") {
+        return Ok(or_data(default, data));
+    }
+    let separator = match call.args.get(3) {
+        Some(Value::String(s)) => s.to_string(),
+        Some(other) if crate::eval::truthy(other) => ruby::to_s(other),
+        _ => "/".into(),
+    };
+    let Value::String(ref path) = path else { return Err(ruby::no_method("split", &path)) };
+    let mut keys: Vec<&str> = if separator.is_empty() {
+        path.char_indices().map(|(i, c)| &path[i..i + c.len_utf8()]).collect()
+    } else {
+        path.split(separator.as_str()).collect()
+    };
+    while keys.last() == Some(&"") {
+        keys.pop();
+    }
+    let keys = keys
+        .into_iter()
+        .map(|k| match k.parse::<i64>() {
+            Ok(i) if k.bytes().all(|b| b.is_ascii_digit()) => Value::Integer(i),
+            _ => Value::from(k),
+        })
+        .collect();
+    ev.log(
+        Level::Warning,
+        "dig() DEPRECATED: This function has been replaced in Puppet 4.5.0, please use dig44() for backwards compatibility or use the new version.",
+    );
+    crate::functions::strings::warn_once(
+        ev,
+        "autoloader#loaded?(dig44)",
+        "The method 'Puppet::Parser::Functions.autoloader#loaded?(\"dig44\")' is deprecated in favor of using 'Scope#call_function'.",
+    );
+    let args = vec![data, Value::array(keys), default.unwrap_or(Value::Undef)];
+    ev.call_function_inner("dig44", args, None, call.at)
+}
 
 // ---- reading ------------------------------------------------------------------------------
 
