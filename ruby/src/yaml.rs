@@ -155,7 +155,10 @@ fn is_blank_or_end(c: Option<char>) -> bool {
 /// BMP from U+00A0 but for surrogates, U+FEFF, U+FFFE and U+FFFF.
 fn is_printable(c: char) -> bool {
     let c = c as u32;
-    c == 0x0A || (0x20..=0x7E).contains(&c) || (0xA0..=0xD7FF).contains(&c) || ((0xE000..=0xFFFD).contains(&c) && c != 0xFEFF)
+    c == 0x0A
+        || (0x20..=0x7E).contains(&c)
+        || (0xA0..=0xD7FF).contains(&c)
+        || ((0xE000..=0xFFFD).contains(&c) && c != 0xFEFF)
 }
 
 fn analyze(s: &str) -> Analysis {
@@ -226,7 +229,8 @@ fn analyze(s: &str) -> Analysis {
         }
         preceded_by_ws = is_blank_or_end(Some(c));
     }
-    let mut a = Analysis { multiline: line_breaks, flow_plain: true, block_plain: true, single_quoted: true, block: true };
+    let mut a =
+        Analysis { multiline: line_breaks, flow_plain: true, block_plain: true, single_quoted: true, block: true };
     if leading_space || leading_break || trailing_space || trailing_break {
         a.flow_plain = false;
         a.block_plain = false;
@@ -240,7 +244,13 @@ fn analyze(s: &str) -> Analysis {
         a.single_quoted = false;
     }
     if space_break || special {
-        a = Analysis { multiline: line_breaks, flow_plain: false, block_plain: false, single_quoted: false, block: false };
+        a = Analysis {
+            multiline: line_breaks,
+            flow_plain: false,
+            block_plain: false,
+            single_quoted: false,
+            block: false,
+        };
     }
     if line_breaks {
         a.flow_plain = false;

@@ -27,7 +27,87 @@ pub static PORTS: &[Port] = &[
     v3("stdlib", "uriescape", -1, uriescape),
     v4("stdlib", "sprintf_hash", &["String $format, Hash $arguments"], sprintf_hash),
     v3("stdlib", "try_get_value", -2, try_get_value),
+    v4("stdlib", "to_python", SHIM, |ev, c| {
+        real_or_shim(ev, c, "to_python", &["Any $object"], |_, c| literal(c, PYTHON))
+    }),
+    v4("stdlib", "stdlib::to_python", &["Any $object"], |_, c| literal(c, PYTHON)),
+    v4("stdlib", "to_ruby", SHIM, |ev, c| real_or_shim(ev, c, "to_ruby", &["Any $object"], |_, c| literal(c, RUBY))),
+    v4("stdlib", "stdlib::to_ruby", &["Any $object"], |_, c| literal(c, RUBY)),
 ];
+
+/// How `to_python` and `to_ruby` write `true`, `false`, `nil` and a hash's `key: value`.
+struct Literals {
+    words: [&'static str; 3],
+    arrow: &'static str,
+}
+
+const PYTHON: Literals = Literals { words: ["True", "False", "None"], arrow: ": " };
+const RUBY: Literals = Literals { words: ["true", "false", "nil"], arrow: " => " };
+
+/// `to_python(value)` and `to_ruby(value)` (and 9.7.0's `stdlib::` names): the value's rich
+/// data (Puppet's `ToDataConverter`) as a literal: strings as Ruby's `inspect`, arrays and
+/// hashes as `[a, b]` and `{k: v}` (`{k => v}`).
+fn literal(call: Call, lang: Literals) -> Eval<Value> {
+    fn write(v: &Value, lang: &Literals, out: &mut String, depth: usize) -> Eval<()> {
+        if depth > MAX_DEPTH {
+            return Err(fail("the value nests too deeply"));
+        }
+        match v {
+            Value::Boolean(true) => out.push_str(lang.words[0]),
+            Value::Boolean(false) => out.push_str(lang.words[1]),
+            Value::Undef => out.push_str(lang.words[2]),
+            Value::String(s) => out.push_str(&poppet_ruby::string::inspect(s)),
+            Value::Integer(_) | Value::BigInt(_) | Value::Float(_) => out.push_str(&ruby::to_s(v)),
+            Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write(item, lang, out, depth + 1)?;
+                }
+                out.push(']');
+            }
+            Value::Hash(h) if h.keys().all(|k| matches!(k, Value::String(_))) => {
+                out.push('{');
+                for (i, (k, item)) in h.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write(k, lang, out, depth + 1)?;
+                    out.push_str(lang.arrow);
+                    write(item, lang, out, depth + 1)?;
+                }
+                out.push('}');
+            }
+            Value::Hash(h) => {
+                let pairs = h.iter().flat_map(|(k, x)| [k.clone(), x.clone()]).collect();
+                write(&rich("Hash", Some(Value::array(pairs))), lang, out, depth + 1)?;
+            }
+            Value::Default => write(&rich("Default", None), lang, out, depth + 1)?,
+            Value::Sensitive(inner) => write(&rich("Sensitive", Some((**inner).clone())), lang, out, depth + 1)?,
+            other => {
+                return Err(fail(format!(
+                    "Poppet does not write the rich data of a {} as a literal",
+                    puppet_types::infer::infer(other)
+                )))
+            }
+        }
+        Ok(())
+    }
+    /// Rich data's `{"__ptype" => type, "__pvalue" => value}`.
+    fn rich(ptype: &str, value: Option<Value>) -> Value {
+        let mut h = puppet_types::value::Hash::default();
+        h.insert(Value::from("__ptype"), Value::from(ptype));
+        if let Some(v) = value {
+            h.insert(Value::from("__pvalue"), v);
+        }
+        Value::hash(h)
+    }
+    let mut out = String::new();
+    write(&call.arg(0), &lang, &mut out, 0)?;
+    Ok(Value::from(out.as_str()))
+}
 
 const TO_YAML: &[&str] = &["Any $data, Hash $options?"];
 
@@ -158,16 +238,17 @@ fn string_succ(s: &str) -> String {
     }
     match (wrapped_at, last_alnum) {
         (Some(i), Some(w)) => chars.insert(i, if w == '0' { '1' } else { w }),
-        _ => match chars.last_mut() {
-            Some(last) => *last = char::from_u32(*last as u32 + 1).unwrap_or(*last),
-            None => {}
-        },
+        _ => {
+            if let Some(last) = chars.last_mut() {
+                *last = char::from_u32(*last as u32 + 1).unwrap_or(*last);
+            }
+        }
     }
     chars.into_iter().collect()
 }
 
 /// `reverse` and `shuffle` (3.x): `op` of an array's elements or a string's characters.
-fn collection_op(call: Call, name: &str, op: fn(&mut Vec<Value>)) -> Eval<Value> {
+fn collection_op(call: Call, name: &str, op: fn(&mut [Value])) -> Eval<Value> {
     let Some(value) = call.args.first() else {
         return Err(fail(format!("{name}(): Wrong number of arguments given (0 for 1)")));
     };
@@ -188,7 +269,7 @@ fn collection_op(call: Call, name: &str, op: fn(&mut Vec<Value>)) -> Eval<Value>
 
 /// Ruby's in-place shuffle of `shuffle` (each place swapped with a random later one), from
 /// a seed the standard library draws at random.
-fn shuffle(items: &mut Vec<Value>) {
+fn shuffle(items: &mut [Value]) {
     use std::hash::{BuildHasher, Hasher};
     let mut state = std::collections::hash_map::RandomState::new().build_hasher().finish() | 1;
     let n = items.len();
@@ -245,7 +326,7 @@ fn to_bytes(_: &mut Evaluator, call: Call) -> Eval<Value> {
     let bytes = value * f64::from(1u32 << (power / 2)) * f64::from(1u32 << (power - power / 2));
     puppet_types::Int::from_f64(bytes)
         .map(puppet_types::Int::into_value)
-        .ok_or_else(|| fail(format!("{}", poppet_ruby::float::float_to_s(bytes))))
+        .ok_or_else(|| fail(poppet_ruby::float::float_to_s(bytes)))
 }
 
 /// `convert_base(number, base)` (3.x): an integer (or a text of decimal digits) written in
@@ -613,11 +694,9 @@ impl Pson<'_> {
         let mut units: Vec<u16> = Vec::new();
         loop {
             let Some(&c) = self.s.get(j) else { return Ok(None) };
-            if c != b'\\' || self.s.get(j + 1) != Some(&b'u') {
-                if !units.is_empty() {
-                    out.extend_from_slice(String::from_utf16_lossy(&units).as_bytes());
-                    units.clear();
-                }
+            if (c != b'\\' || self.s.get(j + 1) != Some(&b'u')) && !units.is_empty() {
+                out.extend_from_slice(String::from_utf16_lossy(&units).as_bytes());
+                units.clear();
             }
             match c {
                 b'"' => break,
@@ -629,7 +708,9 @@ impl Pson<'_> {
                         let Some(unit) = hex.and_then(|h| u16::from_str_radix(h, 16).ok()) else { return Ok(None) };
                         // Ruby appends each byte as a character: one past ASCII is no UTF-16
                         if unit & 0x8080 != 0 {
-                            return Err(fail("Caught Encoding::InvalidByteSequenceError: a \\u escape PSON cannot decode"));
+                            return Err(fail(
+                                "Caught Encoding::InvalidByteSequenceError: a \\u escape PSON cannot decode",
+                            ));
                         }
                         units.push(unit);
                         j += 6;
