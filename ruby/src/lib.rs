@@ -11,6 +11,7 @@
 //! | [`kernel`] | `Kernel#Integer` and `Kernel#Float` of a string                    |
 //! | [`regexp`] | Onigmo's syntax and errors, `Regexp#to_s`, `Regexp.escape`         |
 //! | [`json`]   | which documents `JSON.parse` refuses, and its message              |
+//! | [`yaml`]   | `to_yaml` (`Psych.dump` over libyaml's emitter)                    |
 //!
 //! ```
 //! assert_eq!(poppet_ruby::float::float_to_s(1e20), "1.0e+20");
@@ -22,3 +23,4 @@ pub mod json;
 pub mod kernel;
 pub mod regexp;
 pub mod string;
+pub mod yaml;

@@ -47,7 +47,7 @@ fn float_to_integer(f: f64) -> Eval<Value> {
 }
 
 /// Ruby's `String#to_i`: the leading decimal integer (`0` when there is none).
-fn ruby_to_i(s: &str) -> Int {
+pub(crate) fn ruby_to_i(s: &str) -> Int {
     let t = s.trim_start_matches(|c: char| c.is_ascii_whitespace());
     let (neg, body) = match t.as_bytes().first() {
         Some(b'-') => (true, &t[1..]),

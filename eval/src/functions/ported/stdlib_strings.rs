@@ -82,7 +82,7 @@ enum Legacy {
 }
 
 /// The dispatch of stdlib 9.7.0's deprecated 4.x functions ([`shim`]).
-const SHIM: &[&str] = &["Any *$args"];
+pub(super) const SHIM: &[&str] = &["Any *$args"];
 const FQDN_ROTATE: &[&str] =
     &["String $input, Variant[Integer,String] *$seeds", "Array $input, Variant[Integer,String] *$seeds"];
 const SEEDED_RAND_STRING: &[&str] = &["Integer[1] $length, String $seed, String[2] $charset?"];
@@ -90,7 +90,7 @@ const SEEDED_RAND_STRING: &[&str] = &["Integer[1] $length, String $seed, String[
 /// stdlib 9.7.0's deprecated global names of its `stdlib::` functions (`fqdn_rotate`,
 /// `to_json`, ...): the deprecation warning (`deprecation(name, message, false)`), then the
 /// `stdlib::` function with the same arguments.
-fn shim(ev: &mut Evaluator, call: Call, name: &str) -> Eval<Value> {
+pub(super) fn shim(ev: &mut Evaluator, call: Call, name: &str) -> Eval<Value> {
     let message = format!("This function is deprecated, please use stdlib::{name} instead.");
     let args = vec![Value::from(name), Value::from(message.as_str()), Value::Boolean(false)];
     ev.call_function_inner("deprecation", args, None, call.at)?;
@@ -100,7 +100,7 @@ fn shim(ev: &mut Evaluator, call: Call, name: &str) -> Eval<Value> {
 /// A 4.x function of stdlib 8.5.0 that 9.x made a deprecated [`shim`]: its port's dispatch
 /// takes anything (the shim's), so with stdlib 8 the arguments are checked here against
 /// the 8.5.0 function's own `dispatches` (Puppet's messages) before `real` runs.
-fn real_or_shim(
+pub(super) fn real_or_shim(
     ev: &mut Evaluator,
     call: Call,
     name: &str,
