@@ -31,13 +31,21 @@ struct Workload {
     what: &'static str,
     sizes: &'static [(&'static str, f64)],
     source: &'static str,
+    /// For a compile of real modules: their module path. Both sides then compile for the
+    /// real node (`eval/src/facts/debian12.json`, `strict_variables` off), and each reports
+    /// the size of its catalog with its notices.
+    modulepath: Option<&'static str>,
 }
+
+/// Debian's Puppet modules, as `scripts/install-corpus.sh` installs them.
+const CORPUS_MODULES: &str = "/usr/share/puppet/modules";
 
 const WORKLOADS: &[Workload] = &[
     Workload {
         name: "iterate",
         what: "reduce over Integer[1, 100000]; filter and map over Integer[1, 20000]",
         sizes: &[("N", 100_000.0), ("M", 20_000.0)],
+        modulepath: None,
         source: r#"$sum = Integer[1, @N@].reduce(0) |$s, $x| { $s + $x }
 $odd = Integer[1, @M@].filter |$x| { $x % 2 == 1 }
 $squares = $odd.map |$x| { $x * $x }
@@ -49,6 +57,7 @@ notice("${sum} ${odd.length} ${squares[-1]}")
         what: "recursive user function with typed parameter and return: fib(22), 57,313 calls",
         // fib(n) makes ~phi^n calls: the size is n, scaled by log_phi(scale).
         sizes: &[("FIB", 22.0)],
+        modulepath: None,
         source: r#"function fib(Integer $n) >> Integer {
   if $n < 2 { $n } else { fib($n - 1) + fib($n - 2) }
 }
@@ -59,6 +68,7 @@ notice(fib(@FIB@))
         name: "strings",
         what: "100,000 interpolated strings; join, split, 1,000 slices joined; md5",
         sizes: &[("N", 100_000.0), ("C", 1_000.0)],
+        modulepath: None,
         source: r#"$parts = Integer[1, @N@].map |$i| { "item-${i}:${$i % 13}" }
 $joined = $parts.join(',')
 $back = $joined.split(',')
@@ -71,6 +81,7 @@ notice("${back.length} ${joined.length} ${text.length} ${md5($text)}")
         name: "hashes",
         what: "Hash() of 20,000 pairs; 30,000 lookups; reduce over its pairs; 5,000-step group-by into 50 keys",
         sizes: &[("H", 20_000.0), ("L", 30_000.0), ("R", 5_000.0)],
+        modulepath: None,
         source: r#"$h = Hash(Integer[1, @H@].map |$i| { ["key${i}", $i * 2] })
 $hits = Integer[1, @L@].filter |$i| { $h["key${i}"] =~ Integer }
 $sum = $h.reduce(0) |$s, $kv| { $s + $kv[1] }
@@ -86,6 +97,7 @@ notice("${h.length} ${hits.length} ${sum} ${groups['g7']}")
         what: "reduce with + into a hash of 5,000 entries (Puppet copies the hash at each step; poppet adds in place)",
         // Quadratic: each step copies the hash so far. The size scales the cost, not n.
         sizes: &[("SQ", 5_000.0)],
+        modulepath: None,
         source: r#"$h = Integer[1, @SQ@].reduce({}) |$acc, $i| { $acc + { "k${i}" => $i * 3 } }
 notice("${h.length} ${h['k77']} ${h.keys[-1]}")
 "#,
@@ -94,6 +106,7 @@ notice("${h.length} ${h['k77']} ${h.keys[-1]}")
         name: "types",
         what: "100,000 values =~ a Variant, a Struct and a Pattern each; two whole-array matches",
         sizes: &[("B", 20_000.0)],
+        modulepath: None,
         source: r#"$base = Integer[1, @B@].map |$i| {
   case $i % 5 {
     0: { $i % 20 }
@@ -117,7 +130,24 @@ $none = $values =~ Array[$t]
 notice("${counts} ${all} ${none} ${values.length}")
 "#,
     },
+    Workload {
+        name: "class-nova",
+        what: "include nova::compute::libvirt (Debian's modules: 64 resources; stdlib's and openstacklib's functions)",
+        sizes: &[],
+        modulepath: Some(CORPUS_MODULES),
+        source: "include nova::compute::libvirt\n",
+    },
+    Workload {
+        name: "class-filebeat",
+        what: "include filebeat (Debian's modules: 47 resources; stdlib's functions, its apt and concat)",
+        sizes: &[],
+        modulepath: Some(CORPUS_MODULES),
+        source: "include filebeat\n",
+    },
 ];
+
+/// The facts of the real node the module workloads compile for.
+const FACTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../eval/src/facts/debian12.json");
 
 impl Workload {
     /// The program at `scale` times the default sizes.
@@ -151,8 +181,13 @@ struct Args {
     /// Timed compiles of each workload with Puppet
     #[arg(long, default_value_t = 3)]
     puppet_runs: usize,
-    /// Which workloads: iterate, fib, strings, hashes, hash-merge, types
-    #[arg(long, value_delimiter = ',', default_value = "iterate,fib,strings,hashes,hash-merge,types")]
+    /// Which workloads: iterate, fib, strings, hashes, hash-merge, types, class-nova,
+    /// class-filebeat
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "iterate,fib,strings,hashes,hash-merge,types,class-nova,class-filebeat"
+    )]
     workloads: Vec<String>,
     /// Multiply the workloads' sizes (fib: its number of calls) by this
     #[arg(long, default_value_t = 1.0)]
@@ -227,6 +262,7 @@ struct Job {
     name: String,
     what: String,
     source: String,
+    modulepath: Option<&'static str>,
 }
 
 fn run(args: &Args) -> Result<(), String> {
@@ -240,12 +276,13 @@ fn run(args: &Args) -> Result<(), String> {
             name: found.name.to_string(),
             what: found.what.to_string(),
             source: found.source(args.scale),
+            modulepath: found.modulepath,
         });
     }
     for f in &args.file {
         let source = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
         let name = f.file_stem().map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into_owned());
-        chosen.push(Job { name, what: format!("the program in {}", f.display()), source });
+        chosen.push(Job { name, what: format!("the program in {}", f.display()), source, modulepath: None });
     }
     if let Some(name) = &args.show {
         let w = WORKLOADS.iter().find(|x| x.name == name).ok_or_else(|| format!("unknown workload {name}"))?;
@@ -258,7 +295,7 @@ fn run(args: &Args) -> Result<(), String> {
     let mut ours = Vec::new();
     if args.engines.iter().any(|e| e == "ours") {
         for w in &chosen {
-            let m = measure_ours(&w.source, args.runs);
+            let m = measure_ours(w, args.runs);
             if !args.json {
                 eprintln!("poppet: {}: best {:.2} ms", w.name, best(&m.runs) * 1e3);
             }
@@ -312,18 +349,36 @@ fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// Our evaluator over `source`: one untimed run (its notices kept), then `runs` timed ones,
-/// each in a fresh session; a run is `Session::run` (parse, validate, evaluate) plus dropping
-/// the outcome and the session.
-fn measure_ours(source: &str, runs: usize) -> Measurement {
+/// A fresh session for `job`: for real modules, their module path and the real node's
+/// defaults (`strict_variables` off; `Session::default()` has the node's facts).
+fn session_for(job: &Job) -> puppet_eval::Session {
     let mut session = puppet_eval::Session::default();
+    if let Some(path) = job.modulepath {
+        session.evaluator.set_modulepath(path);
+        session.evaluator.options.strict_variables = false;
+    }
+    session
+}
+
+/// Our evaluator over the job's program: one untimed run (its notices kept, and for real
+/// modules the size of the catalog), then `runs` timed ones, each in a fresh session; a run
+/// is `Session::run` (parse, validate, evaluate, finish the catalog) plus dropping the
+/// outcome and the session.
+fn measure_ours(job: &Job, runs: usize) -> Measurement {
+    let source = job.source.as_str();
+    let mut session = session_for(job);
     let outcome = session.run(source);
-    let notices = outcome.notices().iter().map(|s| s.to_string()).collect();
+    let mut notices: Vec<String> = outcome.notices().iter().map(|s| s.to_string()).collect();
+    if job.modulepath.is_some() {
+        let json = session.evaluator.compiler.catalog.to_json("testnode");
+        let resources = json["resources"].as_array().map_or(0, Vec::len);
+        notices.push(format!("catalog: {resources} resources"));
+    }
     let error = outcome.error.as_ref().map(|f| f.puppet_text());
     drop((outcome, session));
     let mut m = Measurement { notices, error, ..Measurement::default() };
     for _ in 0..runs.max(1) {
-        let mut session = puppet_eval::Session::default();
+        let mut session = session_for(job);
         let (t, c) = (Instant::now(), cpu_now());
         let outcome = session.run(source);
         std::hint::black_box(&outcome);
@@ -351,7 +406,12 @@ fn measure_puppet(args: &Args, chosen: &[Job]) -> Result<(Vec<Measurement>, serd
     let file = dir.join("workloads.jsonl");
     let mut text = String::new();
     for w in chosen {
-        text.push_str(&serde_json::json!({ "name": w.name, "code": w.source }).to_string());
+        let mut line = serde_json::json!({ "name": w.name, "code": w.source });
+        if let Some(path) = w.modulepath {
+            line["modulepath"] = serde_json::json!(path);
+            line["facts"] = serde_json::json!(FACTS);
+        }
+        text.push_str(&line.to_string());
         text.push('\n');
     }
     write(&file, &text)?;

@@ -6,7 +6,9 @@
 #
 #   ruby bench/eval/puppet.rb --workloads FILE [--runs N] [--quiet]
 #
-# FILE holds JSON lines {"name": W, "code": PUPPET SOURCE}. Puppet is loaded and its settings
+# FILE holds JSON lines {"name": W, "code": PUPPET SOURCE} (and, for a compile of real
+# modules, "modulepath": DIR and "facts": JSON FILE: the environment's module path, the node's
+# facts, strict_variables off, and the catalog's resource count reported with the notices). Puppet is loaded and its settings
 # initialised once (untimed), as tests/oracle/oracle.rb does. Then per workload: one
 # untimed warm-up compile, and --runs timed compiles. A compile is what the oracle (and
 # `puppet apply -e CODE`, without Facter and without applying) does: Puppet[:code] = CODE,
@@ -72,11 +74,12 @@ FACTS = {
   'os' => { 'family' => 'Debian', 'name' => 'Debian', 'release' => { 'major' => '12', 'full' => '12.0' } },
 }.freeze
 
-# One compile of `code`: returns [[wall, CPU seconds of Compiler.compile], notices, error,
-# warnings].
-def compile(code)
-  env = Puppet::Node::Environment.create(:production, [], Puppet::Node::Environment::NO_MANIFEST)
-  facts = Puppet::Node::Facts.new(NODE_NAME, FACTS.dup)
+# One compile of `code` (with `modulepath` and the facts of `facts_file` when given):
+# returns [[wall, CPU seconds of Compiler.compile], notices, error, warnings].
+def compile(code, modulepath = nil, facts_file = nil)
+  env = Puppet::Node::Environment.create(:production, [modulepath].compact, Puppet::Node::Environment::NO_MANIFEST)
+  facts = Puppet::Node::Facts.new(NODE_NAME, facts_file ? JSON.parse(File.read(facts_file)) : FACTS.dup)
+  Puppet[:strict_variables] = modulepath.nil?
   node = Puppet::Node.new(NODE_NAME, environment: env, facts: facts)
   node.merge(facts.values)
   node.add_server_facts({})
@@ -85,6 +88,7 @@ def compile(code)
   collector = Puppet::Test::LogCollector.new(logs)
   error = nil
   elapsed = nil
+  catalog = nil
   Puppet::Util::Log.newdestination(collector)
   begin
     Puppet.override({ current_environment: env,
@@ -92,7 +96,7 @@ def compile(code)
       t = now
       c = cpu_now
       begin
-        Puppet::Parser::Compiler.compile(node)
+        catalog = Puppet::Parser::Compiler.compile(node)
       rescue Puppet::Error => e
         error = e.message.to_s.lines.first.to_s.chomp
       ensure
@@ -103,6 +107,7 @@ def compile(code)
     Puppet::Util::Log.close(collector)
   end
   notices = logs.select { |l| l.level == :notice }.map { |l| l.message.to_s }
+  notices << "catalog: #{catalog.resources.size} resources" if modulepath && catalog
   warnings = logs.count { |l| l.level == :warning }
   [elapsed, notices, error, warnings]
 end
@@ -110,9 +115,9 @@ end
 load_s = now - t_start
 baseline_s = Array.new(6) { compile("notice('ok')\n").first.first }.drop(1).min
 workloads.each do |w|
-  _, notices, error, warnings = compile(w.fetch('code')) # warm-up, untimed
+  _, notices, error, warnings = compile(w.fetch('code'), w['modulepath'], w['facts']) # warm-up, untimed
   times = Array.new(opts[:runs]) do |i|
-    t = compile(w['code']).first
+    t = compile(w['code'], w['modulepath'], w['facts']).first
     $stderr.puts format('puppet: %s: run %d of %d: %.2f s', w['name'], i + 1, opts[:runs], t[0]) unless opts[:quiet]
     t
   end

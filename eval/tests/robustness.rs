@@ -1,6 +1,7 @@
 //! No input makes the evaluator panic, overflow its stack or run forever: every golden
 //! program mutated many ways, deep recursion, deep nesting, huge numbers, runaway loops
-//! stopped by an interrupt. (Outcomes are not checked here; the golden suite does that.)
+//! stopped by an interrupt, every ported module function given values of every type.
+//! (Outcomes are not checked here; the golden suite does that.)
 
 use poppet_tests::cases;
 
@@ -35,8 +36,13 @@ impl Watchdog {
 
     /// Runs `source` in a fresh session under the watchdog; panics are the test's failure.
     fn run(&self, source: &str) -> puppet_eval::Outcome {
-        let mut session = Session::default();
+        self.run_in(&mut Session::default(), source)
+    }
+
+    /// Runs `source` in `session` under the watchdog.
+    fn run_in(&self, session: &mut Session, source: &str) -> puppet_eval::Outcome {
         session.evaluator.interrupt = self.flag.clone();
+        self.flag.store(false, Ordering::SeqCst);
         self.started.store(self.epoch.elapsed().as_millis() as u64 + 1, Ordering::SeqCst);
         let outcome = session.run(source);
         self.started.store(0, Ordering::SeqCst);
@@ -212,4 +218,104 @@ fn runaway_loops_are_interrupted() {
     let outcome = watchdog.run("Integer[1, 9223372036854775807].each |$i| { }");
     assert!(start.elapsed() < Duration::from_secs(5));
     assert_eq!(outcome.error.map(|e| e.message), Some("Evaluation interrupted".to_string()));
+}
+
+/// Values of every type, as Puppet source, for the ported functions' arguments: the edges
+/// (undef, empty, nested, unicode, the largest integers and floats) and the strings the
+/// functions parse (numbers, addresses, paths, versions, formats).
+const VALUES: &[&str] = &[
+    "undef",
+    "''",
+    "'a'",
+    "'a, b c'",
+    "'ünï 😀'",
+    "'-1'",
+    "'1.5e3'",
+    "'0x1f'",
+    "'/tmp/x'",
+    "'true'",
+    "'10.0.0.1/8'",
+    "'fe80::1'",
+    "'1.2.3'",
+    "'%s %d %'",
+    "'$1$'",
+    "0",
+    "-1",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "1.5",
+    "-0.0",
+    "1e308",
+    "true",
+    "false",
+    "[]",
+    "[1, 'b', [undef, {}]]",
+    "{}",
+    "{'a' => {'b' => [1]}, 2 => undef, 'c' => 'd'}",
+    "/a(b)?/",
+    "Integer[0]",
+    "default",
+    "Sensitive('s')",
+    "Timestamp('2021-01-01T00:00:00Z')",
+    "Timespan(60)",
+    "Binary('aGk=')",
+    "SemVer('1.2.3')",
+];
+
+/// Every ported module function (`puppet_eval::functions::ported`), with no argument, each
+/// value alone, and seeded random lists of two to five values, with and without a block,
+/// with each module path it is found in (Debian's modules; stdlib 9.7.0 before them):
+/// never a panic, and a run that goes on (`fqdn_rand_string(9223372036854775807)` runs for
+/// ever in Puppet too) stops when interrupted. Each port must be found in at least one of
+/// the two module paths, so none goes untested.
+#[test]
+fn every_port_takes_any_arguments() {
+    let corpus = "/usr/share/puppet/modules";
+    let stdlib_9 = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stdlib-9.7.0");
+    let paths = [corpus.to_owned(), format!("{}:{corpus}", stdlib_9.display())];
+    let watchdog = Watchdog::new(Duration::from_secs(1));
+    let mut rng = fastrand::Rng::with_seed(19);
+    let (mut calls, mut interrupted, mut stuck) = (0, 0, Vec::new());
+    let started = Instant::now();
+    for port in puppet_eval::functions::ported::all() {
+        let name = port.builtin.name;
+        let mut lists: Vec<String> = vec![String::new()];
+        lists.extend(VALUES.iter().map(|v| v.to_string()));
+        for _ in 0..40 {
+            let n = rng.usize(2..=5);
+            let list: Vec<&str> = (0..n).map(|_| VALUES[rng.usize(..VALUES.len())]).collect();
+            lists.push(list.join(", "));
+        }
+        let mut found = false;
+        for path in &paths {
+            let mut session = Session::default();
+            session.evaluator.set_modulepath(path);
+            let probe = session.run(&format!("{name}()"));
+            if probe.error.is_some_and(|e| e.message.starts_with("Unknown function")) {
+                continue;
+            }
+            found = true;
+            for (i, args) in lists.iter().enumerate() {
+                let block = if i % 4 == 3 { " |*$a| { $a }" } else { "" };
+                let source = format!("{name}({args}){block}");
+                let start = Instant::now();
+                let result =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| watchdog.run_in(&mut session, &source)));
+                let Ok(outcome) = result else { panic!("panic on {source} (module path {path})") };
+                if outcome.error.is_some_and(|e| e.message == "Evaluation interrupted") {
+                    interrupted += 1;
+                }
+                if start.elapsed() > Duration::from_secs(3) {
+                    stuck.push(source);
+                }
+                calls += 1;
+            }
+        }
+        assert!(found, "{name} ({}) is found in no module path", port.module);
+        if std::env::var_os("POPPET_PORTS_VERBOSE").is_some() {
+            eprintln!("{name}: {calls} calls so far, {:.1?}", started.elapsed());
+        }
+    }
+    assert!(stuck.is_empty(), "runs the interrupt did not stop within two seconds: {stuck:?}");
+    eprintln!("{calls} calls of ported functions, no panic ({interrupted} interrupted after a second)");
 }

@@ -26,7 +26,7 @@
 //! reports differences without failing).
 //!
 //! ```sh
-//! cargo xtask check modules [/usr/share/puppet/modules] [--show N] [--only TEXT] [--allow-differ]
+//! cargo xtask check modules [MODULEPATH] [--show N] [--only TEXT] [--allow-differ]
 //!                            [--answers FILE]
 //! ```
 //!
@@ -77,7 +77,7 @@ enum Verdict {
 
 pub fn main(args: Vec<String>) -> ExitCode {
     let mut args = args.into_iter();
-    let mut modulepath = PathBuf::from("/usr/share/puppet/modules");
+    let mut path_text = "/usr/share/puppet/modules".to_owned();
     let mut show = 10usize;
     let mut only = None;
     let mut allow_differ = false;
@@ -88,19 +88,19 @@ pub fn main(args: Vec<String>) -> ExitCode {
             "--only" => only = args.next(),
             "--allow-differ" => allow_differ = true,
             "--answers" => answers = args.next().map(PathBuf::from),
-            _ => modulepath = PathBuf::from(a),
+            _ => path_text = a,
         }
     }
+    let modulepath: Vec<PathBuf> = std::env::split_paths(&path_text).collect();
     let samples = samples();
     let mut programs = programs(&modulepath, &samples);
     if let Some(only) = &only {
         programs.retain(|p| p.name.contains(only.as_str()));
     }
     if programs.is_empty() {
-        eprintln!("no classes under {} (run scripts/install-corpus.sh)", modulepath.display());
+        eprintln!("no classes under {path_text} (run scripts/install-corpus.sh)");
         return ExitCode::from(2);
     }
-    let path_text = modulepath.display().to_string();
     let codes: Vec<String> = programs.iter().map(|p| p.code.clone()).collect();
     let puppet_start = Instant::now();
     let puppet = match puppet_answers(&path_text, &codes, answers.as_deref()) {
@@ -172,7 +172,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
     println!(
         "{} programs of {}: ours {:.1?}, Puppet {:.1?}; {panics} panics",
         programs.len(),
-        modulepath.display(),
+        path_text,
         ours_start.elapsed(),
         puppet_time
     );
@@ -210,8 +210,8 @@ fn puppet_answers(modulepath: &str, codes: &[String], answers: Option<&Path>) ->
 
 /// Compares Puppet's outcome `theirs` (with its `catalog`) with ours: our expectation lines
 /// and, when ours compiled, our catalog.
-fn judge(theirs: &Json, ours: &[String], our_catalog: Option<&Json>, modulepath: &Path) -> Verdict {
-    let hide = |lines: Vec<String>| oracle::hide_modulepath(lines, modulepath);
+fn judge(theirs: &Json, ours: &[String], our_catalog: Option<&Json>, modulepath: &[PathBuf]) -> Verdict {
+    let hide = |lines: Vec<String>| modulepath.iter().fold(lines, |lines, dir| oracle::hide_modulepath(lines, dir));
     let error = |lines: &[String]| lines.iter().find(|l| l.starts_with("error: ")).cloned();
     let our_error = error(ours);
     if let Some(e) = &our_error {
@@ -256,11 +256,10 @@ fn judge(theirs: &Json, ours: &[String], our_catalog: Option<&Json>, modulepath:
 
 /// Whether the type of `resource` (`Keystone_user_role[a@b]`) is one a module implements in
 /// Ruby with its own `title_patterns`: Ruby code that sets parameters from the title.
-fn splits_titles_in_ruby(resource: &str, modulepath: &Path) -> bool {
+fn splits_titles_in_ruby(resource: &str, modulepath: &[PathBuf]) -> bool {
     let type_name = resource.split('[').next().unwrap_or(resource).to_lowercase();
-    let Ok(modules) = std::fs::read_dir(modulepath) else { return false };
-    modules.flatten().any(|m| {
-        std::fs::read_to_string(m.path().join("lib/puppet/type").join(format!("{type_name}.rb")))
+    modules(modulepath).iter().any(|m| {
+        std::fs::read_to_string(m.join("lib/puppet/type").join(format!("{type_name}.rb")))
             .is_ok_and(|code| code.contains("def self.title_patterns"))
     })
 }
@@ -297,12 +296,9 @@ pub fn modules_oracle(modulepath: &str) -> Oracle {
 /// The programs: one per class and per defined type the modules define, one per manifest as
 /// the loaders find them (`MODULE` in `init.pp`, `MODULE::a::b` in `a/b.pp`, when the file
 /// defines that name at its top level).
-fn programs(modulepath: &Path, samples: &[(String, String)]) -> Vec<Program> {
+fn programs(modulepath: &[PathBuf], samples: &[(String, String)]) -> Vec<Program> {
     let mut out = Vec::new();
-    let Ok(modules) = std::fs::read_dir(modulepath) else { return out };
-    let mut modules: Vec<PathBuf> = modules.flatten().map(|e| e.path()).collect();
-    modules.sort();
-    for module in modules {
+    for module in modules(modulepath) {
         let Some(name) = module.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
         let manifests = module.join("manifests");
         let mut files = Vec::new();
@@ -320,6 +316,19 @@ fn programs(modulepath: &Path, samples: &[(String, String)]) -> Vec<Program> {
         }
     }
     out
+}
+
+/// The modules of the module path as Puppet finds them: each directory's, sorted by name, a
+/// name found in an earlier directory shadowing the same name in a later one.
+fn modules(modulepath: &[PathBuf]) -> Vec<PathBuf> {
+    let mut found: BTreeMap<std::ffi::OsString, PathBuf> = BTreeMap::new();
+    for dir in modulepath {
+        let Ok(entries) = std::fs::read_dir(dir) else { continue };
+        for module in entries.flatten() {
+            found.entry(module.file_name()).or_insert_with(|| module.path());
+        }
+    }
+    found.into_values().collect()
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -412,6 +412,8 @@ fn fqdn_rand_string(ev: &mut Evaluator, call: Call, api: Legacy) -> Eval<Value> 
     let seeds = call.args.get(2..).unwrap_or_default();
     let mut out = String::new();
     for n in 1..=ruby_to_i(&length).max(0) {
+        // A length of any size runs until the user interrupts it, as in Puppet.
+        ev.check_interrupt(call.at)?;
         let seed = ruby_join(&[Value::array(seeds.to_vec()), Value::Integer(n)], ":");
         let index = fqdn_rand(ev, charset.len() as u64, &seed) as usize;
         out.extend(charset.get(index));
