@@ -12,12 +12,14 @@
 //! | [`regexp`] | Onigmo's syntax and errors, `Regexp#to_s`, `Regexp.escape`         |
 //! | [`json`]   | which documents `JSON.parse` refuses, and its message              |
 //! | [`yaml`]   | `to_yaml` (`Psych.dump` over libyaml's emitter)                    |
+//! | [`did_you_mean`] | the suggestions a `NoMethodError`'s message ends with        |
 //!
 //! ```
 //! assert_eq!(poppet_ruby::float::float_to_s(1e20), "1.0e+20");
 //! assert_eq!(poppet_ruby::string::inspect("a\tb"), r#""a\tb""#);
 //! ```
 
+pub mod did_you_mean;
 pub mod float;
 pub mod json;
 pub mod kernel;

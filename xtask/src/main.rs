@@ -8,7 +8,7 @@
 //! cargo xtask check modules [MODULEPATH]                  every class of the corpus modules
 //! cargo xtask fuzz mutate|lower [--corpus PP-FILES.txt]   parser and lowering fuzzers
 //! cargo xtask fuzz syntax-mutants|validate-mutants …      syntax-error and validation mutants
-//! cargo xtask gen lr-tables|resource-types|settings|catalog-edges  generated files, from Puppet 7.23
+//! cargo xtask gen lr-tables|resource-types|settings|did-you-mean|catalog-edges  generated files, from Puppet 7.23
 //! cargo xtask dump tokens FILE...                         our lexer's tokens as JSON lines
 //! ```
 //!
@@ -116,6 +116,8 @@ enum Gen {
     ResourceTypes,
     /// Puppet's settings as `$settings::NAME` shows them, for eval/src/facts/settings.json
     Settings,
+    /// Ruby's "Did you mean?" suggestions for the ports' missing methods, for ruby/src/did_you_mean.tsv
+    DidYouMean,
     /// CASE-FILE: rewrites the catalog edges, classes and tags of each case (repl/tests/catalog_edges.txt)
     CatalogEdges { file: String },
 }
@@ -160,6 +162,7 @@ fn main() -> ExitCode {
             Gen::LrTables => ruby("lr_tables.rb", &[]),
             Gen::ResourceTypes => ruby("resource_types.rb", &[]),
             Gen::Settings => ruby("settings.rb", &[]),
+            Gen::DidYouMean => ruby("did_you_mean.rb", &[]),
             Gen::CatalogEdges { file } => ruby("catalog_edges.rb", &[file]),
         },
         Group::Dump(Dump::Tokens { files }) => {

@@ -192,15 +192,27 @@ impl Evaluator {
 
     /// The module that implements a global function in Ruby, and whether in the 4.x API, as
     /// Puppet's loaders find it: the first module with `lib/puppet/functions/NAME.rb`, else the
-    /// first with `lib/puppet/parser/functions/NAME.rb`.
+    /// first with `lib/puppet/parser/functions/NAME.rb`; else, as Puppet's 3.x autoloader
+    /// finds it (`Puppet::Parser::Functions.function`, searching `DIR/*/lib` of every module
+    /// path directory), in a module another directory's module of the same name shadows: with
+    /// stdlib 9.7.0 before 8.5.0, 8.5.0's `validate_bool` is still found.
     fn ruby_global_function(&self, name: &str) -> Option<(String, bool)> {
         let file = format!("{name}.rb");
         let find =
             |dir: &str| self.modules().iter().find(|(_, path)| path.join("lib/puppet").join(dir).join(&file).is_file());
-        match find("functions") {
-            Some((module, _)) => Some((module.clone(), true)),
-            None => find("parser/functions").map(|(module, _)| (module.clone(), false)),
+        if let Some((module, _)) = find("functions") {
+            return Some((module.clone(), true));
         }
+        if let Some((module, _)) = find("parser/functions") {
+            return Some((module.clone(), false));
+        }
+        let legacy = Path::new("lib/puppet/parser/functions").join(&file);
+        self.loader.modulepath.iter().find_map(|dir| {
+            let mut modules: Vec<PathBuf> = std::fs::read_dir(dir).ok()?.flatten().map(|e| e.path()).collect();
+            modules.sort();
+            let module = modules.into_iter().find(|m| m.join(&legacy).is_file())?;
+            Some((module.file_name()?.to_str()?.to_owned(), false))
+        })
     }
 
     /// Loads the port of `module`'s Ruby function `name` (its 4.x API's file, or 3.x's), as

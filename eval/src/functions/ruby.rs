@@ -33,7 +33,8 @@ pub(crate) fn to_s(v: &Value) -> String {
 
 /// Ruby's `NoMethodError`: `undefined method `m' for 1:Integer`.
 pub(crate) fn no_method(method: &str, v: &Value) -> Flow {
-    fail(format!("undefined method `{method}' for {}", puppet_types::params::ruby_receiver(v)))
+    let suggestions = poppet_ruby::did_you_mean::suggestions(&puppet_types::params::ruby_class(v), method);
+    fail(format!("undefined method `{method}' for {}{suggestions}", puppet_types::params::ruby_receiver(v)))
 }
 
 /// Ruby's `rb_cmperr`: `comparison of X with Y failed`, X the class of `a`, Y the `inspect`
