@@ -132,17 +132,17 @@ notice("${counts} ${all} ${none} ${values.length}")
     },
     Workload {
         name: "class-nova",
-        what: "include nova::compute::libvirt (Debian's modules: 64 resources; stdlib's and openstacklib's functions)",
+        what: "include nova::compute::libvirt (Debian's modules: 63 resources; stdlib's and openstacklib's functions)",
         sizes: &[],
         modulepath: Some(CORPUS_MODULES),
         source: "include nova::compute::libvirt\n",
     },
     Workload {
-        name: "class-filebeat",
-        what: "include filebeat (Debian's modules: 47 resources; stdlib's functions, its apt and concat)",
+        name: "class-keystone",
+        what: "include keystone (Debian's modules: 144 resources; stdlib's and openstacklib's functions, all parameters at their defaults)",
         sizes: &[],
         modulepath: Some(CORPUS_MODULES),
-        source: "include filebeat\n",
+        source: "include keystone\n",
     },
 ];
 
@@ -182,11 +182,11 @@ struct Args {
     #[arg(long, default_value_t = 3)]
     puppet_runs: usize,
     /// Which workloads: iterate, fib, strings, hashes, hash-merge, types, class-nova,
-    /// class-filebeat
+    /// class-keystone
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "iterate,fib,strings,hashes,hash-merge,types,class-nova,class-filebeat"
+        default_value = "iterate,fib,strings,hashes,hash-merge,types,class-nova,class-keystone"
     )]
     workloads: Vec<String>,
     /// Multiply the workloads' sizes (fib: its number of calls) by this
