@@ -33,6 +33,9 @@ pub struct FunctionDef {
     pub parameters: Vec<Parameter>,
     pub body: Option<Expr>,
     pub return_type: Option<Expr>,
+    /// The manifest it is defined in (a module's `functions/*.pp`): its body's errors and
+    /// calls are placed there. `None` for the program's own functions.
+    pub file: Option<Rc<str>>,
     names: Rc<[Rc<str>]>,
     /// The parameter types, the signature and the return type, evaluated at the first call
     /// that gets that far.
@@ -46,12 +49,19 @@ struct Prepared {
 }
 
 impl FunctionDef {
-    pub fn new(name: &str, parameters: &[Parameter], body: Option<&Expr>, return_type: Option<&Expr>) -> FunctionDef {
+    pub fn new(
+        name: &str,
+        parameters: &[Parameter],
+        body: Option<&Expr>,
+        return_type: Option<&Expr>,
+        file: Option<Rc<str>>,
+    ) -> FunctionDef {
         FunctionDef {
             name: name.to_string(),
             parameters: parameters.to_vec(),
             body: body.cloned(),
             return_type: return_type.cloned(),
+            file,
             names: parameter_names(parameters),
             prepared: OnceCell::new(),
         }
@@ -421,6 +431,10 @@ impl Evaluator {
         // The function's scope is the top scope's: what it declares is contained in
         // `Class[main]`, with that class's tags, whoever calls it.
         let saved_container = self.enter_main_container();
+        let saved_file = match &def.file {
+            Some(file) => Some(self.loader.current_file.replace(file.clone())),
+            None => None,
+        };
         let result = self.with_function_match_frames(|ev| {
             ev.bind_parameters(&def.name, &def.parameters, &def.names, args)?;
             check_defaults(ev, &def.name, &def.parameters, &prepared.types)?;
@@ -429,6 +443,13 @@ impl Evaluator {
                 None => Ok(Value::Undef),
             }
         });
+        let result = match saved_file {
+            Some(saved) => {
+                self.loader.current_file = saved;
+                result.map_err(|flow| crate::catalog::compiler::in_file(flow, def.file.as_ref()))
+            }
+            None => result,
+        };
         if let Some(saved) = saved_container {
             self.leave_main_container(saved);
         }

@@ -343,7 +343,8 @@ impl Evaluator {
                         return Err(redefined("function", &key, Some(first)));
                     }
                     seen.insert(format!("function/{key}"), statement.at);
-                    let def = FunctionDef::new(name, parameters, body.as_deref(), return_type.as_deref());
+                    let file = self.loader.loading_file.clone();
+                    let def = FunctionDef::new(name, parameters, body.as_deref(), return_type.as_deref(), file);
                     self.functions.insert(key, Rc::new(def));
                 }
                 ExprKind::TypeAlias { name, type_expr } => {
