@@ -33,6 +33,8 @@ pub static PORTS: &[Port] = &[
     v4("stdlib", "stdlib::to_python", &["Any $object"], |_, c| literal(c, PYTHON)),
     v4("stdlib", "to_ruby", SHIM, |ev, c| real_or_shim(ev, c, "to_ruby", &["Any $object"], |_, c| literal(c, RUBY))),
     v4("stdlib", "stdlib::to_ruby", &["Any $object"], |_, c| literal(c, RUBY)),
+    v4("stdlib", "to_toml", SHIM, |ev, c| real_or_shim(ev, c, "to_toml", &["Hash $data"], to_toml)),
+    v4("stdlib", "stdlib::to_toml", &["Hash $data"], |ev, c| rewrap_sensitive(ev, c, to_toml)),
 ];
 
 /// How `to_python` and `to_ruby` write `true`, `false`, `nil` and a hash's `key: value`.
@@ -951,4 +953,189 @@ fn address(v: &Value) -> Option<usize> {
         Value::Hash(h) => Some(std::rc::Rc::as_ptr(h) as usize),
         _ => None,
     }
+}
+
+// ---- TOML ---------------------------------------------------------------------------------
+
+/// `to_toml(hash)` (stdlib 8.5.0; 9.7.0's `stdlib::to_toml`, Sensitive values unwrapped and
+/// the result Sensitive, the global name a deprecated shim): the hash as TOML, written by
+/// stdlib's `TomlDumper` (toml-rb 2.0.1's dumper).
+fn to_toml(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let mut dumper = TomlDumper { out: String::new(), source: if stdlib_9(ev) { &TOML_SOURCE_9 } else { &TOML_SOURCE_8 } };
+    dumper.visit(&call.arg(0), &[], 0)?;
+    Ok(Value::from(dumper.out.as_str()))
+}
+
+/// The lines of `toml_dumper.rb` that Ruby's `error_highlight` shows under a `NoMethodError`:
+/// `sort_pairs`'s `hash.keys` and `quote_key`'s `key.gsub`.
+struct TomlSource {
+    keys: &'static str,
+    gsub: &'static str,
+}
+
+const TOML_SOURCE_8: TomlSource =
+    TomlSource { keys: "      hash.keys.sort.each do |key|", gsub: r#"      '"' + key.gsub('"', '\\"') + '"'"# };
+const TOML_SOURCE_9: TomlSource =
+    TomlSource { keys: "    hash.keys.sort.each do |key|", gsub: r##"    "\"#{key.gsub('"', '\\"')}\"""## };
+
+/// A hash's pairs as `TomlDumper#sort_pairs` sorts them (the keys by `<=>`): simple values,
+/// tables (hashes) and arrays of tables (arrays whose first element is a hash).
+#[derive(Default)]
+struct TomlPairs {
+    simple: Vec<(Value, Value)>,
+    nested: Vec<(Value, Value)>,
+    table_arrays: Vec<(Value, Value)>,
+}
+
+/// stdlib's `TomlDumper`: the TOML written so far.
+struct TomlDumper {
+    out: String,
+    source: &'static TomlSource,
+}
+
+impl TomlDumper {
+    /// `visit`: a table's header (where it has simple values or is empty), then its pairs.
+    fn visit(&mut self, hash: &Value, prefix: &[String], depth: usize) -> Eval<()> {
+        let pairs = self.sort_pairs(hash, depth)?;
+        let empty = matches!(hash, Value::Hash(h) if h.is_empty());
+        if !prefix.is_empty() && (!pairs.simple.is_empty() || empty) {
+            self.print_prefix(prefix, false);
+        }
+        self.dump_pairs(pairs, prefix, depth)
+    }
+
+    fn sort_pairs(&self, hash: &Value, depth: usize) -> Eval<TomlPairs> {
+        if depth > MAX_DEPTH {
+            return Err(fail("to_toml(): the value nests too deeply"));
+        }
+        let Value::Hash(h) = hash else { return Err(highlighted_no_method("keys", hash, self.source.keys)) };
+        let mut keys: Vec<Value> = h.keys().cloned().collect();
+        crate::functions::collections::msort(&mut keys, &mut |a, b| ruby::cmp(a, b).ok_or_else(|| ruby::cmperr(a, b)))?;
+        let mut pairs = TomlPairs::default();
+        for key in keys {
+            let value = h.get(&key).cloned().unwrap_or(Value::Undef);
+            let list = match &value {
+                Value::Hash(_) => &mut pairs.nested,
+                Value::Array(items) if matches!(items.first(), Some(Value::Hash(_))) => &mut pairs.table_arrays,
+                _ => &mut pairs.simple,
+            };
+            list.push((key, value));
+        }
+        Ok(pairs)
+    }
+
+    /// `dump_pairs`: the simple values, then the tables, then the arrays of tables.
+    fn dump_pairs(&mut self, pairs: TomlPairs, prefix: &[String], depth: usize) -> Eval<()> {
+        for (key, value) in &pairs.simple {
+            let key = self.key(key)?;
+            let value = toml_value(value)?;
+            self.out.push_str(&format!("{key} = {value}\n"));
+        }
+        for (key, value) in &pairs.nested {
+            let prefix = [prefix, &[self.key(key)?]].concat();
+            self.visit(value, &prefix, depth + 1)?;
+        }
+        for (key, value) in &pairs.table_arrays {
+            let prefix = [prefix, &[self.key(key)?]].concat();
+            let Value::Array(children) = value else { continue };
+            for child in children.iter() {
+                self.print_prefix(&prefix, true);
+                let pairs = self.sort_pairs(child, depth + 1)?;
+                self.dump_pairs(pairs, &prefix, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `print_prefix`: `[a.b]`, or `[[a.b]]` for an element of an array of tables.
+    fn print_prefix(&mut self, prefix: &[String], extra_brackets: bool) {
+        let joined = prefix.join(".");
+        if extra_brackets {
+            self.out.push_str(&format!("[[{joined}]]\n"));
+        } else {
+            self.out.push_str(&format!("[{joined}]\n"));
+        }
+    }
+
+    /// A key as written: its `to_s` where a line of it is bare (`^[a-zA-Z0-9_-]*$`), else a
+    /// string key in double quotes (only `"` escaped); any other key fails (no `gsub`).
+    fn key(&self, key: &Value) -> Eval<String> {
+        let text = ruby::to_s(key);
+        let bare = |line: &str| line.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if text.is_empty() || text.lines().any(bare) {
+            return Ok(text);
+        }
+        match key {
+            Value::String(s) => Ok(format!("\"{}\"", s.replace('"', "\\\""))),
+            other => Err(highlighted_no_method("gsub", other, self.source.gsub)),
+        }
+    }
+}
+
+/// `TomlDumper#to_toml` of a simple value: a string's `inspect` with `\#` unescaped before
+/// `{`, `$` and `@`; a regexp's `inspect` as a string; anything else its `inspect`.
+fn toml_value(value: &Value) -> Eval<String> {
+    fn check(v: &Value, depth: usize) -> Eval<()> {
+        match v {
+            _ if depth > MAX_DEPTH => Err(fail("to_toml(): the value nests too deeply")),
+            Value::Array(items) => items.iter().try_for_each(|x| check(x, depth + 1)),
+            Value::Hash(h) => h.iter().try_for_each(|(k, x)| {
+                check(k, depth + 1)?;
+                check(x, depth + 1)
+            }),
+            Value::Undef
+            | Value::Default
+            | Value::Boolean(_)
+            | Value::Integer(_)
+            | Value::BigInt(_)
+            | Value::Float(_)
+            | Value::String(_)
+            | Value::Regexp(_)
+            | Value::SemVer(_)
+            | Value::Sensitive(_) => Ok(()),
+            other => Err(fail(format!(
+                "to_toml(): Poppet does not write Puppet's Ruby object of a {} as TOML",
+                puppet_types::infer::infer(other)
+            ))),
+        }
+    }
+    check(value, 0)?;
+    Ok(match value {
+        Value::Regexp(_) => poppet_ruby::string::inspect(&ruby::inspect(value)),
+        Value::String(s) => unescape_interpolation(&poppet_ruby::string::inspect(s)),
+        other => ruby::inspect(other),
+    })
+}
+
+/// `gsub(/\\(#[$@{])/, '\1')`: each backslash before `#{`, `#$` or `#@` removed.
+fn unescape_interpolation(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("\\#") {
+        let after = &rest[i + 2..];
+        if after.starts_with(['$', '@', '{']) {
+            out.push_str(&rest[..i]);
+            out.push('#');
+        } else {
+            out.push_str(&rest[..i + 2]);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Ruby 3.1's `NoMethodError` as `error_highlight` shows it when the method was called in
+/// a module's Ruby file: the message, a blank line, the line of the call and carets under
+/// `.method`.
+fn highlighted_no_method(method: &str, receiver: &Value, line: &str) -> crate::error::Flow {
+    let call = format!(".{method}");
+    let column = line.find(&call).unwrap_or(0);
+    let message = format!(
+        "undefined method `{method}' for {}\n\n{line}\n{}{}",
+        puppet_types::params::ruby_receiver(receiver),
+        " ".repeat(column),
+        "^".repeat(call.len())
+    );
+    fail(message)
 }
