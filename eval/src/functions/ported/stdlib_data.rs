@@ -35,7 +35,11 @@ pub static PORTS: &[Port] = &[
     v4("stdlib", "stdlib::to_ruby", &["Any $object"], |_, c| literal(c, RUBY)),
     v4("stdlib", "to_toml", SHIM, |ev, c| real_or_shim(ev, c, "to_toml", &["Hash $data"], to_toml)),
     v4("stdlib", "stdlib::to_toml", &["Hash $data"], |ev, c| rewrap_sensitive(ev, c, to_toml)),
+    v4("stdlib", "parsehocon", SHIM, |ev, c| real_or_shim(ev, c, "parsehocon", PARSEHOCON, parsehocon)),
+    v4("stdlib", "stdlib::parsehocon", PARSEHOCON, parsehocon),
 ];
+
+const PARSEHOCON: &[&str] = &["String $hocon_string, Any $default?"];
 
 /// How `to_python` and `to_ruby` write `true`, `false`, `nil` and a hash's `key: value`.
 struct Literals {
@@ -481,6 +485,172 @@ fn parse_or_default(call: Call, parse: fn(&str) -> Eval<Value>) -> Eval<Value> {
             Some(d) if crate::eval::truthy(&d) => Ok(d),
             _ => Err(e),
         },
+    }
+}
+
+/// `parsehocon(text, [default])` (4.x; 9.7.0's `stdlib::parsehocon`, the global name a
+/// deprecated shim): the data of a HOCON document (an object), its substitutions resolved
+/// and its includes read (the hocon gem's `ConfigFactory.parse_string(text).resolve.root.unwrapped`);
+/// the default, when one is given, where the gem cannot parse or resolve it (its
+/// `ConfigParseError`; other errors are raised whatever the default).
+fn parsehocon(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let text = call.arg(0);
+    let text = text.as_str().unwrap_or_default();
+    let parsed = match hocon_refused(text) {
+        Some(message) => Err(HoconFailure { message, parse_error: true }),
+        None => match hocon::parse(text) {
+            Ok(config) => crate::hiera::hocon_object(&config)
+                .map(Value::hash)
+                .map_err(|message| HoconFailure { message, parse_error: false }),
+            Err(e) => Err(hocon_failure(text, &e)),
+        },
+    };
+    match (parsed, call.args.get(1)) {
+        (Ok(v), _) => Ok(v),
+        (Err(HoconFailure { parse_error: true, .. }), Some(default)) => Ok(default.clone()),
+        (Err(failure), _) => Err(fail(failure.message)),
+    }
+}
+
+/// Why the hocon gem refuses a text: its message, and whether it is a `ConfigParseError`
+/// (which `parsehocon` answers with its default).
+struct HoconFailure {
+    message: String,
+    parse_error: bool,
+}
+
+/// The gem's `ConfigParseError` message, `String: LINE: what`.
+fn hocon_parse_error(line: usize, what: &str) -> HoconFailure {
+    HoconFailure { message: format!("String: {line}: {what}"), parse_error: true }
+}
+
+/// The gem's `add_quote_suggestion` for a token other than the end of the file.
+fn quote_suggestion(token: &str, message: &str) -> String {
+    format!("{message} (if you intended {token} to be part of a key or string value, try enclosing the key or value in double quotes")
+}
+
+/// What the gem's parser refuses that the `hocon-parser` crate reads: a `}` closing no
+/// brace in a document without braces around it, and an `include` of a form other than a
+/// quoted name, `file(`, `url(` or `classpath(` (so `required(`).
+fn hocon_refused(text: &str) -> Option<String> {
+    use hocon::TokenKind;
+    let tokens = hocon::tokenize(text).ok()?;
+    let mut significant = tokens.iter().filter(|t| t.kind != TokenKind::Newline);
+    let braced = significant.next().is_some_and(|t| matches!(t.kind, TokenKind::LBrace | TokenKind::LBracket));
+    let mut depth = 0usize;
+    for (i, t) in tokens.iter().enumerate() {
+        match t.kind {
+            TokenKind::LBrace | TokenKind::LBracket => depth += 1,
+            TokenKind::RBrace if depth == 0 && !braced => {
+                let what = quote_suggestion("'}'", "unbalanced close brace '}' with no open brace");
+                return Some(hocon_parse_error(t.line, &what).message);
+            }
+            TokenKind::RBrace | TokenKind::RBracket => depth = depth.saturating_sub(1),
+            TokenKind::Unquoted if t.value == "include" => {
+                let Some(next) = tokens.get(i + 1).filter(|n| n.kind == TokenKind::Unquoted) else { continue };
+                if !["url(", "file(", "classpath("].contains(&next.value.as_str()) {
+                    let what = format!("expecting include parameter to be quoted filename, file(), classpath(), or url(). No spaces are allowed before the open paren. Not expecting: '{}'", next.value);
+                    return Some(hocon_parse_error(next.line, &what).message);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The gem's failure for an error of the `hocon-parser` crate, where it is known: a text
+/// ending early, a key with no separator, an unresolved substitution, an array at the root,
+/// a float too big; else the crate's own message (as a parse error where it is one).
+fn hocon_failure(text: &str, error: &hocon::HoconError) -> HoconFailure {
+    use hocon::{HoconError, TokenKind};
+    const EOF: &str = "end of file";
+    let tokens = hocon::tokenize(text).unwrap_or_default();
+    let significant: Vec<&hocon::Token> =
+        tokens.iter().filter(|t| !matches!(t.kind, TokenKind::Newline | TokenKind::Eof)).collect();
+    // The key whose last token is `significant[end]`: its tokens on that line, spaced.
+    let key_before = |end: usize| {
+        let mut start = end;
+        while start > 0
+            && matches!(significant[start - 1].kind, TokenKind::Unquoted | TokenKind::QuotedString)
+            && significant[start - 1].line == significant[end].line
+        {
+            start -= 1;
+        }
+        significant[start..=end]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let word = match t.kind {
+                    TokenKind::QuotedString => format!("\"{}\"", t.value.replace('\\', "\\\\").replace('"', "\\\"")),
+                    _ => t.value.clone(),
+                };
+                if i > 0 && t.preceding_space {
+                    format!(" {word}")
+                } else {
+                    word
+                }
+            })
+            .collect::<String>()
+    };
+    let last = significant.last().map(|t| t.kind.clone());
+    match error {
+        HoconError::Parse(e) if e.line > 0 => {
+            let eof = tokens.iter().find(|t| t.kind == TokenKind::Eof);
+            let at_end = eof.is_none_or(|t| (e.line, e.col) >= (t.line, t.col));
+            let what = match (e.message.as_str(), last) {
+                ("expected }", Some(TokenKind::LBrace | TokenKind::Comma)) if at_end => {
+                    format!("expecting a close brace or a field name here, got {EOF}")
+                }
+                ("expected }", _) if at_end => format!("Expecting close brace }} or a comma, got {EOF}"),
+                ("expected ]", Some(TokenKind::LBracket)) if at_end => format!("List should have ] or a first element after the open [, instead had token: {EOF} (if you want {EOF} to be part of a string value, then double-quote it)"),
+                ("expected ]", Some(TokenKind::Comma)) if at_end => format!("List should have had new element after a comma, instead had token: {EOF} (if you want the comma or {EOF} to be part of a string value, then double-quote it)"),
+                ("expected ]", _) if at_end => format!("List should have ended with ] or had a comma, instead had token: {EOF} (if you want {EOF} to be part of a string value, then double-quote it)"),
+                ("expected value", Some(TokenKind::Equals | TokenKind::Colon | TokenKind::PlusEquals)) if at_end => {
+                    format!("Expecting a value but got wrong token: {EOF}")
+                }
+                ("expected value", Some(TokenKind::Unquoted | TokenKind::QuotedString)) if at_end => {
+                    format!("Key '{}' may not be followed by token: {EOF}", key_before(significant.len() - 1))
+                }
+                ("unexpected token after key: Comma", _) => {
+                    let comma = significant.iter().position(|t| t.kind == TokenKind::Comma && t.line == e.line && t.col == e.col);
+                    match comma {
+                        Some(i) if i > 0 => quote_suggestion("','", &format!("Key '{}' may not be followed by token: ','", key_before(i - 1))),
+                        _ => return HoconFailure { message: e.to_string(), parse_error: true },
+                    }
+                }
+                (m, _) if m.starts_with("invalid float") => {
+                    let raw = m.trim_start_matches("invalid float ").trim_matches('"');
+                    return match poppet_ruby::kernel::float(raw) {
+                        Some(f) if f.is_infinite() => HoconFailure {
+                            message: if f < 0.0 { "-Infinity" } else { "Infinity" }.into(),
+                            parse_error: false,
+                        },
+                        _ => HoconFailure { message: e.to_string(), parse_error: true },
+                    };
+                }
+                _ => return HoconFailure { message: e.to_string(), parse_error: true },
+            };
+            hocon_parse_error(e.line, &what)
+        }
+        HoconError::Resolve(e) => {
+            let wanted = e
+                .message
+                .strip_prefix("could not resolve substitution: ")
+                .filter(|w| w.starts_with("${") && w.ends_with('}'));
+            match wanted {
+                Some(w) => hocon_parse_error(e.line, &format!("Could not resolve substitution to a value: {w}")),
+                // the gem's concatenation of an object with a string is a `ConfigBugOrBrokenError`
+                None => {
+                    HoconFailure { message: e.to_string(), parse_error: !e.message.starts_with("value concatenation") }
+                }
+            }
+        }
+        HoconError::Config(e) if e.message.contains("document has type array rather than object") => HoconFailure {
+            message: "String: 1:  has type LIST rather than object at file root".into(),
+            parse_error: false,
+        },
+        other => HoconFailure { message: other.to_string(), parse_error: false },
     }
 }
 
@@ -961,7 +1131,8 @@ fn address(v: &Value) -> Option<usize> {
 /// the result Sensitive, the global name a deprecated shim): the hash as TOML, written by
 /// stdlib's `TomlDumper` (toml-rb 2.0.1's dumper).
 fn to_toml(ev: &mut Evaluator, call: Call) -> Eval<Value> {
-    let mut dumper = TomlDumper { out: String::new(), source: if stdlib_9(ev) { &TOML_SOURCE_9 } else { &TOML_SOURCE_8 } };
+    let mut dumper =
+        TomlDumper { out: String::new(), source: if stdlib_9(ev) { &TOML_SOURCE_9 } else { &TOML_SOURCE_8 } };
     dumper.visit(&call.arg(0), &[], 0)?;
     Ok(Value::from(dumper.out.as_str()))
 }
