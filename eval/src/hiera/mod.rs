@@ -626,7 +626,10 @@ impl Evaluator {
             std::fs::read_to_string(path).map_err(|e| HieraError::Lookup(format!("Unable to parse ({shown}): {e}")))?;
         if function == "hocon_data" {
             return match hocon::parse(&text) {
-                Ok(config) => Ok(DataFile { hash: hocon_object(&config), unusable: HashMap::new() }),
+                Ok(config) => match hocon_object(&config) {
+                    Ok(hash) => Ok(DataFile { hash, unusable: HashMap::new() }),
+                    Err(e) => Err(HieraError::Lookup(format!("Unable to parse ({shown}): {e}"))),
+                },
                 Err(e) => Err(HieraError::Lookup(format!("Unable to parse ({shown}): {e}"))),
             };
         }
@@ -763,39 +766,63 @@ impl LookupOptions {
 }
 
 /// A HOCON document's top-level object as a hash, its keys in order (the `hocon` gem's
-/// `ConfigFactory.parse_string(...).root.unwrapped`). One difference is known: where a key
-/// is given an object twice (`a = { x: 1 }` then `a = { y: 2 }`), the gem lists the later
-/// object's keys first, the `hocon-parser` crate in the order written.
-fn hocon_object(config: &hocon::Config) -> Hash {
+/// `ConfigFactory.parse_string(...).resolve.root.unwrapped`, which Hiera's `hocon_data` and
+/// stdlib's `parsehocon` run); the gem's message where it fails (a number too big for a
+/// float). One difference is known: where a key is given an object twice (`a = { x: 1 }`
+/// then `a = { y: 2 }`), the gem lists the later object's keys first, the `hocon-parser`
+/// crate in the order written.
+pub(crate) fn hocon_object(config: &hocon::Config) -> Result<Hash, String> {
     config
         .keys()
         .into_iter()
         .filter_map(|key| {
             let value = config.get(&format!("\"{}\"", key.replace('"', "\\\""))).or_else(|| config.get(key))?;
-            Some((Value::from(key), hocon_value(value)))
+            Some(hocon_value(value).map(|v| (Value::from(key), v)))
         })
         .collect()
 }
 
-/// A HOCON value as a Puppet value: numbers as integers where they are, `null` as undef.
-fn hocon_value(value: &hocon::HoconValue) -> Value {
+/// A HOCON value as a Puppet value, `null` as undef.
+fn hocon_value(value: &hocon::HoconValue) -> Result<Value, String> {
     use hocon::{HoconValue, ScalarType};
-    match value {
-        HoconValue::Object(entries) => {
-            Value::hash(entries.iter().map(|(k, v)| (Value::from(k.as_str()), hocon_value(v))).collect())
-        }
-        HoconValue::Array(items) => Value::array(items.iter().map(hocon_value).collect()),
+    Ok(match value {
+        HoconValue::Object(entries) => Value::hash(
+            entries
+                .iter()
+                .map(|(k, v)| Ok((Value::from(k.as_str()), hocon_value(v)?)))
+                .collect::<Result<_, String>>()?,
+        ),
+        HoconValue::Array(items) => Value::array(items.iter().map(hocon_value).collect::<Result<_, _>>()?),
         HoconValue::Scalar(scalar) => match scalar.value_type {
             ScalarType::Null => Value::Undef,
             ScalarType::Boolean => Value::Boolean(scalar.raw == "true"),
-            ScalarType::Number => match scalar.raw.parse::<i64>() {
-                Ok(i) => Value::Integer(i),
-                Err(_) => scalar.raw.parse::<f64>().map_or_else(|_| Value::from(scalar.raw.as_str()), Value::Float),
-            },
+            ScalarType::Number => hocon_number(&scalar.raw)?,
             _ => Value::from(scalar.raw.as_str()),
         },
         _ => Value::Undef,
+    })
+}
+
+/// A number as the gem's tokenizer reads it: with a `.`, `e` or `E` by Ruby's `Float()`,
+/// else by `Integer()` (so `010` is 8), of any size; a float that is whole becomes an
+/// integer (`1.0` is 1; one that is infinite fails as Ruby's `to_i` does). Text that Ruby
+/// does not read as a number stays a string.
+fn hocon_number(raw: &str) -> Result<Value, String> {
+    if raw.contains(['.', 'e', 'E']) {
+        let Some(f) = poppet_ruby::kernel::float(raw) else { return Ok(Value::from(raw)) };
+        if f.is_nan() {
+            return Err("NaN".into());
+        }
+        if f.is_infinite() {
+            return Err(if f < 0.0 { "-Infinity" } else { "Infinity" }.into());
+        }
+        if f.trunc() == f {
+            return Ok(puppet_types::Int::from_f64(f).map_or(Value::Float(f), puppet_types::Int::into_value));
+        }
+        return Ok(Value::Float(f));
     }
+    Ok(poppet_ruby::kernel::integer(raw, None)
+        .map_or_else(|| Value::from(raw), |i| puppet_types::Int::from_big(i).into_value()))
 }
 
 #[cfg(test)]

@@ -33,7 +33,13 @@ pub static PORTS: &[Port] = &[
     v4("stdlib", "stdlib::to_python", &["Any $object"], |_, c| literal(c, PYTHON)),
     v4("stdlib", "to_ruby", SHIM, |ev, c| real_or_shim(ev, c, "to_ruby", &["Any $object"], |_, c| literal(c, RUBY))),
     v4("stdlib", "stdlib::to_ruby", &["Any $object"], |_, c| literal(c, RUBY)),
+    v4("stdlib", "to_toml", SHIM, |ev, c| real_or_shim(ev, c, "to_toml", &["Hash $data"], to_toml)),
+    v4("stdlib", "stdlib::to_toml", &["Hash $data"], |ev, c| rewrap_sensitive(ev, c, to_toml)),
+    v4("stdlib", "parsehocon", SHIM, |ev, c| real_or_shim(ev, c, "parsehocon", PARSEHOCON, parsehocon)),
+    v4("stdlib", "stdlib::parsehocon", PARSEHOCON, parsehocon),
 ];
+
+const PARSEHOCON: &[&str] = &["String $hocon_string, Any $default?"];
 
 /// How `to_python` and `to_ruby` write `true`, `false`, `nil` and a hash's `key: value`.
 struct Literals {
@@ -479,6 +485,172 @@ fn parse_or_default(call: Call, parse: fn(&str) -> Eval<Value>) -> Eval<Value> {
             Some(d) if crate::eval::truthy(&d) => Ok(d),
             _ => Err(e),
         },
+    }
+}
+
+/// `parsehocon(text, [default])` (4.x; 9.7.0's `stdlib::parsehocon`, the global name a
+/// deprecated shim): the data of a HOCON document (an object), its substitutions resolved
+/// and its includes read (the hocon gem's `ConfigFactory.parse_string(text).resolve.root.unwrapped`);
+/// the default, when one is given, where the gem cannot parse or resolve it (its
+/// `ConfigParseError`; other errors are raised whatever the default).
+fn parsehocon(_: &mut Evaluator, call: Call) -> Eval<Value> {
+    let text = call.arg(0);
+    let text = text.as_str().unwrap_or_default();
+    let parsed = match hocon_refused(text) {
+        Some(message) => Err(HoconFailure { message, parse_error: true }),
+        None => match hocon::parse(text) {
+            Ok(config) => crate::hiera::hocon_object(&config)
+                .map(Value::hash)
+                .map_err(|message| HoconFailure { message, parse_error: false }),
+            Err(e) => Err(hocon_failure(text, &e)),
+        },
+    };
+    match (parsed, call.args.get(1)) {
+        (Ok(v), _) => Ok(v),
+        (Err(HoconFailure { parse_error: true, .. }), Some(default)) => Ok(default.clone()),
+        (Err(failure), _) => Err(fail(failure.message)),
+    }
+}
+
+/// Why the hocon gem refuses a text: its message, and whether it is a `ConfigParseError`
+/// (which `parsehocon` answers with its default).
+struct HoconFailure {
+    message: String,
+    parse_error: bool,
+}
+
+/// The gem's `ConfigParseError` message, `String: LINE: what`.
+fn hocon_parse_error(line: usize, what: &str) -> HoconFailure {
+    HoconFailure { message: format!("String: {line}: {what}"), parse_error: true }
+}
+
+/// The gem's `add_quote_suggestion` for a token other than the end of the file.
+fn quote_suggestion(token: &str, message: &str) -> String {
+    format!("{message} (if you intended {token} to be part of a key or string value, try enclosing the key or value in double quotes")
+}
+
+/// What the gem's parser refuses that the `hocon-parser` crate reads: a `}` closing no
+/// brace in a document without braces around it, and an `include` of a form other than a
+/// quoted name, `file(`, `url(` or `classpath(` (so `required(`).
+fn hocon_refused(text: &str) -> Option<String> {
+    use hocon::TokenKind;
+    let tokens = hocon::tokenize(text).ok()?;
+    let mut significant = tokens.iter().filter(|t| t.kind != TokenKind::Newline);
+    let braced = significant.next().is_some_and(|t| matches!(t.kind, TokenKind::LBrace | TokenKind::LBracket));
+    let mut depth = 0usize;
+    for (i, t) in tokens.iter().enumerate() {
+        match t.kind {
+            TokenKind::LBrace | TokenKind::LBracket => depth += 1,
+            TokenKind::RBrace if depth == 0 && !braced => {
+                let what = quote_suggestion("'}'", "unbalanced close brace '}' with no open brace");
+                return Some(hocon_parse_error(t.line, &what).message);
+            }
+            TokenKind::RBrace | TokenKind::RBracket => depth = depth.saturating_sub(1),
+            TokenKind::Unquoted if t.value == "include" => {
+                let Some(next) = tokens.get(i + 1).filter(|n| n.kind == TokenKind::Unquoted) else { continue };
+                if !["url(", "file(", "classpath("].contains(&next.value.as_str()) {
+                    let what = format!("expecting include parameter to be quoted filename, file(), classpath(), or url(). No spaces are allowed before the open paren. Not expecting: '{}'", next.value);
+                    return Some(hocon_parse_error(next.line, &what).message);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The gem's failure for an error of the `hocon-parser` crate, where it is known: a text
+/// ending early, a key with no separator, an unresolved substitution, an array at the root,
+/// a float too big; else the crate's own message (as a parse error where it is one).
+fn hocon_failure(text: &str, error: &hocon::HoconError) -> HoconFailure {
+    use hocon::{HoconError, TokenKind};
+    const EOF: &str = "end of file";
+    let tokens = hocon::tokenize(text).unwrap_or_default();
+    let significant: Vec<&hocon::Token> =
+        tokens.iter().filter(|t| !matches!(t.kind, TokenKind::Newline | TokenKind::Eof)).collect();
+    // The key whose last token is `significant[end]`: its tokens on that line, spaced.
+    let key_before = |end: usize| {
+        let mut start = end;
+        while start > 0
+            && matches!(significant[start - 1].kind, TokenKind::Unquoted | TokenKind::QuotedString)
+            && significant[start - 1].line == significant[end].line
+        {
+            start -= 1;
+        }
+        significant[start..=end]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let word = match t.kind {
+                    TokenKind::QuotedString => format!("\"{}\"", t.value.replace('\\', "\\\\").replace('"', "\\\"")),
+                    _ => t.value.clone(),
+                };
+                if i > 0 && t.preceding_space {
+                    format!(" {word}")
+                } else {
+                    word
+                }
+            })
+            .collect::<String>()
+    };
+    let last = significant.last().map(|t| t.kind.clone());
+    match error {
+        HoconError::Parse(e) if e.line > 0 => {
+            let eof = tokens.iter().find(|t| t.kind == TokenKind::Eof);
+            let at_end = eof.is_none_or(|t| (e.line, e.col) >= (t.line, t.col));
+            let what = match (e.message.as_str(), last) {
+                ("expected }", Some(TokenKind::LBrace | TokenKind::Comma)) if at_end => {
+                    format!("expecting a close brace or a field name here, got {EOF}")
+                }
+                ("expected }", _) if at_end => format!("Expecting close brace }} or a comma, got {EOF}"),
+                ("expected ]", Some(TokenKind::LBracket)) if at_end => format!("List should have ] or a first element after the open [, instead had token: {EOF} (if you want {EOF} to be part of a string value, then double-quote it)"),
+                ("expected ]", Some(TokenKind::Comma)) if at_end => format!("List should have had new element after a comma, instead had token: {EOF} (if you want the comma or {EOF} to be part of a string value, then double-quote it)"),
+                ("expected ]", _) if at_end => format!("List should have ended with ] or had a comma, instead had token: {EOF} (if you want {EOF} to be part of a string value, then double-quote it)"),
+                ("expected value", Some(TokenKind::Equals | TokenKind::Colon | TokenKind::PlusEquals)) if at_end => {
+                    format!("Expecting a value but got wrong token: {EOF}")
+                }
+                ("expected value", Some(TokenKind::Unquoted | TokenKind::QuotedString)) if at_end => {
+                    format!("Key '{}' may not be followed by token: {EOF}", key_before(significant.len() - 1))
+                }
+                ("unexpected token after key: Comma", _) => {
+                    let comma = significant.iter().position(|t| t.kind == TokenKind::Comma && t.line == e.line && t.col == e.col);
+                    match comma {
+                        Some(i) if i > 0 => quote_suggestion("','", &format!("Key '{}' may not be followed by token: ','", key_before(i - 1))),
+                        _ => return HoconFailure { message: e.to_string(), parse_error: true },
+                    }
+                }
+                (m, _) if m.starts_with("invalid float") => {
+                    let raw = m.trim_start_matches("invalid float ").trim_matches('"');
+                    return match poppet_ruby::kernel::float(raw) {
+                        Some(f) if f.is_infinite() => HoconFailure {
+                            message: if f < 0.0 { "-Infinity" } else { "Infinity" }.into(),
+                            parse_error: false,
+                        },
+                        _ => HoconFailure { message: e.to_string(), parse_error: true },
+                    };
+                }
+                _ => return HoconFailure { message: e.to_string(), parse_error: true },
+            };
+            hocon_parse_error(e.line, &what)
+        }
+        HoconError::Resolve(e) => {
+            let wanted = e
+                .message
+                .strip_prefix("could not resolve substitution: ")
+                .filter(|w| w.starts_with("${") && w.ends_with('}'));
+            match wanted {
+                Some(w) => hocon_parse_error(e.line, &format!("Could not resolve substitution to a value: {w}")),
+                // the gem's concatenation of an object with a string is a `ConfigBugOrBrokenError`
+                None => {
+                    HoconFailure { message: e.to_string(), parse_error: !e.message.starts_with("value concatenation") }
+                }
+            }
+        }
+        HoconError::Config(e) if e.message.contains("document has type array rather than object") => HoconFailure {
+            message: "String: 1:  has type LIST rather than object at file root".into(),
+            parse_error: false,
+        },
+        other => HoconFailure { message: other.to_string(), parse_error: false },
     }
 }
 
@@ -951,4 +1123,190 @@ fn address(v: &Value) -> Option<usize> {
         Value::Hash(h) => Some(std::rc::Rc::as_ptr(h) as usize),
         _ => None,
     }
+}
+
+// ---- TOML ---------------------------------------------------------------------------------
+
+/// `to_toml(hash)` (stdlib 8.5.0; 9.7.0's `stdlib::to_toml`, Sensitive values unwrapped and
+/// the result Sensitive, the global name a deprecated shim): the hash as TOML, written by
+/// stdlib's `TomlDumper` (toml-rb 2.0.1's dumper).
+fn to_toml(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let mut dumper =
+        TomlDumper { out: String::new(), source: if stdlib_9(ev) { &TOML_SOURCE_9 } else { &TOML_SOURCE_8 } };
+    dumper.visit(&call.arg(0), &[], 0)?;
+    Ok(Value::from(dumper.out.as_str()))
+}
+
+/// The lines of `toml_dumper.rb` that Ruby's `error_highlight` shows under a `NoMethodError`:
+/// `sort_pairs`'s `hash.keys` and `quote_key`'s `key.gsub`.
+struct TomlSource {
+    keys: &'static str,
+    gsub: &'static str,
+}
+
+const TOML_SOURCE_8: TomlSource =
+    TomlSource { keys: "      hash.keys.sort.each do |key|", gsub: r#"      '"' + key.gsub('"', '\\"') + '"'"# };
+const TOML_SOURCE_9: TomlSource =
+    TomlSource { keys: "    hash.keys.sort.each do |key|", gsub: r##"    "\"#{key.gsub('"', '\\"')}\"""## };
+
+/// A hash's pairs as `TomlDumper#sort_pairs` sorts them (the keys by `<=>`): simple values,
+/// tables (hashes) and arrays of tables (arrays whose first element is a hash).
+#[derive(Default)]
+struct TomlPairs {
+    simple: Vec<(Value, Value)>,
+    nested: Vec<(Value, Value)>,
+    table_arrays: Vec<(Value, Value)>,
+}
+
+/// stdlib's `TomlDumper`: the TOML written so far.
+struct TomlDumper {
+    out: String,
+    source: &'static TomlSource,
+}
+
+impl TomlDumper {
+    /// `visit`: a table's header (where it has simple values or is empty), then its pairs.
+    fn visit(&mut self, hash: &Value, prefix: &[String], depth: usize) -> Eval<()> {
+        let pairs = self.sort_pairs(hash, depth)?;
+        let empty = matches!(hash, Value::Hash(h) if h.is_empty());
+        if !prefix.is_empty() && (!pairs.simple.is_empty() || empty) {
+            self.print_prefix(prefix, false);
+        }
+        self.dump_pairs(pairs, prefix, depth)
+    }
+
+    fn sort_pairs(&self, hash: &Value, depth: usize) -> Eval<TomlPairs> {
+        if depth > MAX_DEPTH {
+            return Err(fail("to_toml(): the value nests too deeply"));
+        }
+        let Value::Hash(h) = hash else { return Err(highlighted_no_method("keys", hash, self.source.keys)) };
+        let mut keys: Vec<Value> = h.keys().cloned().collect();
+        crate::functions::collections::msort(&mut keys, &mut |a, b| ruby::cmp(a, b).ok_or_else(|| ruby::cmperr(a, b)))?;
+        let mut pairs = TomlPairs::default();
+        for key in keys {
+            let value = h.get(&key).cloned().unwrap_or(Value::Undef);
+            let list = match &value {
+                Value::Hash(_) => &mut pairs.nested,
+                Value::Array(items) if matches!(items.first(), Some(Value::Hash(_))) => &mut pairs.table_arrays,
+                _ => &mut pairs.simple,
+            };
+            list.push((key, value));
+        }
+        Ok(pairs)
+    }
+
+    /// `dump_pairs`: the simple values, then the tables, then the arrays of tables.
+    fn dump_pairs(&mut self, pairs: TomlPairs, prefix: &[String], depth: usize) -> Eval<()> {
+        for (key, value) in &pairs.simple {
+            let key = self.key(key)?;
+            let value = toml_value(value)?;
+            self.out.push_str(&format!("{key} = {value}\n"));
+        }
+        for (key, value) in &pairs.nested {
+            let prefix = [prefix, &[self.key(key)?]].concat();
+            self.visit(value, &prefix, depth + 1)?;
+        }
+        for (key, value) in &pairs.table_arrays {
+            let prefix = [prefix, &[self.key(key)?]].concat();
+            let Value::Array(children) = value else { continue };
+            for child in children.iter() {
+                self.print_prefix(&prefix, true);
+                let pairs = self.sort_pairs(child, depth + 1)?;
+                self.dump_pairs(pairs, &prefix, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `print_prefix`: `[a.b]`, or `[[a.b]]` for an element of an array of tables.
+    fn print_prefix(&mut self, prefix: &[String], extra_brackets: bool) {
+        let joined = prefix.join(".");
+        if extra_brackets {
+            self.out.push_str(&format!("[[{joined}]]\n"));
+        } else {
+            self.out.push_str(&format!("[{joined}]\n"));
+        }
+    }
+
+    /// A key as written: its `to_s` where a line of it is bare (`^[a-zA-Z0-9_-]*$`), else a
+    /// string key in double quotes (only `"` escaped); any other key fails (no `gsub`).
+    fn key(&self, key: &Value) -> Eval<String> {
+        let text = ruby::to_s(key);
+        let bare = |line: &str| line.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if text.is_empty() || text.lines().any(bare) {
+            return Ok(text);
+        }
+        match key {
+            Value::String(s) => Ok(format!("\"{}\"", s.replace('"', "\\\""))),
+            other => Err(highlighted_no_method("gsub", other, self.source.gsub)),
+        }
+    }
+}
+
+/// `TomlDumper#to_toml` of a simple value: a string's `inspect` with `\#` unescaped before
+/// `{`, `$` and `@`; a regexp's `inspect` as a string; anything else its `inspect`.
+fn toml_value(value: &Value) -> Eval<String> {
+    fn check(v: &Value, depth: usize) -> Eval<()> {
+        match v {
+            _ if depth > MAX_DEPTH => Err(fail("to_toml(): the value nests too deeply")),
+            Value::Array(items) => items.iter().try_for_each(|x| check(x, depth + 1)),
+            Value::Hash(h) => h.iter().try_for_each(|(k, x)| {
+                check(k, depth + 1)?;
+                check(x, depth + 1)
+            }),
+            Value::Undef
+            | Value::Default
+            | Value::Boolean(_)
+            | Value::Integer(_)
+            | Value::BigInt(_)
+            | Value::Float(_)
+            | Value::String(_)
+            | Value::Regexp(_)
+            | Value::SemVer(_)
+            | Value::Sensitive(_) => Ok(()),
+            other => Err(fail(format!(
+                "to_toml(): Poppet does not write Puppet's Ruby object of a {} as TOML",
+                puppet_types::infer::infer(other)
+            ))),
+        }
+    }
+    check(value, 0)?;
+    Ok(match value {
+        Value::Regexp(_) => poppet_ruby::string::inspect(&ruby::inspect(value)),
+        Value::String(s) => unescape_interpolation(&poppet_ruby::string::inspect(s)),
+        other => ruby::inspect(other),
+    })
+}
+
+/// `gsub(/\\(#[$@{])/, '\1')`: each backslash before `#{`, `#$` or `#@` removed.
+fn unescape_interpolation(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("\\#") {
+        let after = &rest[i + 2..];
+        if after.starts_with(['$', '@', '{']) {
+            out.push_str(&rest[..i]);
+            out.push('#');
+        } else {
+            out.push_str(&rest[..i + 2]);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Ruby 3.1's `NoMethodError` as `error_highlight` shows it when the method was called in
+/// a module's Ruby file: the message, a blank line, the line of the call and carets under
+/// `.method`.
+fn highlighted_no_method(method: &str, receiver: &Value, line: &str) -> crate::error::Flow {
+    let call = format!(".{method}");
+    let column = line.find(&call).unwrap_or(0);
+    let message = format!(
+        "undefined method `{method}' for {}\n\n{line}\n{}{}",
+        puppet_types::params::ruby_receiver(receiver),
+        " ".repeat(column),
+        "^".repeat(call.len())
+    );
+    fail(message)
 }
