@@ -192,6 +192,10 @@ pub struct Evaluator {
     /// frame (line 0) while its statements run, and one per function called from Puppet code,
     /// with the file (`None`: the program) and line of the call.
     pub(crate) call_frames: Vec<(Option<Rc<str>>, u32)>,
+    /// What happens once a compilation (a session's top scope: a new top scope starts
+    /// afresh), by key: a warning Puppet gives once a process, a 3.x function its
+    /// autoloader loads once ([`Evaluator::first_time`]).
+    once: (std::rc::Weak<Scope>, std::collections::HashSet<String>),
 
     // Definitions.
     /// User functions by name.
@@ -243,6 +247,7 @@ impl Evaluator {
             epp_output: Vec::new(),
             epp_positions: None,
             call_frames: Vec::new(),
+            once: Default::default(),
             garbled: HashMap::new(),
             param_guard: None,
             regexps: HashMap::new(),
@@ -466,6 +471,14 @@ impl Evaluator {
                 e.at,
             )),
         }
+    }
+
+    /// Whether `key` comes up for the first time in this compilation (its top scope).
+    pub(crate) fn first_time(&mut self, key: &str) -> bool {
+        if !std::ptr::eq(self.once.0.as_ptr(), Rc::as_ptr(&self.top)) {
+            self.once = (Rc::downgrade(&self.top), Default::default());
+        }
+        self.once.1.insert(key.to_owned())
     }
 
     /// Checks that the evaluation may go on (not interrupted).

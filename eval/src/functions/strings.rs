@@ -793,26 +793,7 @@ fn strftime(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 /// `Puppet.warn_once`: a deprecation warning logged once per key and session (per top
 /// scope: the evaluator has no place for it, so it is kept here, by the top scope's identity).
 pub(crate) fn warn_once(ev: &mut Evaluator, key: &str, message: &str) {
-    use std::cell::RefCell;
-    use std::collections::HashSet;
-    use std::rc::Weak;
-    thread_local! {
-        static ISSUED: RefCell<Vec<(Weak<crate::scope::Scope>, HashSet<String>)>> = const { RefCell::new(Vec::new()) };
-    }
-    let first = ISSUED.with(|issued| {
-        let mut issued = issued.borrow_mut();
-        issued.retain(|(scope, _)| scope.strong_count() > 0);
-        let index = match issued.iter().position(|(scope, _)| scope.upgrade().is_some_and(|s| Rc::ptr_eq(&s, &ev.top)))
-        {
-            Some(i) => i,
-            None => {
-                issued.push((Rc::downgrade(&ev.top), HashSet::new()));
-                issued.len() - 1
-            }
-        };
-        issued[index].1.insert(key.to_string())
-    });
-    if first {
+    if ev.first_time(key) {
         ev.log(crate::eval::Level::Warning, message.to_string());
     }
 }

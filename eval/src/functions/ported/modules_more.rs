@@ -1,4 +1,5 @@
-//! Ruby functions of the corpus's other modules (archive, inifile, monit, neutron, staging, ...), ported.
+//! Ruby functions of the corpus's other modules (archive, inifile, monit, neutron, staging,
+//! ...), ported.
 //!
 //! One section per module, each port following its Ruby line by line (Ruby's `to_s`,
 //! `inspect` and its error messages where Puppet shows them). Functions whose Ruby reaches the

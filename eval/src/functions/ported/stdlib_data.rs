@@ -1,4 +1,6 @@
-//! stdlib's functions that read and write data formats (YAML, JSON, TOML, Python and Ruby literals, HOCON) and number and string conversions, ported from its Ruby (8.5.0 and 9.7.0).
+//! stdlib's functions that read and write data formats (YAML, JSON, TOML, Python and Ruby
+//! literals, HOCON) and number and string conversions, ported from its Ruby (8.5.0 and
+//! 9.7.0).
 
 use std::collections::HashMap;
 

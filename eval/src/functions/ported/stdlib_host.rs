@@ -1,8 +1,6 @@
-//! stdlib's functions about the node and its secrets (interfaces and addresses from facts, OS versions, password hashes, escaping for shells and XML), ported from its Ruby (8.5.0 and 9.7.0).
-
-use std::cell::RefCell;
-use std::collections::HashSet;
-use std::rc::{Rc, Weak};
+//! stdlib's functions about the node and its secrets (interfaces and addresses from facts,
+//! OS versions, password hashes, escaping for shells and XML), ported from its Ruby (8.5.0
+//! and 9.7.0).
 
 use puppet_types::Value;
 
@@ -11,7 +9,6 @@ use crate::error::{fail, Eval};
 use crate::eval::{Evaluator, Level, Strict};
 use crate::functions::ruby::{self, to_s};
 use crate::functions::{warn_once, Call};
-use crate::scope::Scope;
 
 pub static PORTS: &[Port] = &[
     v3("stdlib", "has_interface_with", -1, has_interface_with),
@@ -171,12 +168,6 @@ fn has_ip(ev: &mut Evaluator, call: Call, name: &str, kind: &str) -> Eval<Value>
     ev.call_function_inner("has_interface_with", args, None, call.at)
 }
 
-thread_local! {
-    /// The 3.x functions `Puppet::Parser::Functions.autoloader` has loaded, per session (its
-    /// top scope): Puppet loads each once a process.
-    static AUTOLOADED: RefCell<Vec<(Weak<Scope>, HashSet<String>)>> = const { RefCell::new(Vec::new()) };
-}
-
 /// What a 3.x function does with `Puppet::Parser::Functions.autoloader.loaded?(name)` and
 /// `.load(name)` before calling another (`private`, `has_ip_address`): unless `strict` is
 /// off, a deprecation warning for each method (once a session); loading the function the
@@ -189,19 +180,7 @@ fn autoloader_load(ev: &mut Evaluator, name: &str) -> Eval<()> {
     if strict {
         warn_once(ev, &format!("Puppet::Parser::Functions.loaded?('{name}')"), &deprecated("loaded?"));
     }
-    let top = Rc::downgrade(&ev.top);
-    let first = AUTOLOADED.with(|loaded| {
-        let mut loaded = loaded.borrow_mut();
-        loaded.retain(|(scope, _)| scope.strong_count() > 0);
-        let i = match loaded.iter().position(|(scope, _)| scope.ptr_eq(&top)) {
-            Some(i) => i,
-            None => {
-                loaded.push((top, HashSet::new()));
-                loaded.len() - 1
-            }
-        };
-        loaded[i].1.insert(name.to_owned())
-    });
+    let first = ev.first_time(&format!("Puppet::Parser::Functions.autoloader.load('{name}')"));
     if first {
         if strict {
             warn_once(ev, &format!("Puppet::Parser::Functions#load('{name}')"), &deprecated("load"));
