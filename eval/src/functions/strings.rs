@@ -869,7 +869,7 @@ pub(crate) fn args_3x(args: &[Value]) -> Eval<Vec<Value>> {
 
 /// The class of a value in Ruby's `no implicit conversion of X into String` (`true`, `nil`
 /// and `false` are named by value).
-fn implicit_name(v: &Value) -> String {
+pub(crate) fn implicit_name(v: &Value) -> String {
     match v {
         Value::Undef => "nil".into(),
         Value::Boolean(b) => b.to_string(),

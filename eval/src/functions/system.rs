@@ -46,7 +46,7 @@ fn generate(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 
 /// Runs a command with its standard error into the same pipe as its output, as Puppet's
 /// `Execution.execute` does (`combine: true`): its status and what it wrote.
-fn run_combined(mut command: Command) -> std::io::Result<(std::process::ExitStatus, Vec<u8>)> {
+pub(crate) fn run_combined(mut command: Command) -> std::io::Result<(std::process::ExitStatus, Vec<u8>)> {
     use std::io::Read;
     let (mut reader, writer) = std::io::pipe()?;
     let mut child = command.stdin(Stdio::null()).stdout(writer.try_clone()?).stderr(writer).spawn()?;

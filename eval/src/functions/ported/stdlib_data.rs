@@ -54,7 +54,9 @@ const RUBY: Literals = Literals { words: ["true", "false", "nil"], arrow: " => "
 
 /// `to_python(value)` and `to_ruby(value)` (and 9.7.0's `stdlib::` names): the value's rich
 /// data (Puppet's `ToDataConverter`) as a literal: strings as Ruby's `inspect`, arrays and
-/// hashes as `[a, b]` and `{k: v}` (`{k => v}`).
+/// hashes as `[a, b]` and `{k: v}` (`{k => v}`); `default`, a sensitive value, a regexp, a
+/// hash with keys that are no strings and the values Pcore writes as text (timestamps,
+/// timespans, versions, binaries) as `{"__ptype" => TYPE, "__pvalue" => VALUE}`.
 fn literal(call: Call, lang: Literals) -> Eval<Value> {
     fn write(v: &Value, lang: &Literals, out: &mut String, depth: usize) -> Eval<()> {
         if depth > MAX_DEPTH {
@@ -94,6 +96,19 @@ fn literal(call: Call, lang: Literals) -> Eval<Value> {
             }
             Value::Default => write(&rich("Default", None), lang, out, depth + 1)?,
             Value::Sensitive(inner) => write(&rich("Sensitive", Some((**inner).clone())), lang, out, depth + 1)?,
+            Value::Regexp(r) => write(&rich("Regexp", Some(Value::from(r.source()))), lang, out, depth + 1)?,
+            // the values Pcore writes as their text
+            Value::Timestamp(_) | Value::Timespan(_) | Value::SemVer(_) | Value::SemVerRange(_) | Value::Binary(_) => {
+                let ptype = match v {
+                    Value::Timestamp(_) => "Timestamp",
+                    Value::Timespan(_) => "Timespan",
+                    Value::SemVer(_) => "SemVer",
+                    Value::SemVerRange(_) => "SemVerRange",
+                    _ => "Binary",
+                };
+                let text = Value::from(puppet_types::display::value_to_s(v).as_str());
+                write(&rich(ptype, Some(text)), lang, out, depth + 1)?
+            }
             other => {
                 return Err(fail(format!(
                     "Poppet does not write the rich data of a {} as a literal",

@@ -16,8 +16,9 @@
 //! `validate_email_address` (shims of their `stdlib::` replacements), `validate_cmd`,
 //! `validate_augeas`, `validate_x509_rsa_key_pair` and `stdlib::has_function`.
 //!
-//! `validate_cmd`, `validate_augeas` and `validate_x509_rsa_key_pair` would run a command,
-//! Augeas or OpenSSL on the content: after their argument checks they refuse, saying so.
+//! `validate_cmd` runs its command where running commands is allowed (as `generate()`);
+//! `validate_augeas` and `validate_x509_rsa_key_pair` would run Augeas or OpenSSL on the
+//! content: after their argument checks they refuse, saying so.
 
 use std::rc::Rc;
 
@@ -957,20 +958,120 @@ fn validate_email_address(_: &mut Evaluator, args: &[Value]) -> Ruby<Value> {
     Ok(Value::Undef)
 }
 
-/// `validate_cmd(content, command, message?)`: would write the content to a file and run
-/// the command on it; Poppet runs no commands, so after the argument count it refuses.
-fn validate_cmd(_: &mut Evaluator, args: &[Value]) -> Ruby<Value> {
+/// `validate_cmd(content, command, message?)`: writes the content to a temporary file and
+/// runs the command on it (the file replaces each `%` where a `%` stands alone as a word,
+/// else it is added at the end); a command that fails is a `ParseError` of the message (by
+/// default `validate_cmd(): failed to validate content with command "CMD"`) and what went
+/// wrong. The command runs only where running commands is allowed (as `generate()`).
+fn validate_cmd(ev: &mut Evaluator, args: &[Value]) -> Ruby<Value> {
     if !(2..=3).contains(&args.len()) {
         return parse_error(format!("validate_cmd(): wrong number of arguments ({}; must be 2 or 3)", args.len()));
     }
-    Err(Raise::Other(fail(format!(
-        "validate_cmd() would run {} on the content: Poppet does not run validation commands",
-        inspect(&args[1])
-    ))))
+    let message = || match args.get(2) {
+        Some(message) => to_s(message),
+        None => format!("validate_cmd(): failed to validate content with command {}", inspect(&args[1])),
+    };
+    // the Ruby matches a regexp on the command, inside its `rescue StandardError`
+    let Value::String(script) = &args[1] else {
+        return parse_error(format!(
+            "{}\nTypeError no implicit conversion of {} into String",
+            message(),
+            crate::functions::strings::implicit_name(&args[1])
+        ));
+    };
+    if !ev.options.allow_generate {
+        return Err(Raise::Other(fail(format!(
+            "validate_cmd() would run {}: running commands is off (allow it with poppet --allow-generate)",
+            inspect(&args[1])
+        ))));
+    }
+    match run_on_tempfile("validate_cmd", &to_s(&args[0]), script) {
+        Ok(()) => Ok(Value::Undef),
+        Err(failure) => parse_error(format!("{}\n{failure}", message())),
+    }
+}
+
+/// Writes `content` to a new temporary file named as Ruby's `Tempfile.new(prefix)` names
+/// it, runs `script` on it (at a lone `%`, else at the end) as Puppet's
+/// `Execution.execute(string)` does (Ruby's `exec` of a string: through `/bin/sh -c` when it
+/// has shell characters, else its words; output and errors together, in the C locale), and
+/// removes the file: `Err` with Puppet's `Execution of 'CMD' returned N: OUTPUT` where it fails.
+fn run_on_tempfile(prefix: &str, content: &str, script: &str) -> Result<(), String> {
+    use std::io::Write;
+    let dir = std::env::temp_dir();
+    let date = chrono_free_date();
+    let pid = std::process::id();
+    let mut seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let (path, mut file) = (0..100)
+        .find_map(|_| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let suffix: String = (0..6).map(|i| char::from(b'a' + ((seed >> (i * 5 + 20)) % 26) as u8)).collect();
+            let path = dir.join(format!("{prefix}{date}-{pid}-{suffix}"));
+            std::fs::OpenOptions::new().write(true).create_new(true).open(&path).ok().map(|f| (path, f))
+        })
+        .ok_or_else(|| format!("Errno::EEXIST cannot create a temporary file in {}", dir.display()))?;
+    let written = file.write_all(content.as_bytes()).map_err(|e| format!("IOError {e}"));
+    drop(file);
+    let path_text = path.display().to_string();
+    let command = if lone_percent(script) { script.replace('%', &path_text) } else { format!("{script} {path_text}") };
+    let result = written.and_then(|()| execute(&command));
+    let _ = std::fs::remove_file(&path);
+    result
+}
+
+/// Whether a `%` stands alone as a word of a command (Ruby's `%r{\s%(\s|$)}`).
+fn lone_percent(script: &str) -> bool {
+    let chars: Vec<char> = script.chars().collect();
+    chars
+        .windows(2)
+        .enumerate()
+        .any(|(i, w)| w[0].is_whitespace() && w[1] == '%' && chars.get(i + 2).is_none_or(|c| c.is_whitespace()))
+}
+
+/// Today's date as `YYYYMMDD` (UTC), as in Ruby's temporary file names.
+fn chrono_free_date() -> String {
+    let days = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400);
+    // civil date from days since 1970-01-01 (Howard Hinnant's algorithm)
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}{month:02}{day:02}")
+}
+
+/// Runs a command line as Puppet's `Execution.execute(string)`: `Err` with its message where
+/// the command fails or cannot start.
+fn execute(command: &str) -> Result<(), String> {
+    const SHELL: &str = "*?{}[]<>()~&|\\$;'`\"\n#=";
+    let mut process = if command.chars().any(|c| SHELL.contains(c)) {
+        let mut sh = std::process::Command::new("/bin/sh");
+        sh.arg("-c").arg(command);
+        sh
+    } else {
+        let mut words = command.split_whitespace();
+        let mut direct = std::process::Command::new(words.next().unwrap_or_default());
+        direct.args(words);
+        direct
+    };
+    process.env("LANG", "C").env("LC_ALL", "C");
+    let (code, output) = match crate::functions::system::run_combined(process) {
+        Ok((status, _)) if status.success() => return Ok(()),
+        Ok((status, output)) => (status.code().unwrap_or(1), String::from_utf8_lossy(&output).into_owned()),
+        // Puppet's child process cannot start the command: it exits with 1, having written nothing
+        Err(_) => (1, String::new()),
+    };
+    Err(format!("Execution of '{command}' returned {code}: {}", output.trim()))
 }
 
 /// `validate_augeas(content, lens, tests?, message?)`: would parse the content with an
-/// Augeas lens; Poppet has no Augeas, so after the argument count it refuses.
+/// Augeas lens; Poppet has no Augeas, so after the argument count and ruby-augeas's first
+/// looks at the lens (`No lens specified` for false, then `lens.include?('.')`: a
+/// `NoMethodError` for a lens that is no text, array or hash) it refuses.
 fn validate_augeas(_: &mut Evaluator, args: &[Value]) -> Ruby<Value> {
     if !(2..=4).contains(&args.len()) {
         return parse_error(format!(
@@ -978,9 +1079,22 @@ fn validate_augeas(_: &mut Evaluator, args: &[Value]) -> Ruby<Value> {
             args.len()
         ));
     }
+    let lens = &args[1];
+    if matches!(lens, Value::Boolean(false) | Value::Undef) {
+        return Err(Raise::Other(fail("No lens specified")));
+    }
+    if !matches!(lens, Value::String(_) | Value::Array(_) | Value::Hash(_)) {
+        // Ruby 3.1's NoMethodError, with the line of ruby-augeas its error_highlight shows
+        let suggestions = poppet_ruby::did_you_mean::suggestions(&puppet_types::params::ruby_class(lens), "include?");
+        return Err(Raise::Other(fail(format!(
+            "undefined method `include?' for {}{suggestions}\n\n        lens = \"#{{lens}}.lns\" unless lens.include? '.'\n{}^^^^^^^^^",
+            puppet_types::params::ruby_receiver(lens),
+            " ".repeat(40)
+        ))));
+    }
     Err(Raise::Other(fail(format!(
         "validate_augeas() would parse the content with the Augeas lens {}: Poppet has no Augeas",
-        inspect(&args[1])
+        inspect(lens)
     ))))
 }
 
