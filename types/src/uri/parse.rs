@@ -192,6 +192,22 @@ pub(crate) fn rfc2396() -> &'static Rfc2396 {
     })
 }
 
+/// Whether `s` is an RFC 2396 `scheme`, as `URI::Generic#scheme=` checks it.
+pub fn is_rfc2396_scheme(s: &str) -> bool {
+    rfc2396().scheme.is_match(s)
+}
+
+/// Whether `s` is an RFC 2396 `host` (a name, an IPv4 address or a bracketed IPv6 reference),
+/// as `URI::Generic#host=` checks it.
+pub fn is_rfc2396_host(s: &str) -> bool {
+    rfc2396().host.is_match(s)
+}
+
+/// Whether `s` is an RFC 2396 `abs_path`, as `URI::Generic#path=` checks it.
+pub fn is_rfc2396_abs_path(s: &str) -> bool {
+    rfc2396().abs_path.is_match(s)
+}
+
 /// `RFC2396_Parser#split`.
 pub fn split_rfc2396(uri: &str) -> Result<Split, String> {
     if uri.is_empty() {

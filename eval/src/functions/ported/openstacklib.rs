@@ -342,7 +342,7 @@ fn parameters<'a>(function: &str, args: &'a [Value], count_error: &str) -> Eval<
 /// `os_database_connection(parts)`: `dialect://user:password@host:port/database?extra`,
 /// made by `URI::Generic.build` (`dialect:///database` without a host); `charset` is one more
 /// of the `extra` parameters.
-fn os_database_connection(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+fn os_database_connection(_: &mut Evaluator, call: Call) -> Eval<Value> {
     const NAME: &str = "os_database_connection";
     let count = format!("{NAME}(): Wrong number of arguments given ({} for 1)", call.args.len());
     let v = parameters(NAME, &call.args, &count)?;
@@ -366,7 +366,7 @@ fn os_database_connection(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     }
     let query = (!extra.is_empty()).then(|| query_text(&extra));
     let path = if host.is_some() { format!("/{database}") } else { format!("///{database}") };
-    let url = generic_build(ev, &dialect, userinfo(v), host, port, &path, query.as_deref())?;
+    let url = generic_build(&dialect, userinfo(v), host, port, &path, query.as_deref())?;
     Ok(Value::from(url.as_str()))
 }
 
@@ -403,7 +403,6 @@ fn string_to_i(s: &str) -> String {
 /// brackets, the path absolute, the query escaped; `//` before the authority when there is
 /// a host (or the scheme is `file` or `postgres`).
 fn generic_build(
-    ev: &mut Evaluator,
     scheme: &str,
     userinfo: Option<String>,
     host: Option<String>,
@@ -411,18 +410,18 @@ fn generic_build(
     path: &str,
     query: Option<&str>,
 ) -> Eval<String> {
-    if !ev.regexp(r"\A[a-zA-Z][\-+.a-zA-Z0-9]*\z").is_match(scheme) {
+    if !puppet_types::uri::parse::is_rfc2396_scheme(scheme) {
         return Err(fail(format!("bad component(expected scheme component): {scheme}")));
     }
     let scheme = scheme.to_ascii_lowercase();
     let host =
         host.map(|h| if !(h.starts_with('[') && h.ends_with(']')) && h.contains(':') { format!("[{h}]") } else { h });
     if let Some(h) = &host {
-        if !ev.regexp(&rfc2396_host()).is_match(h) {
+        if !puppet_types::uri::parse::is_rfc2396_host(h) {
             return Err(fail(format!("bad component(expected host component): {h}")));
         }
     }
-    if !path.is_empty() && !ev.regexp(&rfc2396_abs_path()).is_match(path) {
+    if !path.is_empty() && !puppet_types::uri::parse::is_rfc2396_abs_path(path) {
         let kind = if scheme == "ftp" { "relative" } else { "absolute" };
         return Err(fail(format!("bad component(expected {kind} path component): {path}")));
     }
@@ -448,29 +447,6 @@ fn generic_build(
         out.push_str(&q);
     }
     Ok(out)
-}
-
-/// RFC 2396's `unreserved` and `escaped`, as Ruby's `URI::RFC2396_Parser` writes them.
-const UNRESERVED: &str = r"\-_.!~*'()a-zA-Z0-9";
-const ESCAPED: &str = "%[a-fA-F0-9]{2}";
-
-/// RFC 2396's `host` (a name, an IPv4 address or an IPv6 reference), anchored.
-fn rfc2396_host() -> String {
-    let hostname = r"(?:[a-zA-Z0-9\-.]|%[0-9A-Fa-f][0-9A-Fa-f])+";
-    let ipv4 = r"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}";
-    let hex4 = "[a-fA-F0-9]{1,4}";
-    let lastpart = format!("(?:{hex4}|{ipv4})");
-    let hexseq1 = format!("(?:{hex4}:)*{hex4}");
-    let hexseq2 = format!("(?:{hex4}:)*{lastpart}");
-    let ipv6 = format!("(?:{hexseq2}|(?:{hexseq1})?::(?:{hexseq2})?)");
-    format!(r"\A(?:{hostname}|{ipv4}|\[{ipv6}\])\z")
-}
-
-/// RFC 2396's `abs_path`, anchored.
-fn rfc2396_abs_path() -> String {
-    let pchar = format!("(?:[{UNRESERVED}:@&=+$,]|{ESCAPED})");
-    let segment = format!("{pchar}*(?:;{pchar}*)*");
-    format!(r"\A/{segment}(?:/{segment})*\z")
 }
 
 /// `URI::Generic#query=`: tabs and line breaks dropped, `%` and two non-hex characters

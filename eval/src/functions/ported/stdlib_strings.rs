@@ -911,24 +911,11 @@ fn write_json(v: &Value, style: &JsonStyle, depth: usize, out: &mut String) -> E
     Ok(())
 }
 
-/// A JSON string as Ruby's generator writes it: `"` and `\` escaped, control characters as
-/// `\b \f \n \r \t` or `\u00XX`, everything else (`/`, non-ASCII) as it is.
+/// A JSON string as Ruby's generator writes it (as serde_json does): `"` and `\` escaped,
+/// control characters as `\b \f \n \r \t` or `\u00xx`, everything else (`/`, non-ASCII) as
+/// it is.
 fn write_json_string(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    out.push_str(&serde_json::Value::from(s).to_string());
 }
 
 /// `to_json(data)` (stdlib 8.5.0; 9.7.0's `stdlib::to_json`): Ruby's `to_json` of the value.
