@@ -17,16 +17,6 @@ use crate::error::{fail, fail_at, Eval, Flow};
 use crate::functions::Call;
 use crate::scope::Scope;
 
-/// Puppet's built-in functions that run Ruby code (ERB templates are Ruby): an error saying
-/// so, never a wrong answer.
-const RUBY_BUILTINS: &[&str] = &["template", "inline_template"];
-
-fn ruby_builtin(key: &str, at: Span) -> Option<Flow> {
-    RUBY_BUILTINS.contains(&key).then(|| {
-        fail_at(format!("The function '{key}' is implemented in Ruby (its ERB templates are Ruby code): Ruby functions are not available"), at)
-    })
-}
-
 /// A Puppet-language function (`function f(Integer $x) >> Integer { ... }`).
 pub struct FunctionDef {
     pub name: String,
@@ -339,9 +329,6 @@ impl Evaluator {
         if !self.function_exists(key)
             && !self.autoload(super::modules::Entity::Function, key).map_err(|e| crate::error::place(e, at))?
         {
-            if let Some(flow) = ruby_builtin(key, at) {
-                return Err(flow);
-            }
             return Err(fail_at(format!("Unknown function: '{name}'."), at));
         }
         let frames = self.call_frames.len();
@@ -364,9 +351,6 @@ impl Evaluator {
     pub fn call_function_inner(&mut self, name: &str, args: Vec<Value>, block: Option<Value>, at: Span) -> Eval<Value> {
         let key = name.strip_prefix("::").unwrap_or(name);
         if !self.function_exists(key) && !self.autoload(super::modules::Entity::Function, key)? {
-            if let Some(flow) = ruby_builtin(key, at) {
-                return Err(flow);
-            }
             return Err(fail(format!("Unknown function '{name}'")));
         }
         self.call_known(key, args, block, at)

@@ -43,6 +43,7 @@ use crate::eval::Evaluator;
 
 mod collections;
 mod control;
+mod erb;
 mod iteration;
 mod logging;
 mod lookup;
@@ -99,6 +100,7 @@ pub fn all() -> impl Iterator<Item = &'static Builtin> {
         .chain(strings::FUNCTIONS)
         .chain(system::FUNCTIONS)
         .chain(templates::FUNCTIONS)
+        .chain(erb::FUNCTIONS)
         .chain(types::FUNCTIONS)
 }
 

@@ -212,62 +212,20 @@ fn string_upto(start: &str, stop: &str, exclusive: bool) -> Box<dyn Iterator<Ite
     if start > stop || (exclusive && start == stop) {
         return Box::new(std::iter::empty());
     }
-    let after_end = string_succ(stop);
+    let after_end = poppet_ruby::string::succ(stop);
     let (stop, mut current, mut done) = (stop.to_owned(), Some(start.to_owned()), false);
     Box::new(std::iter::from_fn(move || {
         let this = current.take()?;
         if done || this == after_end {
             return None;
         }
-        let next = (exclusive || this != stop).then(|| string_succ(&this));
+        let next = (exclusive || this != stop).then(|| poppet_ruby::string::succ(&this));
         match next {
             Some(n) if !(exclusive && n == stop) && n.len() <= stop.len() && !n.is_empty() => current = Some(n),
             _ => done = true,
         }
         Some(this)
     }))
-}
-
-/// Ruby's `String#succ` (of ASCII letters and digits): the rightmost alphanumeric
-/// incremented, `z`, `Z` and `9` wrapping and carrying leftwards (`az` → `ba`, `zz` →
-/// `aaa`, `a9` → `b0`); without one, the last character incremented.
-fn string_succ(s: &str) -> String {
-    let mut chars: Vec<char> = s.chars().collect();
-    let (mut last_alnum, mut wrapped_at, mut after_other) = (None::<char>, None, false);
-    for i in (0..chars.len()).rev() {
-        let c = chars[i];
-        if let (true, Some(l)) = (after_other, last_alnum) {
-            if (l.is_ascii_alphabetic() && c.is_ascii_digit()) || (l.is_ascii_digit() && c.is_ascii_alphabetic()) {
-                break;
-            }
-        }
-        if !c.is_ascii_alphanumeric() {
-            after_other = true;
-            continue;
-        }
-        after_other = false;
-        let wrapped = match c {
-            '9' => '0',
-            'z' => 'a',
-            'Z' => 'A',
-            _ => {
-                chars[i] = char::from(c as u8 + 1);
-                return chars.into_iter().collect();
-            }
-        };
-        chars[i] = wrapped;
-        last_alnum = Some(wrapped);
-        wrapped_at = Some(i);
-    }
-    match (wrapped_at, last_alnum) {
-        (Some(i), Some(w)) => chars.insert(i, if w == '0' { '1' } else { w }),
-        _ => {
-            if let Some(last) = chars.last_mut() {
-                *last = char::from_u32(*last as u32 + 1).unwrap_or(*last);
-            }
-        }
-    }
-    chars.into_iter().collect()
 }
 
 /// `reverse` and `shuffle` (3.x): `op` of an array's elements or a string's characters.

@@ -1,0 +1,270 @@
+//! ERB templates: `template()` and `inline_template()` (Puppet's 3.x functions and its
+//! `TemplateWrapper`), run by [`poppet_erb`] with the calling scope as its [`Host`]: the
+//! scope's variables are the template's instance variables, `scope['x']` and
+//! `scope.lookupvar('x')` read variables as Puppet's `Scope#lookupvar` does (warning about
+//! unknown ones), and `scope.function_NAME` / `scope.call_function` call Puppet's functions.
+
+use std::path::Path;
+
+use poppet_erb::{Error as ErbError, Host, Kind, Printer, Template};
+use puppet_syntax::Span;
+use puppet_types::Value;
+
+use super::{Builtin, Call};
+use crate::error::{fail, Eval, Flow};
+use crate::eval::{Evaluator, Level, Strict};
+use crate::functions::ruby;
+use crate::functions::strings::{check_arity, to_3x};
+
+pub(super) const FUNCTIONS: &[Builtin] = &[
+    Builtin { name: "template", dispatches: &["Any *$names"], call: template },
+    Builtin { name: "inline_template", dispatches: &["Any *$templates"], call: inline_template },
+];
+
+/// `template(names...)`: each template of a module (`module/file.erb`, or an absolute path)
+/// rendered, the outputs concatenated.
+fn template(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    check_arity("template", &call.args, -2)?;
+    let mut out = String::new();
+    for name in call.args.iter().map(|a| to_3x(a, true, 0)) {
+        let name = ruby::to_s(&name);
+        let Some(path) = find_template(ev, &name) else {
+            return Err(fail(format!("Could not find template '{name}'")));
+        };
+        let text = std::fs::read(&path).map_err(|e| fail(format!("Could not read template '{name}': {e}")))?;
+        let text = String::from_utf8_lossy(&text);
+        let file = path.to_string_lossy().into_owned();
+        let rendered = render(ev, &text, Some(file.clone()), call.at).map_err(|e| match e {
+            Failure::Template(e) => {
+                let (line, _) = poppet_erb::line_col(&text, e.at.unwrap_or(0));
+                let detail = detail(&e);
+                fail(format!("Failed to parse template {name}:\n  Filepath: {file}\n  Line: {line}\n  Detail: {detail}\n"))
+            }
+            Failure::Flow(flow) => flow,
+        })?;
+        out.push_str(&rendered);
+    }
+    Ok(Value::from(out.as_str()))
+}
+
+/// `inline_template(texts...)`: each text rendered as a template, the outputs concatenated.
+fn inline_template(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    check_arity("inline_template", &call.args, -2)?;
+    let mut out = String::new();
+    for text in call.args.iter().map(|a| to_3x(a, true, 0)) {
+        let text = match &text {
+            Value::String(s) => s.to_string(),
+            other => {
+                let receiver = puppet_types::params::ruby_receiver(other);
+                return Err(fail(format!("Failed to parse inline template: undefined method `encoding' for {receiver}")));
+            }
+        };
+        let rendered = render(ev, &text, None, call.at).map_err(|e| match e {
+            Failure::Template(e) => fail(format!("Failed to parse inline template: {}", detail(&e))),
+            Failure::Flow(flow) => flow,
+        })?;
+        out.push_str(&rendered);
+    }
+    Ok(Value::from(out.as_str()))
+}
+
+/// A module's template (`module/path`) or an absolute path (`Puppet::Parser::Files.find_template`).
+fn find_template(ev: &Evaluator, name: &str) -> Option<std::path::PathBuf> {
+    let path = if Path::new(name).is_absolute() {
+        Path::new(name).to_path_buf()
+    } else {
+        let (module, rest) = name.split_once('/')?;
+        ev.module_dir(module)?.join("templates").join(rest)
+    };
+    path.is_file().then_some(path)
+}
+
+/// What stops a render: the template's own error, or the evaluator's (an error of a function
+/// it called, an interrupt), passed through.
+enum Failure {
+    Template(ErbError),
+    Flow(Flow),
+}
+
+/// An error's message as Ruby's exception shows it (`detail.to_s`).
+fn detail(e: &ErbError) -> String {
+    match e.kind {
+        Kind::Unsupported => {
+            format!("{e} ({})", e.class())
+        }
+        _ => e.message.clone(),
+    }
+}
+
+fn render(ev: &mut Evaluator, text: &str, file: Option<String>, at: Span) -> Result<String, Failure> {
+    let compiled = Template::compile(text).map_err(Failure::Template)?;
+    let mut host = EvalHost { ev, file, at, flow: None };
+    let result = compiled.render(&mut host);
+    match (result, host.flow) {
+        (_, Some(flow)) => Err(Failure::Flow(flow)),
+        (Ok(s), None) => Ok(s),
+        (Err(e), None) => Err(Failure::Template(e)),
+    }
+}
+
+/// The calling scope, as a template sees it.
+struct EvalHost<'a> {
+    ev: &'a mut Evaluator,
+    file: Option<String>,
+    at: Span,
+    /// An evaluator error that must stop the template and surface as it is (an interrupt).
+    flow: Option<Flow>,
+}
+
+impl Printer for EvalHost<'_> {
+    fn to_s(&self, v: &Value) -> String {
+        ruby::to_s(v)
+    }
+
+    fn inspect(&self, v: &Value) -> Option<String> {
+        match v {
+            Value::Sensitive(_) => Some("#<Sensitive [value redacted]>".into()),
+            _ => None,
+        }
+    }
+
+    fn scope_to_s(&self) -> String {
+        let c = &self.ev.compiler.container;
+        if c.type_name.as_ref() == "Class" {
+            let name: Vec<String> = c.title.split("::").map(poppet_ruby::string::capitalize).collect();
+            format!("Scope(Class[{}])", name.join("::"))
+        } else {
+            format!("Scope({}[{}])", c.type_name, c.title)
+        }
+    }
+}
+
+/// Puppet's 3.x functions of its own (`lib/puppet/parser/functions`), which
+/// `scope.function_NAME` finds, and its log functions.
+const PUPPET_3X: &[&str] = &[
+    "assert_type", "binary_file", "break", "contain", "create_resources", "defined", "dig", "digest", "each", "epp",
+    "fail", "file", "filter", "find_file", "fqdn_rand", "generate", "hiera", "hiera_array", "hiera_hash",
+    "hiera_include", "include", "inline_epp", "inline_template", "lest", "lookup", "map", "match", "md5", "new", "next",
+    "realize", "reduce", "regsubst", "require", "return", "reverse_each", "scanf", "sha1", "sha256", "shellquote",
+    "slice", "split", "sprintf", "step", "strftime", "tag", "tagged", "template", "then", "type", "versioncmp", "with",
+    "debug", "info", "notice", "warning", "err", "alert", "emerg", "crit",
+];
+
+impl Host for EvalHost<'_> {
+    fn lookupvar(&mut self, name: &str) -> Result<Option<Value>, ErbError> {
+        let name = name.strip_prefix("::").map_or(name, |top| if top.contains("::") { top } else { name });
+        let found = if let Some(top) = name.strip_prefix("::") {
+            self.ev.top.get(top)
+        } else if let Some((class, _)) = name.rsplit_once("::") {
+            match self.ev.qualified_variable(name) {
+                Some(v) => Some(v),
+                None => {
+                    let class = class.to_lowercase();
+                    let _ = self.ev.load_definition(&class);
+                    let reason = if self.ev.compiler.class_scopes.contains_key(&class) {
+                        String::new()
+                    } else if self.ev.is_class_or_define(&class) {
+                        format!("class {class} has not been evaluated")
+                    } else {
+                        format!("class {class} could not be found")
+                    };
+                    return self.not_found(name, &reason);
+                }
+            }
+        } else {
+            self.ev.scope.get(name)
+        };
+        match found {
+            Some(v) => Ok(Some(v)),
+            None => self.not_found(name, ""),
+        }
+    }
+
+    fn variables(&mut self) -> Vec<(String, Value)> {
+        let mut chain = Vec::new();
+        let mut scope = Some(self.ev.scope.clone());
+        while let Some(s) = scope {
+            scope = s.parent();
+            chain.push(s);
+        }
+        let mut vars: indexmap::IndexMap<String, Value> = indexmap::IndexMap::new();
+        for s in chain.iter().rev() {
+            for (name, value) in s.variables() {
+                vars.insert(name.to_string(), value);
+            }
+        }
+        vars.into_iter().filter(|(_, v)| !v.is_undef()).collect()
+    }
+
+    fn has_variable(&mut self, name: &str) -> bool {
+        self.ev.variable_exists(name)
+    }
+
+    fn call_function(&mut self, name: &str, args: Vec<Value>, legacy: bool) -> Result<Option<Value>, ErbError> {
+        let known = self.ev.function_exists(name)
+            || self.ev.autoload(crate::eval::modules::Entity::Function, name).unwrap_or(false);
+        if legacy {
+            let v3 = PUPPET_3X.contains(&name)
+                || known && self.ev.registry.port(name).is_some_and(|p| matches!(p.api, super::ported::Api::V3 { .. }));
+            if !v3 {
+                return Ok(None);
+            }
+        }
+        match self.ev.call_function_inner(name, args, None, self.at) {
+            Ok(v) => Ok(Some(v)),
+            Err(Flow::Error(e)) if !self.ev.interrupt.load(std::sync::atomic::Ordering::Relaxed) => {
+                Err(ErbError::puppet(e.message))
+            }
+            Err(other) => {
+                self.flow = Some(other);
+                Err(ErbError::puppet("interrupted"))
+            }
+        }
+    }
+
+    fn log(&mut self, level: &str, message: &str) {
+        let level = match level {
+            "debug" => Level::Debug,
+            "info" => Level::Info,
+            "notice" => Level::Notice,
+            "err" => Level::Err,
+            "alert" => Level::Alert,
+            "emerg" => Level::Emerg,
+            "crit" => Level::Crit,
+            _ => Level::Warning,
+        };
+        self.ev.log(level, message);
+    }
+
+    fn file(&self) -> Option<String> {
+        self.file.clone()
+    }
+
+    fn interrupted(&mut self) -> bool {
+        match self.ev.check_interrupt(self.at) {
+            Ok(()) => false,
+            Err(flow) => {
+                self.flow = Some(flow);
+                true
+            }
+        }
+    }
+}
+
+impl EvalHost<'_> {
+    /// Puppet's `Scope#variable_not_found`: nil, with a warning (once) under `strict`
+    /// `warning`, an error under `error`.
+    fn not_found(&mut self, name: &str, reason: &str) -> Result<Option<Value>, ErbError> {
+        let message = format!("Undefined variable '{name}'; {reason}");
+        match self.ev.options.strict {
+            Strict::Error => Err(ErbError::ruby("ArgumentError", message)),
+            Strict::Warning => {
+                if self.ev.first_time(&format!("undefined_variables:Variable: {name}")) {
+                    self.ev.log(Level::Warning, message);
+                }
+                Ok(None)
+            }
+            Strict::Off => Ok(None),
+        }
+    }
+}
