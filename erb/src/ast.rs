@@ -45,11 +45,24 @@ pub enum Node {
     If(Box<Node>, Body, Body),
     /// `while` (or `until`, `true`) with its condition and body.
     While(Box<Node>, Body, bool),
+    /// `begin ... end while cond`: the body runs before the first test.
+    DoWhile(Box<Node>, Body, bool),
     /// `case` with its subject, its `when` clauses and its `else`.
     Case(Option<Box<Node>>, Vec<(Vec<Node>, Body)>, Option<Body>),
     For(Box<Target>, Box<Node>, Body),
     Seq(Body),
+    /// `begin` with `rescue` clauses, `else` and `ensure`.
+    Begin(Box<Begin>),
+    /// `expr rescue fallback`
+    RescueMod(Box<Node>, Box<Node>),
+    /// `retry` (in a `rescue` clause).
+    Retry,
     Break(Option<Box<Node>>),
+    /// `return`: ends the template, whose output becomes the value.
+    Return(Option<Box<Node>>),
+    /// `/(?<name>...)/ =~ value`: a literal regexp with named groups on the left assigns
+    /// them to local variables.
+    MatchAsgn(Box<Node>, Box<Node>, Vec<Rc<str>>, usize),
     Next(Option<Box<Node>>),
     /// `*x` in an array literal or an argument list.
     Splat(Box<Node>),
@@ -61,6 +74,22 @@ pub enum Node {
     Text(Rc<str>),
     /// ERB: `<%= %>`, its code and where it starts.
     Insert(Body, usize),
+}
+
+#[derive(Debug)]
+pub struct Begin {
+    pub body: Body,
+    pub rescues: Vec<Rescue>,
+    pub otherwise: Option<Body>,
+    pub ensure: Option<Body>,
+}
+
+/// `rescue Class, ... => var` and its body (no classes: `StandardError`).
+#[derive(Debug)]
+pub struct Rescue {
+    pub classes: Vec<Node>,
+    pub var: Option<Target>,
+    pub body: Body,
 }
 
 /// A part of a string with interpolation.
@@ -99,6 +128,8 @@ pub struct BlockDef {
     /// Whether the parameters end with a comma (`|a,|`), which splats like two.
     pub trailing_comma: bool,
     pub body: Body,
+    /// Block-local variables (`|x; y|`).
+    pub locals: Vec<Rc<str>>,
     /// `lambda`/`->`: strict arity, `return` and `next` end it.
     pub lambda: bool,
 }

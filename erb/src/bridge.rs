@@ -181,15 +181,14 @@ pub fn puppet_object(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RVa
 pub fn format(it: &mut Interp<'_>, args: &[RValue]) -> R<RValue> {
     arity(args, 1, usize::MAX)?;
     crate::methods::str_arg(&args[0])?;
-    if args.iter().any(|a| matches!(a, RValue::Sym(s) if &**s != "default") || matches!(a, RValue::Hash(_))) {
-        return unsupported("`format` of symbols or hashes");
+    if args.iter().any(|a| matches!(a, RValue::Sym(s) if &**s != "default")) {
+        return unsupported("`format` of symbols");
     }
+    let format = crate::methods::str_arg(&args[0])?;
     let mut values = Vec::with_capacity(args.len());
-    for a in args {
+    for a in &args[1..] {
         values.push(to_puppet(a)?);
     }
-    match it.host.call_function("sprintf", values, false).map_err(host_error)? {
-        Some(v) => Ok(RValue::str(it.host.to_s(&v))),
-        None => unsupported("`format`"),
-    }
+    let text = it.host.format(&format, values).map_err(|e| Ctrl::Error(Error { kind: crate::error::Kind::Ruby("ArgumentError"), ..e }))?;
+    Ok(RValue::str(text))
 }

@@ -28,6 +28,8 @@ pub trait Host: Printer {
     /// `legacy`, `scope.function_NAME(args)` (which only finds functions of the 3.x API:
     /// `None` when there is none).
     fn call_function(&mut self, name: &str, args: Vec<Value>, legacy: bool) -> std::result::Result<Option<Value>, Error>;
+    /// Ruby's `Kernel#format` of Puppet values.
+    fn format(&mut self, format: &str, args: Vec<Value>) -> std::result::Result<String, Error>;
     /// Logs a message at a Puppet log level (`warning('...')` in a template).
     fn log(&mut self, level: &str, message: &str);
     /// The template's file (`file`, `@__file__`), `None` for an inline template.
@@ -79,11 +81,26 @@ impl Frame {
 }
 
 /// A block handed to a method.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub enum Block {
     Def(Rc<BlockDef>, Env),
     /// `&:name`
     Sym(Rc<str>),
+    /// A block of the interpreter's own (what an enumerator gives the method it runs).
+    Native(Rc<NativeBlock>),
+}
+
+/// A block written in Rust: called with the values yielded.
+pub type NativeBlock = dyn Fn(&mut Interp<'_>, Vec<RValue>) -> R<RValue>;
+
+impl std::fmt::Debug for Block {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Block::Def(def, _) => write!(f, "Block({def:?})"),
+            Block::Sym(s) => write!(f, "Block(&:{s})"),
+            Block::Native(_) => f.write_str("Block(native)"),
+        }
+    }
 }
 
 /// How evaluation leaves the normal path: an error, or `break`/`next` on its way to the
@@ -93,6 +110,10 @@ pub enum Ctrl {
     Error(Error),
     Break(RValue),
     Next(RValue),
+    /// `return`: the template's value.
+    Return(RValue),
+    /// `retry`: runs the `begin` body again.
+    Retry,
 }
 
 impl From<Error> for Ctrl {
@@ -128,11 +149,13 @@ pub struct Interp<'h> {
     call_depth: usize,
     /// `$~`: the last match of `=~`, `match` and friends.
     pub last_match: RValue,
+    /// `$!`: the exception being rescued.
+    pub last_error: Option<RValue>,
 }
 
 impl<'h> Interp<'h> {
     pub fn new(host: &'h mut dyn Host) -> Interp<'h> {
-        Interp { host, ivars: HashMap::new(), out: String::new(), steps: 0, call_depth: 0, last_match: RValue::Nil }
+        Interp { host, ivars: HashMap::new(), out: String::new(), steps: 0, call_depth: 0, last_match: RValue::Nil, last_error: None }
     }
 
     /// Runs a template's code; what it wrote.
@@ -140,9 +163,18 @@ impl<'h> Interp<'h> {
         let env: Env = Rc::default();
         match self.eval_body(body, &env) {
             Ok(_) => Ok(self.out),
+            Err(Ctrl::Return(v)) => {
+                // the template's value is what `return` gives: Puppet joins it into the output
+                match self.send(&RValue::array(vec![v]), "join", Vec::new(), None) {
+                    Ok(s) => Ok(s.as_string().unwrap_or_default()),
+                    Err(Ctrl::Error(e)) => Err(e),
+                    Err(_) => Ok(String::new()),
+                }
+            }
             Err(Ctrl::Error(e)) => Err(e),
             Err(Ctrl::Break(_)) => Err(Error::syntax("Invalid break", 0)),
             Err(Ctrl::Next(_)) => Err(Error::syntax("Invalid next", 0)),
+            Err(Ctrl::Retry) => Err(Error::syntax("Invalid retry", 0)),
         }
     }
 
@@ -271,6 +303,20 @@ impl<'h> Interp<'h> {
                 }
                 RValue::Nil
             }
+            Node::DoWhile(cond, body, until) => {
+                loop {
+                    self.step()?;
+                    match self.eval_body(body, env) {
+                        Ok(_) | Err(Ctrl::Next(_)) => {}
+                        Err(Ctrl::Break(v)) => return Ok(v),
+                        Err(e) => return Err(e),
+                    }
+                    if self.eval(cond, env)?.truthy() == *until {
+                        break;
+                    }
+                }
+                RValue::Nil
+            }
             Node::Case(subject, whens, otherwise) => self.case(subject.as_deref(), whens, otherwise.as_ref(), env)?,
             Node::For(target, iter, body) => {
                 let collection = self.eval(iter, env)?;
@@ -287,12 +333,46 @@ impl<'h> Interp<'h> {
                 collection
             }
             Node::Seq(body) => self.eval_body(body, env)?,
+            Node::Begin(b) => self.begin(b, env)?,
+            Node::RescueMod(body, fallback) => match self.eval(body, env) {
+                Err(Ctrl::Error(e)) if rescuable(&e, &["StandardError"]) => {
+                    self.last_error = Some(exception_of(&e));
+                    self.eval(fallback, env)?
+                }
+                other => other?,
+            },
+            Node::Retry => return Err(Ctrl::Retry),
             Node::Break(v) => {
                 let v = match v {
                     Some(v) => self.eval(v, env)?,
                     None => RValue::Nil,
                 };
                 return Err(Ctrl::Break(v));
+            }
+            Node::Return(v) => {
+                let v = match v {
+                    Some(v) => self.eval(v, env)?,
+                    None => RValue::Nil,
+                };
+                return Err(Ctrl::Return(v));
+            }
+            Node::MatchAsgn(re, value, names, at) => {
+                let r = self.eval(re, env)?;
+                let v = self.eval(value, env)?;
+                let result = self.send(&r, "=~", vec![v], None).map_err(|e| at_ctrl(e, *at))?;
+                for name in names {
+                    let group = match &self.last_match {
+                        RValue::Match(m) if !result.is_nil() => m
+                            .names
+                            .iter()
+                            .find(|(n, _)| **n == **name)
+                            .and_then(|(_, i)| m.group(*i))
+                            .map_or(RValue::Nil, RValue::str),
+                        _ => RValue::Nil,
+                    };
+                    env.set(name, group);
+                }
+                result
             }
             Node::Next(v) => {
                 let v = match v {
@@ -367,6 +447,19 @@ impl<'h> Interp<'h> {
     fn gvar(&mut self, name: &str) -> R<RValue> {
         match name {
             "~" => Ok(self.last_match.clone()),
+            "!" => Ok(self.last_error.clone().unwrap_or(RValue::Nil)),
+            "&" | "`" | "'" | "+" => Ok(match &self.last_match {
+                RValue::Match(m) => {
+                    let (s, e) = m.groups[0].unwrap_or((0, 0));
+                    match name {
+                        "&" => RValue::str(&m.subject[s..e]),
+                        "`" => RValue::str(&m.subject[..s]),
+                        "'" => RValue::str(&m.subject[e..]),
+                        _ => (1..m.groups.len()).rev().find_map(|i| m.group(i)).map_or(RValue::Nil, RValue::str),
+                    }
+                }
+                _ => RValue::Nil,
+            }),
             n if n.bytes().all(|b| b.is_ascii_digit()) => {
                 let i: usize = n.parse().unwrap_or(usize::MAX);
                 Ok(match &self.last_match {
@@ -391,10 +484,17 @@ impl<'h> Interp<'h> {
             "Regexp", "Range", "Proc", "MatchData", "Object", "Kernel", "Comparable", "Enumerable", "BasicObject",
             "File", "Math", "Class", "Module",
         ];
-        if KNOWN.contains(&full.as_str()) {
+        if KNOWN.contains(&full.as_str()) || crate::value::exception_ancestors(&full).first().is_some() || full == "Puppet" {
             return Ok(RValue::Class(full.into()));
         }
         match full.as_str() {
+            "Float::EPSILON" => Ok(RValue::Float(f64::EPSILON)),
+            "Float::MAX" => Ok(RValue::Float(f64::MAX)),
+            "Float::MIN" => Ok(RValue::Float(f64::MIN_POSITIVE)),
+            "Float::DIG" => Ok(RValue::Int(15)),
+            "Regexp::IGNORECASE" => Ok(RValue::Int(1)),
+            "Regexp::EXTENDED" => Ok(RValue::Int(2)),
+            "Regexp::MULTILINE" => Ok(RValue::Int(4)),
             "Math::PI" => Ok(RValue::Float(std::f64::consts::PI)),
             "Math::E" => Ok(RValue::Float(std::f64::consts::E)),
             "Float::INFINITY" => Ok(RValue::Float(f64::INFINITY)),
@@ -433,6 +533,55 @@ impl<'h> Interp<'h> {
             _ => Some("expression"),
         };
         Ok(what.map_or(RValue::Nil, RValue::frozen_str))
+    }
+
+    fn begin(&mut self, b: &crate::ast::Begin, env: &Env) -> R<RValue> {
+        let result = loop {
+            self.step()?;
+            let r = match self.eval_body(&b.body, env) {
+                Ok(v) => match &b.otherwise {
+                    Some(other) => self.eval_body(other, env),
+                    None => Ok(v),
+                },
+                Err(Ctrl::Error(e)) => self.rescue(b, e, env),
+                other => other,
+            };
+            match r {
+                Err(Ctrl::Retry) => continue,
+                other => break other,
+            }
+        };
+        if let Some(ensure) = &b.ensure {
+            self.eval_body(ensure, env)?;
+        }
+        result
+    }
+
+    /// The first `rescue` clause that takes `e`, run; `e` again when none does.
+    fn rescue(&mut self, b: &crate::ast::Begin, e: Error, env: &Env) -> R<RValue> {
+        for clause in &b.rescues {
+            let mut classes = Vec::new();
+            for c in &clause.classes {
+                match self.eval(c, env)? {
+                    RValue::Class(name) => classes.push(name),
+                    RValue::Array(a) => classes.extend(a.v.borrow().iter().filter_map(|v| match v {
+                        RValue::Class(n) => Some(n.clone()),
+                        _ => None,
+                    })),
+                    _ => return raise("TypeError", "class or module required for rescue clause"),
+                }
+            }
+            let names: Vec<&str> = if classes.is_empty() { vec!["StandardError"] } else { classes.iter().map(|c| &**c).collect() };
+            if rescuable(&e, &names) {
+                let exception = exception_of(&e);
+                self.last_error = Some(exception.clone());
+                if let Some(target) = &clause.var {
+                    self.assign(target, exception, env)?;
+                }
+                return self.eval_body(&clause.body, env);
+            }
+        }
+        Err(Ctrl::Error(e))
     }
 
     fn case(&mut self, subject: Option<&Node>, whens: &[(Vec<Node>, Body)], otherwise: Option<&Body>, env: &Env) -> R<RValue> {
@@ -635,6 +784,7 @@ impl<'h> Interp<'h> {
                 };
                 self.send(&recv, name, args.collect(), None)
             }
+            Block::Native(f) => f(self, args),
             Block::Def(def, env) => {
                 self.call_depth += 1;
                 if self.call_depth > MAX_CALL_DEPTH {
@@ -642,11 +792,14 @@ impl<'h> Interp<'h> {
                     return unsupported(format!("blocks and lambdas nested more than {MAX_CALL_DEPTH} calls deep"));
                 }
                 let frame = Frame::child(env);
+                for local in &def.locals {
+                    frame.set_here(local, RValue::Nil);
+                }
                 let result = self.bind_params(def, args, &frame).and_then(|_| self.eval_body(&def.body, &frame));
                 self.call_depth -= 1;
                 match result {
                     Err(Ctrl::Next(v)) => Ok(v),
-                    Err(Ctrl::Break(v)) if def.lambda => Ok(v),
+                    Err(Ctrl::Break(v) | Ctrl::Return(v)) if def.lambda => Ok(v),
                     other => other,
                 }
             }
@@ -728,6 +881,27 @@ impl Ctrl {
     }
 }
 
+/// Whether a `rescue` of `classes` takes `e`: Ruby's exceptions and Puppet's errors by
+/// class; never what the interpreter does not run.
+fn rescuable(e: &Error, classes: &[&str]) -> bool {
+    let class = match &e.kind {
+        Kind::Ruby(c) => *c,
+        Kind::Puppet => "Puppet::ParseError",
+        Kind::Syntax | Kind::Unsupported => return false,
+    };
+    let ancestors = crate::value::exception_ancestors(class);
+    classes.iter().any(|c| ancestors.contains(c))
+}
+
+/// The exception object of an error.
+fn exception_of(e: &Error) -> RValue {
+    let class = match &e.kind {
+        Kind::Ruby(c) => c,
+        _ => "Puppet::ParseError",
+    };
+    RValue::Exception(Rc::new(crate::value::RException { class, message: e.message.clone() }))
+}
+
 /// Places an error at `at` unless it has a place.
 pub fn at_ctrl(c: Ctrl, at: usize) -> Ctrl {
     match c {
@@ -775,6 +949,7 @@ impl RRegexp {
                 inline.push(onig);
             }
         }
+        poppet_ruby::regexp::check(&source)?;
         let engine_source = if inline.is_empty() { source.clone() } else { format!("(?{inline}){source}") };
         let re = puppet_types::regexp::Regexp::new(engine_source);
         re.check()?;

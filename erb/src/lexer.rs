@@ -258,6 +258,12 @@ impl<'a> Lexer<'a> {
                 let parts = self.string_body(b'\'', b'\'', Body::Single)?;
                 self.push(Tok::Sym(parts), at, space);
             }
+            b':' if self.peek(1) == b'@' && (self.peek(2).is_ascii_alphabetic() || self.peek(2) == b'_') => {
+                // `:@name`
+                self.pos += 2;
+                let name = format!("@{}", self.name());
+                self.push(Tok::Sym(vec![StrPart::Lit(name)]), at, space);
+            }
             b':' if self.peek(1) != b':' && (self.peek(1).is_ascii_alphabetic() || self.peek(1) == b'_' || self.peek(1) >= 0x80) && !(value_before && !space) => {
                 self.pos += 1;
                 let mut name = self.name();
@@ -453,7 +459,11 @@ impl<'a> Lexer<'a> {
         };
         let tok = match kind {
             b'w' | b'W' | b'i' | b'I' => {
-                let parts = self.string_body(open, close, Body::Single)?;
+                let body = if matches!(kind, b'W' | b'I') { Body::Double } else { Body::Single };
+                let parts = self.string_body(open, close, body)?;
+                if parts.iter().any(|p| matches!(p, StrPart::Code(_))) {
+                    return Err(Error::unsupported("interpolation in `%W[]` and `%I[]`", at));
+                }
                 let text: String = parts
                     .into_iter()
                     .map(|p| match p {

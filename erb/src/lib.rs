@@ -37,7 +37,7 @@ pub struct Template {
 impl Template {
     /// Compiles a template's text (ERB, then Ruby's grammar).
     pub fn compile(text: &str) -> Result<Template, Error> {
-        let pieces = scan::scan(text).map_err(|at| Error::syntax("unterminated ERB tag (`<%` without `%>`)", at))?;
+        let pieces = scan::scan(text);
         let mut tokens = Vec::new();
         for piece in pieces {
             match piece {

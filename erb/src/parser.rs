@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::rc::Rc;
 
-use crate::ast::{BlockDef, Body, Call, Node, Param, RegexpLit, Seg, Target};
+use crate::ast::{Begin, BlockDef, Body, Call, Node, Param, RegexpLit, Rescue, Seg, Target};
 use crate::error::{Error, Result};
 use crate::lexer::{StrPart, Tok, Token};
 
@@ -17,7 +17,7 @@ pub const MAX_DEPTH: usize = 128;
 /// Parses a compiled template's tokens.
 pub fn parse(tokens: Vec<Token>, end: usize) -> Result<Body> {
     let eof = Token { tok: Tok::Eof, at: end, space_before: false };
-    let mut p = Parser { toks: tokens, pos: 0, end, locals: vec![HashSet::new()], depth: 0, no_do: 0, eof };
+    let mut p = Parser { toks: tokens, pos: 0, end, locals: vec![HashSet::new()], depth: 0, no_do: 0, eof, numbered: Vec::new() };
     let body = p.stmts()?;
     match p.peek() {
         Tok::Eof => Ok(body),
@@ -36,6 +36,9 @@ struct Parser {
     /// Inside a `while`/`until`/`for` condition, `do` belongs to the loop.
     no_do: usize,
     eof: Token,
+    /// For each open block without parameters, the highest numbered parameter (`_1`) its
+    /// body uses; `None` for blocks that have parameters.
+    numbered: Vec<Option<usize>>,
 }
 
 /// Binary operators: precedence (higher binds tighter) and whether they are calls.
@@ -182,9 +185,9 @@ impl Parser {
 
     fn stmt(&mut self) -> Result<Node> {
         self.enter()?;
+        let began = self.is_kw("begin");
         let mut node = self.expr_stmt()?;
         loop {
-            let at = self.at();
             node = match self.peek() {
                 Tok::Kw("if") => {
                     self.pos += 1;
@@ -200,9 +203,17 @@ impl Parser {
                     let until = *k == "until";
                     self.pos += 1;
                     let cond = self.expr_stmt()?;
-                    Node::While(Box::new(cond), vec![node], until)
+                    match node {
+                        // `begin ... end while cond` runs its body once first
+                        Node::Seq(body) if began => Node::DoWhile(Box::new(cond), body, until),
+                        other => Node::While(Box::new(cond), vec![other], until),
+                    }
                 }
-                Tok::Kw("rescue") => return Err(Error::unsupported("`rescue`", at)),
+                Tok::Kw("rescue") => {
+                    self.pos += 1;
+                    let fallback = self.expr_stmt()?;
+                    Node::RescueMod(Box::new(node), Box::new(fallback))
+                }
                 _ => break,
             };
         }
@@ -425,6 +436,13 @@ impl Parser {
             left = match op {
                 "&&" => Node::And(Box::new(left), Box::new(right)),
                 "||" => Node::Or(Box::new(left), Box::new(right)),
+                "=~" if named_groups(&left).is_some() => {
+                    let names = named_groups(&left).unwrap_or_default();
+                    for n in &names {
+                        self.declare(n);
+                    }
+                    Node::MatchAsgn(Box::new(left), Box::new(right), names, at)
+                }
                 _ => call(Some(left), op, vec![right], at),
             };
         }
@@ -444,11 +462,13 @@ impl Parser {
                 match self.peek().clone() {
                     Tok::Int(i) if !self.tok().space_before => {
                         self.pos += 1;
-                        self.power(Node::Int(i.wrapping_neg()), at, true)?
+                        let literal = self.postfix(Node::Int(i.wrapping_neg()))?;
+                        self.power(literal, at, true)?
                     }
                     Tok::Float(f) if !self.tok().space_before => {
                         self.pos += 1;
-                        self.power(Node::Float(-f), at, true)?
+                        let literal = self.postfix(Node::Float(-f))?;
+                        self.power(literal, at, true)?
                     }
                     _ => {
                         let operand = self.unary()?;
@@ -469,14 +489,13 @@ impl Parser {
             Tok::Op("&") => return Err(Error::syntax("syntax error, unexpected &", at)),
             Tok::Kw("defined?") => {
                 self.pos += 1;
-                let inner = if self.eat_op("(") {
+                if self.eat_op("(") {
                     let e = self.expr_stmt()?;
                     self.expect_op(")")?;
-                    e
+                    self.postfix(Node::Defined(Box::new(e)))?
                 } else {
-                    self.unary()?
-                };
-                Node::Defined(Box::new(inner))
+                    Node::Defined(Box::new(self.unary()?))
+                }
             }
             Tok::Kw("not") => {
                 self.pos += 1;
@@ -546,7 +565,12 @@ impl Parser {
 
     /// A primary and what follows it: `.method`, `[index]`, `::Const`.
     fn primary_postfix(&mut self) -> Result<Node> {
-        let mut node = self.primary()?;
+        let node = self.primary()?;
+        self.postfix(node)
+    }
+
+    /// What follows a primary: `.method`, `[index]`, `::Const`.
+    fn postfix(&mut self, mut node: Node) -> Result<Node> {
         loop {
             let at = self.at();
             match self.peek() {
@@ -720,12 +744,20 @@ impl Parser {
         let saved = std::mem::replace(&mut self.no_do, 0);
         let mut params = Vec::new();
         let mut trailing_comma = false;
+        let mut locals = Vec::new();
         self.skip_terms();
+        let explicit = self.is_op("||") || self.is_op("|");
         if self.eat_op("||") {
         } else if self.eat_op("|") {
-            (params, trailing_comma) = self.params("|")?;
+            (params, trailing_comma, locals) = self.params("|")?;
         }
-        let body = self.stmts()?;
+        self.numbered.push(if explicit || lambda { None } else { Some(0) });
+        let body = self.stmts();
+        let numbered = self.numbered.pop().flatten().unwrap_or(0);
+        let body = body?;
+        if numbered > 0 {
+            params = (1..=numbered).map(|i| Param::Name(format!("_{i}").into())).collect();
+        }
         if close == "}" {
             self.expect_op("}")?;
         } else {
@@ -733,15 +765,31 @@ impl Parser {
         }
         self.no_do = saved;
         self.locals.pop();
-        Ok(BlockDef { params, trailing_comma, body, lambda })
+        Ok(BlockDef { params, trailing_comma, body, locals, lambda })
     }
 
-    /// Block parameters up to `close` (`|` or `)`), declared in the current scope.
-    fn params(&mut self, close: &str) -> Result<(Vec<Param>, bool)> {
+    /// Block parameters up to `close` (`|` or `)`), declared in the current scope, and the
+    /// block-local variables after a `;`.
+    fn params(&mut self, close: &str) -> Result<(Vec<Param>, bool, Vec<Rc<str>>)> {
         let mut params = Vec::new();
         let mut trailing = false;
+        let mut locals = Vec::new();
         loop {
-            self.skip_terms();
+            if matches!(self.peek(), Tok::Term) {
+                // `|x; y, z|`
+                self.pos += 1;
+                loop {
+                    let Tok::Ident(n) = self.peek().clone() else { return Err(self.unexpected()) };
+                    self.pos += 1;
+                    self.declare_here(&n);
+                    locals.push(n);
+                    if !self.eat_op(",") {
+                        break;
+                    }
+                }
+                self.expect_op(close)?;
+                break;
+            }
             if self.eat_op(close) {
                 break;
             }
@@ -777,10 +825,13 @@ impl Parser {
                 continue;
             }
             trailing = false;
+            if matches!(self.peek(), Tok::Term) {
+                continue;
+            }
             self.expect_op(close)?;
             break;
         }
-        Ok((params, trailing))
+        Ok((params, trailing, locals))
     }
 
     fn declare_here(&mut self, name: &Rc<str>) {
@@ -823,6 +874,12 @@ impl Parser {
                 if self.is_local(&name) && !(self.is_op("(") && !self.tok().space_before) {
                     return Ok(Node::LVar(name));
                 }
+                if let Some(n) = numbered_param(&name) {
+                    if let Some(Some(max)) = self.numbered.last_mut() {
+                        *max = (*max).max(n);
+                        return Ok(Node::LVar(name));
+                    }
+                }
                 return self.call_rest(None, name, false, at);
             }
             Tok::Const(name) => {
@@ -857,7 +914,7 @@ impl Parser {
             Tok::Op("[") => Node::Array(self.list("]")?),
             Tok::Op("{") => self.hash()?,
             Tok::Op("->") => {
-                let (params, trailing_comma) = if self.eat_op("(") { self.params(")")? } else { (Vec::new(), false) };
+                let (params, trailing_comma, _) = if self.eat_op("(") { self.params(")")? } else { (Vec::new(), false, Vec::new()) };
                 let close = if self.eat_op("{") {
                     "}"
                 } else {
@@ -901,11 +958,13 @@ impl Parser {
                         depth: self.depth,
                         no_do: 0,
                         eof: Token { tok: Tok::Eof, at: self.end, space_before: false },
+                        numbered: std::mem::take(&mut self.numbered),
                     };
                     let body = inner.stmts();
                     let done = matches!(inner.peek(), Tok::Eof);
                     let err = (!done).then(|| inner.unexpected());
                     self.locals = inner.locals;
+                    self.numbered = inner.numbered;
                     let body = body?;
                     if let Some(e) = err {
                         return Err(e);
@@ -1012,7 +1071,7 @@ impl Parser {
                 Node::For(Box::new(targets), Box::new(iter), body)
             }
             "case" => {
-                let subject = if matches!(self.peek(), Tok::Term) { None } else { Some(Box::new(self.expr_stmt()?)) };
+                let subject = if matches!(self.peek(), Tok::Term | Tok::Kw("when")) { None } else { Some(Box::new(self.expr_stmt()?)) };
                 self.skip_terms();
                 let mut whens = Vec::new();
                 if self.is_kw("in") {
@@ -1039,12 +1098,37 @@ impl Parser {
             }
             "begin" => {
                 let body = self.stmts()?;
-                if self.is_kw("rescue") || self.is_kw("ensure") {
-                    return Err(Error::unsupported("`rescue` and `ensure`", self.at()));
+                if !self.is_kw("rescue") && !self.is_kw("ensure") && !self.is_kw("else") {
+                    self.expect_kw("end")?;
+                    return Ok(Node::Seq(body));
                 }
+                let mut rescues = Vec::new();
+                while self.eat_kw("rescue") {
+                    let mut classes = Vec::new();
+                    while !matches!(self.peek(), Tok::Term | Tok::Op("=>") | Tok::Kw("then")) {
+                        classes.push(self.ternary()?);
+                        if !self.eat_op(",") {
+                            break;
+                        }
+                        self.skip_terms();
+                    }
+                    let var = if self.eat_op("=>") {
+                        let at = self.at();
+                        let target = self.primary_postfix()?;
+                        Some(self.as_target(target, at)?)
+                    } else {
+                        None
+                    };
+                    self.eat_kw("then");
+                    let body = self.stmts()?;
+                    rescues.push(Rescue { classes, var, body });
+                }
+                let otherwise = if self.eat_kw("else") { Some(self.stmts()?) } else { None };
+                let ensure = if self.eat_kw("ensure") { Some(self.stmts()?) } else { None };
                 self.expect_kw("end")?;
-                Node::Seq(body)
+                Node::Begin(Box::new(Begin { body, rescues, otherwise, ensure }))
             }
+            "retry" => Node::Retry,
             "break" | "next" => {
                 let value = if self.starts_operand() && !matches!(self.peek(), Tok::Kw("if" | "unless" | "while" | "until")) {
                     Some(Box::new(self.expr()?))
@@ -1059,10 +1143,17 @@ impl Parser {
             }
             "def" => return Err(Error::unsupported("method definitions (`def`)", at)),
             "class" | "module" => return Err(Error::unsupported(format!("`{kw}` definitions"), at)),
-            "return" => return Err(Error::unsupported("`return`", at)),
+            "return" => {
+                let value = if self.starts_operand() && !matches!(self.peek(), Tok::Kw("if" | "unless" | "while" | "until")) {
+                    Some(Box::new(self.expr()?))
+                } else {
+                    None
+                };
+                Node::Return(value)
+            }
             "yield" => return Err(Error::unsupported("`yield`", at)),
             "super" => return Err(Error::unsupported("`super`", at)),
-            "redo" | "retry" => return Err(Error::unsupported(format!("`{kw}`"), at)),
+            "redo" => return Err(Error::unsupported("`redo`", at)),
             "alias" | "undef" => return Err(Error::unsupported(format!("`{kw}`"), at)),
             "BEGIN" | "END" => return Err(Error::unsupported(format!("`{kw}` blocks"), at)),
             _ => {
@@ -1115,6 +1206,29 @@ impl Parser {
         }
         Ok(if targets.len() == 1 { targets.pop().unwrap_or(Target::Splat(None)) } else { Target::Nested(targets) })
     }
+}
+
+/// The named groups of a regexp literal without interpolation (`(?<name>...)`).
+fn named_groups(node: &Node) -> Option<Vec<Rc<str>>> {
+    let Node::Regexp(lit) = node else { return None };
+    let [Seg::Lit(source)] = lit.parts.as_slice() else { return None };
+    let mut names = Vec::new();
+    let mut rest: &str = source;
+    while let Some(i) = rest.find("(?<") {
+        rest = &rest[i + 3..];
+        let end = rest.find('>')?;
+        let name = &rest[..end];
+        if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit()) {
+            names.push(Rc::from(name));
+        }
+    }
+    (!names.is_empty()).then_some(names)
+}
+
+/// `_1` .. `_9`: a block's numbered parameter.
+fn numbered_param(name: &str) -> Option<usize> {
+    let n = name.strip_prefix('_')?;
+    (n.len() == 1).then(|| n.parse().ok()).flatten().filter(|n| *n >= 1)
 }
 
 fn params_names(params: &[Param]) -> HashSet<Rc<str>> {

@@ -27,8 +27,9 @@ enum Stag {
     Comment,
 }
 
-/// The pieces of `template`. A tag left open at the end is Ruby's syntax error.
-pub fn scan(template: &str) -> Result<Vec<Piece>, usize> {
+/// The pieces of `template`. What follows a tag left open at the end is text, as ERB has
+/// it.
+pub fn scan(template: &str) -> Vec<Piece> {
     let b = template.as_bytes();
     let mut pieces = Vec::new();
     let mut text = String::new();
@@ -53,7 +54,11 @@ pub fn scan(template: &str) -> Result<Vec<Piece>, usize> {
                     pieces.push(Piece::Text(std::mem::take(&mut text)));
                 }
                 let code_at = start + tag_len;
-                let (code, after) = scan_tag(template, code_at).ok_or(start)?;
+                let Some((code, after)) = scan_tag(template, code_at) else {
+                    // ERB writes what follows a tag that never closes as text
+                    text.push_str(&template[code_at..]);
+                    break;
+                };
                 match kind {
                     Stag::Code => pieces.push(Piece::Code { src: code, at: code_at }),
                     Stag::Insert => pieces.push(Piece::Insert { src: code, at: code_at }),
@@ -66,7 +71,7 @@ pub fn scan(template: &str) -> Result<Vec<Piece>, usize> {
     if !text.is_empty() {
         pieces.push(Piece::Text(text));
     }
-    Ok(pieces)
+    pieces
 }
 
 enum StartTag {
@@ -152,7 +157,6 @@ mod tests {
 
     fn shown(t: &str) -> String {
         scan(t)
-            .unwrap()
             .iter()
             .map(|p| match p {
                 Piece::Text(s) => format!("T{s:?}"),
@@ -170,6 +174,6 @@ mod tests {
         assert_eq!(shown("a  <%- x %>"), r#"T"a  " C" x ""#);
         assert_eq!(shown("<%% x %%> <%# c %>y"), r#"T"<% x %%> " T"y""#);
         assert_eq!(shown("<% a %%> b %>"), r#"C" a %> b ""#);
-        assert_eq!(scan("a <% x"), Err(2));
+        assert_eq!(shown("a <%= x"), r#"T"a " T" x""#);
     }
 }

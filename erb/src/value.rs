@@ -29,6 +29,11 @@ pub enum RValue {
     Proc(Rc<RProc>),
     /// A class (`String`, `Integer`, ...), by name.
     Class(Rc<str>),
+    /// An enumerator: a method called without its block (`each_with_index`, `map`, ...),
+    /// to be run when the enumerator is used.
+    Enum(Rc<REnum>),
+    /// A Ruby exception: its class and message.
+    Exception(Rc<RException>),
     /// One of Puppet's objects that has no Ruby core class (a type, `Sensitive`, ...).
     Puppet(Value),
     /// Puppet's `scope`.
@@ -55,6 +60,8 @@ pub struct RArray {
 pub struct RHash {
     pub map: RefCell<IndexMap<HKey, (RValue, RValue)>>,
     pub default: RefCell<Option<RValue>>,
+    /// `Hash.new { |hash, key| ... }`
+    pub default_proc: RefCell<Option<crate::interp::Block>>,
     pub frozen: Cell<bool>,
     pub from_puppet: bool,
 }
@@ -88,6 +95,58 @@ pub struct RMatch {
 pub enum RProc {
     Block(Rc<BlockDef>, Env),
     Symbol(Rc<str>),
+}
+
+#[derive(Debug)]
+pub struct RException {
+    pub class: &'static str,
+    pub message: String,
+}
+
+/// Ruby's exception classes a template can name, each with its superclass.
+pub const EXCEPTIONS: &[(&str, &str)] = &[
+    ("Exception", "Object"),
+    ("ScriptError", "Exception"),
+    ("NotImplementedError", "ScriptError"),
+    ("StandardError", "Exception"),
+    ("RuntimeError", "StandardError"),
+    ("FrozenError", "RuntimeError"),
+    ("ArgumentError", "StandardError"),
+    ("UncaughtThrowError", "ArgumentError"),
+    ("Math::DomainError", "ArgumentError"),
+    ("TypeError", "StandardError"),
+    ("NameError", "StandardError"),
+    ("NoMethodError", "NameError"),
+    ("ZeroDivisionError", "StandardError"),
+    ("IndexError", "StandardError"),
+    ("KeyError", "IndexError"),
+    ("StopIteration", "IndexError"),
+    ("RangeError", "StandardError"),
+    ("FloatDomainError", "RangeError"),
+    ("RegexpError", "StandardError"),
+    ("LocalJumpError", "StandardError"),
+    ("SystemStackError", "Exception"),
+    ("Puppet::Error", "RuntimeError"),
+    ("Puppet::ParseError", "Puppet::Error"),
+];
+
+/// An exception class and the classes above it, up to `Exception`.
+pub fn exception_ancestors(class: &str) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let mut cur = class;
+    while let Some((name, parent)) = EXCEPTIONS.iter().find(|(n, _)| *n == cur) {
+        out.push(*name);
+        cur = parent;
+    }
+    out
+}
+
+/// An enumerator: `recv.meth(*args)`, whose block is given later.
+#[derive(Debug)]
+pub struct REnum {
+    pub recv: RValue,
+    pub meth: Rc<str>,
+    pub args: Vec<RValue>,
 }
 
 /// A hash key: what Ruby's `eql?` and `hash` compare (`1` and `1.0` differ; strings by
@@ -209,6 +268,8 @@ impl RValue {
             RValue::Regexp(r) => Rc::as_ptr(r) as usize,
             RValue::Match(m) => Rc::as_ptr(m) as usize,
             RValue::Proc(p) => Rc::as_ptr(p) as usize,
+            RValue::Enum(e) => Rc::as_ptr(e) as usize,
+            RValue::Exception(e) => Rc::as_ptr(e) as usize,
             _ => 0,
         }
     }
@@ -230,6 +291,8 @@ impl RValue {
             RValue::Match(_) => "MatchData".into(),
             RValue::Proc(_) => "Proc".into(),
             RValue::Class(_) => "Class".into(),
+            RValue::Enum(_) => "Enumerator".into(),
+            RValue::Exception(e) => e.class.into(),
             RValue::Puppet(v) => puppet_types::params::ruby_class(v),
             RValue::Scope => "Puppet::Parser::Scope".into(),
             RValue::Wrapper => "Puppet::Parser::TemplateWrapper".into(),
@@ -239,13 +302,18 @@ impl RValue {
     /// Ruby's class ancestry, for `is_a?` (the class first).
     pub fn ancestors(&self) -> Vec<String> {
         let own = self.class_name();
+        if let RValue::Exception(e) = self {
+            let mut list: Vec<String> = exception_ancestors(e.class).iter().map(|s| s.to_string()).collect();
+            list.extend(["Object".to_string(), "Kernel".to_string(), "BasicObject".to_string()]);
+            return list;
+        }
         let mut list = vec![own.clone()];
         let extra: &[&str] = match self {
             RValue::Int(_) => &["Numeric", "Comparable"],
             RValue::Float(_) => &["Numeric", "Comparable"],
             RValue::Str(_) => &["Comparable"],
             RValue::Sym(_) => &["Comparable"],
-            RValue::Array(_) | RValue::Hash(_) | RValue::Range(_) => &["Enumerable"],
+            RValue::Array(_) | RValue::Hash(_) | RValue::Range(_) | RValue::Enum(_) => &["Enumerable"],
             RValue::Class(_) => &["Module"],
             _ => &[],
         };
@@ -413,7 +481,14 @@ pub fn write_inspect(out: &mut String, v: &RValue, seen: &mut Vec<usize>, printe
         RValue::Class(c) => out.push_str(c),
         RValue::Puppet(p) => out.push_str(&printer.inspect(p).ok_or_else(|| format!("`inspect` of a {}", v.class_name()))?),
         RValue::Scope => out.push_str(&printer.scope_to_s()),
-        RValue::Proc(_) | RValue::Wrapper => return Err(format!("`inspect` of a {}", v.class_name())),
+        RValue::Exception(e) => {
+            if e.message.is_empty() {
+                out.push_str(e.class);
+            } else {
+                let _ = write!(out, "#<{}: {}>", e.class, e.message);
+            }
+        }
+        RValue::Proc(_) | RValue::Wrapper | RValue::Enum(_) => return Err(format!("`inspect` of a {}", v.class_name())),
     }
     Ok(())
 }

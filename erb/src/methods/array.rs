@@ -39,6 +39,34 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
         "to_a" | "to_ary" | "entries" => Ok(recv.clone()),
         "to_s" | "inspect" => it.inspect(recv).map(RValue::str),
         "first" if args.is_empty() => Ok(items.first().cloned().unwrap_or(RValue::Nil)),
+        "first" => arity(args, 0, 1).and_then(|_| {
+            let n = int_arg(&args[0])?;
+            if n < 0 {
+                return raise("ArgumentError", "negative array size");
+            }
+            Ok(RValue::array(items.into_iter().take(n as usize).collect()))
+        }),
+        "intersect?" => arity(args, 1, 1).and_then(|_| {
+            let other = match &args[0] {
+                RValue::Array(o) => o.v.borrow().iter().map(RValue::key).collect::<std::collections::HashSet<_>>(),
+                o => return raise("TypeError", format!("no implicit conversion of {} into Array", super::conversion_name(o))),
+            };
+            Ok(RValue::Bool(items.iter().any(|x| other.contains(&x.key()))))
+        }),
+        "grep" | "grep_v" => (|| {
+            arity(args, 1, 1)?;
+            let mut out = Vec::new();
+            for x in items {
+                let hit = it.send(&args[0], "===", vec![x.clone()], None)?.truthy();
+                if hit == (name == "grep") {
+                    out.push(match block {
+                        Some(b) => it.yield1(b, x)?,
+                        None => x,
+                    });
+                }
+            }
+            Ok(RValue::array(out))
+        })(),
         "last" => arity(args, 0, 1).and_then(|_| match args.first() {
             None => Ok(items.last().cloned().unwrap_or(RValue::Nil)),
             Some(n) => {
@@ -104,12 +132,28 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             if args.len() == 1 || first.is_nil() {
                 return Ok(first);
             }
-            it.send(&first, "dig", args[1..].to_vec(), None)
+            dig_into(it, &first, &args[1..])
         })(),
         "values_at" => (|| {
             let mut out = Vec::new();
             for a in args {
-                out.push(index(&items, std::slice::from_ref(a))?);
+                match a {
+                    RValue::Range(r) => {
+                        if let Some((s, c)) = super::misc::range_bounds(r, len as i64)? {
+                            for k in s..s + c.max(0) {
+                                out.push(items.get(k as usize).cloned().unwrap_or(RValue::Nil));
+                            }
+                            // a range past the end pads with nil up to its end
+                            if let RValue::Int(hi) = r.hi {
+                                let end = if r.exclusive { hi } else { hi + 1 };
+                                for _ in (s + c.max(0))..end {
+                                    out.push(RValue::Nil);
+                                }
+                            }
+                        }
+                    }
+                    other => out.push(index(&items, std::slice::from_ref(other))?),
+                }
             }
             Ok(RValue::array(out))
         })(),
@@ -456,4 +500,12 @@ fn flatten(arr: &RValue, depth: i64, out: &mut Vec<RValue>, seen: &mut Vec<usize
     }
     seen.pop();
     Ok(())
+}
+
+/// `dig` on into `v`: Ruby's `TypeError` when it cannot be dug into.
+pub fn dig_into(it: &mut Interp<'_>, v: &RValue, rest: &[RValue]) -> R<RValue> {
+    match v {
+        RValue::Array(_) | RValue::Hash(_) => it.send(v, "dig", rest.to_vec(), None),
+        other => raise("TypeError", format!("{} does not have #dig method", other.class_name())),
+    }
 }

@@ -3,7 +3,6 @@
 //! methods they do not define themselves here.
 
 use std::cmp::Ordering;
-use std::rc::Rc;
 
 use super::{arity, block_order, cmp_strict, eq, int_arg, Found};
 use crate::interp::{raise, unsupported, Block, Ctrl, Interp, R, MAX_LEN};
@@ -18,6 +17,7 @@ pub fn items(it: &mut Interp<'_>, v: &RValue) -> R<Vec<RValue>> {
         RValue::Array(a) => Ok(a.v.borrow().clone()),
         RValue::Hash(h) => Ok(h.map.borrow().values().map(|(k, v)| RValue::array(vec![k.clone(), v.clone()])).collect()),
         RValue::Range(r) => range_items(it, r),
+        RValue::Enum(e) => super::enumerator::items(it, e),
         RValue::Nil => raise("NoMethodError", "undefined method `each' for nil:NilClass"),
         other => raise("NoMethodError", format!("undefined method `each' for {}", other.class_name())),
     }
@@ -166,15 +166,14 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
         "inject" | "reduce" => inject(it, items, args, block),
         "sum" => (|| {
             arity(args, 0, 1)?;
-            let mut acc = args.first().cloned().unwrap_or(RValue::Int(0));
+            let mut values = Vec::with_capacity(items.len());
             for x in items {
-                let x = match block {
+                values.push(match block {
                     Some(b) => it.yield1(b, x)?,
                     None => x,
-                };
-                acc = it.send(&acc, "+", vec![x], None)?;
+                });
             }
-            Ok(acc)
+            sum(it, args.first().cloned().unwrap_or(RValue::Int(0)), values)
         })(),
         "count" => (|| {
             arity(args, 0, 1)?;
@@ -191,10 +190,20 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
         })(),
         "min" | "max" => (|| {
             arity(args, 0, 1)?;
-            if !args.is_empty() {
-                return unsupported(format!("`{name}(n)`"));
+            if let Some(n) = args.first() {
+                let n = int_arg(n)?;
+                if n < 0 {
+                    return raise("ArgumentError", format!("negative size ({n})"));
+                }
+                let mut sorted = sort(it, items, block)?;
+                if name == "max" {
+                    sorted.reverse();
+                }
+                sorted.truncate(n as usize);
+                return Ok(RValue::array(sorted));
             }
-            let want = if name == "min" { Ordering::Less } else { Ordering::Greater };
+            // the best so far is compared with each next one (Ruby's `optimized cmp`)
+            let replace = if name == "min" { Ordering::Greater } else { Ordering::Less };
             let mut best: Option<RValue> = None;
             for x in items {
                 best = Some(match best {
@@ -202,12 +211,12 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
                     Some(b) => {
                         let o = match block {
                             Some(blk) => {
-                                let r = it.call_block(blk, vec![x.clone(), b.clone()])?;
-                                block_order(it, &r, &x, &b)?
+                                let r = it.call_block(blk, vec![b.clone(), x.clone()])?;
+                                block_order(it, &r, &b, &x)?
                             }
-                            None => cmp_strict(it, &x, &b)?,
+                            None => cmp_strict(it, &b, &x)?,
                         };
-                        if o == want {
+                        if o == replace {
                             x
                         } else {
                             b
@@ -216,6 +225,21 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
                 });
             }
             Ok(best.unwrap_or(RValue::Nil))
+        })(),
+        "min_by" | "max_by" if !args.is_empty() => (|| {
+            arity(args, 1, 1)?;
+            let n = int_arg(&args[0])?;
+            let b = need(block, name)?;
+            let mut keyed = Vec::with_capacity(items.len());
+            for x in items {
+                let k = it.yield1(&b, x.clone())?;
+                keyed.push((k, x));
+            }
+            let mut keyed = merge_sort(it, keyed, &mut |it, a, b| cmp_strict(it, &a.0, &b.0))?;
+            if name == "max_by" {
+                keyed.reverse();
+            }
+            Ok(RValue::array(keyed.into_iter().take(n.max(0) as usize).map(|(_, x)| x).collect()))
         })(),
         "min_by" | "max_by" => (|| {
             let b = need(block, name)?;
@@ -255,7 +279,6 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
             let keyed = merge_sort(it, keyed, &mut |it, a, b| cmp_strict(it, &a.0, &b.0))?;
             Ok(RValue::array(keyed.into_iter().map(|(_, x)| x).collect()))
         })(),
-        "group_by" | "chunk_while" | "slice_when" if name != "group_by" => unsupported(format!("`{name}`")),
         "group_by" => (|| {
             let b = need(block, name)?;
             let mut groups: Vec<(RValue, Vec<RValue>)> = Vec::new();
@@ -432,10 +455,11 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
                     Some(b) => it.yield1(b, x)?,
                     None => x,
                 };
+                let at = pairs.len();
                 match x.as_vec() {
                     Some(p) if p.len() == 2 => pairs.push((p[0].clone(), p[1].clone())),
-                    Some(p) => return raise("ArgumentError", format!("wrong array length (expected 2, was {})", p.len())),
-                    None => return raise("TypeError", format!("wrong element type {} (expected array)", x.class_name())),
+                    Some(p) => return raise("ArgumentError", format!("wrong array length at {at} (expected 2, was {})", p.len())),
+                    None => return raise("TypeError", format!("wrong element type {} at {at} (expected array)", x.class_name())),
                 }
             }
             Ok(RValue::hash(pairs))
@@ -467,6 +491,60 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
         })(),
         _ => return None,
     })
+}
+
+/// `sum`: integers added exactly, then floats with Kahan-Babuska compensation (Ruby's
+/// `ary_sum`), anything else by `+`.
+fn sum(it: &mut Interp<'_>, init: RValue, values: Vec<RValue>) -> R<RValue> {
+    let mut acc = init;
+    let mut rest = values.into_iter().peekable();
+    // integers
+    while let (RValue::Int(_), Some(RValue::Int(_))) = (&acc, rest.peek()) {
+        let x = rest.next().unwrap_or(RValue::Int(0));
+        acc = it.send(&acc, "+", vec![x], None)?;
+    }
+    // floats
+    if matches!(acc, RValue::Int(_) | RValue::Float(_)) && matches!(rest.peek(), Some(RValue::Float(_))) || matches!(acc, RValue::Float(_)) {
+        let mut f = match acc {
+            RValue::Int(i) => i as f64,
+            RValue::Float(x) => x,
+            _ => 0.0,
+        };
+        let mut c = 0.0;
+        while let Some(RValue::Int(_) | RValue::Float(_)) = rest.peek() {
+            let x = match rest.next() {
+                Some(RValue::Int(i)) => i as f64,
+                Some(RValue::Float(x)) => x,
+                _ => 0.0,
+            };
+            if f.is_nan() {
+                continue;
+            }
+            if x.is_nan() {
+                f = x;
+                continue;
+            }
+            if x.is_infinite() {
+                f = if f.is_infinite() && x.signum() != f.signum() { f64::NAN } else { x };
+                continue;
+            }
+            if f.is_infinite() {
+                continue;
+            }
+            let t = f + x;
+            if f.abs() >= x.abs() {
+                c += (f - t) + x;
+            } else {
+                c += (x - t) + f;
+            }
+            f = t;
+        }
+        acc = RValue::Float(f + c);
+    }
+    for x in rest {
+        acc = it.send(&acc, "+", vec![x], None)?;
+    }
+    Ok(acc)
 }
 
 fn inject(it: &mut Interp<'_>, items: Vec<RValue>, args: &[RValue], block: Option<&Block>) -> R<RValue> {
@@ -521,7 +599,7 @@ pub fn merge_sort<T: Clone>(it: &mut Interp<'_>, items: Vec<T>, by: &mut dyn FnM
     let mut out = Vec::with_capacity(left.len() + right.len());
     let (mut i, mut j) = (0, 0);
     while i < left.len() && j < right.len() {
-        if by(it, &right[j], &left[i])? == Ordering::Less {
+        if by(it, &left[i], &right[j])? == Ordering::Greater {
             out.push(right[j].clone());
             j += 1;
         } else {
@@ -533,6 +611,3 @@ pub fn merge_sort<T: Clone>(it: &mut Interp<'_>, items: Vec<T>, by: &mut dyn FnM
     out.extend_from_slice(&right[j..]);
     Ok(out)
 }
-
-/// Shares `Rc` so callers can name the type.
-pub type Shared<T> = Rc<T>;

@@ -39,11 +39,18 @@ fn pair(k: &RValue, v: &RValue) -> RValue {
 pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], block: Option<&Block>) -> Found {
     let entries = pairs(recv);
     Some(match name {
-        "[]" => arity(args, 1, 1).map(|_| {
-            get(recv, &args[0]).unwrap_or_else(|| match recv {
-                RValue::Hash(h) => h.default.borrow().clone().unwrap_or(RValue::Nil),
-                _ => RValue::Nil,
-            })
+        "[]" => arity(args, 1, 1).and_then(|_| match get(recv, &args[0]) {
+            Some(v) => Ok(v),
+            None => match recv {
+                RValue::Hash(h) => {
+                    let default_proc = h.default_proc.borrow().clone();
+                    match default_proc {
+                        Some(b) => it.call_block(&b, vec![recv.clone(), args[0].clone()]),
+                        None => Ok(h.default.borrow().clone().unwrap_or(RValue::Nil)),
+                    }
+                }
+                _ => Ok(RValue::Nil),
+            },
         }),
         "[]=" | "store" => (|| {
             arity(args, 2, 2)?;
@@ -60,7 +67,8 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                     (None, Some(d)) => Ok(d.clone()),
                     (None, None) => {
                         let shown = it.inspect(&args[0])?;
-                        raise("KeyError", format!("key not found: {shown}"))
+                        let suggestions = key_suggestions(it, &entries, &args[0])?;
+                        raise("KeyError", format!("key not found: {shown}{suggestions}"))
                     }
                 },
             }
@@ -214,7 +222,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             if args.len() == 1 || first.is_nil() {
                 return Ok(first);
             }
-            it.send(&first, "dig", args[1..].to_vec(), None)
+            super::array::dig_into(it, &first, &args[1..])
         })(),
         "to_h" if block.is_none() => Ok(recv.clone()),
         "to_hash" => Ok(recv.clone()),
@@ -255,6 +263,26 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             Ok(args.first().cloned().unwrap_or(RValue::Nil))
         })(),
         "==" | "eql?" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(it, recv, &args[0])?))),
+        "<=" | "<" | ">=" | ">" => (|| {
+            arity(args, 1, 1)?;
+            let RValue::Hash(_) = &args[0] else {
+                return raise("TypeError", format!("no implicit conversion of {} into Hash", super::conversion_name(&args[0])));
+            };
+            let other = pairs(&args[0]);
+            let (small, big) = if name.starts_with('<') { (&entries, &other) } else { (&other, &entries) };
+            let mut subset = true;
+            for (k, v) in small {
+                match big.iter().find(|(bk, _)| bk.key() == k.key()) {
+                    Some((_, bv)) if eq(it, v, bv)? => {}
+                    _ => {
+                        subset = false;
+                        break;
+                    }
+                }
+            }
+            let strict = name.len() == 1;
+            Ok(RValue::Bool(subset && (!strict || small.len() < big.len())))
+        })(),
         "sort" | "min_by" | "max_by" | "sort_by" | "map" | "collect" | "flat_map" | "find" | "detect" | "group_by"
         | "partition" | "sum" | "count" | "each_with_index" | "each_with_object" | "inject" | "reduce" | "min" | "max"
         | "find_all" | "filter_map" | "to_h" | "any?" | "all?" | "none?" | "one?" | "first" | "take" | "drop"
@@ -266,4 +294,31 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
         "compare_by_identity" | "rehash" | "default_proc" | "to_proc" => unsupported(format!("`Hash#{name}`")),
         _ => return None,
     })
+}
+
+/// The did_you_mean gem's `KeyError` suggestions: keys spelled like the missing one.
+fn key_suggestions(it: &mut Interp<'_>, entries: &[(RValue, RValue)], key: &RValue) -> crate::interp::R<String> {
+    let wanted = match key {
+        RValue::Str(_) | RValue::Sym(_) => it.to_s(key)?,
+        _ => return Ok(String::new()),
+    };
+    let mut names = Vec::new();
+    for (k, _) in entries {
+        if let RValue::Str(_) | RValue::Sym(_) = k {
+            names.push((it.to_s(k)?, k.clone()));
+        }
+    }
+    let exact: Vec<&RValue> = names.iter().filter(|(n, _)| *n == wanted).map(|(_, k)| k).collect();
+    let chosen: Vec<RValue> = if exact.is_empty() {
+        let dictionary: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
+        let found = poppet_ruby::did_you_mean::correct(&dictionary, &wanted);
+        found.iter().filter_map(|f| names.iter().find(|(n, _)| n == f).map(|(_, k)| k.clone())).collect()
+    } else {
+        exact.into_iter().cloned().collect()
+    };
+    let mut shown = Vec::new();
+    for k in &chosen {
+        shown.push(it.inspect(k)?);
+    }
+    Ok(poppet_ruby::did_you_mean::format(&shown))
 }

@@ -102,7 +102,22 @@ pub fn range(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], bl
         "end" => Ok(r.hi.clone()),
         "first" if args.is_empty() => Ok(r.lo.clone()),
         "last" if args.is_empty() => Ok(r.hi.clone()),
+        "last" => (|| {
+            arity(args, 1, 1)?;
+            let n = int_arg(&args[0])?;
+            let items = enumerable::items(it, recv)?;
+            let skip = items.len().saturating_sub(n.max(0) as usize);
+            Ok(RValue::array(items[skip..].to_vec()))
+        })(),
         "exclude_end?" => Ok(RValue::Bool(r.exclusive)),
+        "include?" | "member?" if matches!((&r.lo, &r.hi), (RValue::Str(a), RValue::Str(b)) if a.s.borrow().chars().count() != 1 || b.s.borrow().chars().count() != 1) => {
+            // string ranges iterate (unless both ends are single characters)
+            let items = match enumerable::items(it, recv) {
+                Ok(i) => i,
+                Err(e) => return Some(Err(e)),
+            };
+            return enumerable::call(it, recv, items, "include?", args, block);
+        }
         "include?" | "member?" | "cover?" | "===" => arity(args, 1, 1).and_then(|_| {
             let v = &args[0];
             let lo_ok = r.lo.is_nil() || super::cmp(it, &r.lo, v)?.is_some_and(|o| o.is_le());
@@ -266,6 +281,16 @@ pub fn matchdata(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue]
     })
 }
 
+pub fn exception(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue]) -> Found {
+    let RValue::Exception(e) = recv else { return None };
+    let _ = (it, args);
+    Some(match name {
+        "message" | "to_s" => Ok(RValue::str(e.message.clone())),
+        "full_message" | "backtrace" | "backtrace_locations" | "cause" => unsupported(format!("`Exception#{name}`")),
+        _ => return None,
+    })
+}
+
 pub fn proc(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue]) -> Found {
     let RValue::Proc(p) = recv else { return None };
     Some(match name {
@@ -290,6 +315,15 @@ pub fn proc(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue]) -> 
 /// templates call.
 pub fn class(it: &mut Interp<'_>, class: &str, name: &str, args: &[RValue], block: Option<&Block>) -> Found {
     let _ = block;
+    if let (Some(exc), "new" | "exception") = (crate::value::exception_ancestors(class).first().copied(), name) {
+        return Some(arity(args, 0, 1).and_then(|_| {
+            let message = match args.first() {
+                Some(m) => it.to_s(m)?,
+                None => exc.to_string(),
+            };
+            Ok(RValue::Exception(Rc::new(crate::value::RException { class: exc, message })))
+        }));
+    }
     Some(match (class, name) {
         (_, "===") => arity(args, 1, 1).map(|_| RValue::Bool(args[0].ancestors().iter().any(|a| a == class))),
         (_, "name" | "to_s" | "inspect") => Ok(RValue::str(class.to_string())),
@@ -367,10 +401,11 @@ pub fn class(it: &mut Interp<'_>, class: &str, name: &str, args: &[RValue], bloc
             }
         }),
         ("Hash", "new") => {
-            if block.is_some() {
-                return Some(unsupported("`Hash.new` with a block"));
-            }
             let h = RValue::hash(vec![]);
+            if let (RValue::Hash(inner), Some(b)) = (&h, block) {
+                *inner.default_proc.borrow_mut() = Some(b.clone());
+                return Some(Ok(h));
+            }
             if let (RValue::Hash(inner), Some(d)) = (&h, args.first()) {
                 *inner.default.borrow_mut() = Some(d.clone());
             }
@@ -378,6 +413,67 @@ pub fn class(it: &mut Interp<'_>, class: &str, name: &str, args: &[RValue], bloc
         }
         ("String", "new") => Ok(RValue::str(args.first().and_then(RValue::as_string).unwrap_or_default())),
         ("File", "basename" | "dirname" | "extname" | "join") => file(name, args),
+        ("Math", "hypot") => arity(args, 2, 2).map(|_| {
+            let f = |v: &RValue| match v {
+                RValue::Int(i) => *i as f64,
+                RValue::Float(f) => *f,
+                _ => f64::NAN,
+            };
+            RValue::Float(f(&args[0]).hypot(f(&args[1])))
+        }),
+        ("Regexp", "last_match") => arity(args, 0, 1).and_then(|_| match (args.first(), &it.last_match) {
+            (None, m) => Ok(m.clone()),
+            (Some(_), RValue::Nil) => Ok(RValue::Nil),
+            (Some(i), m) => it.send(&m.clone(), "[]", vec![i.clone()], None),
+        }),
+        ("Hash", "[]") => match args {
+            [RValue::Hash(_)] => Ok(RValue::hash(args[0].as_vec().unwrap_or_default().into_iter().map(|p| (p.clone(), p)))).and_then(|_| {
+                let pairs: Vec<(RValue, RValue)> = match &args[0] {
+                    RValue::Hash(h) => h.map.borrow().values().cloned().collect(),
+                    _ => Vec::new(),
+                };
+                Ok(RValue::hash(pairs))
+            }),
+            [RValue::Array(a)] => {
+                let rows = a.v.borrow().clone();
+                let mut pairs = Vec::new();
+                for row in rows {
+                    match row.as_vec() {
+                        Some(p) if p.len() == 1 || p.len() == 2 => pairs.push((p[0].clone(), p.get(1).cloned().unwrap_or(RValue::Nil))),
+                        Some(p) => return Some(raise("ArgumentError", format!("invalid number of elements ({} for 1..2)", p.len()))),
+                        None => return Some(raise("ArgumentError", "wrong element type (expected array)")),
+                    }
+                }
+                Ok(RValue::hash(pairs))
+            }
+            _ if args.len() % 2 == 0 => Ok(RValue::hash(args.chunks(2).map(|c| (c[0].clone(), c[1].clone())))),
+            _ => raise("ArgumentError", "odd number of arguments for Hash"),
+        },
+        (_, "superclass") => Ok(match class {
+            "Integer" | "Float" => RValue::Class("Numeric".into()),
+            "Object" => RValue::Class("BasicObject".into()),
+            "BasicObject" => RValue::Nil,
+            c => match crate::value::EXCEPTIONS.iter().find(|(n, _)| *n == c) {
+                Some((_, parent)) => RValue::Class((*parent).into()),
+                None => RValue::Class("Object".into()),
+            },
+        }),
+        (_, "ancestors") => {
+            let mut list: Vec<&str> = match class {
+                "Integer" | "Float" => vec![class, "Numeric", "Comparable"],
+                "String" | "Symbol" => vec![class, "Comparable"],
+                "Array" | "Hash" | "Range" => vec![class, "Enumerable"],
+                c => {
+                    let mut l = crate::value::exception_ancestors(c);
+                    if l.is_empty() {
+                        l.push(class);
+                    }
+                    l
+                }
+            };
+            list.extend(["Object", "Kernel", "BasicObject"]);
+            Ok(RValue::array(list.into_iter().map(|c| RValue::Class(c.into())).collect()))
+        }
         ("Math", "sqrt" | "log" | "log2" | "log10" | "exp" | "sin" | "cos" | "floor") => arity(args, 1, 2).and_then(|_| {
             let x = match &args[0] {
                 RValue::Int(i) => *i as f64,
@@ -385,7 +481,17 @@ pub fn class(it: &mut Interp<'_>, class: &str, name: &str, args: &[RValue], bloc
                 other => return raise("TypeError", format!("can't convert {} into Float", other.class_name())),
             };
             if matches!(name, "sqrt" | "log" | "log2" | "log10") && x < 0.0 {
-                return raise("Math::DomainError", format!("Numerical argument is out of domain - \"{name}\""));
+                return raise("Math::DomainError", format!("Numerical argument is out of domain - {name}"));
+            }
+            if name == "log" {
+                if let Some(base) = args.get(1) {
+                    let b = match base {
+                        RValue::Int(i) => *i as f64,
+                        RValue::Float(f) => *f,
+                        other => return raise("TypeError", format!("can't convert {} into Float", other.class_name())),
+                    };
+                    return Ok(RValue::Float(x.ln() / b.ln()));
+                }
             }
             Ok(RValue::Float(match name {
                 "sqrt" => x.sqrt(),

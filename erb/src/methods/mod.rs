@@ -4,6 +4,7 @@
 
 pub mod array;
 pub mod enumerable;
+pub mod enumerator;
 pub mod hash;
 pub mod misc;
 pub mod numeric;
@@ -32,6 +33,17 @@ pub fn ruby_has(class: &str, name: &str) -> bool {
     })
 }
 
+/// Ruby's methods of `class` (a line of `ruby_methods.tsv`).
+pub fn methods_of(class: &str) -> Vec<&'static str> {
+    RUBY_METHODS
+        .lines()
+        .find_map(|line| {
+            let (c, methods) = line.split_once('\t')?;
+            (c == class).then(|| methods.split(' ').collect())
+        })
+        .unwrap_or_default()
+}
+
 /// Whether the template's own code can call `name` without a receiver in Ruby.
 pub fn wrapper_has(name: &str) -> bool {
     ruby_has("self", name)
@@ -41,7 +53,7 @@ pub fn wrapper_has(name: &str) -> bool {
 pub fn responds_to(recv: &RValue, name: &str) -> bool {
     let class = match recv {
         RValue::Scope => "Puppet::Parser::Scope".to_string(),
-        RValue::Puppet(_) | RValue::Class(_) | RValue::Wrapper => return false,
+        RValue::Puppet(_) | RValue::Class(_) | RValue::Wrapper | RValue::Enum(_) | RValue::Exception(_) => return false,
         other => other.class_name(),
     };
     ruby_has(&class, name)
@@ -49,7 +61,12 @@ pub fn responds_to(recv: &RValue, name: &str) -> bool {
 
 /// Calls method `name` of `recv` (not the template object).
 pub fn dispatch(it: &mut Interp<'_>, recv: &RValue, name: &str, args: Vec<RValue>, block: Option<&Block>) -> R<RValue> {
+    if block.is_none() && enumerator::makes_enumerator(recv, name, &args) {
+        let e = crate::value::REnum { recv: recv.clone(), meth: name.into(), args };
+        return Ok(RValue::Enum(Rc::new(e)));
+    }
     let found = match recv {
+        RValue::Enum(_) => enumerator::call(it, recv, name, &args, block),
         RValue::Str(_) => string::call(it, recv, name, &args, block),
         RValue::Array(_) => array::call(it, recv, name, &args, block),
         RValue::Hash(_) => hash::call(it, recv, name, &args, block),
@@ -61,6 +78,7 @@ pub fn dispatch(it: &mut Interp<'_>, recv: &RValue, name: &str, args: Vec<RValue
         RValue::Regexp(_) => misc::regexp(it, recv, name, &args, block),
         RValue::Match(_) => misc::matchdata(it, recv, name, &args),
         RValue::Proc(_) => misc::proc(it, recv, name, &args),
+        RValue::Exception(_) => misc::exception(it, recv, name, &args),
         RValue::Class(c) => misc::class(it, c, name, &args, block),
         RValue::Scope => bridge::scope(it, name, &args),
         RValue::Puppet(_) => bridge::puppet_object(it, recv, name, &args),
@@ -79,13 +97,23 @@ pub fn dispatch(it: &mut Interp<'_>, recv: &RValue, name: &str, args: Vec<RValue
     if let (RValue::Scope, Some(function)) = (recv, name.strip_prefix("function_")) {
         return bridge::legacy_function(it, function, &args);
     }
+    if matches!(recv, RValue::Puppet(_) | RValue::Enum(_) | RValue::Exception(_)) {
+        return unsupported(format!("the method `{name}` of a {class}"));
+    }
     Err(no_method(it, name, recv))
 }
 
 /// Ruby's `NoMethodError` for `name` on `recv`.
 pub fn no_method(it: &mut Interp<'_>, name: &str, recv: &RValue) -> Ctrl {
     let class = recv.class_name();
-    let suggestions = poppet_ruby::did_you_mean::suggestions(&class, name);
+    let suggestions = if matches!(recv, RValue::Nil) {
+        String::new()
+    } else {
+        let methods = methods_of(&class);
+        let dictionary: Vec<&str> = methods.iter().copied().filter(|m| *m != name).collect();
+        let found: Vec<String> = poppet_ruby::did_you_mean::correct(&dictionary, name).into_iter().map(str::to_string).collect();
+        poppet_ruby::did_you_mean::format(&found)
+    };
     let receiver = receiver(it, recv);
     Ctrl::Error(crate::error::Error::ruby("NoMethodError", format!("undefined method `{name}' for {receiver}{suggestions}")))
 }
@@ -261,7 +289,7 @@ pub fn cmp_strict(it: &mut Interp<'_>, a: &RValue, b: &RValue) -> R<Ordering> {
         Some(o) => Ok(o),
         None => {
             let shown = match b {
-                RValue::Nil | RValue::Bool(_) | RValue::Int(_) | RValue::Float(_) => it.inspect(b)?,
+                RValue::Nil | RValue::Bool(_) | RValue::Int(_) | RValue::Float(_) | RValue::Sym(_) => it.inspect(b)?,
                 other => other.class_name(),
             };
             raise("ArgumentError", format!("comparison of {} with {shown} failed", a.class_name()))
@@ -379,7 +407,13 @@ pub fn object(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], b
             };
             it.send(recv, &m, args[1..].to_vec(), block)
         }
-        "instance_variable_get" | "instance_variables" | "instance_variable_set" | "method" | "methods" | "hash"
+        "hash" => arity(args, 0, 0).map(|_| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            recv.key().hash(&mut h);
+            RValue::Int((h.finish() >> 2) as i64)
+        }),
+        "instance_variable_get" | "instance_variables" | "instance_variable_set" | "method" | "methods"
         | "object_id" | "__id__" | "display" | "extend" | "instance_eval" | "instance_exec" => {
             unsupported(format!("the method `{name}`"))
         }
@@ -395,6 +429,29 @@ pub fn wrapper(it: &mut Interp<'_>, name: &str, args: &[RValue], block: Option<&
         "has_variable?" => arity(args, 1, 1).and_then(|_| {
             let n = it.to_s(&args[0])?;
             Ok(RValue::Bool(it.host.has_variable(&n)))
+        }),
+        "instance_variable_get" => arity(args, 1, 1).and_then(|_| {
+            let n = it.to_s(&args[0])?;
+            let Some(name) = n.strip_prefix('@').filter(|s| !s.is_empty() && !s.starts_with('@')) else {
+                return raise("NameError", format!("'{n}' is not allowed as an instance variable name"));
+            };
+            Ok(it.ivars.get(name).cloned().unwrap_or(RValue::Nil))
+        }),
+        "instance_variable_defined?" => arity(args, 1, 1).and_then(|_| {
+            let n = it.to_s(&args[0])?;
+            Ok(RValue::Bool(n.strip_prefix('@').is_some_and(|name| it.ivars.contains_key(name))))
+        }),
+        "instance_variables" => arity(args, 0, 0).map(|_| {
+            let mut names: Vec<String> = it.ivars.keys().map(|k| format!("@{k}")).collect();
+            names.sort();
+            RValue::array(names.iter().map(|n| RValue::Sym(n.as_str().into())).collect())
+        }),
+        "class" => Ok(RValue::Class("Puppet::Parser::TemplateWrapper".into())),
+        "Hash" => arity(args, 1, 1).and_then(|_| match &args[0] {
+            RValue::Nil => Ok(RValue::hash(vec![])),
+            RValue::Array(a) if a.v.borrow().is_empty() => Ok(RValue::hash(vec![])),
+            RValue::Hash(_) => Ok(args[0].clone()),
+            other => raise("TypeError", format!("can't convert {} into Hash", other.class_name())),
         }),
         "tags" => raise("NotImplementedError", "Call 'all_tags' instead."),
         "raise" | "fail" => kernel_raise(it, args),
@@ -420,6 +477,7 @@ pub fn wrapper(it: &mut Interp<'_>, name: &str, args: &[RValue], block: Option<&
                 Ok(RValue::Proc(Rc::new(crate::value::RProc::Block(def, env.clone()))))
             }
             Some(Block::Sym(s)) => Ok(RValue::Proc(Rc::new(crate::value::RProc::Symbol(s.clone())))),
+            Some(Block::Native(_)) => unsupported("a proc of a native block"),
             None => raise("ArgumentError", "tried to create Proc object without a block"),
         },
         "loop" => match block {
@@ -463,18 +521,19 @@ pub fn wrapper(it: &mut Interp<'_>, name: &str, args: &[RValue], block: Option<&
     })
 }
 
-/// `raise` / `fail`: `raise "msg"`, `raise Class`, `raise Class, "msg"`.
+/// `raise` / `fail`: `raise "msg"`, `raise Class`, `raise Class, "msg"`, `raise exception`.
 fn kernel_raise(it: &mut Interp<'_>, args: &[RValue]) -> R<RValue> {
-    const CLASSES: &[&str] = &[
-        "RuntimeError", "ArgumentError", "TypeError", "StandardError", "NameError", "NoMethodError", "KeyError",
-        "IndexError", "RangeError", "NotImplementedError", "ZeroDivisionError",
-    ];
     match args {
-        [] => raise("RuntimeError", "unhandled exception"),
+        // Puppet's templates run where `$!` is an exception without a message
+        [] => match it.last_error.clone() {
+            Some(RValue::Exception(e)) => raise(e.class, e.message.clone()),
+            _ => raise("RuntimeError", ""),
+        },
         [RValue::Str(s)] => raise("RuntimeError", s.s.borrow().clone()),
+        [RValue::Exception(e)] => raise(e.class, e.message.clone()),
         [RValue::Class(c)] | [RValue::Class(c), _] => {
-            let Some(class) = CLASSES.iter().find(|k| **k == &**c) else {
-                return unsupported(format!("raising `{c}`"));
+            let Some(class) = crate::value::exception_ancestors(c).first().copied() else {
+                return raise("TypeError", "exception class/object expected");
             };
             let message = match args.get(1) {
                 Some(m) => it.to_s(m)?,

@@ -85,7 +85,8 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
         }),
         "round" | "floor" | "ceil" | "truncate" => arity(args, 0, 2).and_then(|_| round(recv, name, args)),
         "chr" => match recv {
-            RValue::Int(i @ 0..=255) => Ok(RValue::str(char::from(*i as u8).to_string())),
+            RValue::Int(i @ 0..=127) => Ok(RValue::str(char::from(*i as u8).to_string())),
+            RValue::Int(128..=255) => unsupported("`Integer#chr` of bytes beyond ASCII (binary strings)"),
             RValue::Int(i) => raise("RangeError", format!("{i} out of char range")),
             _ => return None,
         },
@@ -141,7 +142,25 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             Ok(RValue::Int(!a))
         }
         "times" | "upto" | "downto" | "step" => iterate(it, recv, name, args, block),
-        "digits" => unsupported("`Integer#digits`"),
+        "digits" => match recv {
+            RValue::Int(i) if *i >= 0 && args.is_empty() => {
+                let mut n = *i;
+                let mut out = vec![RValue::Int(n % 10)];
+                n /= 10;
+                while n > 0 {
+                    out.push(RValue::Int(n % 10));
+                    n /= 10;
+                }
+                Ok(RValue::array(out))
+            }
+            RValue::Int(i) if *i < 0 => raise("Math::DomainError", "out of domain"),
+            _ => unsupported("`Integer#digits` with a base"),
+        },
+        "bit_length" => match recv {
+            RValue::Int(i) => Ok(RValue::Int(i64::from(64 - if *i < 0 { (!i).leading_zeros() } else { i.leading_zeros() }))),
+            _ => return None,
+        },
+        "size" if matches!(recv, RValue::Int(_)) => Ok(RValue::Int(8)),
         "coerce" | "rationalize" | "to_r" | "to_c" | "hash" => unsupported(format!("`{}#{name}`", recv.class_name())),
         _ => return None,
     })
@@ -208,7 +227,13 @@ fn arith(recv: &RValue, op: &str, other: &RValue) -> R<RValue> {
         "-" => RValue::Float(a - b),
         "*" => RValue::Float(a * b),
         "/" | "fdiv" => RValue::Float(a / b),
-        "%" | "modulo" => RValue::Float(if b == 0.0 { f64::NAN } else { a - b * (a / b).floor() }),
+        "%" | "modulo" => {
+            if b == 0.0 {
+                return raise("ZeroDivisionError", "divided by 0");
+            }
+            let m = a % b;
+            RValue::Float(if m != 0.0 && (m < 0.0) != (b < 0.0) { m + b } else { m })
+        }
         "remainder" => RValue::Float(a % b),
         "**" | "pow" => {
             if a < 0.0 && b.fract() != 0.0 {

@@ -224,7 +224,14 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             other => it.send(other, "=~", vec![recv.clone()], None),
         }),
         "match" | "match?" => arity(args, 1, 2).and_then(|_| {
-            let r = to_regexp(&args[0])?;
+            // a string is a regexp's source here (`Regexp.new(str)`)
+            let r = match &args[0] {
+                RValue::Str(p) => {
+                    let source = p.s.borrow().clone();
+                    Rc::new(RRegexp::new(source, "").or_else(|m| raise("RegexpError", m))?)
+                }
+                other => to_regexp(other)?,
+            };
             let start = match args.get(1) {
                 Some(p) => int_arg(p)?,
                 None => 0,
@@ -312,8 +319,54 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             }))
         }),
         "ascii_only?" => Ok(RValue::Bool(s.is_ascii())),
-        "hash" => unsupported("`String#hash`"),
-        "upto" => unsupported("`String#upto`"),
+        "+@" => Ok(match recv {
+            RValue::Str(r) if r.frozen.get() => RValue::str(s),
+            _ => recv.clone(),
+        }),
+        "-@" | "dedup" => Ok(match recv {
+            RValue::Str(r) if r.frozen.get() => recv.clone(),
+            _ => RValue::frozen_str(s),
+        }),
+        "delete_prefix" | "delete_suffix" | "delete_prefix!" | "delete_suffix!" => (|| {
+            arity(args, 1, 1)?;
+            let affix = str_arg(&args[0])?;
+            let new = if name.starts_with("delete_prefix") {
+                s.strip_prefix(affix.as_str()).unwrap_or(&s).to_string()
+            } else {
+                s.strip_suffix(affix.as_str()).unwrap_or(&s).to_string()
+            };
+            if name.ends_with('!') {
+                bang(it, recv, new)
+            } else {
+                Ok(RValue::str(new))
+            }
+        })(),
+        "tr!" | "tr_s!" | "delete!" => (|| {
+            let base = &name[..name.len() - 1];
+            let new = call(it, recv, base, args, block).unwrap_or_else(|| unsupported(format!("`String#{name}`")))?;
+            bang(it, recv, new.as_string().unwrap_or_default())
+        })(),
+        "codepoints" => Ok(RValue::array(s.chars().map(|c| RValue::Int(i64::from(u32::from(c)))).collect())),
+        "each_byte" => match block {
+            Some(b) => (|| {
+                for byte in s.bytes() {
+                    it.yield1(b, RValue::Int(i64::from(byte)))?;
+                }
+                Ok(recv.clone())
+            })(),
+            None => unsupported("`each_byte` without a block"),
+        },
+        "upto" => match (args, block) {
+            ([RValue::Str(to)], Some(b)) => (|| {
+                let range = RValue::Range(Rc::new(crate::value::RRange { lo: recv.clone(), hi: RValue::Str(to.clone()), exclusive: false }));
+                let items = super::enumerable::items(it, &range)?;
+                for x in items {
+                    it.yield1(b, x)?;
+                }
+                Ok(recv.clone())
+            })(),
+            _ => unsupported("this form of `String#upto`"),
+        },
         "unpack" | "unpack1" | "encoding" | "force_encoding" | "encode" | "unicode_normalize" | "crypt" | "b" => {
             unsupported(format!("`String#{name}`"))
         }
@@ -467,7 +520,8 @@ pub fn to_f(s: &str) -> f64 {
         seen_digit = true;
         end += 1;
     }
-    if end + 1 < b.len() && b[end] == b'.' && b[end + 1].is_ascii_digit() && seen_digit {
+    if end + 1 < b.len() && b[end] == b'.' && b[end + 1].is_ascii_digit() {
+        seen_digit = true;
         end += 1;
         while end < b.len() && (b[end].is_ascii_digit() || b[end] == b'_') {
             end += 1;

@@ -56,7 +56,10 @@ fn inline_template(ev: &mut Evaluator, call: Call) -> Eval<Value> {
             Value::String(s) => s.to_string(),
             other => {
                 let receiver = puppet_types::params::ruby_receiver(other);
-                return Err(fail(format!("Failed to parse inline template: undefined method `encoding' for {receiver}")));
+                // with Ruby's error_highlight of Puppet's line that calls it
+                return Err(fail(format!(
+                    "Failed to parse inline template: undefined method `encoding' for {receiver}\n\n      enc = s.encoding\n             ^^^^^^^^^"
+                )));
             }
         };
         let rendered = render(ev, &text, None, call.at).map_err(|e| match e {
@@ -197,7 +200,8 @@ impl Host for EvalHost<'_> {
     }
 
     fn has_variable(&mut self, name: &str) -> bool {
-        self.ev.variable_exists(name)
+        // Puppet's `Scope#include?`: set, and not to undef
+        self.ev.variable_exists(name) && self.ev.scope.get(name).is_none_or(|v| !v.is_undef())
     }
 
     fn call_function(&mut self, name: &str, args: Vec<Value>, legacy: bool) -> Result<Option<Value>, ErbError> {
@@ -220,6 +224,13 @@ impl Host for EvalHost<'_> {
                 Err(ErbError::puppet("interrupted"))
             }
         }
+    }
+
+    fn format(&mut self, format: &str, args: Vec<Value>) -> Result<String, ErbError> {
+        super::strings::ruby_format(format, &args).map_err(|flow| match flow {
+            Flow::Error(e) => ErbError::ruby("ArgumentError", e.message),
+            _ => ErbError::ruby("ArgumentError", "format failed"),
+        })
     }
 
     fn log(&mut self, level: &str, message: &str) {

@@ -904,7 +904,14 @@ fn sprintf(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
         Value::String(s) => s.clone(),
         other => return Err(fail(format!("no implicit conversion of {} into String", implicit_name(other)))),
     };
-    let list: Vec<Arg<'_>> = args[1..]
+    let text = ruby_format(&format, &args[1..])?;
+    Ok(Value::from(text.as_str()))
+}
+
+/// Ruby's `Kernel#format` of Puppet's values (as Ruby objects: `%s` their `to_s`, `%p`
+/// their `inspect`).
+pub(crate) fn ruby_format(format: &str, args: &[Value]) -> Eval<String> {
+    let list: Vec<Arg<'_>> = args
         .iter()
         .map(|a| match a {
             Value::String(s) => Arg::Str(Cow::Borrowed(&**s)),
@@ -914,8 +921,7 @@ fn sprintf(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
             other => Arg::Obj(other),
         })
         .collect();
-    let text = pfmt::sprintf::format_list(&format, &list, &Ruby3x)?;
-    Ok(Value::from(text.as_str()))
+    Ok(pfmt::sprintf::format_list(format, &list, &Ruby3x)?)
 }
 
 /// How `sprintf`'s directives see the 3.x arguments that are Ruby objects (`Arg::Obj`): `%s`
