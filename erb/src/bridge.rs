@@ -172,7 +172,7 @@ pub fn puppet_object(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RVa
             Value::Sensitive(inner) => Ok(to_ruby(inner)),
             _ => return None,
         },
-        _ => unsupported(format!("the method `{name}` of Puppet's {}", recv.class_name())),
+        _ => return None,
     })
 }
 

@@ -467,7 +467,11 @@ impl<'h> Interp<'h> {
                     _ => RValue::Nil,
                 })
             }
-            _ => unsupported(format!("the global variable `${name}`")),
+            // Ruby's globals that Puppet's process sets are not reproduced; others are nil
+            "0" | "PROGRAM_NAME" | "stdout" | "stderr" | "stdin" | "LOAD_PATH" | ":" | "\"" | "LOADED_FEATURES" | ";"
+            | "," | "/" | "\\" | "DEBUG" | "VERBOSE" | "$" | "?" | "*" | "<" | ">" | "." | "_" | "FILENAME" | "-0"
+            | "-F" | "-I" | "-a" | "-d" | "-i" | "-l" | "-p" | "-v" | "-w" => unsupported(format!("the global variable `${name}`")),
+            _ => Ok(RValue::Nil),
         }
     }
 
@@ -523,7 +527,7 @@ impl<'h> Interp<'h> {
                 crate::methods::responds_to(&recv, &c.name).then_some("method")
             }
             Node::Const(..) => match self.eval(node, env) {
-                Ok(_) => Some("expression"),
+                Ok(_) => Some("constant"),
                 Err(_) => None,
             },
             Node::Nil => Some("expression"),

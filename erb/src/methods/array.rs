@@ -421,7 +421,8 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 _ => unsupported("this form of `Array#fill`"),
             }
         })(),
-        "==" | "eql?" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(it, recv, &args[0])?))),
+        "==" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(it, recv, &args[0])?))),
+        "eql?" => arity(args, 1, 1).map(|_| RValue::Bool(recv.key() == args[0].key())),
         "<=>" => arity(args, 1, 1).and_then(|_| Ok(match cmp(it, recv, &args[0])? {
             Some(o) => RValue::Int(o as i64),
             None => RValue::Nil,

@@ -262,7 +262,8 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             }
             Ok(args.first().cloned().unwrap_or(RValue::Nil))
         })(),
-        "==" | "eql?" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(it, recv, &args[0])?))),
+        "==" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(it, recv, &args[0])?))),
+        "eql?" => arity(args, 1, 1).map(|_| RValue::Bool(recv.key() == args[0].key())),
         "<=" | "<" | ">=" | ">" => (|| {
             arity(args, 1, 1)?;
             let RValue::Hash(_) = &args[0] else {

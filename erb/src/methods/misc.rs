@@ -110,6 +110,10 @@ pub fn range(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], bl
             Ok(RValue::array(items[skip..].to_vec()))
         })(),
         "exclude_end?" => Ok(RValue::Bool(r.exclusive)),
+        "include?" | "member?" if matches!((&r.lo, &r.hi, args.first()), (RValue::Str(a), RValue::Str(b), Some(RValue::Str(v))) if a.s.borrow().chars().count() == 1 && b.s.borrow().chars().count() == 1 && v.s.borrow().chars().count() != 1) => {
+            // single-character ends: only single characters are in the range
+            Ok(RValue::Bool(false))
+        }
         "include?" | "member?" if matches!((&r.lo, &r.hi), (RValue::Str(a), RValue::Str(b)) if a.s.borrow().chars().count() != 1 || b.s.borrow().chars().count() != 1) => {
             // string ranges iterate (unless both ends are single characters)
             let items = match enumerable::items(it, recv) {
@@ -147,6 +151,25 @@ pub fn range(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], bl
             }
         }
         "==" | "eql?" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(it, recv, &args[0])?))),
+        "step" | "%" if matches!(args.first(), Some(RValue::Float(_))) || matches!(r.lo, RValue::Float(_)) => (|| {
+            arity(args, 1, 1)?;
+            let num = |v: &RValue| match v {
+                RValue::Int(i) => Ok(*i as f64),
+                RValue::Float(x) => Ok(*x),
+                other => raise("TypeError", format!("no implicit conversion of {} into Float", other.class_name())),
+            };
+            let values = super::numeric::float_step(num(&r.lo)?, num(&r.hi)?, num(&args[0])?, r.exclusive)?;
+            let values: Vec<RValue> = values.into_iter().map(RValue::Float).collect();
+            match block {
+                Some(b) => {
+                    for x in values {
+                        it.yield1(b, x)?;
+                    }
+                    Ok(recv.clone())
+                }
+                None => Ok(RValue::array(values)),
+            }
+        })(),
         "step" | "%" => (|| {
             arity(args, 1, 1)?;
             let by = int_arg(&args[0])?;
@@ -286,6 +309,11 @@ pub fn exception(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue]
     let _ = (it, args);
     Some(match name {
         "message" | "to_s" => Ok(RValue::str(e.message.clone())),
+        "name" if matches!(e.class, "NameError" | "NoMethodError") => {
+            // the name in Ruby's message: "undefined method `NAME' for ..."
+            let name = e.message.split('`').nth(1).and_then(|rest| rest.split('\'').next()).unwrap_or_default();
+            Ok(RValue::Sym(name.into()))
+        }
         "full_message" | "backtrace" | "backtrace_locations" | "cause" => unsupported(format!("`Exception#{name}`")),
         _ => return None,
     })

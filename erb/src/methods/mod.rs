@@ -456,17 +456,31 @@ pub fn wrapper(it: &mut Interp<'_>, name: &str, args: &[RValue], block: Option<&
         "tags" => raise("NotImplementedError", "Call 'all_tags' instead."),
         "raise" | "fail" => kernel_raise(it, args),
         "format" | "sprintf" => bridge::format(it, args),
+        "Integer" | "Float" if matches!(args.last(), Some(RValue::Hash(_))) => (|| {
+            let (opts, rest) = args.split_last().unwrap_or((&RValue::Nil, &[]));
+            let quiet = matches!(it.send(opts, "[]", vec![RValue::sym("exception")], None)?, RValue::Bool(false));
+            let r = if name == "Integer" {
+                arity(rest, 1, 2).and_then(|_| numeric::kernel_integer(it, rest))
+            } else {
+                arity(rest, 1, 1).and_then(|_| numeric::kernel_float(it, &rest[0]))
+            };
+            match r {
+                Err(Ctrl::Error(e)) if quiet && matches!(e.kind, crate::error::Kind::Ruby(_)) => Ok(RValue::Nil),
+                other => other,
+            }
+        })(),
         "Integer" => arity(args, 1, 2).and_then(|_| numeric::kernel_integer(it, args)),
         "Float" => arity(args, 1, 1).and_then(|_| numeric::kernel_float(it, &args[0])),
         "String" => arity(args, 1, 1).and_then(|_| Ok(RValue::str(it.to_s(&args[0])?))),
-        "Array" => arity(args, 1, 1).map(|_| match &args[0] {
+        "Array" => arity(args, 1, 1).and_then(|_| Ok(match &args[0] {
             RValue::Nil => RValue::array(vec![]),
             RValue::Array(_) => args[0].clone(),
+            RValue::Range(_) | RValue::Enum(_) => RValue::array(it.to_items(&args[0])?),
             RValue::Hash(h) => RValue::array(
                 h.map.borrow().values().map(|(k, v)| RValue::array(vec![k.clone(), v.clone()])).collect(),
             ),
             other => RValue::array(vec![other.clone()]),
-        }),
+        })),
         "lambda" | "proc" => match block {
             Some(Block::Def(def, env)) => {
                 let def = if name == "lambda" && !def.lambda {
@@ -488,6 +502,8 @@ pub fn wrapper(it: &mut Interp<'_>, name: &str, args: &[RValue], block: Option<&
                 match it.call_block(b, vec![]) {
                     Ok(_) => {}
                     Err(Ctrl::Break(v)) => break Ok(v),
+                    // `loop` ends quietly on StopIteration
+                    Err(Ctrl::Error(e)) if e.kind == crate::error::Kind::Ruby("StopIteration") => break Ok(RValue::Nil),
                     Err(e) => break Err(e),
                 }
             },

@@ -34,6 +34,9 @@ fn is_num(v: &RValue) -> bool {
 }
 
 pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], block: Option<&Block>) -> Found {
+    if let ("pow", [RValue::Int(e), RValue::Int(m)], RValue::Int(b)) = (name, args, recv) {
+        return Some(modular_pow(*b, *e, *m));
+    }
     let binary = matches!(name, "+" | "-" | "*" | "/" | "%" | "modulo" | "**" | "pow" | "div" | "fdiv" | "divmod" | "remainder");
     if binary {
         if let Err(e) = arity(args, 1, 1) {
@@ -385,8 +388,66 @@ fn iterate(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], bloc
             }
             Ok(recv.clone())
         }
+        ("step", RValue::Int(_) | RValue::Float(_)) => {
+            arity(args, 1, 2)?;
+            let num = |v: &RValue| match v {
+                RValue::Int(i) => Ok(*i as f64),
+                RValue::Float(x) => Ok(*x),
+                other => raise("ArgumentError", format!("comparison of {} with {} failed", recv.class_name(), other.class_name())),
+            };
+            let unit = match args.get(1) {
+                Some(u) => num(u)?,
+                None => 1.0,
+            };
+            for x in float_step(f(recv), num(&args[0])?, unit, false)? {
+                it.step()?;
+                it.yield1(b, RValue::Float(x))?;
+            }
+            Ok(recv.clone())
+        }
         _ => unsupported(format!("`{}#{name}` with these arguments", recv.class_name())),
     }
+}
+
+/// Ruby's `ruby_float_step`: the values from `beg` to `end` by `unit`, their count rounded
+/// against floating-point error, the last one clamped to `end`.
+pub fn float_step(beg: f64, end: f64, unit: f64, exclusive: bool) -> R<Vec<f64>> {
+    if unit == 0.0 {
+        return raise("ArgumentError", "step can't be 0");
+    }
+    let n = (end - beg) / unit;
+    let err = ((beg.abs() + end.abs() + (end - beg).abs()) / unit.abs() * f64::EPSILON).min(0.5);
+    let mut out = Vec::new();
+    if unit.is_infinite() {
+        if n >= 0.0 {
+            out.push(beg);
+        }
+        return Ok(out);
+    }
+    let count = if exclusive {
+        if n <= 0.0 {
+            return Ok(out);
+        }
+        let c = if n < 1.0 { 0.0 } else { (n - err).floor() };
+        let c = if exclusive && (c * unit + beg - end).abs() < f64::EPSILON { c - 1.0 } else { c };
+        c + 1.0
+    } else {
+        if n < 0.0 {
+            return Ok(out);
+        }
+        (n + err).floor() + 1.0
+    };
+    if count > 10_000_000.0 {
+        return unsupported("stepping through more than 10000000 values");
+    }
+    for i in 0..count as i64 {
+        let mut d = i as f64 * unit + beg;
+        if (unit >= 0.0 && end < d) || (unit < 0.0 && d < end) {
+            d = end;
+        }
+        out.push(d);
+    }
+    Ok(out)
 }
 
 /// `Integer(x)` / `Integer(x, base)`.
@@ -431,4 +492,29 @@ pub fn kernel_float(it: &mut Interp<'_>, v: &RValue) -> R<RValue> {
         RValue::Nil => raise("TypeError", "can't convert nil into Float"),
         other => raise("TypeError", format!("can't convert {} into Float", other.class_name())),
     }
+}
+
+/// `b.pow(e, m)`: modular exponentiation.
+fn modular_pow(b: i64, e: i64, m: i64) -> R<RValue> {
+    if e < 0 {
+        return raise("RangeError", "2nd argument not allowed to be negative when 3rd argument specified");
+    }
+    if m == 0 {
+        return raise("ZeroDivisionError", "divided by 0");
+    }
+    let modulus = i128::from(m);
+    let (mut base, mut exp) = (i128::from(b).rem_euclid(modulus), e);
+    let mut result: i128 = 1i128.rem_euclid(modulus);
+    while exp > 0 {
+        if exp & 1 == 1 {
+            result = (result * base).rem_euclid(modulus);
+        }
+        base = (base * base).rem_euclid(modulus);
+        exp >>= 1;
+    }
+    // the result takes the modulus's sign, as `%` does
+    if m < 0 && result > 0 {
+        result += modulus;
+    }
+    Ok(RValue::Int(result as i64))
 }

@@ -70,6 +70,8 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
         "to_f" => Ok(RValue::Float(to_f(&s))),
         "hex" => to_i(s.trim_start().trim_start_matches("0x").trim_start_matches("0X"), 16),
         "oct" => to_i(&s, 8),
+        "upcase" | "downcase" | "capitalize" | "swapcase" if args.len() > 1 => raise("ArgumentError", "too many options"),
+        "upcase" | "downcase" | "capitalize" | "swapcase" if !args.is_empty() => unsupported(format!("`String#{name}` with options")),
         "upcase" | "downcase" | "capitalize" | "swapcase" => arity(args, 0, 1).map(|_| RValue::str(case_map(name, &s))),
         "upcase!" | "downcase!" | "capitalize!" | "swapcase!" => {
             let new = case_map(&name[..name.len() - 1], &s);
