@@ -13,6 +13,18 @@ use crate::interp::{raise, unsupported, Ctrl, Interp, R};
 use crate::methods::{arity, Found};
 use crate::value::{RArray, RHash, RRegexp, RValue};
 
+/// A Puppet variable's value as Ruby sees it: arrays and hashes are Ruby's mutable objects,
+/// and what a template changes in them Puppet's variable holds afterwards (as in Puppet,
+/// where the template has the variable's very object), so the object is kept for
+/// [`Interp::write_back`].
+pub fn variable(it: &mut Interp<'_>, name: &str, v: &Value) -> RValue {
+    let object = to_ruby(v);
+    if matches!(object, RValue::Array(_) | RValue::Hash(_)) {
+        it.puppet_variables.push((name.to_string(), v.clone(), object.clone()));
+    }
+    object
+}
+
 /// A Puppet value as Ruby sees it.
 pub fn to_ruby(v: &Value) -> RValue {
     match v {
@@ -26,11 +38,7 @@ pub fn to_ruby(v: &Value) -> RValue {
             Ok(re) => RValue::Regexp(Rc::new(re)),
             Err(_) => RValue::Puppet(v.clone()),
         },
-        Value::Array(items) => RValue::Array(Rc::new(RArray {
-            v: RefCell::new(items.iter().map(to_ruby).collect()),
-            frozen: Cell::new(false),
-            from_puppet: true,
-        })),
+        Value::Array(items) => RValue::Array(Rc::new(RArray { v: RefCell::new(items.iter().map(to_ruby).collect()), frozen: Cell::new(false) })),
         Value::Hash(h) => {
             let map: IndexMap<_, _> = h
                 .iter()
@@ -39,7 +47,7 @@ pub fn to_ruby(v: &Value) -> RValue {
                     (k.key(), (k, to_ruby(v)))
                 })
                 .collect();
-            RValue::Hash(Rc::new(RHash { map: RefCell::new(map), from_puppet: true, ..RHash::default() }))
+            RValue::Hash(Rc::new(RHash { map: RefCell::new(map), ..RHash::default() }))
         }
         other => RValue::Puppet(other.clone()),
     }
@@ -99,8 +107,14 @@ pub fn scope(it: &mut Interp<'_>, name: &str, args: &[RValue]) -> Found {
                 RValue::Sym(s) => s.to_string(),
                 other => return raise("TypeError", format!("no implicit conversion of {} into String", crate::methods::conversion_name(other))),
             };
+            if let Some(object) = it.host.ruby_object(&var) {
+                return Ok(object);
+            }
             let v = it.host.lookupvar(&var).map_err(host_error)?;
-            Ok(v.as_ref().map_or(RValue::Nil, to_ruby))
+            Ok(match &v {
+                Some(v) => variable(it, &var, v),
+                None => RValue::Nil,
+            })
         })(),
         "to_hash" => arity(args, 0, 2).map(|_| {
             let vars = it.host.variables();
@@ -121,6 +135,20 @@ pub fn scope(it: &mut Interp<'_>, name: &str, args: &[RValue]) -> Found {
             call(it, &fname, &fargs, false)
         })(),
         "to_s" | "inspect" => Ok(RValue::str(it.host.scope_to_s())),
+        "setvar" | "[]=" => (|| {
+            arity(args, 2, 3)?;
+            let var = match &args[0] {
+                RValue::Str(s) => s.s.borrow().clone(),
+                other => {
+                    let shown = it.inspect(other)?;
+                    return Err(Ctrl::Error(Error::puppet(format!("Scope variable name {shown} is a {}, not a string", other.class_name()))));
+                }
+            };
+            let value = to_puppet(&args[1])?;
+            let object = matches!(args[1], RValue::Array(_) | RValue::Hash(_) | RValue::Str(_)).then(|| args[1].clone());
+            it.host.setvar(&var, value, object).map_err(host_error)?;
+            Ok(args[1].clone())
+        })(),
         _ if name.starts_with("function_") => return None,
         _ => return None,
     })

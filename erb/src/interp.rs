@@ -22,6 +22,16 @@ pub trait Host: Printer {
     /// The variables of the calling scope, as `scope.to_hash` lists them (those set to
     /// `undef` left out): the template's instance variables.
     fn variables(&mut self) -> Vec<(String, Value)>;
+    /// `scope.setvar(name, value)`: binds a variable in the calling scope (Puppet's error
+    /// when it is bound already). `object` is the Ruby array, hash or string itself, which
+    /// Puppet keeps: later templates reading the variable get that object, changes included.
+    fn setvar(&mut self, name: &str, value: Value, object: Option<RValue>) -> std::result::Result<(), Error>;
+    /// Replaces a variable's value: the template changed the array or hash it was given
+    /// (Puppet's variable holds that very object, so it changes too).
+    fn write_back(&mut self, name: &str, original: &Value, value: Value);
+    /// The Ruby object a template stored in variable `name` with `setvar`, while the
+    /// variable still holds it.
+    fn ruby_object(&mut self, name: &str) -> Option<RValue>;
     /// Whether a variable is defined (`has_variable?`).
     fn has_variable(&mut self, name: &str) -> bool;
     /// Calls a Puppet function: `scope.call_function(name, args)` (any function), or, when
@@ -151,18 +161,23 @@ pub struct Interp<'h> {
     pub last_match: RValue,
     /// `$!`: the exception being rescued.
     pub last_error: Option<RValue>,
+    /// The Puppet variables the template was given arrays and hashes of: name, value, and
+    /// the Ruby object made of it.
+    pub puppet_variables: Vec<(String, Value, RValue)>,
 }
 
 impl<'h> Interp<'h> {
     pub fn new(host: &'h mut dyn Host) -> Interp<'h> {
-        Interp { host, ivars: HashMap::new(), out: String::new(), steps: 0, call_depth: 0, last_match: RValue::Nil, last_error: None }
+        Interp { host, ivars: HashMap::new(), out: String::new(), steps: 0, call_depth: 0, last_match: RValue::Nil, last_error: None, puppet_variables: Vec::new() }
     }
 
     /// Runs a template's code; what it wrote.
     pub fn run(mut self, body: &Body) -> Result<String> {
         let env: Env = Rc::default();
-        match self.eval_body(body, &env) {
-            Ok(_) => Ok(self.out),
+        let result = self.eval_body(body, &env);
+        self.write_back();
+        match result {
+            Ok(_) => Ok(std::mem::take(&mut self.out)),
             Err(Ctrl::Return(v)) => {
                 // the template's value is what `return` gives: Puppet joins it into the output
                 match self.send(&RValue::array(vec![v]), "join", Vec::new(), None) {
@@ -175,6 +190,17 @@ impl<'h> Interp<'h> {
             Err(Ctrl::Break(_)) => Err(Error::syntax("Invalid break", 0)),
             Err(Ctrl::Next(_)) => Err(Error::syntax("Invalid next", 0)),
             Err(Ctrl::Retry) => Err(Error::syntax("Invalid retry", 0)),
+        }
+    }
+
+    /// Hands Puppet the variables whose arrays and hashes the template changed.
+    fn write_back(&mut self) {
+        for (name, original, object) in std::mem::take(&mut self.puppet_variables) {
+            if let Ok(now) = crate::bridge::to_puppet(&object) {
+                if now != original {
+                    self.host.write_back(&name, &original, now);
+                }
+            }
         }
     }
 

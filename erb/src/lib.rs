@@ -61,8 +61,12 @@ impl Template {
         let vars = host.variables();
         let mut it = interp::Interp::new(host);
         for (name, value) in vars {
+            let object = match it.host.ruby_object(&name) {
+                Some(object) => object,
+                None => bridge::variable(&mut it, &name, &value),
+            };
             let name: String = name.chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
-            it.ivars.insert(name.into(), bridge::to_ruby(&value));
+            it.ivars.insert(name.into(), object);
         }
         it.run(&self.body)
     }

@@ -561,6 +561,12 @@ impl Parser {
         }
     }
 
+    /// Whether an operand follows without a space (`include?_x` takes `_x` as its argument).
+    fn tight_operand(&self) -> bool {
+        !self.tok().space_before
+            && matches!(self.peek(), Tok::Ident(_) | Tok::Const(_) | Tok::IVar(_) | Tok::GVar(_) | Tok::Str(_) | Tok::Int(_) | Tok::Sym(_))
+    }
+
     // ---- calls and primaries -----------------------------------------------------------
 
     /// A primary and what follows it: `.method`, `[index]`, `::Const`.
@@ -634,7 +640,7 @@ impl Parser {
             self.pos += 1;
             args = self.list(")")?;
             parens = true;
-        } else if self.starts_command_args() && !self.is_op("=") {
+        } else if self.starts_command_args() && !self.is_op("=") || name.ends_with(['?', '!']) && self.tight_operand() {
             args = self.command_args()?;
         }
         let block = self.block()?;

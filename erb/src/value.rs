@@ -52,8 +52,6 @@ pub struct RStr {
 pub struct RArray {
     pub v: RefCell<Vec<RValue>>,
     pub frozen: Cell<bool>,
-    /// Made from a Puppet value: changing it would change Puppet's variable in Puppet.
-    pub from_puppet: bool,
 }
 
 #[derive(Debug, Default)]
@@ -63,7 +61,6 @@ pub struct RHash {
     /// `Hash.new { |hash, key| ... }`
     pub default_proc: RefCell<Option<crate::interp::Block>>,
     pub frozen: Cell<bool>,
-    pub from_puppet: bool,
 }
 
 #[derive(Debug)]
@@ -184,7 +181,7 @@ impl RValue {
     }
 
     pub fn array(v: Vec<RValue>) -> RValue {
-        RValue::Array(Rc::new(RArray { v: RefCell::new(v), frozen: Cell::new(false), from_puppet: false }))
+        RValue::Array(Rc::new(RArray { v: RefCell::new(v), frozen: Cell::new(false) }))
     }
 
     pub fn hash(pairs: impl IntoIterator<Item = (RValue, RValue)>) -> RValue {

@@ -179,20 +179,17 @@ pub fn conversion_name(v: &RValue) -> String {
     }
 }
 
-/// Ruby's `FrozenError` unless `v` may be changed; unsupported when it is Puppet's.
+/// Ruby's `FrozenError` unless `v` may be changed.
 pub fn check_mutable(it: &mut Interp<'_>, v: &RValue) -> R<()> {
-    let (frozen, puppet) = match v {
-        RValue::Str(s) => (s.frozen.get(), false),
-        RValue::Array(a) => (a.frozen.get(), a.from_puppet),
-        RValue::Hash(h) => (h.frozen.get(), h.from_puppet),
-        _ => (false, false),
+    let frozen = match v {
+        RValue::Str(s) => s.frozen.get(),
+        RValue::Array(a) => a.frozen.get(),
+        RValue::Hash(h) => h.frozen.get(),
+        _ => false,
     };
     if frozen {
         let shown = it.inspect(v)?;
         return raise("FrozenError", format!("can't modify frozen {}: {shown}", v.class_name()));
-    }
-    if puppet {
-        return unsupported(format!("changing an {} that is a Puppet variable's value (Puppet would change the variable)", v.class_name()));
     }
     Ok(())
 }

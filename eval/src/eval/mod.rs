@@ -150,6 +150,8 @@ pub type LogSink = Box<dyn FnMut(&Log)>;
 /// - the catalog compiler ([`Compiler`]), module loading ([`Loader`]) and Hiera.
 pub struct Evaluator {
     pub options: Options,
+    /// Ruby objects ERB templates stored in variables (`scope.setvar`).
+    pub(crate) erb_objects: Vec<crate::functions::erb::ErbObject>,
     /// Set from another thread (Ctrl-C) to stop a running evaluation.
     pub interrupt: Arc<AtomicBool>,
     sink: LogSink,
@@ -252,6 +254,7 @@ impl Evaluator {
             param_guard: None,
             regexps: HashMap::new(),
             hiera: Default::default(),
+            erb_objects: Vec::new(),
         }
     }
 

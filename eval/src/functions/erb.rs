@@ -6,6 +6,9 @@
 
 use std::path::Path;
 
+use std::rc::Rc;
+
+use poppet_erb::value::RValue;
 use poppet_erb::{Error as ErbError, Host, Kind, Printer, Template};
 use puppet_syntax::Span;
 use puppet_types::Value;
@@ -15,6 +18,7 @@ use crate::error::{fail, Eval, Flow};
 use crate::eval::{Evaluator, Level, Strict};
 use crate::functions::ruby;
 use crate::functions::strings::{check_arity, to_3x};
+use crate::scope::Scope;
 
 pub(super) const FUNCTIONS: &[Builtin] = &[
     Builtin { name: "template", dispatches: &["Any *$names"], call: template },
@@ -82,6 +86,15 @@ fn find_template(ev: &Evaluator, name: &str) -> Option<std::path::PathBuf> {
     path.is_file().then_some(path)
 }
 
+/// Whether two values are one array or hash object (not merely equal).
+fn same_object(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Array(x), Value::Array(y)) => Rc::ptr_eq(x, y),
+        (Value::Hash(x), Value::Hash(y)) => Rc::ptr_eq(x, y),
+        _ => false,
+    }
+}
+
 /// What stops a render: the template's own error, or the evaluator's (an error of a function
 /// it called, an interrupt), passed through.
 enum Failure {
@@ -99,10 +112,26 @@ fn detail(e: &ErbError) -> String {
     }
 }
 
+/// A Ruby object a template stored in a Puppet variable (`scope.setvar`): Puppet keeps the
+/// object, so later templates see it and its changes. The variable's Puppet value follows
+/// the object after each render.
+pub struct ErbObject {
+    scope: Rc<Scope>,
+    name: Rc<str>,
+    object: RValue,
+}
+
 fn render(ev: &mut Evaluator, text: &str, file: Option<String>, at: Span) -> Result<String, Failure> {
     let compiled = Template::compile(text).map_err(Failure::Template)?;
     let mut host = EvalHost { ev, file, at, flow: None };
     let result = compiled.render(&mut host);
+    for o in &host.ev.erb_objects {
+        if let Ok(value) = poppet_erb::bridge::to_puppet(&o.object) {
+            if o.scope.get(&o.name).as_ref() != Some(&value) {
+                o.scope.replace(&o.name, value);
+            }
+        }
+    }
     match (result, host.flow) {
         (_, Some(flow)) => Err(Failure::Flow(flow)),
         (Ok(s), None) => Ok(s),
@@ -133,9 +162,11 @@ impl Printer for EvalHost<'_> {
 
     fn scope_to_s(&self) -> String {
         let c = &self.ev.compiler.container;
-        if c.type_name.as_ref() == "Class" {
+        if c.type_name.as_ref() == "Class" && !c.is_main() {
             let name: Vec<String> = c.title.split("::").map(poppet_ruby::string::capitalize).collect();
             format!("Scope(Class[{}])", name.join("::"))
+        } else if c.is_main() {
+            "Scope(Class[main])".into()
         } else {
             format!("Scope({}[{}])", c.type_name, c.title)
         }
@@ -197,6 +228,70 @@ impl Host for EvalHost<'_> {
             }
         }
         vars.into_iter().filter(|(_, v)| !v.is_undef()).collect()
+    }
+
+    fn setvar(&mut self, name: &str, value: Value, object: Option<RValue>) -> Result<(), ErbError> {
+        if name.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(ErbError::puppet(format!("Cannot assign to a numeric match result variable '${name}'")));
+        }
+        if matches!(name, "trusted" | "facts" | "server_facts") {
+            return Err(ErbError::puppet(format!("Attempt to assign to a reserved variable name: '{name}'")));
+        }
+        if self.ev.scope.has_own(name) {
+            return Err(ErbError::puppet(format!("Cannot reassign variable '${name}'")));
+        }
+        let name: Rc<str> = name.into();
+        self.ev.scope.bind(name.clone(), value);
+        if let Some(object) = object {
+            self.ev.erb_objects.push(ErbObject { scope: self.ev.scope.clone(), name, object });
+        }
+        Ok(())
+    }
+
+    fn write_back(&mut self, name: &str, original: &Value, value: Value) {
+        // the variable, wherever it is bound
+        let bound = if let Some((class, var)) = name.trim_start_matches("::").rsplit_once("::") {
+            self.ev.compiler.class_scopes.get(&class.to_lowercase()).cloned().map(|s| (s, var.to_string()))
+        } else if let Some(top) = name.strip_prefix("::") {
+            Some((self.ev.top.clone(), top.to_string()))
+        } else {
+            let mut scope = Some(self.ev.scope.clone());
+            let mut found = None;
+            while let Some(s) = scope {
+                if s.has_own(name) {
+                    found = Some((s, name.to_string()));
+                    break;
+                }
+                scope = s.parent();
+            }
+            found
+        };
+        if let Some((scope, var)) = bound {
+            scope.replace(&var, value.clone());
+        }
+        // and every resource parameter that is the same object (a defined type's parameter
+        // is its resource's parameter value, in Puppet one object)
+        let catalog = &mut self.ev.compiler.catalog;
+        for i in 0..catalog.len() {
+            let resource = catalog.at_mut(i);
+            for slot in resource.params.values_mut() {
+                if same_object(slot, original) {
+                    *slot = value.clone();
+                }
+            }
+        }
+    }
+
+    fn ruby_object(&mut self, name: &str) -> Option<RValue> {
+        // the scope the variable is bound in, from the calling scope outwards
+        let mut scope = Some(self.ev.scope.clone());
+        while let Some(s) = scope {
+            if s.has_own(name) {
+                return self.ev.erb_objects.iter().find(|o| Rc::ptr_eq(&o.scope, &s) && &*o.name == name).map(|o| o.object.clone());
+            }
+            scope = s.parent();
+        }
+        None
     }
 
     fn has_variable(&mut self, name: &str) -> bool {

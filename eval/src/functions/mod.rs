@@ -43,7 +43,7 @@ use crate::eval::Evaluator;
 
 mod collections;
 mod control;
-mod erb;
+pub(crate) mod erb;
 mod iteration;
 mod logging;
 mod lookup;

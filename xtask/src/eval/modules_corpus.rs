@@ -264,8 +264,15 @@ fn splits_titles_in_ruby(resource: &str, modulepath: &[PathBuf]) -> bool {
     })
 }
 
-/// The function named by our error when it stopped at Ruby code (`template` for ERB).
+/// What our error stopped at when it stopped at Ruby code: a Ruby function's name, or
+/// `template: CONSTRUCT` for Ruby in an ERB template that Poppet's engine does not run.
 fn ruby_function(error: &str) -> Option<String> {
+    const UNSUPPORTED: &str = "Ruby that Poppet's template engine does not run: ";
+    if let Some(start) = error.find(UNSUPPORTED) {
+        let rest = &error[start + UNSUPPORTED.len()..];
+        let end = rest.find(" (NotImplementedError)").unwrap_or(rest.len());
+        return Some(format!("template: {}", &rest[..end]));
+    }
     if !error.contains("is implemented in Ruby") {
         return None;
     }
