@@ -177,6 +177,8 @@ pub struct Resource {
     pub final_tags: Option<Vec<String>>,
     /// Declared by a function (`create_resources`): Puppet knows no file for it.
     pub by_function: bool,
+    /// Its title was a number (`create_resources`), which Puppet does not tag it with.
+    pub numeric_title: bool,
     /// The module manifest it was declared in (`None`: the program).
     pub file: Option<Rc<str>>,
 }
@@ -203,6 +205,7 @@ impl Resource {
             declared_tags: Vec::new(),
             final_tags: None,
             by_function: false,
+            numeric_title: false,
             file: None,
         }
     }
@@ -300,7 +303,7 @@ impl Resource {
             }
         } else {
             add(&self.type_name);
-            if valid_tag(&self.title) {
+            if valid_tag(&self.title) && !self.numeric_title {
                 add(&self.title);
             }
         }
@@ -620,6 +623,11 @@ impl Catalog {
             let namevar = self.namevar(r);
             for (k, v) in r.params.iter().filter(|(_, v)| !v.is_undef()) {
                 // the namevar is not written when it is the title
+                if **k == *namevar && matches!(v, Value::Integer(_) | Value::Float(_)) {
+                    // a number made the title (`create_resources`): written as its text
+                    params.insert(k.to_string(), serde_json::Value::String(puppet_types::display::value_to_s(v)));
+                    continue;
+                }
                 if **k == *namevar && matches!(v, Value::String(s) if *s == r.title) {
                     continue;
                 }

@@ -490,7 +490,17 @@ impl Evaluator {
                     merged.insert(value_to_s(k).as_str().into(), v.clone());
                 }
             }
-            for title in self.titles(title, at)? {
+            // a number as title: the title is its text, and the number the resource's `name`
+            // (Puppet::Resource's), which the catalog then writes
+            let numeric = matches!(title, Value::Integer(_) | Value::Float(_));
+            let title = match title {
+                Value::Integer(_) | Value::Float(_) => {
+                    merged.entry("name".into()).or_insert_with(|| title.clone());
+                    Value::from(value_to_s(title).as_str())
+                }
+                other => other.clone(),
+            };
+            for title in self.titles(&title, at)? {
                 let params = Attributes::unplaced(merged.clone());
                 let reference = if lower == "class" {
                     self.declare_class_like(&title, params, site)?
@@ -498,7 +508,13 @@ impl Evaluator {
                     self.compiler.created_by_function = true;
                     let declared = self.declare_resource(&lower, &title, params, form, site);
                     self.compiler.created_by_function = false;
-                    declared?
+                    let declared = declared?;
+                    if numeric {
+                        if let Some(i) = self.compiler.catalog.position(&lower, &title) {
+                            self.compiler.catalog.at_mut(i).numeric_title = true;
+                        }
+                    }
+                    declared
                 };
                 refs.push(reference);
             }

@@ -313,8 +313,10 @@ fn variable_name_end(s: &str) -> usize {
 /// it is not set.
 fn lookup_variable(ev: &Evaluator, name: &str) -> Option<Value> {
     match name.strip_prefix("::") {
-        Some(top) => ev.top.get(top),
-        None if name.contains("::") => ev.top.get(name),
-        None => ev.scope.get(name),
+        Some(top) if !top.contains("::") => ev.top.get(top),
+        _ if name.contains("::") => {
+            ev.top.get(name.trim_start_matches("::")).or_else(|| ev.qualified_variable(name))
+        }
+        _ => ev.scope.get(name),
     }
 }

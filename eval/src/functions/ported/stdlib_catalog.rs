@@ -279,7 +279,8 @@ fn ensure_one(ev: &mut Evaluator, type_arg: &Value, title: &Value, params: &Valu
         let Value::String(type_name) = type_arg else { return Err(no_method("capitalize", type_arg)) };
         let Value::Hash(_) = params else { return Err(no_implicit_hash(params)) };
         let mut instances = Hash::default();
-        instances.insert(Value::from(to_s(&item).as_str()), params.clone());
+        // the item as it is: create_resources makes an integer title a string and its `name`
+        instances.insert(item.clone(), params.clone());
         let type_name = Value::from(poppet_ruby::string::capitalize(type_name).as_str());
         ev.create_resources(&[type_name, Value::hash(instances)], at)?;
     }
