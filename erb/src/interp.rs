@@ -145,11 +145,11 @@ pub fn unsupported<T>(what: impl Into<String>) -> R<T> {
 }
 
 /// How many steps a template may take (a loop that never ends stops with an error).
-pub const MAX_STEPS: u64 = 200_000_000;
+pub const MAX_STEPS: u64 = 20_000_000;
 /// How deep procs may call procs.
 const MAX_CALL_DEPTH: usize = 200;
-/// The longest string or array a template may build.
-pub const MAX_LEN: usize = 1 << 28;
+/// The longest string (in bytes) or array a template may build.
+pub const MAX_LEN: usize = 1 << 26;
 
 pub struct Interp<'h> {
     pub host: &'h mut dyn Host,
@@ -417,7 +417,7 @@ impl<'h> Interp<'h> {
                 let v = self.eval_body(body, env)?;
                 let s = self.to_s(&v).map_err(|e| at_ctrl(e, *at))?;
                 if self.out.len() + s.len() > MAX_LEN {
-                    return unsupported("output of more than 256 MiB");
+                    return unsupported("output of more than 64 MiB");
                 }
                 self.out.push_str(&s);
                 RValue::Nil

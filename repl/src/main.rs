@@ -37,6 +37,14 @@ struct Args {
     code: Option<String>,
     /// A manifest to run (`-` for standard input).
     file: Option<PathBuf>,
+    /// Render an ERB template and print it, as `template()` renders it: a file, or a
+    /// module's template (`apache/vhost.conf.erb`) on the module path.
+    #[arg(long, value_name = "TEMPLATE", conflicts_with_all = ["code", "file"])]
+    erb: Option<String>,
+    /// The variables of the template `--erb` renders: a Puppet hash (`{ 'port' => 80 }`),
+    /// each key a variable of the top scope.
+    #[arg(long, value_name = "HASH", requires = "erb")]
+    values: Option<String>,
     /// How to report: log lines and errors (text), or one JSON record.
     #[arg(long, value_enum, default_value_t = Output::Text)]
     output: Output,
@@ -144,6 +152,9 @@ struct Source {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(template) = args.erb.clone() {
+        return render_erb(&args, template);
+    }
     let source = match read_source(&args) {
         Ok(Some(s)) => s,
         Ok(None) => return interactive(&args),
@@ -201,6 +212,66 @@ fn main() -> ExitCode {
             println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
         }
         report(&outcome, &source, output, colour)
+    });
+    match worker.map(|w| w.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("Error: the evaluation thread failed");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `--erb TEMPLATE [--values HASH]`: the template rendered with the variables, on stdout.
+fn render_erb(args: &Args, template: String) -> ExitCode {
+    let node_args = NodeArgs::of(args);
+    let options = options(args);
+    let node = args.node.clone();
+    let modulepath = args.modulepath.clone();
+    let values = args.values.clone();
+    let min_level = args.log_level.level();
+    let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || {
+        let facts = match node_facts(&node_args) {
+            Ok(f) => f,
+            Err(code) => return code,
+        };
+        let mut session = Session::new(options, &facts, &node);
+        if let Some(path) = &modulepath {
+            session.evaluator.set_modulepath(path);
+        }
+        session.evaluator.set_sink(Box::new(move |log: &Log| print_log(log, min_level, true)));
+        if let Some(values) = &values {
+            let outcome = session.run(values);
+            if let Some(e) = &outcome.error {
+                eprintln!("Error: --values: {}", e.message);
+                return ExitCode::from(1);
+            }
+            let Some(Value::Hash(vars)) = &outcome.value else {
+                eprintln!("Error: --values must be a Hash of variables (`{{ 'name' => value }}`)");
+                return ExitCode::from(1);
+            };
+            for (name, value) in vars.iter() {
+                let Value::String(name) = name else {
+                    eprintln!("Error: --values: a variable name must be a String");
+                    return ExitCode::from(1);
+                };
+                session.evaluator.top.replace(name, value.clone());
+            }
+        }
+        match puppet_eval::functions::erb::render_template(&mut session.evaluator, &template) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(flow) => {
+                let message = match flow {
+                    puppet_eval::error::Flow::Error(e) => e.message,
+                    _ => "the template stopped early".to_string(),
+                };
+                eprintln!("Error: {message}");
+                ExitCode::from(1)
+            }
+        }
     });
     match worker.map(|w| w.join()) {
         Ok(Ok(code)) => code,

@@ -100,7 +100,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                         return raise("IndexError", format!("index {i} too small for array; minimum: -{len}"));
                     };
                     if k >= MAX_LEN {
-                        return unsupported("arrays of more than 2^28 elements");
+                        return unsupported("arrays of more than 2^26 elements");
                     }
                     if k >= v.len() {
                         v.resize(k + 1, RValue::Nil);
@@ -117,7 +117,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                     if k > v.len() {
                         v.resize(k, RValue::Nil);
                     }
-                    let end = (k + *count as usize).min(v.len());
+                    let end = k.saturating_add(*count as usize).min(v.len());
                     let with = value.as_vec().unwrap_or_else(|| vec![value.clone()]);
                     v.splice(k..end, with);
                 }
@@ -140,13 +140,16 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 match a {
                     RValue::Range(r) => {
                         if let Some((s, c)) = super::misc::range_bounds(r, len as i64)? {
-                            for k in s..s + c.max(0) {
+                            for k in s..s.saturating_add(c.max(0)) {
                                 out.push(items.get(k as usize).cloned().unwrap_or(RValue::Nil));
                             }
                             // a range past the end pads with nil up to its end
                             if let RValue::Int(hi) = r.hi {
-                                let end = if r.exclusive { hi } else { hi + 1 };
-                                for _ in (s + c.max(0))..end {
+                                let end = if r.exclusive { hi } else { hi.saturating_add(1) };
+                                if end.saturating_sub(s) > MAX_LEN as i64 {
+                                    return unsupported("arrays of more than 2^26 elements");
+                                }
+                                for _ in s.saturating_add(c.max(0))..end {
                                     out.push(RValue::Nil);
                                 }
                             }
@@ -171,6 +174,9 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 }
                 "concat" => {
                     for a in args {
+                        if v.len() > MAX_LEN {
+                            return unsupported("arrays of more than 2^26 elements");
+                        }
                         match a {
                             RValue::Array(other) => v.extend(other.v.borrow().iter().cloned()),
                             other => return raise("TypeError", format!("no implicit conversion of {} into Array", super::conversion_name(other))),
@@ -186,7 +192,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                     }
                     let k = k as usize;
                     if k > MAX_LEN {
-                        return unsupported("arrays of more than 2^28 elements");
+                        return unsupported("arrays of more than 2^26 elements");
                     }
                     if k > v.len() {
                         v.resize(k, RValue::Nil);
@@ -196,7 +202,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 _ => v.extend(args.iter().cloned()),
             }
             if v.len() > MAX_LEN {
-                return unsupported("arrays of more than 2^28 elements");
+                return unsupported("arrays of more than 2^26 elements");
             }
             set(recv, v);
             Ok(recv.clone())
@@ -293,6 +299,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             Ok(if !changed && matches!(name, "uniq!" | "compact!" | "flatten!") { RValue::Nil } else { recv.clone() })
         })(),
         "+" => arity(args, 1, 1).and_then(|_| match &args[0] {
+            RValue::Array(o) if len + o.v.borrow().len() > MAX_LEN => unsupported("arrays of more than 2^26 elements"),
             RValue::Array(o) => {
                 let mut v = items.clone();
                 v.extend(o.v.borrow().iter().cloned());
@@ -362,6 +369,9 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             };
             let mut out = Vec::new();
             flatten(recv, depth, &mut out, &mut Vec::new())?;
+            if out.len() > MAX_LEN {
+                return unsupported("arrays of more than 2^26 elements");
+            }
             Ok(RValue::array(out))
         }),
         "index" | "rindex" => (|| {
@@ -447,7 +457,7 @@ fn index(items: &[RValue], args: &[RValue]) -> R<RValue> {
     let len = items.len();
     let piece = |start: i64, count: i64| -> RValue {
         match norm(start, len) {
-            Some(s) if s <= len && count >= 0 => RValue::array(items[s..(s + count as usize).min(len)].to_vec()),
+            Some(s) if s <= len && count >= 0 => RValue::array(items[s..s.saturating_add(count as usize).min(len)].to_vec()),
             _ => RValue::Nil,
         }
     };
@@ -480,7 +490,7 @@ fn join(it: &mut Interp<'_>, arr: &RValue, sep: &str, out: &mut String, seen: &m
             other => out.push_str(&it.to_s(other)?),
         }
         if out.len() > MAX_LEN {
-            return unsupported("strings of more than 256 MiB");
+            return unsupported("strings of more than 64 MiB");
         }
     }
     seen.pop();

@@ -9,7 +9,7 @@ use crate::interp::{raise, unsupported, Block, Ctrl, Interp, R, MAX_LEN};
 use crate::value::{RValue, RRange};
 
 /// The most members a range may expand to.
-const MAX_RANGE: i64 = 10_000_000;
+const MAX_RANGE: i64 = 1_000_000;
 
 /// The elements an iteration over `v` sees.
 pub fn items(it: &mut Interp<'_>, v: &RValue) -> R<Vec<RValue>> {
@@ -37,7 +37,7 @@ fn range_items(it: &mut Interp<'_>, r: &RRange) -> R<Vec<RValue>> {
             let mut i = *lo;
             while (i as f64) < *hi || !r.exclusive && (i as f64) == *hi {
                 if out.len() as i64 > MAX_RANGE {
-                    return unsupported("iterating over a range of more than 10000000 members");
+                    return unsupported(format!("iterating over a range of more than {MAX_RANGE} members"));
                 }
                 out.push(RValue::Int(i));
                 i += 1;

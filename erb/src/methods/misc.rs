@@ -90,7 +90,7 @@ pub fn range_bounds(r: &RRange, len: i64) -> R<Option<(i64, i64)>> {
     }
     let mut end = if end < 0 { end + len } else { end };
     if !r.exclusive && !r.hi.is_nil() {
-        end += 1;
+        end = end.saturating_add(1);
     }
     Ok(Some((start, (end - start).max(0))))
 }
@@ -413,7 +413,7 @@ pub fn class(it: &mut Interp<'_>, class: &str, name: &str, args: &[RValue], bloc
             if n < 0 {
                 return raise("ArgumentError", "negative array size");
             }
-            if n > 1 << 24 {
+            if n > 1 << 20 {
                 return unsupported("arrays this large");
             }
             let fill = args.get(1).cloned().unwrap_or(RValue::Nil);

@@ -169,7 +169,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 }
             }
             if new.len() > MAX_LEN {
-                return unsupported("strings of more than 256 MiB");
+                return unsupported("strings of more than 64 MiB");
             }
             set(recv, new);
             Ok(recv.clone())
@@ -863,7 +863,7 @@ fn slice(it: &mut Interp<'_>, s: &str, args: &[RValue]) -> R<RValue> {
         if start < 0 || start > n || len < 0 {
             return RValue::Nil;
         }
-        let end = (start + len).min(n);
+        let end = start.saturating_add(len).min(n);
         RValue::str(cs[start as usize..end as usize].iter().collect::<String>())
     };
     Ok(match args {
@@ -968,7 +968,7 @@ fn substitute(it: &mut Interp<'_>, s: &str, pattern: &RValue, replacement: Optio
         };
         out.push_str(&with);
         if out.len() > MAX_LEN {
-            return unsupported("strings of more than 256 MiB");
+            return unsupported("strings of more than 64 MiB");
         }
         last = en;
     }

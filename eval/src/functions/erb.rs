@@ -35,20 +35,35 @@ fn template(ev: &mut Evaluator, call: Call) -> Eval<Value> {
         let Some(path) = find_template(ev, &name) else {
             return Err(fail(format!("Could not find template '{name}'")));
         };
-        let text = std::fs::read(&path).map_err(|e| fail(format!("Could not read template '{name}': {e}")))?;
-        let text = String::from_utf8_lossy(&text);
-        let file = path.to_string_lossy().into_owned();
-        let rendered = render(ev, &text, Some(file.clone()), call.at).map_err(|e| match e {
-            Failure::Template(e) => {
-                let (line, _) = poppet_erb::line_col(&text, e.at.unwrap_or(0));
-                let detail = detail(&e);
-                fail(format!("Failed to parse template {name}:\n  Filepath: {file}\n  Line: {line}\n  Detail: {detail}\n"))
-            }
-            Failure::Flow(flow) => flow,
-        })?;
-        out.push_str(&rendered);
+        out.push_str(&render_file(ev, &name, &path, call.at)?);
     }
     Ok(Value::from(out.as_str()))
+}
+
+/// Renders the ERB template `name` (a module's `module/file.erb`, or a file) in the
+/// evaluator's current scope, as `template(name)` does: for `poppet --erb`.
+pub fn render_template(ev: &mut Evaluator, name: &str) -> Eval<String> {
+    let path = match find_template(ev, name) {
+        Some(path) => path,
+        None if Path::new(name).is_file() => Path::new(name).to_path_buf(),
+        None => return Err(fail(format!("Could not find template '{name}'"))),
+    };
+    render_file(ev, name, &path, Span::default())
+}
+
+/// Renders the template file at `path` (named `name`), with `template()`'s errors.
+fn render_file(ev: &mut Evaluator, name: &str, path: &Path, at: Span) -> Eval<String> {
+    let text = std::fs::read(path).map_err(|e| fail(format!("Could not read template '{name}': {e}")))?;
+    let text = String::from_utf8_lossy(&text);
+    let file = path.to_string_lossy().into_owned();
+    render(ev, &text, Some(file.clone()), at).map_err(|e| match e {
+        Failure::Template(e) => {
+            let (line, _) = poppet_erb::line_col(&text, e.at.unwrap_or(0));
+            let detail = detail(&e);
+            fail(format!("Failed to parse template {name}:\n  Filepath: {file}\n  Line: {line}\n  Detail: {detail}\n"))
+        }
+        Failure::Flow(flow) => flow,
+    })
 }
 
 /// `inline_template(texts...)`: each text rendered as a template, the outputs concatenated.

@@ -43,7 +43,7 @@ use crate::eval::Evaluator;
 
 mod collections;
 mod control;
-pub(crate) mod erb;
+pub mod erb;
 mod iteration;
 mod logging;
 mod lookup;
