@@ -70,6 +70,9 @@ pub enum Node {
     BlockPass(Box<Node>),
     /// `-> (x) { }`, `lambda { }`, `proc { }`.
     Lambda(Rc<BlockDef>),
+    /// `def name(params) ... end`: a method of the template (a lambda's rules for its
+    /// parameters, no access to the template's locals).
+    Def(Rc<str>, Rc<BlockDef>),
     /// ERB: text to write.
     Text(Rc<str>),
     /// ERB: `<%= %>`, its code and where it starts.
@@ -141,6 +144,8 @@ pub enum Param {
     Nested(Vec<Param>),
     /// `*rest` (or a bare `*`).
     Splat(Option<Rc<str>>),
+    /// `name = default` (of a method).
+    Optional(Rc<str>, Box<Node>),
 }
 
 /// What an assignment assigns to.

@@ -22,18 +22,21 @@ pub struct Error {
     pub kind: Kind,
     pub message: String,
     pub at: Option<usize>,
+    /// Raised in Puppet's own Ruby (a function the template called), not in the template:
+    /// that file and line, which Puppet's message names instead of the template's.
+    pub origin: Option<(String, usize)>,
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub fn syntax(message: impl Into<String>, at: usize) -> Error {
-        Error { kind: Kind::Syntax, message: message.into(), at: Some(at) }
+        Error { kind: Kind::Syntax, message: message.into(), at: Some(at), origin: None }
     }
 
     /// Ruby the interpreter does not run: `what` names the construct.
     pub fn unsupported(what: impl Into<String>, at: usize) -> Error {
-        Error { kind: Kind::Unsupported, message: what.into(), at: Some(at) }
+        Error { kind: Kind::Unsupported, message: what.into(), at: Some(at), origin: None }
     }
 
     /// A number literal that does not fit: beyond 64 bits it is unsupported.
@@ -47,12 +50,18 @@ impl Error {
 
     /// A Ruby exception of class `class`.
     pub fn ruby(class: &'static str, message: impl Into<String>) -> Error {
-        Error { kind: Kind::Ruby(class), message: message.into(), at: None }
+        Error { kind: Kind::Ruby(class), message: message.into(), at: None, origin: None }
     }
 
     /// An error of Puppet's, with its message.
     pub fn puppet(message: impl Into<String>) -> Error {
-        Error { kind: Kind::Puppet, message: message.into(), at: None }
+        Error { kind: Kind::Puppet, message: message.into(), at: None, origin: None }
+    }
+
+    /// Says the error was raised at `line` of `file` in Puppet's Ruby.
+    pub fn raised_in(mut self, file: impl Into<String>, line: usize) -> Error {
+        self.origin = Some((file.into(), line));
+        self
     }
 
     /// Places the error at `at` unless it already has a place.

@@ -38,6 +38,8 @@ pub trait Host: Printer {
     /// `legacy`, `scope.function_NAME(args)` (which only finds functions of the 3.x API:
     /// `None` when there is none).
     fn call_function(&mut self, name: &str, args: Vec<Value>, legacy: bool) -> std::result::Result<Option<Value>, Error>;
+    /// Ruby's `to_yaml` (Psych's document) of a value.
+    fn to_yaml(&mut self, value: Value) -> std::result::Result<String, Error>;
     /// Ruby's `Kernel#format` of Puppet values.
     fn format(&mut self, format: &str, args: Vec<Value>) -> std::result::Result<String, Error>;
     /// Logs a message at a Puppet log level (`warning('...')` in a template).
@@ -141,7 +143,7 @@ pub fn raise<T>(class: &'static str, message: impl Into<String>) -> R<T> {
 
 /// Ruby the interpreter does not run, as a [`Ctrl`].
 pub fn unsupported<T>(what: impl Into<String>) -> R<T> {
-    Err(Ctrl::Error(Error { kind: Kind::Unsupported, message: what.into(), at: None }))
+    Err(Ctrl::Error(Error { kind: Kind::Unsupported, message: what.into(), at: None, origin: None }))
 }
 
 /// How many steps a template may take (a loop that never ends stops with an error).
@@ -164,11 +166,16 @@ pub struct Interp<'h> {
     /// The Puppet variables the template was given arrays and hashes of: name, value, and
     /// the Ruby object made of it.
     pub puppet_variables: Vec<(String, Value, RValue)>,
+    /// The methods the template defined (`def`).
+    methods: HashMap<Rc<str>, Rc<BlockDef>>,
+    /// How many of those methods are running: their code does not see the template's
+    /// output (ERB's `_erbout` is a local of the template).
+    in_method: usize,
 }
 
 impl<'h> Interp<'h> {
     pub fn new(host: &'h mut dyn Host) -> Interp<'h> {
-        Interp { host, ivars: HashMap::new(), out: String::new(), steps: 0, call_depth: 0, last_match: RValue::Nil, last_error: None, puppet_variables: Vec::new() }
+        Interp { host, ivars: HashMap::new(), out: String::new(), steps: 0, call_depth: 0, last_match: RValue::Nil, last_error: None, puppet_variables: Vec::new(), methods: HashMap::new(), in_method: 0 }
     }
 
     /// Runs a template's code; what it wrote.
@@ -409,6 +416,14 @@ impl<'h> Interp<'h> {
             }
             Node::Splat(_) | Node::BlockPass(_) => return unsupported("a splat outside an argument list"),
             Node::Lambda(def) => RValue::Proc(Rc::new(RProc::Block(def.clone(), env.clone()))),
+            Node::Def(name, def) => {
+                self.methods.insert(name.clone(), def.clone());
+                RValue::Sym(name.clone())
+            }
+            Node::Text(_) | Node::Insert(..) if self.in_method > 0 => {
+                let wrapper = crate::methods::WRAPPER_INSPECT;
+                return raise("NameError", format!("undefined local variable or method `_erbout' for {wrapper}"));
+            }
             Node::Text(s) => {
                 self.out.push_str(s);
                 RValue::Nil
@@ -786,6 +801,16 @@ impl<'h> Interp<'h> {
 
     /// A call without a receiver: the template's own methods and Kernel's.
     fn self_call(&mut self, name: &str, args: Vec<RValue>, block: Option<&Block>, vcall: bool) -> R<RValue> {
+        if let Some(def) = self.methods.get(name).cloned() {
+            if block.is_some() {
+                return unsupported("a block given to a method the template defines");
+            }
+            // a method's scope is its own: no locals of the template
+            self.in_method += 1;
+            let result = self.call_block(&Block::Def(def, Rc::default()), args);
+            self.in_method -= 1;
+            return result;
+        }
         match crate::methods::wrapper(self, name, &args, block) {
             Some(r) => r,
             None if crate::methods::wrapper_has(name) => unsupported(format!("the method `{name}`")),
@@ -843,10 +868,15 @@ impl<'h> Interp<'h> {
 
     fn bind_params(&mut self, def: &BlockDef, mut args: Vec<RValue>, frame: &Env) -> R<()> {
         if def.lambda {
-            let required = def.params.iter().filter(|p| !matches!(p, Param::Splat(_))).count();
+            let required = def.params.iter().filter(|p| matches!(p, Param::Name(_) | Param::Nested(_))).count();
+            let optional = def.params.iter().filter(|p| matches!(p, Param::Optional(..))).count();
             let splat = def.params.iter().any(|p| matches!(p, Param::Splat(_)));
-            if args.len() < required || !splat && args.len() > required {
-                let expected = if splat { format!("{required}+") } else { required.to_string() };
+            if args.len() < required || !splat && args.len() > required + optional {
+                let expected = match (splat, optional) {
+                    (true, _) => format!("{required}+"),
+                    (false, 0) => required.to_string(),
+                    (false, o) => format!("{required}..{}", required + o),
+                };
                 return raise("ArgumentError", format!("wrong number of arguments (given {}, expected {expected})", args.len()));
             }
         } else if args.len() == 1 && (def.params.len() > 1 || def.trailing_comma || matches!(def.params.first(), Some(Param::Splat(_)) if def.params.len() > 1)) {
@@ -855,7 +885,55 @@ impl<'h> Interp<'h> {
                 args = items;
             }
         }
-        bind(&def.params, args, frame);
+        self.bind(&def.params, args, frame)
+    }
+
+    /// Binds parameters to arguments: required ones first, optional ones while arguments
+    /// remain (else their defaults), the splat the rest; missing ones are nil.
+    fn bind(&mut self, params: &[Param], args: Vec<RValue>, frame: &Env) -> R<()> {
+        let required = params.iter().filter(|p| matches!(p, Param::Name(_) | Param::Nested(_))).count();
+        let mut optional_budget = args.len().saturating_sub(required);
+        let splat = params.iter().position(|p| matches!(p, Param::Splat(_)));
+        let after = splat.map_or(0, |s| params[s + 1..].iter().filter(|p| !matches!(p, Param::Optional(..))).count());
+        let mut next = 0;
+        for (i, p) in params.iter().enumerate() {
+            match p {
+                Param::Splat(name) => {
+                    let end = args.len().saturating_sub(after).max(next);
+                    let rest = args.get(next..end).map(<[RValue]>::to_vec).unwrap_or_default();
+                    next = end;
+                    if let Some(n) = name {
+                        frame.set_here(n, RValue::array(rest));
+                    }
+                }
+                Param::Optional(name, default) => {
+                    let v = if optional_budget > 0 && next < args.len() {
+                        optional_budget -= 1;
+                        next += 1;
+                        args[next - 1].clone()
+                    } else {
+                        self.eval(default, frame)?
+                    };
+                    frame.set_here(name, v);
+                }
+                Param::Name(_) | Param::Nested(_) => {
+                    let v = args.get(next).cloned().unwrap_or(RValue::Nil);
+                    next += 1;
+                    let _ = i;
+                    match p {
+                        Param::Name(n) => frame.set_here(n, v),
+                        Param::Nested(inner) => {
+                            let items = match &v {
+                                RValue::Array(a) => a.v.borrow().clone(),
+                                other => vec![other.clone()],
+                            };
+                            self.bind(inner, items, frame)?;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
         Ok(())
     }
 
@@ -937,36 +1015,6 @@ pub fn at_ctrl(c: Ctrl, at: usize) -> Ctrl {
     match c {
         Ctrl::Error(e) => Ctrl::Error(e.or_at(at)),
         other => other,
-    }
-}
-
-/// Binds a block's parameters to its arguments (missing ones are nil, extra ones dropped).
-fn bind(params: &[Param], args: Vec<RValue>, frame: &Env) {
-    let splat = params.iter().position(|p| matches!(p, Param::Splat(_)));
-    let after = splat.map_or(0, |s| params.len() - s - 1);
-    for (i, p) in params.iter().enumerate() {
-        let v = match splat {
-            Some(s) if i == s => {
-                let end = args.len().saturating_sub(after).max(s);
-                RValue::array(args.get(s..end).map(<[RValue]>::to_vec).unwrap_or_default())
-            }
-            Some(s) if i > s => {
-                let from_end = params.len() - i;
-                args.len().checked_sub(from_end).filter(|k| *k >= s).and_then(|k| args.get(k).cloned()).unwrap_or(RValue::Nil)
-            }
-            _ => args.get(i).cloned().unwrap_or(RValue::Nil),
-        };
-        match p {
-            Param::Name(n) | Param::Splat(Some(n)) => frame.set_here(n, v),
-            Param::Splat(None) => {}
-            Param::Nested(inner) => {
-                let items = match &v {
-                    RValue::Array(a) => a.v.borrow().clone(),
-                    other => vec![other.clone()],
-                };
-                bind(inner, items, frame);
-            }
-        }
     }
 }
 

@@ -840,6 +840,51 @@ impl Parser {
         Ok((params, trailing, locals))
     }
 
+    /// A method's parameters up to `close` (`)`, or the end of the line when empty):
+    /// names, `name = default`, `*rest`.
+    fn method_params(&mut self, close: &str) -> Result<Vec<Param>> {
+        let mut params = Vec::new();
+        loop {
+            if close.is_empty() && matches!(self.peek(), Tok::Term) || !close.is_empty() && self.eat_op(close) {
+                break;
+            }
+            let at = self.at();
+            let param = match self.bump().tok {
+                Tok::Ident(n) => {
+                    self.declare_here(&n);
+                    if self.eat_op("=") {
+                        let default = self.ternary()?;
+                        Param::Optional(n, Box::new(default))
+                    } else {
+                        Param::Name(n)
+                    }
+                }
+                Tok::Op("*") => match self.peek().clone() {
+                    Tok::Ident(n) => {
+                        self.pos += 1;
+                        self.declare_here(&n);
+                        Param::Splat(Some(n))
+                    }
+                    _ => Param::Splat(None),
+                },
+                Tok::Label(_) | Tok::Op("**") => return Err(Error::unsupported("keyword parameters", at)),
+                Tok::Op("&") => return Err(Error::unsupported("block parameters (`&block`)", at)),
+                _ => {
+                    self.pos -= 1;
+                    return Err(self.unexpected());
+                }
+            };
+            params.push(param);
+            if !self.eat_op(",") {
+                if !close.is_empty() {
+                    self.expect_op(close)?;
+                }
+                break;
+            }
+        }
+        Ok(params)
+    }
+
     fn declare_here(&mut self, name: &Rc<str>) {
         if let Some(scope) = self.locals.last_mut() {
             scope.insert(name.clone());
@@ -1147,7 +1192,41 @@ impl Parser {
                     Node::Next(value)
                 }
             }
-            "def" => return Err(Error::unsupported("method definitions (`def`)", at)),
+            "def" => {
+                let name: Rc<str> = match self.bump().tok {
+                    Tok::Ident(n) | Tok::Const(n) => n,
+                    Tok::Kw(k) => k.into(),
+                    Tok::Label(_) => return Err(Error::unsupported("this method definition", at)),
+                    _ => {
+                        self.pos -= 1;
+                        return Err(self.unexpected());
+                    }
+                };
+                if self.is_op(".") {
+                    return Err(Error::unsupported("singleton method definitions (`def self.x`)", at));
+                }
+                // a method sees its parameters only
+                let outer = std::mem::replace(&mut self.locals, vec![HashSet::new()]);
+                let params = if self.eat_op("(") {
+                    self.method_params(")")
+                } else if matches!(self.peek(), Tok::Term) {
+                    Ok(Vec::new())
+                } else {
+                    self.method_params("")
+                };
+                let body = params.and_then(|params| {
+                    let body = self.stmts()?;
+                    if self.is_kw("rescue") || self.is_kw("ensure") {
+                        return Err(Error::unsupported("`rescue` in a method definition", self.at()));
+                    }
+                    self.expect_kw("end")?;
+                    Ok((params, body))
+                });
+                self.locals = outer;
+                let (params, body) = body?;
+                let def = BlockDef { params, trailing_comma: false, body, locals: Vec::new(), lambda: true };
+                Node::Def(name, Rc::new(def))
+            }
             "class" | "module" => return Err(Error::unsupported(format!("`{kw}` definitions"), at)),
             "return" => {
                 let value = if self.starts_operand() && !matches!(self.peek(), Tok::Kw("if" | "unless" | "while" | "until")) {
@@ -1246,6 +1325,9 @@ fn params_names(params: &[Param]) -> HashSet<Rc<str>> {
                     names.insert(n.clone());
                 }
                 Param::Nested(inner) => walk(inner, names),
+                Param::Optional(n, _) => {
+                    names.insert(n.clone());
+                }
                 Param::Splat(None) => {}
             }
         }

@@ -94,6 +94,8 @@ enum Check {
     EvalCorpus(Rest),
     /// [MODULEPATH] [--show N]: every class of the corpus modules compiled here and in Puppet 7.23
     Modules(Rest),
+    /// [MODULEPATH] [--show N] [--answers FILE]: every ERB template of the corpus modules rendered at the top scope here and in Puppet 7.23
+    Templates(Rest),
 }
 
 #[derive(Subcommand)]
@@ -151,6 +153,7 @@ fn main() -> ExitCode {
             Check::ValidateCorpus(a) => syntax::validate_corpus::main(a.args),
             Check::EvalCorpus(a) => eval::corpus::main(a.args),
             Check::Modules(a) => eval::modules_corpus::main(a.args),
+            Check::Templates(a) => eval::modules_corpus::templates_main(a.args),
         },
         Group::Fuzz(f) => match f {
             Fuzz::Mutate(a) => parse::mutate::main(a.args),

@@ -404,6 +404,17 @@ pub fn object(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], b
             };
             it.send(recv, &m, args[1..].to_vec(), block)
         }
+        "to_yaml" => arity(args, 0, 1).and_then(|_| {
+            if !args.is_empty() {
+                return unsupported("`to_yaml` with options");
+            }
+            if contains_symbol(recv, 0) {
+                return unsupported("`to_yaml` of symbols");
+            }
+            let value = bridge::to_puppet(recv)?;
+            let text = it.host.to_yaml(value).map_err(Ctrl::Error)?;
+            Ok(RValue::str(text))
+        }),
         "hash" => arity(args, 0, 0).map(|_| {
             use std::hash::{Hash, Hasher};
             let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -416,6 +427,20 @@ pub fn object(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], b
         }
         _ => return None,
     })
+}
+
+/// Whether a value holds a Symbol (other than `:default`, Puppet's default), which
+/// Puppet's values cannot carry.
+fn contains_symbol(v: &RValue, depth: usize) -> bool {
+    if depth > MAX_NESTING {
+        return false;
+    }
+    match v {
+        RValue::Sym(s) => &**s != "default",
+        RValue::Array(a) => a.v.borrow().iter().any(|x| contains_symbol(x, depth + 1)),
+        RValue::Hash(h) => h.map.borrow().values().any(|(k, x)| contains_symbol(k, depth + 1) || contains_symbol(x, depth + 1)),
+        _ => false,
+    }
 }
 
 /// The template object's methods (`scope`, `file`, ...) and Kernel's functions.

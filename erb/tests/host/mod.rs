@@ -82,6 +82,10 @@ impl Host for TestHost {
         }
     }
 
+    fn to_yaml(&mut self, value: Value) -> Result<String, Error> {
+        Ok(format!("--- {value:?}\n"))
+    }
+
     fn format(&mut self, format: &str, args: Vec<Value>) -> Result<String, Error> {
         Ok(format!("{format}{}", args.len()))
     }

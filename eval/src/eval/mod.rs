@@ -152,6 +152,9 @@ pub struct Evaluator {
     pub options: Options,
     /// Ruby objects ERB templates stored in variables (`scope.setvar`).
     pub(crate) erb_objects: Vec<crate::functions::erb::ErbObject>,
+    /// When set, each ERB template file rendered, with its output or error (for checking
+    /// templates against Puppet's catalogs: `cargo xtask check modules`).
+    pub template_log: Option<Vec<crate::functions::erb::Rendered>>,
     /// Set from another thread (Ctrl-C) to stop a running evaluation.
     pub interrupt: Arc<AtomicBool>,
     sink: LogSink,
@@ -255,6 +258,7 @@ impl Evaluator {
             regexps: HashMap::new(),
             hiera: Default::default(),
             erb_objects: Vec::new(),
+            template_log: None,
         }
     }
 

@@ -51,14 +51,37 @@ pub fn render_template(ev: &mut Evaluator, name: &str) -> Eval<String> {
     render_file(ev, name, &path, Span::default())
 }
 
+/// A template file rendered: its path, and its output or the message of its error.
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    pub path: String,
+    pub output: Result<String, String>,
+}
+
 /// Renders the template file at `path` (named `name`), with `template()`'s errors.
 fn render_file(ev: &mut Evaluator, name: &str, path: &Path, at: Span) -> Eval<String> {
+    let result = render_file_inner(ev, name, path, at);
+    if let Some(log) = &mut ev.template_log {
+        let output = match &result {
+            Ok(s) => Ok(s.clone()),
+            Err(Flow::Error(e)) => Err(e.message.clone()),
+            Err(_) => Err(String::new()),
+        };
+        log.push(Rendered { path: path.to_string_lossy().into_owned(), output });
+    }
+    result
+}
+
+fn render_file_inner(ev: &mut Evaluator, name: &str, path: &Path, at: Span) -> Eval<String> {
     let text = std::fs::read(path).map_err(|e| fail(format!("Could not read template '{name}': {e}")))?;
     let text = String::from_utf8_lossy(&text);
     let file = path.to_string_lossy().into_owned();
     render(ev, &text, Some(file.clone()), at).map_err(|e| match e {
         Failure::Template(e) => {
-            let (line, _) = poppet_erb::line_col(&text, e.at.unwrap_or(0));
+            let (file, line) = match &e.origin {
+                Some((ruby_file, line)) => (format!("{PUPPET_RUBY}/{ruby_file}"), *line),
+                None => (file.clone(), poppet_erb::line_col(&text, e.at.unwrap_or(0)).0),
+            };
             let detail = detail(&e);
             fail(format!("Failed to parse template {name}:\n  Filepath: {file}\n  Line: {line}\n  Detail: {detail}\n"))
         }
@@ -187,6 +210,10 @@ impl Printer for EvalHost<'_> {
         }
     }
 }
+
+/// Where the reference Puppet's Ruby library is (Debian's package of Puppet 7.23): an error
+/// Puppet's own Ruby raises under a template names its file there.
+const PUPPET_RUBY: &str = "/usr/lib/ruby/vendor_ruby";
 
 /// Puppet's 3.x functions of its own (`lib/puppet/parser/functions`), which
 /// `scope.function_NAME` finds, and its log functions.
@@ -323,17 +350,48 @@ impl Host for EvalHost<'_> {
             if !v3 {
                 return Ok(None);
             }
+            if name == "versioncmp" {
+                // the 3.x function hands its arguments to `Puppet::Util::Package.versioncmp`,
+                // which scans them as strings
+                for (i, (arg, var)) in args.iter().zip(["a", "b"]).enumerate() {
+                    if !matches!(arg, Value::String(_)) {
+                        let receiver = puppet_types::params::ruby_receiver(arg);
+                        let prefix = if i == 0 { "ax" } else { "bx" };
+                        let message = format!(
+                            "undefined method `scan' for {receiver}\n\n    {prefix} = version_{var}.scan(vre)\n                  ^^^^^"
+                        );
+                        return Err(ErbError::ruby("NoMethodError", message).raised_in("puppet/util/package.rb", 11 + i));
+                    }
+                }
+            }
         }
         match self.ev.call_function_inner(name, args, None, self.at) {
             Ok(v) => Ok(Some(v)),
             Err(Flow::Error(e)) if !self.ev.interrupt.load(std::sync::atomic::Ordering::Relaxed) => {
-                Err(ErbError::puppet(e.message))
+                let error = ErbError::puppet(e.message.clone());
+                // where Puppet's Ruby raises the errors of a template the template renders
+                Err(match name {
+                    "template" if e.message.starts_with("Could not find template") => {
+                        error.raised_in("puppet/parser/templatewrapper.rb", 67)
+                    }
+                    "template" if e.message.starts_with("Failed to parse template") => {
+                        error.raised_in("puppet/parser/functions/template.rb", 36)
+                    }
+                    _ => error,
+                })
             }
             Err(other) => {
                 self.flow = Some(other);
                 Err(ErbError::puppet("interrupted"))
             }
         }
+    }
+
+    fn to_yaml(&mut self, value: Value) -> Result<String, ErbError> {
+        super::ported::stdlib_data::ruby_to_yaml(&value).map_err(|flow| match flow {
+            Flow::Error(e) => ErbError::ruby("RuntimeError", e.message),
+            _ => ErbError::ruby("RuntimeError", "to_yaml failed"),
+        })
     }
 
     fn format(&mut self, format: &str, args: Vec<Value>) -> Result<String, ErbError> {

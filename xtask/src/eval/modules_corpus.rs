@@ -116,6 +116,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
     let mut puppet_compiles = [0usize; 2];
     let mut ruby: BTreeMap<String, usize> = BTreeMap::new();
     let (mut panics, mut differ, mut shown) = (0, 0, 0);
+    let mut templates = Templates::default();
     for (program, theirs) in programs.iter().zip(&puppet) {
         let class = program.kind == Kind::Class;
         if theirs["error"].is_null() {
@@ -126,15 +127,18 @@ pub fn main(args: Vec<String>) -> ExitCode {
             // Puppet runs the commands of generate(): so do we, here (`--allow-generate`)
             session.evaluator.options.allow_generate = true;
             session.evaluator.set_modulepath(&path_text);
+            session.evaluator.template_log = Some(Vec::new());
             let outcome = session.run(&program.code);
             let json = outcome.error.is_none().then(|| session.evaluator.compiler.catalog.to_json("testnode"));
-            judge(theirs, &our_expectation(&outcome), json.as_ref(), &modulepath)
+            let rendered = session.evaluator.template_log.take().unwrap_or_default();
+            (judge(theirs, &our_expectation(&outcome), json.as_ref(), &modulepath), rendered)
         });
-        let Ok(verdict) = verdict else {
+        let Ok((verdict, rendered)) = verdict else {
             panics += 1;
             eprintln!("PANIC: {}", program.name);
             continue;
         };
+        templates.record(&rendered, &verdict, theirs);
         let label = match verdict {
             Verdict::Identical => "identical",
             Verdict::SameFailure => "same failure",
@@ -169,6 +173,8 @@ pub fn main(args: Vec<String>) -> ExitCode {
     by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     let top: Vec<String> = by_count.iter().map(|(f, n)| format!("{f} {n}")).collect();
     println!("stopped at Ruby: {}", top.join(", "));
+    templates.report(&modulepath, show);
+    differ += templates.differing();
     println!(
         "{} programs of {}: ours {:.1?}, Puppet {:.1?}; {panics} panics",
         programs.len(),
@@ -180,6 +186,125 @@ pub fn main(args: Vec<String>) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// What happened to each ERB template file the programs rendered, judged against Puppet's
+/// catalogs: identical when Puppet's catalog has our output (in a parameter's value) or the
+/// whole catalog is identical; different when Puppet compiled and its catalog has not; not
+/// supported when our engine stopped at Ruby it does not run; failing in both otherwise.
+#[derive(Default)]
+struct Templates {
+    /// Per template file: its outcomes over the programs that rendered it.
+    seen: BTreeMap<String, TemplateOutcome>,
+}
+
+#[derive(Default)]
+struct TemplateOutcome {
+    identical: usize,
+    differs: usize,
+    unsupported: Option<String>,
+    failing: usize,
+    /// A program where it differs, and the start of our output.
+    example: Option<String>,
+}
+
+impl Templates {
+    fn record(&mut self, rendered: &[puppet_eval::functions::erb::Rendered], verdict: &Verdict, theirs: &Json) {
+        let catalog = theirs.get("catalog").filter(|c| !c.is_null());
+        let mut strings = Vec::new();
+        if let Some(c) = catalog {
+            collect_strings(c, &mut strings);
+        }
+        for r in rendered {
+            let path = std::fs::canonicalize(&r.path).map_or_else(|_| r.path.clone(), |p| p.display().to_string());
+            let outcome = self.seen.entry(path).or_default();
+            match (&r.output, verdict) {
+                (Ok(_), Verdict::Identical) => outcome.identical += 1,
+                (Ok(out), _) if catalog.is_some() && strings.iter().any(|s| s.contains(out.as_str())) => outcome.identical += 1,
+                (Ok(out), _) if catalog.is_some() => {
+                    outcome.differs += 1;
+                    outcome.example.get_or_insert_with(|| out.chars().take(120).collect());
+                }
+                (Err(e), _) => match ruby_function(e) {
+                    Some(construct) => {
+                        outcome.unsupported.get_or_insert(construct);
+                    }
+                    None => outcome.failing += 1,
+                },
+                (Ok(_), _) => outcome.failing += 1,
+            }
+        }
+    }
+
+    /// Templates that render differently from Puppet.
+    fn differing(&self) -> usize {
+        self.seen.values().filter(|o| o.differs > 0 && o.identical == 0).count()
+    }
+
+    fn report(&self, modulepath: &[PathBuf], show: usize) {
+        let mut all = Vec::new();
+        for dir in modulepath {
+            collect_templates(dir, &mut all, 0);
+        }
+        all.sort();
+        all.dedup();
+        let (mut identical, mut differs, mut unsupported, mut failing) = (0, 0, 0, 0);
+        let mut constructs: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut shown = 0;
+        for (path, o) in &self.seen {
+            if o.identical > 0 {
+                identical += 1;
+            } else if o.differs > 0 {
+                differs += 1;
+                if shown < show {
+                    shown += 1;
+                    eprintln!("TEMPLATE DIFFERS: {path}
+  ours: {:?}", o.example.as_deref().unwrap_or(""));
+                }
+            } else if let Some(c) = &o.unsupported {
+                unsupported += 1;
+                *constructs.entry(c.as_str()).or_default() += 1;
+            } else {
+                failing += 1;
+            }
+        }
+        let reached = self.seen.len();
+        let unsupported_list: Vec<String> = constructs.iter().map(|(c, n)| format!("{c} {n}")).collect();
+        println!(
+            "{} ERB templates: {reached} rendered by the programs; {identical} identical to Puppet's, {unsupported} not supported, {failing} failing in both, {differs} differ; {} not reached",
+            all.len(),
+            all.len().saturating_sub(reached)
+        );
+        if !unsupported_list.is_empty() {
+            println!("templates not supported: {}", unsupported_list.join(", "));
+        }
+    }
+}
+
+/// Every string in a JSON document.
+fn collect_strings<'a>(v: &'a Json, out: &mut Vec<&'a str>) {
+    match v {
+        Json::String(s) => out.push(s),
+        Json::Array(items) => items.iter().for_each(|x| collect_strings(x, out)),
+        Json::Object(map) => map.values().for_each(|x| collect_strings(x, out)),
+        _ => {}
+    }
+}
+
+/// The `.erb` files under `dir` (modules' `templates` directories, symbolic links followed).
+fn collect_templates(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    if depth > 10 {
+        return;
+    }
+    for e in entries.flatten() {
+        let path = e.path();
+        if path.is_dir() {
+            collect_templates(&path, out, depth + 1);
+        } else if path.extension().is_some_and(|x| x == "erb") {
+            out.push(std::fs::canonicalize(&path).unwrap_or(path));
+        }
     }
 }
 
@@ -439,4 +564,97 @@ fn first_member(list: &str) -> &str {
         }
     }
     list
+}
+
+/// `cargo xtask check templates`: every ERB template of the modules rendered by itself
+/// (`notice(template('/path'))` at the top scope of the real node, strict variables off),
+/// here and in Puppet 7.23: the same output, the same failure, stopped at Ruby we do not
+/// run, or different (exit status 1 unless `--allow-differ`).
+///
+/// ```sh
+/// cargo xtask check templates [MODULEPATH] [--show N] [--answers FILE] [--allow-differ]
+/// ```
+pub fn templates_main(args: Vec<String>) -> ExitCode {
+    let mut args = args.into_iter();
+    let mut path_text = "/usr/share/puppet/modules".to_owned();
+    let (mut show, mut answers, mut allow_differ) = (10usize, None, false);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--show" => show = args.next().and_then(|n| n.parse().ok()).unwrap_or(show),
+            "--answers" => answers = args.next().map(PathBuf::from),
+            "--allow-differ" => allow_differ = true,
+            _ => path_text = a,
+        }
+    }
+    let modulepath: Vec<PathBuf> = std::env::split_paths(&path_text).collect();
+    let mut files = Vec::new();
+    for dir in &modulepath {
+        collect_templates(dir, &mut files, 0);
+    }
+    files.sort();
+    files.dedup();
+    if files.is_empty() {
+        eprintln!("no templates under {path_text} (run scripts/install-corpus.sh)");
+        return ExitCode::from(2);
+    }
+    let codes: Vec<String> = files.iter().map(|f| format!("notice(template('{}'))", f.display())).collect();
+    let puppet = match puppet_answers(&path_text, &codes, answers.as_deref()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (mut identical, mut same_failure, mut differ, mut shown) = (0, 0, 0, 0);
+    let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
+    let mut panics = 0;
+    for (code, theirs) in codes.iter().zip(&puppet) {
+        let ours = std::panic::catch_unwind(|| {
+            let mut session = Session::default();
+            session.evaluator.set_modulepath(&path_text);
+            our_expectation(&session.run(code))
+        });
+        let Ok(ours) = ours else {
+            panics += 1;
+            eprintln!("PANIC: {code}");
+            continue;
+        };
+        let hide = |lines: Vec<String>| modulepath.iter().fold(lines, |lines, dir| oracle::hide_modulepath(lines, dir));
+        let messages = |lines: Vec<String>| -> Vec<String> {
+            lines.into_iter().filter(|l| !l.starts_with("resource: ") && !l.starts_with("edge: ")).collect()
+        };
+        let theirs = hide(messages(oracle::expectation(theirs)));
+        let ours = hide(messages(ours));
+        if let Some(construct) = ours.iter().find_map(|l| ruby_function(l)) {
+            *unsupported.entry(construct).or_default() += 1;
+        } else if theirs == ours {
+            if theirs.iter().any(|l| l.starts_with("error: ")) {
+                same_failure += 1;
+            } else {
+                identical += 1;
+            }
+        } else {
+            differ += 1;
+            if shown < show {
+                shown += 1;
+                let at = theirs.iter().zip(&ours).position(|(a, b)| a != b).unwrap_or(theirs.len().min(ours.len()));
+                let line = |v: &[String]| v.get(at).cloned().unwrap_or_else(|| "(nothing more)".to_owned());
+                eprintln!("DIFFERS: {code}\n  puppet: {}\n  ours:   {}", line(&theirs), line(&ours));
+            }
+        }
+    }
+    let total = files.len();
+    let stopped: usize = unsupported.values().sum();
+    let list: Vec<String> = unsupported.iter().map(|(c, n)| format!("{c} {n}")).collect();
+    println!(
+        "{total} ERB templates rendered at the top scope: {identical} identical output, {same_failure} same failure, {stopped} not supported, {differ} differ; {panics} panics"
+    );
+    if !list.is_empty() {
+        println!("not supported: {}", list.join(", "));
+    }
+    if panics > 0 || (differ > 0 && !allow_differ) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }

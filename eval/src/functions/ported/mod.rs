@@ -29,7 +29,7 @@ mod openstacklib;
 mod stdlib;
 mod stdlib_catalog;
 mod stdlib_collections;
-mod stdlib_data;
+pub(crate) mod stdlib_data;
 mod stdlib_host;
 mod stdlib_strings;
 mod stdlib_validate;

@@ -957,6 +957,12 @@ fn to_yaml(_: &mut Evaluator, call: Call) -> Eval<Value> {
     Ok(Value::from(text.as_str()))
 }
 
+/// Ruby's `value.to_yaml` (Psych's document with the default options), for ERB templates.
+pub(crate) fn ruby_to_yaml(value: &Value) -> Eval<String> {
+    let node = YamlNodes::default().node(value, 0)?;
+    yaml::dump(&node, &yaml::Options::default(), &reads_as_string).map_err(fail)
+}
+
 /// Whether Psych's scanner reads a plain scalar as this very string (not `true`, `1`, a
 /// date, a Symbol, ...): Hiera's reader of Psych's scalars decides.
 fn reads_as_string(s: &str) -> bool {
