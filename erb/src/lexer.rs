@@ -82,11 +82,14 @@ pub struct Lexer<'a> {
     out: Vec<Token>,
     /// Nesting of `{` in an interpolation: its `}` ends it at depth 0.
     brace_depth: usize,
+    /// A heredoc's body follows the line it starts on: at that line's end, lexing resumes
+    /// after the body (the newline's offset, where to resume).
+    heredoc_skip: Option<(usize, usize)>,
 }
 
 impl<'a> Lexer<'a> {
     pub fn new(text: &'a str, pos: usize, end: usize) -> Lexer<'a> {
-        Lexer { text, b: text.as_bytes(), pos, end, out: Vec::new(), brace_depth: 0 }
+        Lexer { text, b: text.as_bytes(), pos, end, out: Vec::new(), brace_depth: 0, heredoc_skip: None }
     }
 
     /// The tokens of the code (without a final `Eof`).
@@ -160,6 +163,12 @@ impl<'a> Lexer<'a> {
             if c == b'\n' || c == b';' {
                 self.pos += 1;
                 self.newline(at);
+                if let Some((line_end, resume)) = self.heredoc_skip {
+                    if c == b'\n' && at == line_end {
+                        self.pos = resume;
+                        self.heredoc_skip = None;
+                    }
+                }
                 continue;
             }
             if interpolation && c == b'}' && self.brace_depth == 0 {
@@ -296,12 +305,83 @@ impl<'a> Lexer<'a> {
                 self.push(Tok::Str(vec![StrPart::Lit(ch)]), at, space);
             }
             b'<' if self.peek(1) == b'<' && matches!(self.peek(2), b'~' | b'-' | b'A'..=b'Z' | b'"' | b'\'') && (!value_before || command_arg) => {
-                return Err(Error::unsupported("heredocs (`<<~NAME`)", at));
+                let tok = self.heredoc(at)?;
+                self.push(tok, at, space);
             }
             c if c.is_ascii_alphabetic() || c == b'_' || c >= 0x80 => self.word(at, space, value_before),
             _ => self.op(at, space)?,
         }
         Ok(())
+    }
+
+    /// A heredoc (`<<~NAME`, `<<-NAME`, `<<NAME`, the name quoted to say how the body
+    /// reads): its body is the lines after this one up to the name's line, `~` removing
+    /// their common indentation.
+    fn heredoc(&mut self, at: usize) -> Result<Tok> {
+        self.pos += 2;
+        let kind = match self.peek(0) {
+            k @ (b'~' | b'-') => {
+                self.pos += 1;
+                k
+            }
+            _ => b' ',
+        };
+        let quote = match self.peek(0) {
+            q @ (b'\'' | b'"') => {
+                self.pos += 1;
+                Some(q)
+            }
+            _ => None,
+        };
+        let name_start = self.pos;
+        while self.peek(0).is_ascii_alphanumeric() || self.peek(0) == b'_' {
+            self.pos += 1;
+        }
+        let name = self.text[name_start..self.pos].to_string();
+        if name.is_empty() {
+            return Err(Error::syntax("syntax error, unexpected <<", at));
+        }
+        if let Some(q) = quote {
+            if self.peek(0) != q {
+                return Err(Error::syntax("unterminated here document identifier", at));
+            }
+            self.pos += 1;
+        }
+        if self.heredoc_skip.is_some() {
+            return Err(Error::unsupported("two heredocs starting on one line", at));
+        }
+        // the body: the lines after this one, to the line holding only the name
+        let line_end = self.text[self.pos..self.end].find('\n').map(|i| self.pos + i);
+        let Some(line_end) = line_end else {
+            return Err(Error::syntax(format!("can't find string \"{name}\" anywhere before EOF"), at));
+        };
+        let mut line_start = line_end + 1;
+        let mut body_lines: Vec<&str> = Vec::new();
+        let resume = loop {
+            if line_start > self.end {
+                return Err(Error::syntax(format!("can't find string \"{name}\" anywhere before EOF"), at));
+            }
+            let next = self.text[line_start..self.end].find('\n').map_or(self.end, |i| line_start + i);
+            let line = &self.text[line_start..next];
+            let content = line.trim_end_matches('\r');
+            let is_end = if kind == b' ' { content == name } else { content.trim_start() == name };
+            if is_end {
+                break next;
+            }
+            body_lines.push(&self.text[line_start..(next + 1).min(self.end)]);
+            line_start = next + 1;
+        };
+        self.heredoc_skip = Some((line_end, resume));
+        let mut body: String = body_lines.concat();
+        if kind == b'~' {
+            body = dedent(&body);
+        }
+        if quote == Some(b'\'') {
+            return Ok(Tok::Str(vec![StrPart::Lit(body)]));
+        }
+        let mut inner = Lexer::new(&body, 0, body.len());
+        let parts = inner.string_body(0, 0, Body::Double)?;
+        Ok(Tok::Str(parts))
     }
 
     fn op(&mut self, at: usize, space: bool) -> Result<()> {
@@ -496,10 +576,14 @@ impl<'a> Lexer<'a> {
         let mut depth = 0usize;
         loop {
             if self.pos >= self.end {
+                // a heredoc's body ends where its text does
+                if close == 0 {
+                    break;
+                }
                 return Err(Error::syntax("unterminated string meets end of file", start));
             }
             let c = self.b[self.pos];
-            if c == close && depth == 0 {
+            if c == close && depth == 0 && close != 0 {
                 self.pos += 1;
                 break;
             }
@@ -657,6 +741,13 @@ impl<'a> Lexer<'a> {
         }
         Ok(())
     }
+}
+
+/// `<<~`: the lines without the indentation of the least indented one (blank lines aside).
+fn dedent(body: &str) -> String {
+    let indent = |l: &str| l.len() - l.trim_start_matches([' ', '\t']).len();
+    let min = body.split_inclusive('\n').filter(|l| !l.trim().is_empty()).map(indent).min().unwrap_or(0);
+    body.split_inclusive('\n').map(|l| if l.trim().is_empty() { l.trim_start_matches([' ', '\t']) } else { &l[min.min(indent(l))..] }).collect()
 }
 
 /// How a literal's body is read.
