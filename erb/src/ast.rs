@@ -30,7 +30,7 @@ pub enum Node {
     Range(Box<Node>, Box<Node>, bool),
     LVar(Rc<str>),
     IVar(Rc<str>),
-    GVar(Rc<str>),
+    GVar(Rc<str>, usize),
     /// A constant, in a scope (`A::B`) or not, and where it is written.
     Const(Option<Box<Node>>, Rc<str>, usize),
     Asgn(Box<Target>, Box<Node>),

@@ -276,7 +276,7 @@ impl<'h> Interp<'h> {
             }
             Node::LVar(name) => env.get(name).unwrap_or(RValue::Nil),
             Node::IVar(name) => self.ivars.get(name).cloned().unwrap_or(RValue::Nil),
-            Node::GVar(name) => self.gvar(name)?,
+            Node::GVar(name, at) => self.gvar(name).map_err(|e| at_ctrl(e, *at))?,
             Node::Const(scope, name, at) => self.constant(scope.as_deref(), name, env).map_err(|e| at_ctrl(e, *at))?,
             Node::Asgn(target, value) => {
                 let v = self.eval(value, env)?;
@@ -487,6 +487,7 @@ impl<'h> Interp<'h> {
 
     fn gvar(&mut self, name: &str) -> R<RValue> {
         match name {
+            "0" => unsupported("the global variable `$0`"),
             "~" => Ok(self.last_match.clone()),
             "!" => Ok(self.last_error.clone().unwrap_or(RValue::Nil)),
             "&" | "`" | "'" | "+" => Ok(match &self.last_match {
@@ -552,7 +553,7 @@ impl<'h> Interp<'h> {
         let what = match node {
             Node::IVar(n) => self.ivars.contains_key(n).then_some("instance-variable"),
             Node::LVar(_) => Some("local-variable"),
-            Node::GVar(n) => (n.as_ref() == "~" || n.bytes().all(|b| b.is_ascii_digit()))
+            Node::GVar(n, _) => (n.as_ref() == "~" || n.bytes().all(|b| b.is_ascii_digit()))
                 .then_some("global-variable")
                 .filter(|_| !self.last_match.is_nil()),
             Node::Call(c) if c.recv.is_none() => crate::methods::wrapper_has(&c.name).then_some("method"),

@@ -143,7 +143,7 @@ impl Parser {
     fn enter(&mut self) -> Result<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(Error::unsupported(format!("code nested more than {MAX_DEPTH} levels deep"), self.at()));
+            return Err(Error::unsupported("code nested too deeply", self.at()));
         }
         Ok(())
     }
@@ -331,7 +331,7 @@ impl Parser {
         Ok(match node {
             Node::LVar(n) => Target::LVar(n),
             Node::IVar(n) => Target::IVar(n),
-            Node::GVar(n) => Target::GVar(n),
+            Node::GVar(n, _) => Target::GVar(n),
             Node::Call(call) => {
                 let call = *call;
                 match call.recv {
@@ -920,7 +920,7 @@ impl Parser {
             }
             Tok::Words(words, symbols) => Node::Words(words.into_iter().map(Rc::from).collect(), symbols),
             Tok::IVar(n) => Node::IVar(n),
-            Tok::GVar(n) => Node::GVar(n),
+            Tok::GVar(n) => Node::GVar(n, at),
             Tok::Ident(name) => {
                 if self.is_local(&name) && !(self.is_op("(") && !self.tok().space_before) {
                     return Ok(Node::LVar(name));
