@@ -16,7 +16,7 @@ use crate::value::{RArray, RHash, RRegexp, RValue};
 /// A Puppet variable's value as Ruby sees it: arrays and hashes are Ruby's mutable objects,
 /// and what a template changes in them Puppet's variable holds afterwards (as in Puppet,
 /// where the template has the variable's very object), so the object is kept for
-/// [`Interp::write_back`].
+/// the write-back at the end of the render.
 pub fn variable(it: &mut Interp<'_>, name: &str, v: &Value) -> RValue {
     let object = to_ruby(v);
     if matches!(object, RValue::Array(_) | RValue::Hash(_)) {
@@ -38,7 +38,10 @@ pub fn to_ruby(v: &Value) -> RValue {
             Ok(re) => RValue::Regexp(Rc::new(re)),
             Err(_) => RValue::Puppet(v.clone()),
         },
-        Value::Array(items) => RValue::Array(Rc::new(RArray { v: RefCell::new(items.iter().map(to_ruby).collect()), frozen: Cell::new(false) })),
+        Value::Array(items) => RValue::Array(Rc::new(RArray {
+            v: RefCell::new(items.iter().map(to_ruby).collect()),
+            frozen: Cell::new(false),
+        })),
         Value::Hash(h) => {
             let map: IndexMap<_, _> = h
                 .iter()
@@ -87,7 +90,9 @@ fn to_puppet_depth(v: &RValue, depth: usize) -> R<Value> {
             }
             Value::hash(out)
         }
-        RValue::Regexp(r) if r.flags.is_empty() => Value::Regexp(Rc::new(puppet_types::regexp::Regexp::new(r.source.clone()))),
+        RValue::Regexp(r) if r.flags.is_empty() => {
+            Value::Regexp(Rc::new(puppet_types::regexp::Regexp::new(r.source.clone())))
+        }
         RValue::Puppet(p) => p.clone(),
         other => return unsupported(format!("handing Puppet a Ruby {}", other.class_name())),
     })
@@ -105,7 +110,12 @@ pub fn scope(it: &mut Interp<'_>, name: &str, args: &[RValue]) -> Found {
             let var = match &args[0] {
                 RValue::Str(s) => s.s.borrow().clone(),
                 RValue::Sym(s) => s.to_string(),
-                other => return raise("TypeError", format!("no implicit conversion of {} into String", crate::methods::conversion_name(other))),
+                other => {
+                    return raise(
+                        "TypeError",
+                        format!("no implicit conversion of {} into String", crate::methods::conversion_name(other)),
+                    )
+                }
             };
             if let Some(object) = it.host.ruby_object(&var) {
                 return Ok(object);
@@ -141,11 +151,15 @@ pub fn scope(it: &mut Interp<'_>, name: &str, args: &[RValue]) -> Found {
                 RValue::Str(s) => s.s.borrow().clone(),
                 other => {
                     let shown = it.inspect(other)?;
-                    return Err(Ctrl::Error(Error::puppet(format!("Scope variable name {shown} is a {}, not a string", other.class_name()))));
+                    return Err(Ctrl::Error(Error::puppet(format!(
+                        "Scope variable name {shown} is a {}, not a string",
+                        other.class_name()
+                    ))));
                 }
             };
             let value = to_puppet(&args[1])?;
-            let object = matches!(args[1], RValue::Array(_) | RValue::Hash(_) | RValue::Str(_)).then(|| args[1].clone());
+            let object =
+                matches!(args[1], RValue::Array(_) | RValue::Hash(_) | RValue::Str(_)).then(|| args[1].clone());
             it.host.setvar(&var, value, object).map_err(host_error)?;
             Ok(args[1].clone())
         })(),
@@ -168,7 +182,7 @@ pub fn legacy_function(it: &mut Interp<'_>, name: &str, args: &[RValue]) -> R<RV
             }
             return raise(
                 "ArgumentError",
-                format!("custom functions must be called with a single array that contains the arguments. For example, function_example([1]) instead of function_example(1)"),
+                "custom functions must be called with a single array that contains the arguments. For example, function_example([1]) instead of function_example(1)",
             );
         }
     };
@@ -217,6 +231,9 @@ pub fn format(it: &mut Interp<'_>, args: &[RValue]) -> R<RValue> {
     for a in &args[1..] {
         values.push(to_puppet(a)?);
     }
-    let text = it.host.format(&format, values).map_err(|e| Ctrl::Error(Error { kind: crate::error::Kind::Ruby("ArgumentError"), ..e }))?;
+    let text = it
+        .host
+        .format(&format, values)
+        .map_err(|e| Ctrl::Error(Error { kind: crate::error::Kind::Ruby("ArgumentError"), ..e }))?;
     Ok(RValue::str(text))
 }

@@ -37,7 +37,12 @@ pub trait Host: Printer {
     /// Calls a Puppet function: `scope.call_function(name, args)` (any function), or, when
     /// `legacy`, `scope.function_NAME(args)` (which only finds functions of the 3.x API:
     /// `None` when there is none).
-    fn call_function(&mut self, name: &str, args: Vec<Value>, legacy: bool) -> std::result::Result<Option<Value>, Error>;
+    fn call_function(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        legacy: bool,
+    ) -> std::result::Result<Option<Value>, Error>;
     /// Ruby's `to_yaml` (Psych's document) of a value.
     fn to_yaml(&mut self, value: Value) -> std::result::Result<String, Error>;
     /// Ruby's `Kernel#format` of Puppet values.
@@ -175,7 +180,18 @@ pub struct Interp<'h> {
 
 impl<'h> Interp<'h> {
     pub fn new(host: &'h mut dyn Host) -> Interp<'h> {
-        Interp { host, ivars: HashMap::new(), out: String::new(), steps: 0, call_depth: 0, last_match: RValue::Nil, last_error: None, puppet_variables: Vec::new(), methods: HashMap::new(), in_method: 0 }
+        Interp {
+            host,
+            ivars: HashMap::new(),
+            out: String::new(),
+            steps: 0,
+            call_depth: 0,
+            last_match: RValue::Nil,
+            last_error: None,
+            puppet_variables: Vec::new(),
+            methods: HashMap::new(),
+            in_method: 0,
+        }
     }
 
     /// Runs a template's code; what it wrote.
@@ -214,7 +230,7 @@ impl<'h> Interp<'h> {
     /// Counts a step; stops runaway loops and honours interrupts.
     pub fn step(&mut self) -> R<()> {
         self.steps += 1;
-        if self.steps % 4096 == 0 {
+        if self.steps.is_multiple_of(4096) {
             if self.host.interrupted() {
                 return Err(Ctrl::Error(Error::puppet("interrupted")));
             }
@@ -248,7 +264,10 @@ impl<'h> Interp<'h> {
             Node::DSym(segs) => RValue::Sym(self.interpolate(segs, env)?.into()),
             Node::Regexp(lit) => RValue::Regexp(Rc::new(self.regexp(lit, env)?)),
             Node::Words(words, symbols) => RValue::array(
-                words.iter().map(|w| if *symbols { RValue::Sym(w.clone()) } else { RValue::str(w.to_string()) }).collect(),
+                words
+                    .iter()
+                    .map(|w| if *symbols { RValue::Sym(w.clone()) } else { RValue::str(w.to_string()) })
+                    .collect(),
             ),
             Node::Array(items) => RValue::array(self.eval_list(items, env)?),
             Node::Hash(pairs) => {
@@ -263,12 +282,12 @@ impl<'h> Interp<'h> {
             Node::Range(lo, hi, exclusive) => {
                 let lo = self.eval(lo, env)?;
                 let hi = self.eval(hi, env)?;
-                let valid = match (&lo, &hi) {
-                    (RValue::Int(_) | RValue::Float(_), RValue::Int(_) | RValue::Float(_) | RValue::Nil) => true,
-                    (RValue::Str(_), RValue::Str(_) | RValue::Nil) => true,
-                    (RValue::Nil, _) => true,
-                    _ => false,
-                };
+                let valid = matches!(
+                    (&lo, &hi),
+                    (RValue::Int(_) | RValue::Float(_), RValue::Int(_) | RValue::Float(_) | RValue::Nil)
+                        | (RValue::Str(_), RValue::Str(_) | RValue::Nil)
+                        | (RValue::Nil, _)
+                );
                 if !valid {
                     return raise("ArgumentError", "bad value for range");
                 }
@@ -510,9 +529,11 @@ impl<'h> Interp<'h> {
                 })
             }
             // Ruby's globals that Puppet's process sets are not reproduced; others are nil
-            "0" | "PROGRAM_NAME" | "stdout" | "stderr" | "stdin" | "LOAD_PATH" | ":" | "\"" | "LOADED_FEATURES" | ";"
+            "PROGRAM_NAME" | "stdout" | "stderr" | "stdin" | "LOAD_PATH" | ":" | "\"" | "LOADED_FEATURES" | ";"
             | "," | "/" | "\\" | "DEBUG" | "VERBOSE" | "$" | "?" | "*" | "<" | ">" | "." | "_" | "FILENAME" | "-0"
-            | "-F" | "-I" | "-a" | "-d" | "-i" | "-l" | "-p" | "-v" | "-w" => unsupported(format!("the global variable `${name}`")),
+            | "-F" | "-I" | "-a" | "-d" | "-i" | "-l" | "-p" | "-v" | "-w" => {
+                unsupported(format!("the global variable `${name}`"))
+            }
             _ => Ok(RValue::Nil),
         }
     }
@@ -526,11 +547,31 @@ impl<'h> Interp<'h> {
             },
         };
         const KNOWN: &[&str] = &[
-            "String", "Integer", "Float", "Numeric", "Array", "Hash", "Symbol", "NilClass", "TrueClass", "FalseClass",
-            "Regexp", "Range", "Proc", "MatchData", "Object", "Kernel", "Comparable", "Enumerable", "BasicObject",
-            "File", "Math", "Class", "Module",
+            "String",
+            "Integer",
+            "Float",
+            "Numeric",
+            "Array",
+            "Hash",
+            "Symbol",
+            "NilClass",
+            "TrueClass",
+            "FalseClass",
+            "Regexp",
+            "Range",
+            "Proc",
+            "MatchData",
+            "Object",
+            "Kernel",
+            "Comparable",
+            "Enumerable",
+            "BasicObject",
+            "File",
+            "Math",
+            "Class",
+            "Module",
         ];
-        if KNOWN.contains(&full.as_str()) || crate::value::exception_ancestors(&full).first().is_some() || full == "Puppet" {
+        if KNOWN.contains(&full.as_str()) || !crate::value::exception_ancestors(&full).is_empty() || full == "Puppet" {
             return Ok(RValue::Class(full.into()));
         }
         match full.as_str() {
@@ -617,7 +658,8 @@ impl<'h> Interp<'h> {
                     _ => return raise("TypeError", "class or module required for rescue clause"),
                 }
             }
-            let names: Vec<&str> = if classes.is_empty() { vec!["StandardError"] } else { classes.iter().map(|c| &**c).collect() };
+            let names: Vec<&str> =
+                if classes.is_empty() { vec!["StandardError"] } else { classes.iter().map(|c| &**c).collect() };
             if rescuable(&e, &names) {
                 let exception = exception_of(&e);
                 self.last_error = Some(exception.clone());
@@ -630,7 +672,13 @@ impl<'h> Interp<'h> {
         Err(Ctrl::Error(e))
     }
 
-    fn case(&mut self, subject: Option<&Node>, whens: &[(Vec<Node>, Body)], otherwise: Option<&Body>, env: &Env) -> R<RValue> {
+    fn case(
+        &mut self,
+        subject: Option<&Node>,
+        whens: &[(Vec<Node>, Body)],
+        otherwise: Option<&Body>,
+        env: &Env,
+    ) -> R<RValue> {
         let subject = match subject {
             Some(s) => Some(self.eval(s, env)?),
             None => None,
@@ -728,8 +776,12 @@ impl<'h> Interp<'h> {
         let current = match target {
             Target::LVar(n) => env.get(n).unwrap_or(RValue::Nil),
             Target::IVar(n) => self.ivars.get(n).cloned().unwrap_or(RValue::Nil),
-            Target::Index(..) => self.send(recv.as_ref().unwrap_or(&RValue::Nil), "[]", args.clone(), None).map_err(|e| at_ctrl(e, at))?,
-            Target::Attr(_, name, _) => self.send(recv.as_ref().unwrap_or(&RValue::Nil), name, Vec::new(), None).map_err(|e| at_ctrl(e, at))?,
+            Target::Index(..) => self
+                .send(recv.as_ref().unwrap_or(&RValue::Nil), "[]", args.clone(), None)
+                .map_err(|e| at_ctrl(e, at))?,
+            Target::Attr(_, name, _) => {
+                self.send(recv.as_ref().unwrap_or(&RValue::Nil), name, Vec::new(), None).map_err(|e| at_ctrl(e, at))?
+            }
             _ => return unsupported("this compound assignment"),
         };
         let new = match op {
@@ -752,7 +804,8 @@ impl<'h> Interp<'h> {
                 self.send(recv.as_ref().unwrap_or(&RValue::Nil), "[]=", a, None).map_err(|e| at_ctrl(e, at))?;
             }
             Target::Attr(_, name, _) => {
-                self.send(recv.as_ref().unwrap_or(&RValue::Nil), &format!("{name}="), vec![new.clone()], None).map_err(|e| at_ctrl(e, at))?;
+                self.send(recv.as_ref().unwrap_or(&RValue::Nil), &format!("{name}="), vec![new.clone()], None)
+                    .map_err(|e| at_ctrl(e, at))?;
             }
             _ => {}
         }
@@ -781,7 +834,12 @@ impl<'h> Interp<'h> {
                             RProc::Symbol(s) => Block::Sym(s.clone()),
                         }),
                         RValue::Nil => None,
-                        other => return raise("TypeError", format!("wrong argument type {} (expected Proc)", other.class_name())),
+                        other => {
+                            return raise(
+                                "TypeError",
+                                format!("wrong argument type {} (expected Proc)", other.class_name()),
+                            )
+                        }
                     };
                 }
                 Node::Splat(_) => args.extend(self.eval_list(std::slice::from_ref(arg), env)?),
@@ -815,8 +873,13 @@ impl<'h> Interp<'h> {
         match crate::methods::wrapper(self, name, &args, block) {
             Some(r) => r,
             None if crate::methods::wrapper_has(name) => unsupported(format!("the method `{name}`")),
-            None if vcall => raise("NameError", format!("undefined local variable or method `{name}' for {}", crate::methods::WRAPPER_INSPECT)),
-            None => raise("NoMethodError", format!("undefined method `{name}' for {}", crate::methods::WRAPPER_INSPECT)),
+            None if vcall => raise(
+                "NameError",
+                format!("undefined local variable or method `{name}' for {}", crate::methods::WRAPPER_INSPECT),
+            ),
+            None => {
+                raise("NoMethodError", format!("undefined method `{name}' for {}", crate::methods::WRAPPER_INSPECT))
+            }
         }
     }
 
@@ -878,9 +941,16 @@ impl<'h> Interp<'h> {
                     (false, 0) => required.to_string(),
                     (false, o) => format!("{required}..{}", required + o),
                 };
-                return raise("ArgumentError", format!("wrong number of arguments (given {}, expected {expected})", args.len()));
+                return raise(
+                    "ArgumentError",
+                    format!("wrong number of arguments (given {}, expected {expected})", args.len()),
+                );
             }
-        } else if args.len() == 1 && (def.params.len() > 1 || def.trailing_comma || matches!(def.params.first(), Some(Param::Splat(_)) if def.params.len() > 1)) {
+        } else if args.len() == 1
+            && (def.params.len() > 1
+                || def.trailing_comma
+                || matches!(def.params.first(), Some(Param::Splat(_)) if def.params.len() > 1))
+        {
             let splat = args[0].as_vec();
             if let Some(items) = splat {
                 args = items;
@@ -973,7 +1043,8 @@ impl<'h> Interp<'h> {
     /// `inspect`
     pub fn inspect(&mut self, v: &RValue) -> R<String> {
         let mut out = String::new();
-        write_inspect(&mut out, v, &mut Vec::new(), &*self.host).map_err(|what| Ctrl::Error(Error::unsupported(what, 0)).strip_at())?;
+        write_inspect(&mut out, v, &mut Vec::new(), &*self.host)
+            .map_err(|what| Ctrl::Error(Error::unsupported(what, 0)).strip_at())?;
         Ok(out)
     }
 }

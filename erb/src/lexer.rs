@@ -60,17 +60,54 @@ pub enum Tok {
 }
 
 const KEYWORDS: &[&str] = &[
-    "BEGIN", "END", "__ENCODING__", "__FILE__", "__LINE__", "alias", "and", "begin", "break", "case", "class", "def",
-    "defined?", "do", "else", "elsif", "end", "ensure", "false", "for", "if", "in", "module", "next", "nil", "not",
-    "or", "redo", "rescue", "retry", "return", "self", "super", "then", "true", "undef", "unless", "until", "when",
-    "while", "yield",
+    "BEGIN",
+    "END",
+    "__ENCODING__",
+    "__FILE__",
+    "__LINE__",
+    "alias",
+    "and",
+    "begin",
+    "break",
+    "case",
+    "class",
+    "def",
+    "defined?",
+    "do",
+    "else",
+    "elsif",
+    "end",
+    "ensure",
+    "false",
+    "for",
+    "if",
+    "in",
+    "module",
+    "next",
+    "nil",
+    "not",
+    "or",
+    "redo",
+    "rescue",
+    "retry",
+    "return",
+    "self",
+    "super",
+    "then",
+    "true",
+    "undef",
+    "unless",
+    "until",
+    "when",
+    "while",
+    "yield",
 ];
 
 /// Operators, longest first.
 const OPS: &[&str] = &[
-    "**=", "<=>", "===", "...", "<<=", ">>=", "&&=", "||=", "&.", "**", "==", "!=", ">=", "<=", "&&", "||", "<<",
-    ">>", "=~", "!~", "..", "::", "=>", "->", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "^=", "+", "-", "*", "/",
-    "%", "=", "<", ">", "!", "&", "|", "^", "~", "?", ":", ",", ".", "(", ")", "[", "]", "{", "}",
+    "**=", "<=>", "===", "...", "<<=", ">>=", "&&=", "||=", "&.", "**", "==", "!=", ">=", "<=", "&&", "||", "<<", ">>",
+    "=~", "!~", "..", "::", "=>", "->", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "^=", "+", "-", "*", "/", "%", "=",
+    "<", ">", "!", "&", "|", "^", "~", "?", ":", ",", ".", "(", ")", "[", "]", "{", "}",
 ];
 
 /// The lexer over one tag's code (`text[pos..end]`), or a string's interpolation.
@@ -233,7 +270,10 @@ impl<'a> Lexer<'a> {
                 self.pos += 1;
                 let name = self.name();
                 if name.is_empty() {
-                    return Err(Error::syntax("`@' without identifiers is not allowed as an instance variable name", at));
+                    return Err(Error::syntax(
+                        "`@' without identifiers is not allowed as an instance variable name",
+                        at,
+                    ));
                 }
                 self.push(Tok::IVar(name.into()), at, space);
             }
@@ -273,7 +313,10 @@ impl<'a> Lexer<'a> {
                 let name = format!("@{}", self.name());
                 self.push(Tok::Sym(vec![StrPart::Lit(name)]), at, space);
             }
-            b':' if self.peek(1) != b':' && (self.peek(1).is_ascii_alphabetic() || self.peek(1) == b'_' || self.peek(1) >= 0x80) && !(value_before && !space) => {
+            b':' if self.peek(1) != b':'
+                && (self.peek(1).is_ascii_alphabetic() || self.peek(1) == b'_' || self.peek(1) >= 0x80)
+                && (!value_before || space) =>
+            {
                 self.pos += 1;
                 let mut name = self.name();
                 if matches!(self.peek(0), b'?' | b'!' | b'=') && self.peek(1) != b'=' {
@@ -282,7 +325,10 @@ impl<'a> Lexer<'a> {
                 }
                 self.push(Tok::Sym(vec![StrPart::Lit(name)]), at, space);
             }
-            b':' if !value_before || self.peek(1) == b'[' || (self.peek(1) != b':' && self.peek(1) != b' ' && self.operator_symbol().is_some()) => {
+            b':' if !value_before
+                || self.peek(1) == b'['
+                || (self.peek(1) != b':' && self.peek(1) != b' ' && self.operator_symbol().is_some()) =>
+            {
                 // an operator's symbol: `:+`, `:<=>`, `:[]`
                 if let Some(op) = self.operator_symbol() {
                     self.pos += 1 + op.len();
@@ -304,7 +350,10 @@ impl<'a> Lexer<'a> {
                 self.pos += 2;
                 self.push(Tok::Str(vec![StrPart::Lit(ch)]), at, space);
             }
-            b'<' if self.peek(1) == b'<' && matches!(self.peek(2), b'~' | b'-' | b'A'..=b'Z' | b'"' | b'\'') && (!value_before || command_arg) => {
+            b'<' if self.peek(1) == b'<'
+                && matches!(self.peek(2), b'~' | b'-' | b'A'..=b'Z' | b'"' | b'\'')
+                && (!value_before || command_arg) =>
+            {
                 let tok = self.heredoc(at)?;
                 self.push(tok, at, space);
             }
@@ -402,8 +451,10 @@ impl<'a> Lexer<'a> {
 
     /// The operator after a `:` that makes a symbol of it (`:+`, `:[]`, `:<=>`).
     fn operator_symbol(&self) -> Option<&'static str> {
-        const SYMBOL_OPS: &[&str] =
-            &["[]=", "[]", "<=>", "===", "==", "=~", "!=", "!~", "<=", ">=", "<<", ">>", "**", "+", "-", "*", "/", "%", "<", ">", "!", "&", "|", "^", "~"];
+        const SYMBOL_OPS: &[&str] = &[
+            "[]=", "[]", "<=>", "===", "==", "=~", "!=", "!~", "<=", ">=", "<<", ">>", "**", "+", "-", "*", "/", "%",
+            "<", ">", "!", "&", "|", "^", "~",
+        ];
         let rest = &self.b[self.pos + 1..self.end];
         SYMBOL_OPS.iter().find(|op| rest.starts_with(op.as_bytes())).copied()
     }
@@ -427,7 +478,9 @@ impl<'a> Lexer<'a> {
         let after_dot = matches!(self.out.last().map(|t| &t.tok), Some(Tok::Op("." | "&." | "::")))
             && !matches!(self.out.last().map(|t| &t.tok), Some(Tok::Op("::")) if name.starts_with(char::is_uppercase));
         // `empty?`, `sort!` (not `a!=b`, `x ? y : z` after a value with a space)
-        if matches!(self.peek(0), b'?' | b'!') && !(self.peek(1) == b'=' && self.peek(2) != b'=' && self.peek(2) != b'~') {
+        if matches!(self.peek(0), b'?' | b'!')
+            && !(self.peek(1) == b'=' && self.peek(2) != b'=' && self.peek(2) != b'~')
+        {
             let question = self.peek(0) == b'?';
             if !question || after_dot || !matches!(self.peek(1), b' ' | b'\n' | b'\t') {
                 name.push(self.peek(0) as char);
@@ -436,7 +489,8 @@ impl<'a> Lexer<'a> {
         }
         // a label: `key: value` (not `a ? b : c`, not `A::B`)
         if self.peek(0) == b':' && self.peek(1) != b':' && !name.ends_with('?') && !after_dot {
-            let ternary_branch = self.out.iter().rev().take_while(|t| t.tok != Tok::Term).any(|t| t.tok == Tok::Op("?"));
+            let ternary_branch =
+                self.out.iter().rev().take_while(|t| t.tok != Tok::Term).any(|t| t.tok == Tok::Op("?"));
             if !ternary_branch {
                 self.pos += 1;
                 self.push(Tok::Label(name.into()), at, space);
@@ -687,12 +741,16 @@ impl<'a> Lexer<'a> {
         match c {
             b'u' => {
                 let digits: Vec<String> = if self.peek(0) == b'{' {
-                    let close = self.text[self.pos..self.end].find('}').ok_or_else(|| Error::syntax("unterminated Unicode escape", start))?;
-                    let inner = self.text[self.pos + 1..self.pos + close].split_whitespace().map(str::to_string).collect();
+                    let close = self.text[self.pos..self.end]
+                        .find('}')
+                        .ok_or_else(|| Error::syntax("unterminated Unicode escape", start))?;
+                    let inner =
+                        self.text[self.pos + 1..self.pos + close].split_whitespace().map(str::to_string).collect();
                     self.pos += close + 1;
                     inner
                 } else {
-                    let hex = self.text.get(self.pos..self.pos + 4).filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
+                    let hex =
+                        self.text.get(self.pos..self.pos + 4).filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
                     let hex = hex.ok_or_else(|| Error::syntax("invalid Unicode escape", start))?.to_string();
                     self.pos += 4;
                     vec![hex]
@@ -747,7 +805,9 @@ impl<'a> Lexer<'a> {
 fn dedent(body: &str) -> String {
     let indent = |l: &str| l.len() - l.trim_start_matches([' ', '\t']).len();
     let min = body.split_inclusive('\n').filter(|l| !l.trim().is_empty()).map(indent).min().unwrap_or(0);
-    body.split_inclusive('\n').map(|l| if l.trim().is_empty() { l.trim_start_matches([' ', '\t']) } else { &l[min.min(indent(l))..] }).collect()
+    body.split_inclusive('\n')
+        .map(|l| if l.trim().is_empty() { l.trim_start_matches([' ', '\t']) } else { &l[min.min(indent(l))..] })
+        .collect()
 }
 
 /// How a literal's body is read.

@@ -17,7 +17,16 @@ pub const MAX_DEPTH: usize = 128;
 /// Parses a compiled template's tokens.
 pub fn parse(tokens: Vec<Token>, end: usize) -> Result<Body> {
     let eof = Token { tok: Tok::Eof, at: end, space_before: false };
-    let mut p = Parser { toks: tokens, pos: 0, end, locals: vec![HashSet::new()], depth: 0, no_do: 0, eof, numbered: Vec::new() };
+    let mut p = Parser {
+        toks: tokens,
+        pos: 0,
+        end,
+        locals: vec![HashSet::new()],
+        depth: 0,
+        no_do: 0,
+        eof,
+        numbered: Vec::new(),
+    };
     let body = p.stmts()?;
     match p.peek() {
         Tok::Eof => Ok(body),
@@ -252,7 +261,8 @@ impl Parser {
 
     /// Whether `a, b = ...` starts here.
     fn mlhs_ahead(&self) -> bool {
-        let first = matches!(self.peek(), Tok::Ident(_) | Tok::IVar(_) | Tok::GVar(_)) || self.is_op("*") || self.is_op("(");
+        let first =
+            matches!(self.peek(), Tok::Ident(_) | Tok::IVar(_) | Tok::GVar(_)) || self.is_op("*") || self.is_op("(");
         if !first {
             return false;
         }
@@ -340,7 +350,9 @@ impl Parser {
                         Target::LVar(call.name)
                     }
                     Some(recv) if &*call.name == "[]" => Target::Index(recv, call.args, call.at),
-                    Some(recv) if call.args.is_empty() && call.block.is_none() => Target::Attr(recv, call.name, call.at),
+                    Some(recv) if call.args.is_empty() && call.block.is_none() => {
+                        Target::Attr(recv, call.name, call.at)
+                    }
                     _ => return Err(Error::syntax("syntax error, unexpected '=', expecting end-of-input", at)),
                 }
             }
@@ -364,7 +376,9 @@ impl Parser {
                 let value = self.rhs()?;
                 Node::Asgn(Box::new(target), Box::new(value))
             }
-            Tok::Op(op @ ("+=" | "-=" | "*=" | "/=" | "%=" | "**=" | "||=" | "&&=" | "<<=" | ">>=" | "|=" | "&=" | "^=")) => {
+            Tok::Op(
+                op @ ("+=" | "-=" | "*=" | "/=" | "%=" | "**=" | "||=" | "&&=" | "<<=" | ">>=" | "|=" | "&=" | "^="),
+            ) => {
                 let op: &'static str = &op[..op.len() - 1];
                 let op_at = self.at();
                 self.pos += 1;
@@ -537,7 +551,20 @@ impl Parser {
             Tok::Op(op) => matches!(*op, "(" | "[" | "-" | "!" | "::" | "->" | "~"),
             Tok::Kw(k) => matches!(
                 *k,
-                "nil" | "true" | "false" | "self" | "not" | "defined?" | "if" | "unless" | "case" | "while" | "until" | "begin" | "__FILE__" | "__LINE__"
+                "nil"
+                    | "true"
+                    | "false"
+                    | "self"
+                    | "not"
+                    | "defined?"
+                    | "if"
+                    | "unless"
+                    | "case"
+                    | "while"
+                    | "until"
+                    | "begin"
+                    | "__FILE__"
+                    | "__LINE__"
             ),
             _ => false,
         }
@@ -556,7 +583,9 @@ impl Parser {
             Tok::Ident(_) | Tok::Const(_) | Tok::IVar(_) | Tok::GVar(_) | Tok::Label(_) => true,
             Tok::Op("(" | "->" | "!") => true,
             Tok::Op("[" | "-" | "*" | "&" | "::" | "**" | ":") => tight_next,
-            Tok::Kw(k) => matches!(*k, "nil" | "true" | "false" | "self" | "not" | "defined?" | "lambda" | "case" | "__FILE__"),
+            Tok::Kw(k) => {
+                matches!(*k, "nil" | "true" | "false" | "self" | "not" | "defined?" | "lambda" | "case" | "__FILE__")
+            }
             _ => false,
         }
     }
@@ -564,7 +593,10 @@ impl Parser {
     /// Whether an operand follows without a space (`include?_x` takes `_x` as its argument).
     fn tight_operand(&self) -> bool {
         !self.tok().space_before
-            && matches!(self.peek(), Tok::Ident(_) | Tok::Const(_) | Tok::IVar(_) | Tok::GVar(_) | Tok::Str(_) | Tok::Int(_) | Tok::Sym(_))
+            && matches!(
+                self.peek(),
+                Tok::Ident(_) | Tok::Const(_) | Tok::IVar(_) | Tok::GVar(_) | Tok::Str(_) | Tok::Int(_) | Tok::Sym(_)
+            )
     }
 
     // ---- calls and primaries -----------------------------------------------------------
@@ -596,7 +628,9 @@ impl Parser {
                             self.pos -= 1;
                             "call".into()
                         }
-                        Tok::Op(o @ ("+" | "-" | "*" | "/" | "%" | "==" | "<" | ">" | "<=" | ">=" | "<=>" | "<<" | "[")) => {
+                        Tok::Op(
+                            o @ ("+" | "-" | "*" | "/" | "%" | "==" | "<" | ">" | "<=" | ">=" | "<=>" | "<<" | "["),
+                        ) => {
                             if o == "[" {
                                 self.expect_op("]")?;
                                 "[]".into()
@@ -922,7 +956,7 @@ impl Parser {
             Tok::IVar(n) => Node::IVar(n),
             Tok::GVar(n) => Node::GVar(n, at),
             Tok::Ident(name) => {
-                if self.is_local(&name) && !(self.is_op("(") && !self.tok().space_before) {
+                if self.is_local(&name) && (!self.is_op("(") || self.tok().space_before) {
                     return Ok(Node::LVar(name));
                 }
                 if let Some(n) = numbered_param(&name) {
@@ -965,7 +999,8 @@ impl Parser {
             Tok::Op("[") => Node::Array(self.list("]")?),
             Tok::Op("{") => self.hash()?,
             Tok::Op("->") => {
-                let (params, trailing_comma, _) = if self.eat_op("(") { self.params(")")? } else { (Vec::new(), false, Vec::new()) };
+                let (params, trailing_comma, _) =
+                    if self.eat_op("(") { self.params(")")? } else { (Vec::new(), false, Vec::new()) };
                 let close = if self.eat_op("{") {
                     "}"
                 } else {
@@ -1122,7 +1157,11 @@ impl Parser {
                 Node::For(Box::new(targets), Box::new(iter), body)
             }
             "case" => {
-                let subject = if matches!(self.peek(), Tok::Term | Tok::Kw("when")) { None } else { Some(Box::new(self.expr_stmt()?)) };
+                let subject = if matches!(self.peek(), Tok::Term | Tok::Kw("when")) {
+                    None
+                } else {
+                    Some(Box::new(self.expr_stmt()?))
+                };
                 self.skip_terms();
                 let mut whens = Vec::new();
                 if self.is_kw("in") {
@@ -1181,11 +1220,12 @@ impl Parser {
             }
             "retry" => Node::Retry,
             "break" | "next" => {
-                let value = if self.starts_operand() && !matches!(self.peek(), Tok::Kw("if" | "unless" | "while" | "until")) {
-                    Some(Box::new(self.expr()?))
-                } else {
-                    None
-                };
+                let value =
+                    if self.starts_operand() && !matches!(self.peek(), Tok::Kw("if" | "unless" | "while" | "until")) {
+                        Some(Box::new(self.expr()?))
+                    } else {
+                        None
+                    };
                 if kw == "break" {
                     Node::Break(value)
                 } else {
@@ -1229,11 +1269,12 @@ impl Parser {
             }
             "class" | "module" => return Err(Error::unsupported(format!("`{kw}` definitions"), at)),
             "return" => {
-                let value = if self.starts_operand() && !matches!(self.peek(), Tok::Kw("if" | "unless" | "while" | "until")) {
-                    Some(Box::new(self.expr()?))
-                } else {
-                    None
-                };
+                let value =
+                    if self.starts_operand() && !matches!(self.peek(), Tok::Kw("if" | "unless" | "while" | "until")) {
+                        Some(Box::new(self.expr()?))
+                    } else {
+                        None
+                    };
                 Node::Return(value)
             }
             "yield" => return Err(Error::unsupported("`yield`", at)),
@@ -1303,7 +1344,10 @@ fn named_groups(node: &Node) -> Option<Vec<Rc<str>>> {
         rest = &rest[i + 3..];
         let end = rest.find('>')?;
         let name = &rest[..end];
-        if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit()) {
+        if !name.is_empty()
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+        {
             names.push(Rc::from(name));
         }
     }

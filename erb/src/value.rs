@@ -235,11 +235,14 @@ impl RValue {
             RValue::Sym(s) => HKey::Sym(s.clone()),
             RValue::Array(a) => HKey::Array(a.v.borrow().iter().map(|v| v.key_depth(depth + 1)).collect()),
             RValue::Hash(h) => {
-                let mut pairs: Vec<(HKey, HKey)> = h.map.borrow().iter().map(|(k, (_, v))| (k.clone(), v.key_depth(depth + 1))).collect();
+                let mut pairs: Vec<(HKey, HKey)> =
+                    h.map.borrow().iter().map(|(k, (_, v))| (k.clone(), v.key_depth(depth + 1))).collect();
                 pairs.sort_by_key(|p| format!("{p:?}"));
                 HKey::Hash(pairs)
             }
-            RValue::Range(r) => HKey::Range(Box::new(r.lo.key_depth(depth + 1)), Box::new(r.hi.key_depth(depth + 1)), r.exclusive),
+            RValue::Range(r) => {
+                HKey::Range(Box::new(r.lo.key_depth(depth + 1)), Box::new(r.hi.key_depth(depth + 1)), r.exclusive)
+            }
             RValue::Regexp(r) => HKey::Regexp(r.source.clone(), r.flags.clone()),
             RValue::Class(c) => HKey::Class(c.clone()),
             RValue::Puppet(v) => HKey::Puppet(format!("{v:?}")),
@@ -476,7 +479,9 @@ pub fn write_inspect(out: &mut String, v: &RValue, seen: &mut Vec<usize>, printe
             out.push('>');
         }
         RValue::Class(c) => out.push_str(c),
-        RValue::Puppet(p) => out.push_str(&printer.inspect(p).ok_or_else(|| format!("`inspect` of a {}", v.class_name()))?),
+        RValue::Puppet(p) => {
+            out.push_str(&printer.inspect(p).ok_or_else(|| format!("`inspect` of a {}", v.class_name()))?)
+        }
         RValue::Scope => out.push_str(&printer.scope_to_s()),
         RValue::Exception(e) => {
             if e.message.is_empty() {
@@ -485,7 +490,9 @@ pub fn write_inspect(out: &mut String, v: &RValue, seen: &mut Vec<usize>, printe
                 let _ = write!(out, "#<{}: {}>", e.class, e.message);
             }
         }
-        RValue::Proc(_) | RValue::Wrapper | RValue::Enum(_) => return Err(format!("`inspect` of a {}", v.class_name())),
+        RValue::Proc(_) | RValue::Wrapper | RValue::Enum(_) => {
+            return Err(format!("`inspect` of a {}", v.class_name()))
+        }
     }
     Ok(())
 }

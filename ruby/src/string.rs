@@ -206,6 +206,48 @@ pub fn titlecase(c: char) -> String {
     }
 }
 
+/// Ruby's `String#succ` (of ASCII letters and digits): the rightmost alphanumeric
+/// incremented, `z`, `Z` and `9` wrapping and carrying leftwards (`az` → `ba`, `zz` →
+/// `aaa`, `a9` → `b0`); without one, the last character incremented.
+pub fn succ(s: &str) -> String {
+    let mut chars: Vec<char> = s.chars().collect();
+    let (mut last_alnum, mut wrapped_at, mut after_other) = (None::<char>, None, false);
+    for i in (0..chars.len()).rev() {
+        let c = chars[i];
+        if let (true, Some(l)) = (after_other, last_alnum) {
+            if (l.is_ascii_alphabetic() && c.is_ascii_digit()) || (l.is_ascii_digit() && c.is_ascii_alphabetic()) {
+                break;
+            }
+        }
+        if !c.is_ascii_alphanumeric() {
+            after_other = true;
+            continue;
+        }
+        after_other = false;
+        let wrapped = match c {
+            '9' => '0',
+            'z' => 'a',
+            'Z' => 'A',
+            _ => {
+                chars[i] = char::from(c as u8 + 1);
+                return chars.into_iter().collect();
+            }
+        };
+        chars[i] = wrapped;
+        last_alnum = Some(wrapped);
+        wrapped_at = Some(i);
+    }
+    match (wrapped_at, last_alnum) {
+        (Some(i), Some(w)) => chars.insert(i, if w == '0' { '1' } else { w }),
+        _ => {
+            if let Some(last) = chars.last_mut() {
+                *last = char::from_u32(*last as u32 + 1).unwrap_or(*last);
+            }
+        }
+    }
+    chars.into_iter().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,46 +305,4 @@ mod tests {
         assert_eq!(capitalize("ŉa"), "ʼNa");
         assert_eq!(capitalize("foo::bar"), "Foo::bar");
     }
-}
-
-/// Ruby's `String#succ` (of ASCII letters and digits): the rightmost alphanumeric
-/// incremented, `z`, `Z` and `9` wrapping and carrying leftwards (`az` → `ba`, `zz` →
-/// `aaa`, `a9` → `b0`); without one, the last character incremented.
-pub fn succ(s: &str) -> String {
-    let mut chars: Vec<char> = s.chars().collect();
-    let (mut last_alnum, mut wrapped_at, mut after_other) = (None::<char>, None, false);
-    for i in (0..chars.len()).rev() {
-        let c = chars[i];
-        if let (true, Some(l)) = (after_other, last_alnum) {
-            if (l.is_ascii_alphabetic() && c.is_ascii_digit()) || (l.is_ascii_digit() && c.is_ascii_alphabetic()) {
-                break;
-            }
-        }
-        if !c.is_ascii_alphanumeric() {
-            after_other = true;
-            continue;
-        }
-        after_other = false;
-        let wrapped = match c {
-            '9' => '0',
-            'z' => 'a',
-            'Z' => 'A',
-            _ => {
-                chars[i] = char::from(c as u8 + 1);
-                return chars.into_iter().collect();
-            }
-        };
-        chars[i] = wrapped;
-        last_alnum = Some(wrapped);
-        wrapped_at = Some(i);
-    }
-    match (wrapped_at, last_alnum) {
-        (Some(i), Some(w)) => chars.insert(i, if w == '0' { '1' } else { w }),
-        _ => {
-            if let Some(last) = chars.last_mut() {
-                *last = char::from_u32(*last as u32 + 1).unwrap_or(*last);
-            }
-        }
-    }
-    chars.into_iter().collect()
 }

@@ -1,7 +1,7 @@
 //! Array's methods (Enumerable's come from [`super::enumerable`]).
 
 use super::{arity, check_mutable, cmp, enumerable, eq, int_arg, str_arg, Found};
-use crate::interp::{raise, unsupported, Block, Interp, R, MAX_LEN};
+use crate::interp::{raise, unsupported, Block, Interp, MAX_LEN, R};
 use crate::value::RValue;
 
 fn elems(recv: &RValue) -> Vec<RValue> {
@@ -49,7 +49,12 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
         "intersect?" => arity(args, 1, 1).and_then(|_| {
             let other = match &args[0] {
                 RValue::Array(o) => o.v.borrow().iter().map(RValue::key).collect::<std::collections::HashSet<_>>(),
-                o => return raise("TypeError", format!("no implicit conversion of {} into Array", super::conversion_name(o))),
+                o => {
+                    return raise(
+                        "TypeError",
+                        format!("no implicit conversion of {} into Array", super::conversion_name(o)),
+                    )
+                }
             };
             Ok(RValue::Bool(items.iter().any(|x| other.contains(&x.key()))))
         }),
@@ -77,7 +82,8 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 Ok(RValue::array(items[len.saturating_sub(n as usize)..].to_vec()))
             }
         }),
-        "at" => arity(args, 1, 1).and_then(|_| Ok(norm(int_arg(&args[0])?, len).and_then(|i| items.get(i).cloned()).unwrap_or(RValue::Nil))),
+        "at" => arity(args, 1, 1)
+            .and_then(|_| Ok(norm(int_arg(&args[0])?, len).and_then(|i| items.get(i).cloned()).unwrap_or(RValue::Nil))),
         "fetch" => arity(args, 1, 2).and_then(|_| {
             let i = int_arg(&args[0])?;
             match norm(i, len).and_then(|k| items.get(k).cloned()) {
@@ -85,7 +91,9 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 None => match (args.get(1), block) {
                     (_, Some(b)) => it.yield1(b, args[0].clone()),
                     (Some(d), None) => Ok(d.clone()),
-                    (None, None) => raise("IndexError", format!("index {i} outside of array bounds: {}...{len}", -(len as i64))),
+                    (None, None) => {
+                        raise("IndexError", format!("index {i} outside of array bounds: {}...{len}", -(len as i64)))
+                    }
                 },
             }
         }),
@@ -179,7 +187,12 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                         }
                         match a {
                             RValue::Array(other) => v.extend(other.v.borrow().iter().cloned()),
-                            other => return raise("TypeError", format!("no implicit conversion of {} into Array", super::conversion_name(other))),
+                            other => {
+                                return raise(
+                                    "TypeError",
+                                    format!("no implicit conversion of {} into Array", super::conversion_name(other)),
+                                )
+                            }
                         }
                     }
                 }
@@ -213,12 +226,19 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             let mut v = items.clone();
             let out = match args.first() {
                 None => {
-                    let x = if name == "pop" { v.pop() } else if v.is_empty() { None } else { Some(v.remove(0)) };
+                    let x = if name == "pop" {
+                        v.pop()
+                    } else if v.is_empty() {
+                        None
+                    } else {
+                        Some(v.remove(0))
+                    };
                     x.unwrap_or(RValue::Nil)
                 }
                 Some(n) => {
                     let n = (int_arg(n)?.max(0) as usize).min(v.len());
-                    let taken: Vec<RValue> = if name == "pop" { v.split_off(v.len() - n) } else { v.drain(..n).collect() };
+                    let taken: Vec<RValue> =
+                        if name == "pop" { v.split_off(v.len() - n) } else { v.drain(..n).collect() };
                     RValue::array(taken)
                 }
             };
@@ -241,7 +261,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             let mut kept = Vec::new();
             let mut found = None;
             for x in items {
-                if eq(it, &x, &args[0])? {
+                if eq(&x, &args[0])? {
                     found = Some(x);
                 } else {
                     kept.push(x);
@@ -294,7 +314,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             let base = &name[..name.len() - 1];
             let new = it.send(&RValue::array(items.clone()), base, args.to_vec(), block)?;
             let new = new.as_vec().unwrap_or_default();
-            let changed = new.len() != items.len() || !seq_eq(it, &new, &items)?;
+            let changed = new.len() != items.len() || !seq_eq(&new, &items)?;
             set(recv, new);
             Ok(if !changed && matches!(name, "uniq!" | "compact!" | "flatten!") { RValue::Nil } else { recv.clone() })
         })(),
@@ -305,14 +325,21 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 v.extend(o.v.borrow().iter().cloned());
                 Ok(RValue::array(v))
             }
-            other => raise("TypeError", format!("no implicit conversion of {} into Array", super::conversion_name(other))),
+            other => {
+                raise("TypeError", format!("no implicit conversion of {} into Array", super::conversion_name(other)))
+            }
         }),
         "-" | "difference" | "&" | "intersection" | "|" | "union" => (|| {
             let mut sets = Vec::new();
             for a in args {
                 match a {
                     RValue::Array(o) => sets.push(o.v.borrow().clone()),
-                    other => return raise("TypeError", format!("no implicit conversion of {} into Array", super::conversion_name(other))),
+                    other => {
+                        return raise(
+                            "TypeError",
+                            format!("no implicit conversion of {} into Array", super::conversion_name(other)),
+                        )
+                    }
                 }
             }
             let keys = |v: &[RValue]| v.iter().map(RValue::key).collect::<std::collections::HashSet<_>>();
@@ -379,7 +406,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             let order: Vec<usize> = if name == "index" { (0..len).collect() } else { (0..len).rev().collect() };
             for i in order {
                 let hit = match (args.first(), block) {
-                    (Some(v), _) => eq(it, &items[i], v)?,
+                    (Some(v), _) => eq(&items[i], v)?,
                     (None, Some(b)) => it.yield1(b, items[i].clone())?.truthy(),
                     (None, None) => return unsupported(format!("`{name}` without a block (enumerators)")),
                 };
@@ -394,7 +421,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             for x in &items {
                 if let Some(pair) = x.as_vec() {
                     if let Some(first) = pair.get(k) {
-                        if eq(it, first, &args[0])? {
+                        if eq(first, &args[0])? {
                             return Ok(x.clone());
                         }
                     }
@@ -406,7 +433,13 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             let rows: Vec<Vec<RValue>> = items.iter().map(|r| r.as_vec().unwrap_or_default()).collect();
             let width = rows.first().map_or(0, Vec::len);
             if rows.iter().any(|r| r.len() != width) {
-                return raise("IndexError", format!("element size differs ({} should be {width})", rows.iter().map(Vec::len).find(|l| *l != width).unwrap_or(0)));
+                return raise(
+                    "IndexError",
+                    format!(
+                        "element size differs ({} should be {width})",
+                        rows.iter().map(Vec::len).find(|l| *l != width).unwrap_or(0)
+                    ),
+                );
             }
             Ok(RValue::array((0..width).map(|c| RValue::array(rows.iter().map(|r| r[c].clone()).collect())).collect()))
         })(),
@@ -417,7 +450,16 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 if out.len().saturating_mul(other.len()) > MAX_LEN / 16 {
                     return unsupported("products this large");
                 }
-                out = out.into_iter().flat_map(|row| other.iter().map(move |o| { let mut r = row.clone(); r.push(o.clone()); r })).collect();
+                out = out
+                    .into_iter()
+                    .flat_map(|row| {
+                        other.iter().map(move |o| {
+                            let mut r = row.clone();
+                            r.push(o.clone());
+                            r
+                        })
+                    })
+                    .collect();
             }
             Ok(RValue::array(out.into_iter().map(RValue::array).collect()))
         })(),
@@ -431,21 +473,25 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 _ => unsupported("this form of `Array#fill`"),
             }
         })(),
-        "==" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(it, recv, &args[0])?))),
+        "==" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(recv, &args[0])?))),
         "eql?" => arity(args, 1, 1).map(|_| RValue::Bool(recv.key() == args[0].key())),
-        "<=>" => arity(args, 1, 1).and_then(|_| Ok(match cmp(it, recv, &args[0])? {
-            Some(o) => RValue::Int(o as i64),
-            None => RValue::Nil,
-        })),
+        "<=>" => arity(args, 1, 1).and_then(|_| {
+            Ok(match cmp(recv, &args[0])? {
+                Some(o) => RValue::Int(o as i64),
+                None => RValue::Nil,
+            })
+        }),
         "sample" | "shuffle" => unsupported(format!("`Array#{name}` (random)")),
-        "pack" | "combination" | "permutation" | "repeated_combination" | "bsearch" => unsupported(format!("`Array#{name}`")),
+        "pack" | "combination" | "permutation" | "repeated_combination" | "bsearch" => {
+            unsupported(format!("`Array#{name}`"))
+        }
         _ => return enumerable::call(it, recv, items, name, args, block),
     })
 }
 
-fn seq_eq(it: &mut Interp<'_>, a: &[RValue], b: &[RValue]) -> R<bool> {
+fn seq_eq(a: &[RValue], b: &[RValue]) -> R<bool> {
     for (x, y) in a.iter().zip(b) {
-        if !eq(it, x, y)? {
+        if !eq(x, y)? {
             return Ok(false);
         }
     }
@@ -457,7 +503,9 @@ fn index(items: &[RValue], args: &[RValue]) -> R<RValue> {
     let len = items.len();
     let piece = |start: i64, count: i64| -> RValue {
         match norm(start, len) {
-            Some(s) if s <= len && count >= 0 => RValue::array(items[s..s.saturating_add(count as usize).min(len)].to_vec()),
+            Some(s) if s <= len && count >= 0 => {
+                RValue::array(items[s..s.saturating_add(count as usize).min(len)].to_vec())
+            }
             _ => RValue::Nil,
         }
     };
@@ -469,7 +517,12 @@ fn index(items: &[RValue], args: &[RValue]) -> R<RValue> {
             Some((s, c)) => piece(s, c),
             None => RValue::Nil,
         },
-        [other, ..] => return raise("TypeError", format!("no implicit conversion of {} into Integer", super::conversion_name(other))),
+        [other, ..] => {
+            return raise(
+                "TypeError",
+                format!("no implicit conversion of {} into Integer", super::conversion_name(other)),
+            )
+        }
         [] => RValue::Nil,
     })
 }

@@ -5,8 +5,8 @@
 use std::cmp::Ordering;
 
 use super::{arity, block_order, cmp_strict, eq, int_arg, Found};
-use crate::interp::{raise, unsupported, Block, Ctrl, Interp, R, MAX_LEN};
-use crate::value::{RValue, RRange};
+use crate::interp::{raise, unsupported, Block, Ctrl, Interp, MAX_LEN, R};
+use crate::value::{RRange, RValue};
 
 /// The most members a range may expand to.
 const MAX_RANGE: i64 = 1_000_000;
@@ -15,7 +15,9 @@ const MAX_RANGE: i64 = 1_000_000;
 pub fn items(it: &mut Interp<'_>, v: &RValue) -> R<Vec<RValue>> {
     match v {
         RValue::Array(a) => Ok(a.v.borrow().clone()),
-        RValue::Hash(h) => Ok(h.map.borrow().values().map(|(k, v)| RValue::array(vec![k.clone(), v.clone()])).collect()),
+        RValue::Hash(h) => {
+            Ok(h.map.borrow().values().map(|(k, v)| RValue::array(vec![k.clone(), v.clone()])).collect())
+        }
         RValue::Range(r) => range_items(it, r),
         RValue::Enum(e) => super::enumerator::items(it, e),
         RValue::Nil => raise("NoMethodError", "undefined method `each' for nil:NilClass"),
@@ -81,7 +83,14 @@ fn need(block: Option<&Block>, name: &str) -> R<Block> {
 }
 
 /// Enumerable's methods over `items` (`recv` is what `each` returns).
-pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, args: &[RValue], block: Option<&Block>) -> Found {
+pub fn call(
+    it: &mut Interp<'_>,
+    recv: &RValue,
+    items: Vec<RValue>,
+    name: &str,
+    args: &[RValue],
+    block: Option<&Block>,
+) -> Found {
     Some(match name {
         "each" | "each_entry" => (|| {
             arity(args, 0, 0)?;
@@ -153,7 +162,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
             arity(args, 0, 1)?;
             for (i, x) in items.into_iter().enumerate() {
                 let hit = match (args.first(), block) {
-                    (Some(v), _) => eq(it, &x, v)?,
+                    (Some(v), _) => eq(&x, v)?,
                     (None, Some(b)) => it.yield1(b, x)?.truthy(),
                     (None, None) => return unsupported("`find_index` without a block (enumerators)"),
                 };
@@ -180,7 +189,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
             let mut n = 0;
             for x in items {
                 let hit = match (args.first(), block) {
-                    (Some(v), _) => eq(it, &x, v)?,
+                    (Some(v), _) => eq(&x, v)?,
                     (None, Some(b)) => it.yield1(b, x)?.truthy(),
                     (None, None) => true,
                 };
@@ -292,7 +301,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
             }
             Ok(RValue::hash(groups.into_iter().map(|(k, v)| (k, RValue::array(v)))))
         })(),
-        "tally" => (|| {
+        "tally" => {
             let mut counts: Vec<(RValue, i64)> = Vec::new();
             for x in items {
                 let key = x.key();
@@ -302,7 +311,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
                 }
             }
             Ok(RValue::hash(counts.into_iter().map(|(k, n)| (k, RValue::Int(n)))))
-        })(),
+        }
         "each_with_index" => (|| {
             let b = need(block, name)?;
             for (i, x) in items.into_iter().enumerate() {
@@ -323,7 +332,10 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
             arity(args, 1, 1)?;
             let n = int_arg(&args[0])?;
             if n <= 0 {
-                return raise("ArgumentError", format!("invalid {}", if name == "each_slice" { "slice size" } else { "size" }));
+                return raise(
+                    "ArgumentError",
+                    format!("invalid {}", if name == "each_slice" { "slice size" } else { "size" }),
+                );
             }
             let n = n as usize;
             let groups: Vec<RValue> = if name == "each_slice" {
@@ -368,7 +380,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
         "include?" | "member?" => (|| {
             arity(args, 1, 1)?;
             for x in items {
-                if eq(it, &x, &args[0])? {
+                if eq(&x, &args[0])? {
                     return Ok(RValue::Bool(true));
                 }
             }
@@ -391,10 +403,17 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
             arity(args, 1, 1)?;
             let n = int_arg(&args[0])?;
             if n < 0 {
-                return raise("ArgumentError", if name == "take" { "attempt to take negative size" } else { "attempt to drop negative size" });
+                return raise(
+                    "ArgumentError",
+                    if name == "take" { "attempt to take negative size" } else { "attempt to drop negative size" },
+                );
             }
             let n = n as usize;
-            Ok(RValue::array(if name == "take" { items.into_iter().take(n).collect() } else { items.into_iter().skip(n).collect() }))
+            Ok(RValue::array(if name == "take" {
+                items.into_iter().take(n).collect()
+            } else {
+                items.into_iter().skip(n).collect()
+            }))
         })(),
         "take_while" | "drop_while" => (|| {
             let b = need(block, name)?;
@@ -458,8 +477,18 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, items: Vec<RValue>, name: &str, 
                 let at = pairs.len();
                 match x.as_vec() {
                     Some(p) if p.len() == 2 => pairs.push((p[0].clone(), p[1].clone())),
-                    Some(p) => return raise("ArgumentError", format!("wrong array length at {at} (expected 2, was {})", p.len())),
-                    None => return raise("TypeError", format!("wrong element type {} at {at} (expected array)", x.class_name())),
+                    Some(p) => {
+                        return raise(
+                            "ArgumentError",
+                            format!("wrong array length at {at} (expected 2, was {})", p.len()),
+                        )
+                    }
+                    None => {
+                        return raise(
+                            "TypeError",
+                            format!("wrong element type {} at {at} (expected array)", x.class_name()),
+                        )
+                    }
                 }
             }
             Ok(RValue::hash(pairs))
@@ -504,7 +533,9 @@ fn sum(it: &mut Interp<'_>, init: RValue, values: Vec<RValue>) -> R<RValue> {
         acc = it.send(&acc, "+", vec![x], None)?;
     }
     // floats
-    if matches!(acc, RValue::Int(_) | RValue::Float(_)) && matches!(rest.peek(), Some(RValue::Float(_))) || matches!(acc, RValue::Float(_)) {
+    if matches!(acc, RValue::Int(_) | RValue::Float(_)) && matches!(rest.peek(), Some(RValue::Float(_)))
+        || matches!(acc, RValue::Float(_))
+    {
         let mut f = match acc {
             RValue::Int(i) => i as f64,
             RValue::Float(x) => x,
@@ -554,7 +585,9 @@ fn inject(it: &mut Interp<'_>, items: Vec<RValue>, args: &[RValue], block: Optio
         ([init, RValue::Sym(op)], _) => (Some(init.clone()), Some(op.clone())),
         ([init], Some(_)) => (Some(init.clone()), None),
         ([], Some(_)) => (None, None),
-        ([other], None) => return it.inspect(other).and_then(|s| raise("TypeError", format!("{s} is not a symbol nor a string"))),
+        ([other], None) => {
+            return it.inspect(other).and_then(|s| raise("TypeError", format!("{s} is not a symbol nor a string")))
+        }
         _ => return unsupported("`inject` without a block"),
     };
     for x in items {
@@ -584,7 +617,11 @@ pub fn sort(it: &mut Interp<'_>, items: Vec<RValue>, block: Option<&Block>) -> R
 }
 
 /// A merge sort whose comparison may fail (Ruby's comparison errors).
-pub fn merge_sort<T: Clone>(it: &mut Interp<'_>, items: Vec<T>, by: &mut dyn FnMut(&mut Interp<'_>, &T, &T) -> R<Ordering>) -> R<Vec<T>> {
+pub fn merge_sort<T: Clone>(
+    it: &mut Interp<'_>,
+    items: Vec<T>,
+    by: &mut dyn FnMut(&mut Interp<'_>, &T, &T) -> R<Ordering>,
+) -> R<Vec<T>> {
     if items.len() <= 1 {
         return Ok(items);
     }

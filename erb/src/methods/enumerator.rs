@@ -24,7 +24,9 @@ pub fn makes_enumerator(recv: &RValue, name: &str, args: &[RValue]) -> bool {
         "find_index" | "index" => matches!(recv, RValue::Array(_)) && args.is_empty(),
         "times" => matches!(recv, RValue::Int(_)) && args.is_empty(),
         "upto" | "downto" => matches!(recv, RValue::Int(_)) && args.len() == 1,
-        "step" => matches!(recv, RValue::Int(_) | RValue::Float(_)) && !args.is_empty() || matches!(recv, RValue::Range(_)),
+        "step" => {
+            matches!(recv, RValue::Int(_) | RValue::Float(_)) && !args.is_empty() || matches!(recv, RValue::Range(_))
+        }
         "each_char" | "each_line" | "each_byte" | "chars_each" => matches!(recv, RValue::Str(_)) && args.is_empty(),
         _ => false,
     }
@@ -92,9 +94,16 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             if matches!(name, "with_index" | "each_with_index") {
                 // `each_slice(2).with_index` without a block: pairs
                 let start = args.first().and_then(|a| int_arg(a).ok()).unwrap_or(0);
-                let pairs: Vec<RValue> =
-                    list.into_iter().enumerate().map(|(i, x)| RValue::array(vec![x, RValue::Int(start + i as i64)])).collect();
-                return Some(Ok(RValue::Enum(Rc::new(REnum { recv: RValue::array(pairs), meth: "each".into(), args: vec![] }))));
+                let pairs: Vec<RValue> = list
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, x)| RValue::array(vec![x, RValue::Int(start + i as i64)]))
+                    .collect();
+                return Some(Ok(RValue::Enum(Rc::new(REnum {
+                    recv: RValue::array(pairs),
+                    meth: "each".into(),
+                    args: vec![],
+                }))));
             }
             return enumerable::call(it, recv, list, name, args, block);
         }

@@ -73,11 +73,13 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 },
             }
         })(),
-        "key?" | "has_key?" | "include?" | "member?" => arity(args, 1, 1).map(|_| RValue::Bool(get(recv, &args[0]).is_some())),
+        "key?" | "has_key?" | "include?" | "member?" => {
+            arity(args, 1, 1).map(|_| RValue::Bool(get(recv, &args[0]).is_some()))
+        }
         "value?" | "has_value?" => (|| {
             arity(args, 1, 1)?;
             for (_, v) in &entries {
-                if eq(it, v, &args[0])? {
+                if eq(v, &args[0])? {
                     return Ok(RValue::Bool(true));
                 }
             }
@@ -86,7 +88,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
         "key" => (|| {
             arity(args, 1, 1)?;
             for (k, v) in &entries {
-                if eq(it, v, &args[0])? {
+                if eq(v, &args[0])? {
                     return Ok(k.clone());
                 }
             }
@@ -167,10 +169,14 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 check_mutable(it, recv)?;
             }
             let mut out = entries.clone();
-            let mut index: std::collections::HashMap<_, usize> = out.iter().enumerate().map(|(i, (k, _))| (k.key(), i)).collect();
+            let mut index: std::collections::HashMap<_, usize> =
+                out.iter().enumerate().map(|(i, (k, _))| (k.key(), i)).collect();
             for other in args {
                 let RValue::Hash(_) = other else {
-                    return raise("TypeError", format!("no implicit conversion of {} into Hash", super::conversion_name(other)));
+                    return raise(
+                        "TypeError",
+                        format!("no implicit conversion of {} into Hash", super::conversion_name(other)),
+                    );
                 };
                 for (k, v) in pairs(other) {
                     match index.get(&k.key()) {
@@ -241,7 +247,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             }
             Ok(RValue::hash(out))
         })(),
-        "slice" | "except" => (|| {
+        "slice" | "except" => {
             let keys: Vec<_> = args.iter().map(RValue::key).collect();
             let out: Vec<_> = if name == "slice" {
                 keys.iter().filter_map(|k| entries.iter().find(|(ek, _)| ek.key() == *k).cloned()).collect()
@@ -249,7 +255,7 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 entries.into_iter().filter(|(k, _)| !keys.contains(&k.key())).collect()
             };
             Ok(RValue::hash(out))
-        })(),
+        }
         "compact" => Ok(RValue::hash(entries.into_iter().filter(|(_, v)| !v.is_nil()))),
         "default" => Ok(match recv {
             RValue::Hash(h) => h.default.borrow().clone().unwrap_or(RValue::Nil),
@@ -262,19 +268,22 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             }
             Ok(args.first().cloned().unwrap_or(RValue::Nil))
         })(),
-        "==" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(it, recv, &args[0])?))),
+        "==" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(recv, &args[0])?))),
         "eql?" => arity(args, 1, 1).map(|_| RValue::Bool(recv.key() == args[0].key())),
         "<=" | "<" | ">=" | ">" => (|| {
             arity(args, 1, 1)?;
             let RValue::Hash(_) = &args[0] else {
-                return raise("TypeError", format!("no implicit conversion of {} into Hash", super::conversion_name(&args[0])));
+                return raise(
+                    "TypeError",
+                    format!("no implicit conversion of {} into Hash", super::conversion_name(&args[0])),
+                );
             };
             let other = pairs(&args[0]);
             let (small, big) = if name.starts_with('<') { (&entries, &other) } else { (&other, &entries) };
             let mut subset = true;
             for (k, v) in small {
                 match big.iter().find(|(bk, _)| bk.key() == k.key()) {
-                    Some((_, bv)) if eq(it, v, bv)? => {}
+                    Some((_, bv)) if eq(v, bv)? => {}
                     _ => {
                         subset = false;
                         break;
@@ -285,10 +294,10 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             Ok(RValue::Bool(subset && (!strict || small.len() < big.len())))
         })(),
         "sort" | "min_by" | "max_by" | "sort_by" | "map" | "collect" | "flat_map" | "find" | "detect" | "group_by"
-        | "partition" | "sum" | "count" | "each_with_index" | "each_with_object" | "inject" | "reduce" | "min" | "max"
-        | "find_all" | "filter_map" | "to_h" | "any?" | "all?" | "none?" | "one?" | "first" | "take" | "drop"
-        | "each_slice" | "zip" | "sort_by!" | "uniq" | "tally" | "entries" | "minmax" | "take_while" | "drop_while"
-        | "reverse_each" | "find_index" => {
+        | "partition" | "sum" | "count" | "each_with_index" | "each_with_object" | "inject" | "reduce" | "min"
+        | "max" | "find_all" | "filter_map" | "to_h" | "any?" | "all?" | "none?" | "one?" | "first" | "take"
+        | "drop" | "each_slice" | "zip" | "sort_by!" | "uniq" | "tally" | "entries" | "minmax" | "take_while"
+        | "drop_while" | "reverse_each" | "find_index" => {
             let items = entries.iter().map(|(k, v)| pair(k, v)).collect();
             return enumerable::call(it, recv, items, name, args, block);
         }

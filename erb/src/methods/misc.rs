@@ -33,8 +33,8 @@ pub fn symbol(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], b
             Some(other) => raise("ArgumentError", format!("comparison of Symbol with {} failed", other.class_name())),
             None => arity(args, 1, 1).map(|_| RValue::Nil),
         },
-        "upcase" | "downcase" | "capitalize" | "swapcase" | "succ" | "next" | "empty?" | "start_with?" | "end_with?"
-        | "[]" | "=~" | "match" | "match?" => {
+        "upcase" | "downcase" | "capitalize" | "swapcase" | "succ" | "next" | "empty?" | "start_with?"
+        | "end_with?" | "[]" | "=~" | "match" | "match?" => {
             let as_str = RValue::str(s.to_string());
             let r = it.send(&as_str, name, args.to_vec(), block);
             match (name, r) {
@@ -110,11 +110,13 @@ pub fn range(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], bl
             Ok(RValue::array(items[skip..].to_vec()))
         })(),
         "exclude_end?" => Ok(RValue::Bool(r.exclusive)),
-        "include?" | "member?" if matches!((&r.lo, &r.hi, args.first()), (RValue::Str(a), RValue::Str(b), Some(RValue::Str(v))) if a.s.borrow().chars().count() == 1 && b.s.borrow().chars().count() == 1 && v.s.borrow().chars().count() != 1) => {
+        "include?" | "member?" if matches!((&r.lo, &r.hi, args.first()), (RValue::Str(a), RValue::Str(b), Some(RValue::Str(v))) if a.s.borrow().chars().count() == 1 && b.s.borrow().chars().count() == 1 && v.s.borrow().chars().count() != 1) =>
+        {
             // single-character ends: only single characters are in the range
             Ok(RValue::Bool(false))
         }
-        "include?" | "member?" if matches!((&r.lo, &r.hi), (RValue::Str(a), RValue::Str(b)) if a.s.borrow().chars().count() != 1 || b.s.borrow().chars().count() != 1) => {
+        "include?" | "member?" if matches!((&r.lo, &r.hi), (RValue::Str(a), RValue::Str(b)) if a.s.borrow().chars().count() != 1 || b.s.borrow().chars().count() != 1) =>
+        {
             // string ranges iterate (unless both ends are single characters)
             let items = match enumerable::items(it, recv) {
                 Ok(i) => i,
@@ -124,9 +126,9 @@ pub fn range(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], bl
         }
         "include?" | "member?" | "cover?" | "===" => arity(args, 1, 1).and_then(|_| {
             let v = &args[0];
-            let lo_ok = r.lo.is_nil() || super::cmp(it, &r.lo, v)?.is_some_and(|o| o.is_le());
-            let hi_ok = r.hi.is_nil()
-                || super::cmp(it, v, &r.hi)?.is_some_and(|o| if r.exclusive { o.is_lt() } else { o.is_le() });
+            let lo_ok = r.lo.is_nil() || super::cmp(&r.lo, v)?.is_some_and(|o| o.is_le());
+            let hi_ok =
+                r.hi.is_nil() || super::cmp(v, &r.hi)?.is_some_and(|o| if r.exclusive { o.is_lt() } else { o.is_le() });
             Ok(RValue::Bool(lo_ok && hi_ok))
         }),
         "size" | "count" if args.is_empty() && block.is_none() => match (&r.lo, &r.hi) {
@@ -150,7 +152,7 @@ pub fn range(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], bl
                 it.inspect(recv).map(RValue::str)
             }
         }
-        "==" | "eql?" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(it, recv, &args[0])?))),
+        "==" | "eql?" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(recv, &args[0])?))),
         "step" | "%" if matches!(args.first(), Some(RValue::Float(_))) || matches!(r.lo, RValue::Float(_)) => (|| {
             arity(args, 1, 1)?;
             let num = |v: &RValue| match v {
@@ -169,7 +171,8 @@ pub fn range(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], bl
                 }
                 None => Ok(RValue::array(values)),
             }
-        })(),
+        })(
+        ),
         "step" | "%" => (|| {
             arity(args, 1, 1)?;
             let by = int_arg(&args[0])?;
@@ -206,7 +209,9 @@ pub fn regexp(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], b
         "to_s" => Ok(RValue::str(crate::value::regexp_to_s(r))),
         "inspect" => Ok(RValue::str(crate::value::regexp_inspect(r))),
         "options" => Ok(RValue::Int(
-            i64::from(r.flags.contains('i')) | i64::from(r.flags.contains('x')) << 1 | i64::from(r.flags.contains('m')) << 2,
+            i64::from(r.flags.contains('i'))
+                | i64::from(r.flags.contains('x')) << 1
+                | i64::from(r.flags.contains('m')) << 2,
         )),
         "casefold?" => Ok(RValue::Bool(r.flags.contains('i'))),
         "=~" => arity(args, 1, 1).and_then(|_| match &args[0] {
@@ -249,7 +254,7 @@ pub fn regexp(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], b
             RValue::Sym(s) => Ok(RValue::Bool(!match_index(it, r, s)?.is_nil())),
             _ => Ok(RValue::Bool(false)),
         }),
-        "==" | "eql?" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(it, recv, &args[0])?))),
+        "==" | "eql?" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(eq(recv, &args[0])?))),
         _ => return None,
     })
 }
@@ -298,7 +303,9 @@ pub fn matchdata(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue]
                 None => RValue::Nil,
             })
         }),
-        "values_at" => Ok(RValue::array(args.iter().map(|a| if let RValue::Int(i) = a { group(*i as usize) } else { RValue::Nil }).collect())),
+        "values_at" => Ok(RValue::array(
+            args.iter().map(|a| if let RValue::Int(i) = a { group(*i as usize) } else { RValue::Nil }).collect(),
+        )),
         "inspect" => it.inspect(recv).map(RValue::str),
         _ => return None,
     })
@@ -455,26 +462,27 @@ pub fn class(it: &mut Interp<'_>, class: &str, name: &str, args: &[RValue], bloc
             (Some(i), m) => it.send(&m.clone(), "[]", vec![i.clone()], None),
         }),
         ("Hash", "[]") => match args {
-            [RValue::Hash(_)] => Ok(RValue::hash(args[0].as_vec().unwrap_or_default().into_iter().map(|p| (p.clone(), p)))).and_then(|_| {
-                let pairs: Vec<(RValue, RValue)> = match &args[0] {
-                    RValue::Hash(h) => h.map.borrow().values().cloned().collect(),
-                    _ => Vec::new(),
-                };
-                Ok(RValue::hash(pairs))
-            }),
+            [RValue::Hash(h)] => Ok(RValue::hash(h.map.borrow().values().cloned().collect::<Vec<_>>())),
             [RValue::Array(a)] => {
                 let rows = a.v.borrow().clone();
                 let mut pairs = Vec::new();
                 for row in rows {
                     match row.as_vec() {
-                        Some(p) if p.len() == 1 || p.len() == 2 => pairs.push((p[0].clone(), p.get(1).cloned().unwrap_or(RValue::Nil))),
-                        Some(p) => return Some(raise("ArgumentError", format!("invalid number of elements ({} for 1..2)", p.len()))),
+                        Some(p) if p.len() == 1 || p.len() == 2 => {
+                            pairs.push((p[0].clone(), p.get(1).cloned().unwrap_or(RValue::Nil)))
+                        }
+                        Some(p) => {
+                            return Some(raise(
+                                "ArgumentError",
+                                format!("invalid number of elements ({} for 1..2)", p.len()),
+                            ))
+                        }
                         None => return Some(raise("ArgumentError", "wrong element type (expected array)")),
                     }
                 }
                 Ok(RValue::hash(pairs))
             }
-            _ if args.len() % 2 == 0 => Ok(RValue::hash(args.chunks(2).map(|c| (c[0].clone(), c[1].clone())))),
+            _ if args.len().is_multiple_of(2) => Ok(RValue::hash(args.chunks(2).map(|c| (c[0].clone(), c[1].clone())))),
             _ => raise("ArgumentError", "odd number of arguments for Hash"),
         },
         (_, "superclass") => Ok(match class {
@@ -502,35 +510,39 @@ pub fn class(it: &mut Interp<'_>, class: &str, name: &str, args: &[RValue], bloc
             list.extend(["Object", "Kernel", "BasicObject"]);
             Ok(RValue::array(list.into_iter().map(|c| RValue::Class(c.into())).collect()))
         }
-        ("Math", "sqrt" | "log" | "log2" | "log10" | "exp" | "sin" | "cos" | "floor") => arity(args, 1, 2).and_then(|_| {
-            let x = match &args[0] {
-                RValue::Int(i) => *i as f64,
-                RValue::Float(f) => *f,
-                other => return raise("TypeError", format!("can't convert {} into Float", other.class_name())),
-            };
-            if matches!(name, "sqrt" | "log" | "log2" | "log10") && x < 0.0 {
-                return raise("Math::DomainError", format!("Numerical argument is out of domain - {name}"));
-            }
-            if name == "log" {
-                if let Some(base) = args.get(1) {
-                    let b = match base {
-                        RValue::Int(i) => *i as f64,
-                        RValue::Float(f) => *f,
-                        other => return raise("TypeError", format!("can't convert {} into Float", other.class_name())),
-                    };
-                    return Ok(RValue::Float(x.ln() / b.ln()));
+        ("Math", "sqrt" | "log" | "log2" | "log10" | "exp" | "sin" | "cos" | "floor") => {
+            arity(args, 1, 2).and_then(|_| {
+                let x = match &args[0] {
+                    RValue::Int(i) => *i as f64,
+                    RValue::Float(f) => *f,
+                    other => return raise("TypeError", format!("can't convert {} into Float", other.class_name())),
+                };
+                if matches!(name, "sqrt" | "log" | "log2" | "log10") && x < 0.0 {
+                    return raise("Math::DomainError", format!("Numerical argument is out of domain - {name}"));
                 }
-            }
-            Ok(RValue::Float(match name {
-                "sqrt" => x.sqrt(),
-                "log" => x.ln(),
-                "log2" => x.log2(),
-                "log10" => x.log10(),
-                "exp" => x.exp(),
-                "sin" => x.sin(),
-                _ => x.cos(),
-            }))
-        }),
+                if name == "log" {
+                    if let Some(base) = args.get(1) {
+                        let b = match base {
+                            RValue::Int(i) => *i as f64,
+                            RValue::Float(f) => *f,
+                            other => {
+                                return raise("TypeError", format!("can't convert {} into Float", other.class_name()))
+                            }
+                        };
+                        return Ok(RValue::Float(x.ln() / b.ln()));
+                    }
+                }
+                Ok(RValue::Float(match name {
+                    "sqrt" => x.sqrt(),
+                    "log" => x.ln(),
+                    "log2" => x.log2(),
+                    "log10" => x.log10(),
+                    "exp" => x.exp(),
+                    "sin" => x.sin(),
+                    _ => x.cos(),
+                }))
+            })
+        }
         ("Integer", "sqrt") => arity(args, 1, 1).and_then(|_| {
             let n = int_arg(&args[0])?;
             if n < 0 {
@@ -576,7 +588,15 @@ fn file(name: &str, args: &[RValue]) -> R<RValue> {
             let path = &strs[0];
             let trimmed = path.trim_end_matches('/');
             if trimmed.is_empty() {
-                return Ok(RValue::str(if path.is_empty() { if name == "dirname" { "." } else { "" } } else { "/" }));
+                return Ok(RValue::str(if path.is_empty() {
+                    if name == "dirname" {
+                        "."
+                    } else {
+                        ""
+                    }
+                } else {
+                    "/"
+                }));
             }
             let (dir, base) = match trimmed.rfind('/') {
                 Some(i) => (&trimmed[..i], &trimmed[i + 1..]),
@@ -585,7 +605,13 @@ fn file(name: &str, args: &[RValue]) -> R<RValue> {
             match name {
                 "dirname" => {
                     let d = dir.trim_end_matches('/');
-                    if d.is_empty() && trimmed.starts_with('/') { "/".into() } else if d.is_empty() { ".".into() } else { d.into() }
+                    if d.is_empty() && trimmed.starts_with('/') {
+                        "/".into()
+                    } else if d.is_empty() {
+                        ".".into()
+                    } else {
+                        d.into()
+                    }
                 }
                 "extname" => match base.rfind('.') {
                     Some(i) if i > 0 && i + 1 < base.len() => base[i..].into(),
@@ -596,7 +622,9 @@ fn file(name: &str, args: &[RValue]) -> R<RValue> {
                         Some(i) if i > 0 => base[..i].into(),
                         _ => base.into(),
                     },
-                    Some(suffix) if base.ends_with(suffix.as_str()) && base != suffix => base[..base.len() - suffix.len()].into(),
+                    Some(suffix) if base.ends_with(suffix.as_str()) && base != suffix => {
+                        base[..base.len() - suffix.len()].into()
+                    }
                     _ => base.into(),
                 },
             }

@@ -53,7 +53,9 @@ pub fn wrapper_has(name: &str) -> bool {
 pub fn responds_to(recv: &RValue, name: &str) -> bool {
     let class = match recv {
         RValue::Scope => "Puppet::Parser::Scope".to_string(),
-        RValue::Puppet(_) | RValue::Class(_) | RValue::Wrapper | RValue::Enum(_) | RValue::Exception(_) => return false,
+        RValue::Puppet(_) | RValue::Class(_) | RValue::Wrapper | RValue::Enum(_) | RValue::Exception(_) => {
+            return false
+        }
         other => other.class_name(),
     };
     ruby_has(&class, name)
@@ -111,11 +113,15 @@ pub fn no_method(it: &mut Interp<'_>, name: &str, recv: &RValue) -> Ctrl {
     } else {
         let methods = methods_of(&class);
         let dictionary: Vec<&str> = methods.iter().copied().filter(|m| *m != name).collect();
-        let found: Vec<String> = poppet_ruby::did_you_mean::correct(&dictionary, name).into_iter().map(str::to_string).collect();
+        let found: Vec<String> =
+            poppet_ruby::did_you_mean::correct(&dictionary, name).into_iter().map(str::to_string).collect();
         poppet_ruby::did_you_mean::format(&found)
     };
     let receiver = receiver(it, recv);
-    Ctrl::Error(crate::error::Error::ruby("NoMethodError", format!("undefined method `{name}' for {receiver}{suggestions}")))
+    Ctrl::Error(crate::error::Error::ruby(
+        "NoMethodError",
+        format!("undefined method `{name}' for {receiver}{suggestions}"),
+    ))
 }
 
 /// How a message names a receiver: `nil:NilClass`, `"a":String`, `[1]:Array`, or
@@ -197,11 +203,11 @@ pub fn check_mutable(it: &mut Interp<'_>, v: &RValue) -> R<()> {
 // ---- equality and order ---------------------------------------------------------------
 
 /// Ruby's `==`.
-pub fn eq(it: &mut Interp<'_>, a: &RValue, b: &RValue) -> R<bool> {
-    eq_depth(it, a, b, 0)
+pub fn eq(a: &RValue, b: &RValue) -> R<bool> {
+    eq_depth(a, b, 0)
 }
 
-fn eq_depth(it: &mut Interp<'_>, a: &RValue, b: &RValue, depth: usize) -> R<bool> {
+fn eq_depth(a: &RValue, b: &RValue, depth: usize) -> R<bool> {
     if depth > MAX_NESTING {
         return unsupported("comparing values nested more than 512 levels deep");
     }
@@ -222,7 +228,7 @@ fn eq_depth(it: &mut Interp<'_>, a: &RValue, b: &RValue, depth: usize) -> R<bool
                 return Ok(false);
             }
             for (p, q) in xs.iter().zip(&ys) {
-                if !eq_depth(it, p, q, depth + 1)? {
+                if !eq_depth(p, q, depth + 1)? {
                     return Ok(false);
                 }
             }
@@ -239,14 +245,14 @@ fn eq_depth(it: &mut Interp<'_>, a: &RValue, b: &RValue, depth: usize) -> R<bool
             for (k, v) in xs {
                 let other = y.map.borrow().get(&k).map(|(_, v)| v.clone());
                 match other {
-                    Some(w) if eq_depth(it, &v, &w, depth + 1)? => {}
+                    Some(w) if eq_depth(&v, &w, depth + 1)? => {}
                     _ => return Ok(false),
                 }
             }
             true
         }
         (RValue::Range(x), RValue::Range(y)) => {
-            x.exclusive == y.exclusive && eq_depth(it, &x.lo, &y.lo, depth + 1)? && eq_depth(it, &x.hi, &y.hi, depth + 1)?
+            x.exclusive == y.exclusive && eq_depth(&x.lo, &y.lo, depth + 1)? && eq_depth(&x.hi, &y.hi, depth + 1)?
         }
         (RValue::Regexp(x), RValue::Regexp(y)) => x.source == y.source && x.flags == y.flags,
         (RValue::Class(x), RValue::Class(y)) => x == y,
@@ -257,7 +263,7 @@ fn eq_depth(it: &mut Interp<'_>, a: &RValue, b: &RValue, depth: usize) -> R<bool
 }
 
 /// Ruby's `<=>`: `None` when the values do not compare.
-pub fn cmp(it: &mut Interp<'_>, a: &RValue, b: &RValue) -> R<Option<Ordering>> {
+pub fn cmp(a: &RValue, b: &RValue) -> R<Option<Ordering>> {
     Ok(match (a, b) {
         (RValue::Int(x), RValue::Int(y)) => Some(x.cmp(y)),
         (RValue::Int(x), RValue::Float(y)) => (*x as f64).partial_cmp(y),
@@ -268,21 +274,21 @@ pub fn cmp(it: &mut Interp<'_>, a: &RValue, b: &RValue) -> R<Option<Ordering>> {
         (RValue::Array(x), RValue::Array(y)) => {
             let (xs, ys) = (x.v.borrow().clone(), y.v.borrow().clone());
             for (p, q) in xs.iter().zip(&ys) {
-                match cmp(it, p, q)? {
+                match cmp(p, q)? {
                     Some(Ordering::Equal) => {}
                     other => return Ok(other),
                 }
             }
             Some(xs.len().cmp(&ys.len()))
         }
-        _ if eq(it, a, b)? => Some(Ordering::Equal),
+        _ if eq(a, b)? => Some(Ordering::Equal),
         _ => None,
     })
 }
 
 /// `<=>` that must succeed: Ruby's `comparison of X with Y failed` otherwise.
 pub fn cmp_strict(it: &mut Interp<'_>, a: &RValue, b: &RValue) -> R<Ordering> {
-    match cmp(it, a, b)? {
+    match cmp(a, b)? {
         Some(o) => Ok(o),
         None => {
             let shown = match b {
@@ -317,10 +323,10 @@ pub fn object(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], b
             let same = match name {
                 "equal?" => match (recv, &args[0]) {
                     (RValue::Str(_) | RValue::Array(_) | RValue::Hash(_), _) => recv.identity() == args[0].identity(),
-                    _ => eq(it, recv, &args[0])?,
+                    _ => eq(recv, &args[0])?,
                 },
                 "eql?" => recv.key() == args[0].key(),
-                _ => eq(it, recv, &args[0])?,
+                _ => eq(recv, &args[0])?,
             };
             Ok(RValue::Bool(same))
         }),
@@ -332,7 +338,7 @@ pub fn object(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], b
         "===" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(it.send(recv, "==", args.to_vec(), None)?.truthy()))),
         "=~" => Ok(RValue::Nil),
         "!~" => arity(args, 1, 1).and_then(|_| Ok(RValue::Bool(!it.send(recv, "=~", args.to_vec(), None)?.truthy()))),
-        "<=>" => arity(args, 1, 1).and_then(|_| Ok(if eq(it, recv, &args[0])? { RValue::Int(0) } else { RValue::Nil })),
+        "<=>" => arity(args, 1, 1).and_then(|_| Ok(if eq(recv, &args[0])? { RValue::Int(0) } else { RValue::Nil })),
         "class" => arity(args, 0, 0).map(|_| RValue::Class(recv.class_name().into())),
         "is_a?" | "kind_of?" | "instance_of?" => arity(args, 1, 1).and_then(|_| match &args[0] {
             RValue::Class(c) => Ok(RValue::Bool(if name == "instance_of?" {
@@ -400,7 +406,11 @@ pub fn object(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], b
             let m = match &args[0] {
                 RValue::Sym(s) => s.to_string(),
                 RValue::Str(s) => s.s.borrow().clone(),
-                other => return Some(it.inspect(other).and_then(|s| raise("TypeError", format!("{s} is not a symbol nor a string")))),
+                other => {
+                    return Some(
+                        it.inspect(other).and_then(|s| raise("TypeError", format!("{s} is not a symbol nor a string"))),
+                    )
+                }
             };
             it.send(recv, &m, args[1..].to_vec(), block)
         }
@@ -421,10 +431,17 @@ pub fn object(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], b
             recv.key().hash(&mut h);
             RValue::Int((h.finish() >> 2) as i64)
         }),
-        "instance_variable_get" | "instance_variables" | "instance_variable_set" | "method" | "methods"
-        | "object_id" | "__id__" | "display" | "extend" | "instance_eval" | "instance_exec" => {
-            unsupported(format!("the method `{name}`"))
-        }
+        "instance_variable_get"
+        | "instance_variables"
+        | "instance_variable_set"
+        | "method"
+        | "methods"
+        | "object_id"
+        | "__id__"
+        | "display"
+        | "extend"
+        | "instance_eval"
+        | "instance_exec" => unsupported(format!("the method `{name}`")),
         _ => return None,
     })
 }
@@ -438,7 +455,9 @@ fn contains_symbol(v: &RValue, depth: usize) -> bool {
     match v {
         RValue::Sym(s) => &**s != "default",
         RValue::Array(a) => a.v.borrow().iter().any(|x| contains_symbol(x, depth + 1)),
-        RValue::Hash(h) => h.map.borrow().values().any(|(k, x)| contains_symbol(k, depth + 1) || contains_symbol(x, depth + 1)),
+        RValue::Hash(h) => {
+            h.map.borrow().values().any(|(k, x)| contains_symbol(k, depth + 1) || contains_symbol(x, depth + 1))
+        }
         _ => false,
     }
 }
@@ -494,15 +513,17 @@ pub fn wrapper(it: &mut Interp<'_>, name: &str, args: &[RValue], block: Option<&
         "Integer" => arity(args, 1, 2).and_then(|_| numeric::kernel_integer(it, args)),
         "Float" => arity(args, 1, 1).and_then(|_| numeric::kernel_float(it, &args[0])),
         "String" => arity(args, 1, 1).and_then(|_| Ok(RValue::str(it.to_s(&args[0])?))),
-        "Array" => arity(args, 1, 1).and_then(|_| Ok(match &args[0] {
-            RValue::Nil => RValue::array(vec![]),
-            RValue::Array(_) => args[0].clone(),
-            RValue::Range(_) | RValue::Enum(_) => RValue::array(it.to_items(&args[0])?),
-            RValue::Hash(h) => RValue::array(
-                h.map.borrow().values().map(|(k, v)| RValue::array(vec![k.clone(), v.clone()])).collect(),
-            ),
-            other => RValue::array(vec![other.clone()]),
-        })),
+        "Array" => arity(args, 1, 1).and_then(|_| {
+            Ok(match &args[0] {
+                RValue::Nil => RValue::array(vec![]),
+                RValue::Array(_) => args[0].clone(),
+                RValue::Range(_) | RValue::Enum(_) => RValue::array(it.to_items(&args[0])?),
+                RValue::Hash(h) => RValue::array(
+                    h.map.borrow().values().map(|(k, v)| RValue::array(vec![k.clone(), v.clone()])).collect(),
+                ),
+                other => RValue::array(vec![other.clone()]),
+            })
+        }),
         "lambda" | "proc" => match block {
             Some(Block::Def(def, env)) => {
                 let def = if name == "lambda" && !def.lambda {
@@ -525,7 +546,9 @@ pub fn wrapper(it: &mut Interp<'_>, name: &str, args: &[RValue], block: Option<&
                     Ok(_) => {}
                     Err(Ctrl::Break(v)) => break Ok(v),
                     // `loop` ends quietly on StopIteration
-                    Err(Ctrl::Error(e)) if e.kind == crate::error::Kind::Ruby("StopIteration") => break Ok(RValue::Nil),
+                    Err(Ctrl::Error(e)) if e.kind == crate::error::Kind::Ruby("StopIteration") => {
+                        break Ok(RValue::Nil)
+                    }
                     Err(e) => break Err(e),
                 }
             },

@@ -37,7 +37,8 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
     if let ("pow", [RValue::Int(e), RValue::Int(m)], RValue::Int(b)) = (name, args, recv) {
         return Some(modular_pow(*b, *e, *m));
     }
-    let binary = matches!(name, "+" | "-" | "*" | "/" | "%" | "modulo" | "**" | "pow" | "div" | "fdiv" | "divmod" | "remainder");
+    let binary =
+        matches!(name, "+" | "-" | "*" | "/" | "%" | "modulo" | "**" | "pow" | "div" | "fdiv" | "divmod" | "remainder");
     if binary {
         if let Err(e) = arity(args, 1, 1) {
             return Some(Err(e));
@@ -119,10 +120,12 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 let g = gcd(a.unsigned_abs(), b.unsigned_abs());
                 if name == "gcd" {
                     i64::try_from(g).map(RValue::Int).or_else(|_| overflow())
-                } else if g == 0 {
-                    Ok(RValue::Int(0))
                 } else {
-                    (a.unsigned_abs() / g).checked_mul(b.unsigned_abs()).and_then(|l| i64::try_from(l).ok()).map(RValue::Int).map_or_else(overflow, Ok)
+                    let Some(q) = a.unsigned_abs().checked_div(g) else { return Ok(RValue::Int(0)) };
+                    q.checked_mul(b.unsigned_abs())
+                        .and_then(|l| i64::try_from(l).ok())
+                        .map(RValue::Int)
+                        .map_or_else(overflow, Ok)
                 }
             }
             _ => raise("TypeError", "not an integer"),
@@ -134,9 +137,17 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 "&" => a & b,
                 "|" => a | b,
                 "^" => a ^ b,
-                "<<" if (0..63).contains(&b) => a.checked_shl(b as u32).filter(|r| r >> b == *a).map_or_else(overflow, Ok)?,
+                "<<" if (0..63).contains(&b) => {
+                    a.checked_shl(b as u32).filter(|r| r >> b == *a).map_or_else(overflow, Ok)?
+                }
                 ">>" if (0..64).contains(&b) => a >> b,
-                ">>" if b >= 64 => if *a < 0 { -1 } else { 0 },
+                ">>" if b >= 64 => {
+                    if *a < 0 {
+                        -1
+                    } else {
+                        0
+                    }
+                }
                 _ => return overflow(),
             }))
         }),
@@ -160,7 +171,9 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             _ => unsupported("`Integer#digits` with a base"),
         },
         "bit_length" => match recv {
-            RValue::Int(i) => Ok(RValue::Int(i64::from(64 - if *i < 0 { (!i).leading_zeros() } else { i.leading_zeros() }))),
+            RValue::Int(i) => {
+                Ok(RValue::Int(i64::from(64 - if *i < 0 { (!i).leading_zeros() } else { i.leading_zeros() })))
+            }
             _ => return None,
         },
         "size" if matches!(recv, RValue::Int(_)) => Ok(RValue::Int(8)),
@@ -281,9 +294,21 @@ fn round(recv: &RValue, name: &str, args: &[RValue]) -> R<RValue> {
             let down = q * p;
             Ok(RValue::Int(match name {
                 "floor" => down,
-                "ceil" => if r == 0 { down } else { down + p },
+                "ceil" => {
+                    if r == 0 {
+                        down
+                    } else {
+                        down + p
+                    }
+                }
                 "truncate" => (i / p) * p,
-                _ => if r * 2 >= p && *i >= 0 || r * 2 > p { down + p } else { down },
+                _ => {
+                    if r * 2 >= p && *i >= 0 || r * 2 > p {
+                        down + p
+                    } else {
+                        down
+                    }
+                }
             }))
         }
         _ => {
@@ -393,7 +418,10 @@ fn iterate(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], bloc
             let num = |v: &RValue| match v {
                 RValue::Int(i) => Ok(*i as f64),
                 RValue::Float(x) => Ok(*x),
-                other => raise("ArgumentError", format!("comparison of {} with {} failed", recv.class_name(), other.class_name())),
+                other => raise(
+                    "ArgumentError",
+                    format!("comparison of {} with {} failed", recv.class_name(), other.class_name()),
+                ),
             };
             let unit = match args.get(1) {
                 Some(u) => num(u)?,

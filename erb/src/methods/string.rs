@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use super::{arity, check_mutable, cmp, int_arg, str_arg, Found};
-use crate::interp::{raise, unsupported, Block, Interp, R, MAX_LEN};
+use crate::interp::{raise, unsupported, Block, Interp, MAX_LEN, R};
 use crate::value::{RMatch, RRegexp, RValue};
 
 pub use poppet_ruby::string::succ;
@@ -70,8 +70,12 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
         "to_f" => Ok(RValue::Float(to_f(&s))),
         "hex" => to_i(s.trim_start().trim_start_matches("0x").trim_start_matches("0X"), 16),
         "oct" => to_i(&s, 8),
-        "upcase" | "downcase" | "capitalize" | "swapcase" if args.len() > 1 => raise("ArgumentError", "too many options"),
-        "upcase" | "downcase" | "capitalize" | "swapcase" if !args.is_empty() => unsupported(format!("`String#{name}` with options")),
+        "upcase" | "downcase" | "capitalize" | "swapcase" if args.len() > 1 => {
+            raise("ArgumentError", "too many options")
+        }
+        "upcase" | "downcase" | "capitalize" | "swapcase" if !args.is_empty() => {
+            unsupported(format!("`String#{name}` with options"))
+        }
         "upcase" | "downcase" | "capitalize" | "swapcase" => arity(args, 0, 1).map(|_| RValue::str(case_map(name, &s))),
         "upcase!" | "downcase!" | "capitalize!" | "swapcase!" => {
             let new = case_map(&name[..name.len() - 1], &s);
@@ -97,7 +101,8 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
         "lines" => Ok(RValue::array(lines(&s).into_iter().map(RValue::str).collect())),
         "each_char" | "each_line" => match block {
             Some(b) => (|| {
-                let parts: Vec<String> = if name == "each_char" { s.chars().map(String::from).collect() } else { lines(&s) };
+                let parts: Vec<String> =
+                    if name == "each_char" { s.chars().map(String::from).collect() } else { lines(&s) };
                 for p in parts {
                     it.yield1(b, RValue::str(p))?;
                 }
@@ -162,9 +167,14 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             let mut new = s.clone();
             for a in args {
                 match a {
-                    RValue::Int(i) => new.push(char::from_u32(u32::try_from(*i).unwrap_or(u32::MAX)).ok_or_else(|| {
-                        crate::interp::Ctrl::Error(crate::error::Error::ruby("RangeError", format!("{i} out of char range")))
-                    })?),
+                    RValue::Int(i) => {
+                        new.push(char::from_u32(u32::try_from(*i).unwrap_or(u32::MAX)).ok_or_else(|| {
+                            crate::interp::Ctrl::Error(crate::error::Error::ruby(
+                                "RangeError",
+                                format!("{i} out of char range"),
+                            ))
+                        })?)
+                    }
                     other => new.push_str(&str_arg(other)?),
                 }
             }
@@ -205,12 +215,18 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
             set(recv, new);
             Ok(recv.clone())
         })(),
-        "==" | "===" | "eql?" => arity(args, 1, 1).map(|_| RValue::Bool(matches!(&args[0], RValue::Str(o) if *o.s.borrow() == s))),
-        "<=>" => arity(args, 1, 1).and_then(|_| Ok(match cmp(it, recv, &args[0])? {
-            Some(o) => RValue::Int(o as i64),
-            None => RValue::Nil,
-        })),
-        "<" | "<=" | ">" | ">=" | "between?" | "clamp" => return None.or_else(|| Some(comparable(it, recv, name, args))),
+        "==" | "===" | "eql?" => {
+            arity(args, 1, 1).map(|_| RValue::Bool(matches!(&args[0], RValue::Str(o) if *o.s.borrow() == s)))
+        }
+        "<=>" => arity(args, 1, 1).and_then(|_| {
+            Ok(match cmp(recv, &args[0])? {
+                Some(o) => RValue::Int(o as i64),
+                None => RValue::Nil,
+            })
+        }),
+        "<" | "<=" | ">" | ">=" | "between?" | "clamp" => {
+            return None.or_else(|| Some(comparable(it, recv, name, args)))
+        }
         "casecmp" | "casecmp?" => arity(args, 1, 1).map(|_| {
             let RValue::Str(o) = &args[0] else { return RValue::Nil };
             let (a, b) = (s.to_ascii_lowercase(), o.s.borrow().to_ascii_lowercase());
@@ -258,26 +274,24 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
                 Ok(RValue::str(new))
             }
         })(),
-        "tr" | "tr_s" | "delete" | "count" | "squeeze_chars" => (|| {
-            match name {
-                "tr" | "tr_s" => {
-                    arity(args, 2, 2)?;
-                    let from = str_arg(&args[0])?;
-                    let to = str_arg(&args[1])?;
-                    Ok(RValue::str(tr(&s, &from, &to, name == "tr_s")))
-                }
-                "delete" => {
-                    arity(args, 1, usize::MAX)?;
-                    let set = str_arg(&args[0])?;
-                    let (chars, negate) = char_set(&set);
-                    Ok(RValue::str(s.chars().filter(|c| chars.contains(c) == negate).collect::<String>()))
-                }
-                _ => {
-                    arity(args, 1, usize::MAX)?;
-                    let set = str_arg(&args[0])?;
-                    let (chars, negate) = char_set(&set);
-                    Ok(RValue::Int(s.chars().filter(|c| chars.contains(c) != negate).count() as i64))
-                }
+        "tr" | "tr_s" | "delete" | "count" | "squeeze_chars" => (|| match name {
+            "tr" | "tr_s" => {
+                arity(args, 2, 2)?;
+                let from = str_arg(&args[0])?;
+                let to = str_arg(&args[1])?;
+                Ok(RValue::str(tr(&s, &from, &to, name == "tr_s")))
+            }
+            "delete" => {
+                arity(args, 1, usize::MAX)?;
+                let set = str_arg(&args[0])?;
+                let (chars, negate) = char_set(&set);
+                Ok(RValue::str(s.chars().filter(|c| chars.contains(c) == negate).collect::<String>()))
+            }
+            _ => {
+                arity(args, 1, usize::MAX)?;
+                let set = str_arg(&args[0])?;
+                let (chars, negate) = char_set(&set);
+                Ok(RValue::Int(s.chars().filter(|c| chars.contains(c) != negate).count() as i64))
             }
         })(),
         "[]" | "slice" => arity(args, 1, 2).and_then(|_| slice(it, &s, args)),
@@ -360,7 +374,11 @@ pub fn call(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RValue], blo
         },
         "upto" => match (args, block) {
             ([RValue::Str(to)], Some(b)) => (|| {
-                let range = RValue::Range(Rc::new(crate::value::RRange { lo: recv.clone(), hi: RValue::Str(to.clone()), exclusive: false }));
+                let range = RValue::Range(Rc::new(crate::value::RRange {
+                    lo: recv.clone(),
+                    hi: RValue::Str(to.clone()),
+                    exclusive: false,
+                }));
                 let items = super::enumerable::items(it, &range)?;
                 for x in items {
                     it.yield1(b, x)?;
@@ -436,8 +454,18 @@ fn transform(name: &str, s: &str, arg: Option<&RValue>) -> R<String> {
                 }
             }
             Some(RValue::Nil) => s.to_string(),
-            Some(other) => return raise("TypeError", format!("no implicit conversion of {} into String", super::conversion_name(other))),
-            None => s.strip_suffix("\r\n").or_else(|| s.strip_suffix('\n')).or_else(|| s.strip_suffix('\r')).unwrap_or(s).to_string(),
+            Some(other) => {
+                return raise(
+                    "TypeError",
+                    format!("no implicit conversion of {} into String", super::conversion_name(other)),
+                )
+            }
+            None => s
+                .strip_suffix("\r\n")
+                .or_else(|| s.strip_suffix('\n'))
+                .or_else(|| s.strip_suffix('\r'))
+                .unwrap_or(s)
+                .to_string(),
         },
         "chop" => {
             if let Some(rest) = s.strip_suffix("\r\n") {
@@ -782,7 +810,9 @@ fn split(it: &mut Interp<'_>, s: &str, args: &[RValue]) -> R<RValue> {
                 }
                 parts.push(s[beg.min(s.len())..].to_string());
             }
-            other => return raise("TypeError", format!("wrong argument type {} (expected Regexp)", other.class_name())),
+            other => {
+                return raise("TypeError", format!("wrong argument type {} (expected Regexp)", other.class_name()))
+            }
         }
     }
     if limit == 0 {
@@ -911,7 +941,12 @@ fn slice(it: &mut Interp<'_>, s: &str, args: &[RValue]) -> R<RValue> {
             let i = f.trunc() as i64;
             return slice(it, s, &[RValue::Int(i)]);
         }
-        [other, ..] => return raise("TypeError", format!("no implicit conversion of {} into Integer", super::conversion_name(other))),
+        [other, ..] => {
+            return raise(
+                "TypeError",
+                format!("no implicit conversion of {} into Integer", super::conversion_name(other)),
+            )
+        }
         [] => RValue::Nil,
     })
 }
@@ -938,13 +973,16 @@ fn scan(it: &mut Interp<'_>, s: &str, pattern: &RValue, block: Option<&Block>) -
 
 /// `sub`/`gsub`: the replacement is a string (with `\1`, `\0`, `\k<name>` references), a
 /// hash (of the matched text), or the block's value.
-fn substitute(it: &mut Interp<'_>, s: &str, pattern: &RValue, replacement: Option<&RValue>, block: Option<&Block>, global: bool) -> R<String> {
+fn substitute(
+    it: &mut Interp<'_>,
+    s: &str,
+    pattern: &RValue,
+    replacement: Option<&RValue>,
+    block: Option<&Block>,
+    global: bool,
+) -> R<String> {
     let r = to_regexp(pattern)?;
-    let matches = if global {
-        all_matches(it, &r, s)?
-    } else {
-        regex_match(it, &r, s, 0)?.into_iter().collect()
-    };
+    let matches = if global { all_matches(it, &r, s)? } else { regex_match(it, &r, s, 0)?.into_iter().collect() };
     let mut out = String::new();
     let mut last = 0;
     for m in matches {
@@ -958,7 +996,12 @@ fn substitute(it: &mut Interp<'_>, s: &str, pattern: &RValue, replacement: Optio
                 let v = h.map.borrow().get(&key).map(|(_, v)| v.clone()).unwrap_or(RValue::Nil);
                 it.to_s(&v)?
             }
-            (Some(other), _) => return raise("TypeError", format!("no implicit conversion of {} into String", super::conversion_name(other))),
+            (Some(other), _) => {
+                return raise(
+                    "TypeError",
+                    format!("no implicit conversion of {} into String", super::conversion_name(other)),
+                )
+            }
             (None, Some(b)) => {
                 it.last_match = RValue::Match(m.clone());
                 let v = it.yield1(b, RValue::str(m.group(0).unwrap_or_default()))?;

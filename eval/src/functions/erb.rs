@@ -218,12 +218,66 @@ const PUPPET_RUBY: &str = "/usr/lib/ruby/vendor_ruby";
 /// Puppet's 3.x functions of its own (`lib/puppet/parser/functions`), which
 /// `scope.function_NAME` finds, and its log functions.
 const PUPPET_3X: &[&str] = &[
-    "assert_type", "binary_file", "break", "contain", "create_resources", "defined", "dig", "digest", "each", "epp",
-    "fail", "file", "filter", "find_file", "fqdn_rand", "generate", "hiera", "hiera_array", "hiera_hash",
-    "hiera_include", "include", "inline_epp", "inline_template", "lest", "lookup", "map", "match", "md5", "new", "next",
-    "realize", "reduce", "regsubst", "require", "return", "reverse_each", "scanf", "sha1", "sha256", "shellquote",
-    "slice", "split", "sprintf", "step", "strftime", "tag", "tagged", "template", "then", "type", "versioncmp", "with",
-    "debug", "info", "notice", "warning", "err", "alert", "emerg", "crit",
+    "assert_type",
+    "binary_file",
+    "break",
+    "contain",
+    "create_resources",
+    "defined",
+    "dig",
+    "digest",
+    "each",
+    "epp",
+    "fail",
+    "file",
+    "filter",
+    "find_file",
+    "fqdn_rand",
+    "generate",
+    "hiera",
+    "hiera_array",
+    "hiera_hash",
+    "hiera_include",
+    "include",
+    "inline_epp",
+    "inline_template",
+    "lest",
+    "lookup",
+    "map",
+    "match",
+    "md5",
+    "new",
+    "next",
+    "realize",
+    "reduce",
+    "regsubst",
+    "require",
+    "return",
+    "reverse_each",
+    "scanf",
+    "sha1",
+    "sha256",
+    "shellquote",
+    "slice",
+    "split",
+    "sprintf",
+    "step",
+    "strftime",
+    "tag",
+    "tagged",
+    "template",
+    "then",
+    "type",
+    "versioncmp",
+    "with",
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "err",
+    "alert",
+    "emerg",
+    "crit",
 ];
 
 impl Host for EvalHost<'_> {
@@ -329,7 +383,12 @@ impl Host for EvalHost<'_> {
         let mut scope = Some(self.ev.scope.clone());
         while let Some(s) = scope {
             if s.has_own(name) {
-                return self.ev.erb_objects.iter().find(|o| Rc::ptr_eq(&o.scope, &s) && &*o.name == name).map(|o| o.object.clone());
+                return self
+                    .ev
+                    .erb_objects
+                    .iter()
+                    .find(|o| Rc::ptr_eq(&o.scope, &s) && &*o.name == name)
+                    .map(|o| o.object.clone());
             }
             scope = s.parent();
         }
@@ -360,7 +419,9 @@ impl Host for EvalHost<'_> {
                         let message = format!(
                             "undefined method `scan' for {receiver}\n\n    {prefix} = version_{var}.scan(vre)\n                  ^^^^^"
                         );
-                        return Err(ErbError::ruby("NoMethodError", message).raised_in("puppet/util/package.rb", 11 + i));
+                        return Err(
+                            ErbError::ruby("NoMethodError", message).raised_in("puppet/util/package.rb", 11 + i)
+                        );
                     }
                 }
             }

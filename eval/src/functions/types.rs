@@ -314,9 +314,7 @@ fn variable_name_end(s: &str) -> usize {
 fn lookup_variable(ev: &Evaluator, name: &str) -> Option<Value> {
     match name.strip_prefix("::") {
         Some(top) if !top.contains("::") => ev.top.get(top),
-        _ if name.contains("::") => {
-            ev.top.get(name.trim_start_matches("::")).or_else(|| ev.qualified_variable(name))
-        }
+        _ if name.contains("::") => ev.top.get(name.trim_start_matches("::")).or_else(|| ev.qualified_variable(name)),
         _ => ev.scope.get(name),
     }
 }

@@ -221,7 +221,9 @@ impl Templates {
             let outcome = self.seen.entry(path).or_default();
             match (&r.output, verdict) {
                 (Ok(_), Verdict::Identical) => outcome.identical += 1,
-                (Ok(out), _) if catalog.is_some() && strings.iter().any(|s| s.contains(out.as_str())) => outcome.identical += 1,
+                (Ok(out), _) if catalog.is_some() && strings.iter().any(|s| s.contains(out.as_str())) => {
+                    outcome.identical += 1
+                }
                 (Ok(out), _) if catalog.is_some() => {
                     outcome.differs += 1;
                     outcome.example.get_or_insert_with(|| out.chars().take(120).collect());
@@ -259,8 +261,11 @@ impl Templates {
                 differs += 1;
                 if shown < show {
                     shown += 1;
-                    eprintln!("TEMPLATE DIFFERS: {path}
-  ours: {:?}", o.example.as_deref().unwrap_or(""));
+                    eprintln!(
+                        "TEMPLATE DIFFERS: {path}
+  ours: {:?}",
+                        o.example.as_deref().unwrap_or("")
+                    );
                 }
             } else if let Some(c) = &o.unsupported {
                 unsupported += 1;
