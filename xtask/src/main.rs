@@ -8,7 +8,7 @@
 //! cargo xtask check modules [MODULEPATH]                  every class of the corpus modules
 //! cargo xtask fuzz mutate|lower [--corpus PP-FILES.txt]   parser and lowering fuzzers
 //! cargo xtask fuzz syntax-mutants|validate-mutants …      syntax-error and validation mutants
-//! cargo xtask gen lr-tables|resource-types|settings|did-you-mean|catalog-edges  generated files, from Puppet 7.23
+//! cargo xtask gen lr-tables|resource-types|settings|did-you-mean|ruby-methods|catalog-edges  generated files, from Puppet 7.23
 //! cargo xtask dump tokens FILE...                         our lexer's tokens as JSON lines
 //! ```
 //!
@@ -120,6 +120,8 @@ enum Gen {
     Settings,
     /// Ruby's "Did you mean?" suggestions for the ports' missing methods, for ruby/src/did_you_mean.tsv
     DidYouMean,
+    /// The methods Ruby's objects have in Puppet's Ruby, for erb/src/ruby_methods.tsv
+    RubyMethods,
     /// CASE-FILE: rewrites the catalog edges, classes and tags of each case (repl/tests/catalog_edges.txt)
     CatalogEdges { file: String },
 }
@@ -166,6 +168,7 @@ fn main() -> ExitCode {
             Gen::ResourceTypes => ruby("resource_types.rb", &[]),
             Gen::Settings => ruby("settings.rb", &[]),
             Gen::DidYouMean => ruby("did_you_mean.rb", &[]),
+            Gen::RubyMethods => ruby("ruby_methods.rb", &[]),
             Gen::CatalogEdges { file } => ruby("catalog_edges.rb", &[file]),
         },
         Group::Dump(Dump::Tokens { files }) => {
