@@ -328,18 +328,31 @@ fn catalog_json_edges_as_puppet_compiles_them() {
     assert!(differing.is_empty(), "{} of {cases} catalogs differ:\n{}", differing.len(), differing.join("\n"));
 }
 
-/// ERB templates are Ruby code: `template` and `inline_template` say they are not available
-/// (as functions modules implement in Ruby do), never a wrong answer.
+/// ERB templates render from the runner, and from `--erb` with `--values` (a file, or a
+/// module's template on the module path); Ruby the engine does not run is an error naming
+/// it, exit 1.
 #[test]
-fn erb_templates_are_refused_as_ruby() {
-    for code in ["notice(inline_template('<%= 1 %>'))", "notice(template('m/x.erb'))"] {
-        let out = poppet(&["-e", code], None);
-        assert_eq!(out.status.code(), Some(1), "{code}");
-        let stderr = text(&out.stderr);
-        assert!(
-            stderr
-                .contains("is implemented in Ruby (its ERB templates are Ruby code): Ruby functions are not available"),
-            "{stderr}"
-        );
-    }
+fn erb_templates_render() {
+    let out = poppet(&["-e", "notice(inline_template('<%= [1, 2].map { |x| x * 2 }.join(\",\") %>'))"], None);
+    assert_eq!(text(&out.stdout), "Notice: 2,4\n");
+    let dir = std::env::temp_dir().join(format!("poppet-erb-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("motd.erb");
+    std::fs::write(&file, "Hello <%= @name %>\n<% @ports.each do |p| -%>\nport <%= p %>\n<% end -%>\n").unwrap();
+    let out = poppet(&["--erb", file.to_str().unwrap(), "--values", "{ name => 'web', ports => [80, 443] }"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "Hello web\nport 80\nport 443\n");
+    let modules = concat!(env!("CARGO_MANIFEST_DIR"), "/../eval/tests/modules");
+    let out = poppet(&["--erb", "tmpl/plain.erb", "--modulepath", modules], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!text(&out.stdout).is_empty());
+    std::fs::write(&file, "<% require 'json' %>").unwrap();
+    let out = poppet(&["--erb", file.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("Ruby that Poppet's template engine does not run: `require`"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

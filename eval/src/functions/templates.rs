@@ -3,8 +3,7 @@
 //! `<%= %>` expressions append to the output the evaluator keeps for it (see
 //! `Evaluator::render_template`). `inline_epp` renders in a scope local to the caller's,
 //! `epp` in one local to the top scope; parameters are bound as a lambda's, by name. ERB
-//! templates (`template`, `inline_template`) are Ruby
-//! code, which Poppet does not run.
+//! templates (`template`, `inline_template`) are `functions/erb.rs`'s.
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
