@@ -246,6 +246,14 @@ impl Evaluator {
             evaluated: kind != Kind::Define,
             ..self.new_resource(&type_name, title, kind, at)
         };
+        // a file's title with trailing slashes names the path without them (the file type's
+        // `title_patterns`), which Puppet sets first
+        if kind == Kind::Builtin && type_name.eq_ignore_ascii_case("file") && !params.values.contains_key("path") {
+            let path = title.trim_end_matches('/');
+            if !path.is_empty() && path.len() < title.len() {
+                resource.insert_param("path".into(), Value::from(path));
+            }
+        }
         // the given parameters, then the defaults, tagging it in that order
         for (k, v) in params.values {
             resource.insert_param(k, v);
