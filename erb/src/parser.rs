@@ -1192,31 +1192,7 @@ impl Parser {
                     self.expect_kw("end")?;
                     return Ok(Node::Seq(body));
                 }
-                let mut rescues = Vec::new();
-                while self.eat_kw("rescue") {
-                    let mut classes = Vec::new();
-                    while !matches!(self.peek(), Tok::Term | Tok::Op("=>") | Tok::Kw("then")) {
-                        classes.push(self.ternary()?);
-                        if !self.eat_op(",") {
-                            break;
-                        }
-                        self.skip_terms();
-                    }
-                    let var = if self.eat_op("=>") {
-                        let at = self.at();
-                        let target = self.primary_postfix()?;
-                        Some(self.as_target(target, at)?)
-                    } else {
-                        None
-                    };
-                    self.eat_kw("then");
-                    let body = self.stmts()?;
-                    rescues.push(Rescue { classes, var, body });
-                }
-                let otherwise = if self.eat_kw("else") { Some(self.stmts()?) } else { None };
-                let ensure = if self.eat_kw("ensure") { Some(self.stmts()?) } else { None };
-                self.expect_kw("end")?;
-                Node::Begin(Box::new(Begin { body, rescues, otherwise, ensure }))
+                self.rescue_clauses(body)?
             }
             "retry" => Node::Retry,
             "break" | "next" => {
@@ -1256,8 +1232,9 @@ impl Parser {
                 };
                 let body = params.and_then(|params| {
                     let body = self.stmts()?;
-                    if self.is_kw("rescue") || self.is_kw("ensure") {
-                        return Err(Error::unsupported("`rescue` in a method definition", self.at()));
+                    if self.is_kw("rescue") || self.is_kw("ensure") || self.is_kw("else") {
+                        // `def ... rescue ... end`: the body is a `begin`
+                        return Ok((params, vec![self.rescue_clauses(body)?]));
                     }
                     self.expect_kw("end")?;
                     Ok((params, body))
@@ -1287,6 +1264,35 @@ impl Parser {
                 return Err(self.unexpected());
             }
         })
+    }
+
+    /// The `rescue`, `else` and `ensure` clauses after `body`, to the `end`.
+    fn rescue_clauses(&mut self, body: Body) -> Result<Node> {
+        let mut rescues = Vec::new();
+        while self.eat_kw("rescue") {
+            let mut classes = Vec::new();
+            while !matches!(self.peek(), Tok::Term | Tok::Op("=>") | Tok::Kw("then")) {
+                classes.push(self.ternary()?);
+                if !self.eat_op(",") {
+                    break;
+                }
+                self.skip_terms();
+            }
+            let var = if self.eat_op("=>") {
+                let at = self.at();
+                let target = self.primary_postfix()?;
+                Some(self.as_target(target, at)?)
+            } else {
+                None
+            };
+            self.eat_kw("then");
+            let body = self.stmts()?;
+            rescues.push(Rescue { classes, var, body });
+        }
+        let otherwise = if self.eat_kw("else") { Some(self.stmts()?) } else { None };
+        let ensure = if self.eat_kw("ensure") { Some(self.stmts()?) } else { None };
+        self.expect_kw("end")?;
+        Ok(Node::Begin(Box::new(Begin { body, rescues, otherwise, ensure })))
     }
 
     /// The rest of an `if` after `elsif`.

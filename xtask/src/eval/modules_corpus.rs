@@ -82,12 +82,14 @@ pub fn main(args: Vec<String>) -> ExitCode {
     let mut only = None;
     let mut allow_differ = false;
     let mut answers = None;
+    let mut verdicts = None;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--show" => show = args.next().and_then(|n| n.parse().ok()).unwrap_or(show),
             "--only" => only = args.next(),
             "--allow-differ" => allow_differ = true,
             "--answers" => answers = args.next().map(PathBuf::from),
+            "--verdicts" => verdicts = args.next().map(PathBuf::from),
             _ => path_text = a,
         }
     }
@@ -173,7 +175,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
     by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     let top: Vec<String> = by_count.iter().map(|(f, n)| format!("{f} {n}")).collect();
     println!("stopped at Ruby: {}", top.join(", "));
-    templates.report(&modulepath, show);
+    templates.report(&modulepath, show, verdicts.as_deref());
     differ += templates.differing();
     println!(
         "{} programs of {}: ours {:.1?}, Puppet {:.1?}; {panics} panics",
@@ -244,7 +246,7 @@ impl Templates {
         self.seen.values().filter(|o| o.differs > 0 && o.identical == 0).count()
     }
 
-    fn report(&self, modulepath: &[PathBuf], show: usize) {
+    fn report(&self, modulepath: &[PathBuf], show: usize, verdicts: Option<&Path>) {
         let mut all = Vec::new();
         for dir in modulepath {
             collect_templates(dir, &mut all, 0);
@@ -273,6 +275,25 @@ impl Templates {
             } else {
                 failing += 1;
             }
+        }
+        if let Some(path) = verdicts {
+            let lines: Vec<String> = self
+                .seen
+                .iter()
+                .map(|(p, o)| {
+                    let v = if o.identical > 0 {
+                        "identical"
+                    } else if o.differs > 0 {
+                        "differs"
+                    } else if o.unsupported.is_some() {
+                        "not supported"
+                    } else {
+                        "failing in both"
+                    };
+                    format!("{v}\t{p}")
+                })
+                .collect();
+            let _ = std::fs::write(path, lines.join("\n") + "\n");
         }
         let reached = self.seen.len();
         let unsupported_list: Vec<String> = constructs.iter().map(|(c, n)| format!("{c} {n}")).collect();
@@ -582,11 +603,12 @@ fn first_member(list: &str) -> &str {
 pub fn templates_main(args: Vec<String>) -> ExitCode {
     let mut args = args.into_iter();
     let mut path_text = "/usr/share/puppet/modules".to_owned();
-    let (mut show, mut answers, mut allow_differ) = (10usize, None, false);
+    let (mut show, mut answers, mut allow_differ, mut verdicts) = (10usize, None, false, None);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--show" => show = args.next().and_then(|n| n.parse().ok()).unwrap_or(show),
             "--answers" => answers = args.next().map(PathBuf::from),
+            "--verdicts" => verdicts = args.next().map(PathBuf::from),
             "--allow-differ" => allow_differ = true,
             _ => path_text = a,
         }
@@ -613,7 +635,8 @@ pub fn templates_main(args: Vec<String>) -> ExitCode {
     let (mut identical, mut same_failure, mut differ, mut shown) = (0, 0, 0, 0);
     let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
     let mut panics = 0;
-    for (code, theirs) in codes.iter().zip(&puppet) {
+    let mut lines = Vec::new();
+    for ((code, theirs), file) in codes.iter().zip(&puppet).zip(&files) {
         let ours = std::panic::catch_unwind(|| {
             let mut session = Session::default();
             session.evaluator.set_modulepath(&path_text);
@@ -630,15 +653,22 @@ pub fn templates_main(args: Vec<String>) -> ExitCode {
         };
         let theirs = hide(messages(oracle::expectation(theirs)));
         let ours = hide(messages(ours));
-        if let Some(construct) = ours.iter().find_map(|l| ruby_function(l)) {
+        let verdict = if let Some(construct) = ours.iter().find_map(|l| ruby_function(l)) {
             *unsupported.entry(construct).or_default() += 1;
+            "not supported"
         } else if theirs == ours {
             if theirs.iter().any(|l| l.starts_with("error: ")) {
                 same_failure += 1;
+                "same failure"
             } else {
                 identical += 1;
+                "identical"
             }
         } else {
+            "differs"
+        };
+        lines.push(format!("{verdict}\t{}", file.display()));
+        if verdict == "differs" {
             differ += 1;
             if shown < show {
                 shown += 1;
@@ -647,6 +677,9 @@ pub fn templates_main(args: Vec<String>) -> ExitCode {
                 eprintln!("DIFFERS: {code}\n  puppet: {}\n  ours:   {}", line(&theirs), line(&ours));
             }
         }
+    }
+    if let Some(path) = &verdicts {
+        let _ = std::fs::write(path, lines.join("\n") + "\n");
     }
     let total = files.len();
     let stopped: usize = unsupported.values().sum();
