@@ -114,7 +114,7 @@ fn inline_template(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 }
 
 /// A module's template (`module/path`) or an absolute path (`Puppet::Parser::Files.find_template`).
-fn find_template(ev: &Evaluator, name: &str) -> Option<std::path::PathBuf> {
+pub(crate) fn find_template(ev: &Evaluator, name: &str) -> Option<std::path::PathBuf> {
     let path = if Path::new(name).is_absolute() {
         Path::new(name).to_path_buf()
     } else {

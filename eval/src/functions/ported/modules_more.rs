@@ -24,6 +24,21 @@ use crate::eval::{truthy, Evaluator, Level};
 use crate::functions::ruby::{class, inspect, no_method, to_s};
 use crate::functions::Call;
 
+/// datacat's `template_body(names...)`: each template's text (found as `template()` finds
+/// it), unrendered, concatenated: datacat renders it itself later.
+fn template_body(ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    let mut out = String::new();
+    for name in &call.args {
+        let name = to_s(name);
+        let Some(path) = crate::functions::erb::find_template(ev, &name) else {
+            return Err(fail(format!("Could not find template '{name}'")));
+        };
+        let text = std::fs::read(&path).map_err(|e| fail(format!("{e}")))?;
+        out.push_str(&String::from_utf8_lossy(&text));
+    }
+    Ok(Value::from(out.as_str()))
+}
+
 /// The dispatch Puppet makes for a 4.x function whose method is `def f(*args)`.
 const ANY_ARGS: &[&str] = &["Any *$args"];
 
@@ -33,6 +48,7 @@ const HTTPS_URL: &str = "type Stdlib::HTTPSUrl = Pattern[/(?i:\\Ahttps:\\/\\/.*\
 
 pub static PORTS: &[Port] = &[
     // staging
+    v3("datacat", "template_body", -1, template_body),
     v3("staging", "staging_parse", -1, staging_parse),
     v3("staging", "scope_defaults", -1, scope_defaults),
     // redis
