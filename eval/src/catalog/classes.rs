@@ -28,6 +28,20 @@ impl Evaluator {
         Ok(reference_value("Class", &lower))
     }
 
+    /// Adds the classes not in the catalog yet (not evaluated: Puppet's
+    /// `ensure_classes_without_parameters`); their lower-case names.
+    pub fn add_classes(&mut self, names: &[String], at: Span) -> Eval<Vec<String>> {
+        let mut added = Vec::new();
+        for name in names {
+            let lower = name.trim_start_matches("::").to_lowercase();
+            if self.compiler.catalog.position("Class", &lower).is_none() {
+                self.add_class(&lower, None, at, false)?;
+                added.push(lower);
+            }
+        }
+        Ok(added)
+    }
+
     /// `contain`'s containment edge, from what is being evaluated to the class (once).
     pub fn contain_class(&mut self, name: &str) {
         let edge = (

@@ -46,11 +46,16 @@ fn require(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     declare_classes(ev, &call, |ev, name| ev.require_from_container(&name.trim_start_matches("::").to_lowercase()))
 }
 
-/// `include` and its kin: the named classes declared (every name checked first), each then
-/// given to `then` (`contain`'s containment, `require`'s relationship); their references.
+/// `include` and its kin, as Puppet's `evaluate_classes`: every name checked, then every new
+/// class added to the catalog, then each evaluated in order, then each given to `then`
+/// (`contain`'s containment, `require`'s relationship); their references.
 fn declare_classes(ev: &mut Evaluator, call: &Call, then: fn(&mut Evaluator, &str)) -> Eval<Value> {
     let names = class_names(&call.args)?;
     ev.check_class_names(&names)?;
+    let added = ev.add_classes(&names, call.at)?;
+    for name in &added {
+        ev.evaluate_class_body(name)?;
+    }
     let mut refs = Vec::new();
     for name in names {
         refs.push(ev.include_class(&name, call.at)?);
