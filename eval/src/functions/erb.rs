@@ -82,7 +82,7 @@ fn render_file_inner(ev: &mut Evaluator, name: &str, path: &Path, at: Span) -> E
                 Some((ruby_file, line)) => (format!("{PUPPET_RUBY}/{ruby_file}"), *line),
                 None => (file.clone(), poppet_erb::line_col(&text, e.at.unwrap_or(0)).0),
             };
-            let detail = detail(&e);
+            let detail = detail(&e, &text);
             fail(format!("Failed to parse template {name}:\n  Filepath: {file}\n  Line: {line}\n  Detail: {detail}\n"))
         }
         Failure::Flow(flow) => flow,
@@ -105,7 +105,7 @@ fn inline_template(ev: &mut Evaluator, call: Call) -> Eval<Value> {
             }
         };
         let rendered = render(ev, &text, None, call.at).map_err(|e| match e {
-            Failure::Template(e) => fail(format!("Failed to parse inline template: {}", detail(&e))),
+            Failure::Template(e) => fail(format!("Failed to parse inline template: {}", detail(&e, &text))),
             Failure::Flow(flow) => flow,
         })?;
         out.push_str(&rendered);
@@ -141,10 +141,12 @@ enum Failure {
 }
 
 /// An error's message as Ruby's exception shows it (`detail.to_s`).
-fn detail(e: &ErbError) -> String {
+/// What Ruby it is, and where in the template, for Ruby the engine does not run.
+fn detail(e: &ErbError, text: &str) -> String {
     match e.kind {
         Kind::Unsupported => {
-            format!("{e} ({})", e.class())
+            let (line, column) = poppet_erb::line_col(text, e.at.unwrap_or(0));
+            format!("{e} ({}) at line {line}, column {column} of the template", e.class())
         }
         _ => e.message.clone(),
     }
