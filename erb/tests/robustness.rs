@@ -73,54 +73,43 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
     }
 }
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
-fn mutate(text: &str, rng: &mut Rng) -> String {
+/// `text` with one to four edits, drawn from `rng` (seeded: failures reproduce).
+fn mutate(text: &str, rng: &mut fastrand::Rng) -> String {
     const PIECES: &[&str] = &[
         "<%", "%>", "-%>", "<%=", "end", "do |x|", "{", "}", "(", "\"", "'", "#{", "/", "[", "]", ".", "::", "|", "?",
         ":", "\n", "@", "%w[", "<<~E\n", "*", "&", "=>", "..", "-", "rescue", "begin", "retry", "while", "->",
     ];
     let mut chars: Vec<char> = text.chars().collect();
-    for _ in 0..1 + rng.below(4) {
+    for _ in 0..1 + below(rng, 4) {
         if chars.is_empty() {
             break;
         }
-        let at = rng.below(chars.len());
-        match rng.below(4) {
+        let at = below(rng, chars.len());
+        match below(rng, 4) {
             0 => {
-                let len = 1 + rng.below(8);
+                let len = 1 + below(rng, 8);
                 chars.drain(at..(at + len).min(chars.len()));
             }
             1 => {
-                let end = (at + 1 + rng.below(16)).min(chars.len());
+                let end = (at + 1 + below(rng, 16)).min(chars.len());
                 let copy: Vec<char> = chars[at..end].to_vec();
                 chars.splice(at..at, copy);
             }
             2 => {
-                let other = rng.below(chars.len());
+                let other = below(rng, chars.len());
                 chars.swap(at, other);
             }
             _ => {
-                let piece = PIECES[rng.below(PIECES.len())];
+                let piece = PIECES[below(rng, PIECES.len())];
                 chars.splice(at..at, piece.chars());
             }
         }
     }
     chars.into_iter().collect()
+}
+
+fn below(rng: &mut fastrand::Rng, n: usize) -> usize {
+    rng.usize(..n.max(1))
 }
 
 fn render(text: &str) {
@@ -133,7 +122,7 @@ fn render(text: &str) {
 fn no_template_panics_or_runs_away() {
     let seeds = seeds();
     let per_seed: usize = std::env::var("POPPET_ERB_FUZZ").ok().and_then(|n| n.parse().ok()).unwrap_or(12);
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = fastrand::Rng::with_seed(0x9e37_79b9_7f4a_7c15);
     let mut runs = 0;
     for seed in &seeds {
         let started = std::time::Instant::now();

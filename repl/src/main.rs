@@ -191,17 +191,12 @@ fn main() -> ExitCode {
     let node = args.node.clone();
     let catalog = args.catalog;
     let modulepath = args.modulepath.clone();
-    // Evaluation recurses once per nesting level of code and of calls: give it a deep stack.
-    let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || {
-        let facts = match node_facts(&node_args) {
-            Ok(f) => f,
+    on_deep_stack("the evaluation thread", move || {
+        let mut session = match new_session(&node_args, options, &node, modulepath.as_deref()) {
+            Ok(s) => s,
             Err(code) => return code,
         };
-        let mut session = Session::new(options, &facts, &node);
         session.evaluator.interrupt = interrupt;
-        if let Some(path) = &modulepath {
-            session.evaluator.set_modulepath(path);
-        }
         if let Output::Text = output {
             let to_stderr = catalog.is_some();
             session.evaluator.set_sink(Box::new(move |log: &Log| print_log(log, min_level, to_stderr)));
@@ -212,14 +207,34 @@ fn main() -> ExitCode {
             println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
         }
         report(&outcome, &source, output, colour)
-    });
-    match worker.map(|w| w.join()) {
+    })
+}
+
+/// Runs `work` on a thread with a deep stack (evaluation recurses once per nesting level of
+/// code and of calls); its exit code, or an error naming `what` when the thread fails.
+fn on_deep_stack(what: &str, work: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
+    match std::thread::Builder::new().stack_size(1 << 30).spawn(work).map(|w| w.join()) {
         Ok(Ok(code)) => code,
         _ => {
-            eprintln!("Error: the evaluation thread failed");
+            eprintln!("Error: {what} failed");
             ExitCode::from(1)
         }
     }
+}
+
+/// A session for the node of the command line, with its module path.
+fn new_session(
+    node_args: &NodeArgs,
+    options: Options,
+    node: &str,
+    modulepath: Option<&str>,
+) -> Result<Session, ExitCode> {
+    let facts = node_facts(node_args)?;
+    let mut session = Session::new(options, &facts, node);
+    if let Some(path) = modulepath {
+        session.evaluator.set_modulepath(path);
+    }
+    Ok(session)
 }
 
 /// `--erb TEMPLATE [--values HASH]`: the template rendered with the variables, on stdout.
@@ -230,15 +245,11 @@ fn render_erb(args: &Args, template: String) -> ExitCode {
     let modulepath = args.modulepath.clone();
     let values = args.values.clone();
     let min_level = args.log_level.level();
-    let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || {
-        let facts = match node_facts(&node_args) {
-            Ok(f) => f,
+    on_deep_stack("the evaluation thread", move || {
+        let mut session = match new_session(&node_args, options, &node, modulepath.as_deref()) {
+            Ok(s) => s,
             Err(code) => return code,
         };
-        let mut session = Session::new(options, &facts, &node);
-        if let Some(path) = &modulepath {
-            session.evaluator.set_modulepath(path);
-        }
         session.evaluator.set_sink(Box::new(move |log: &Log| print_log(log, min_level, true)));
         if let Some(values) = &values {
             let outcome = session.run(values);
@@ -272,14 +283,7 @@ fn render_erb(args: &Args, template: String) -> ExitCode {
                 ExitCode::from(1)
             }
         }
-    });
-    match worker.map(|w| w.join()) {
-        Ok(Ok(code)) => code,
-        _ => {
-            eprintln!("Error: the evaluation thread failed");
-            ExitCode::from(1)
-        }
-    }
+    })
 }
 
 /// The node's facts: read from `--facts FILE`, else the built-in platform's, then each
@@ -482,7 +486,7 @@ fn interactive(args: &Args) -> ExitCode {
     let init = if args.no_init { None } else { poppet::shell::default_init_path() };
     let log_level = args.log_level.level();
     let modulepath = args.modulepath.clone();
-    let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || {
+    on_deep_stack("the shell's thread", move || {
         let facts = match node_facts(&node_args) {
             Ok(f) => f,
             Err(code) => return code,
@@ -499,12 +503,5 @@ fn interactive(args: &Args) -> ExitCode {
             log_level,
             modulepath,
         })
-    });
-    match worker.map(|w| w.join()) {
-        Ok(Ok(code)) => code,
-        _ => {
-            eprintln!("Error: the shell's thread failed");
-            ExitCode::from(1)
-        }
-    }
+    })
 }

@@ -32,7 +32,7 @@ fn template(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let mut out = String::new();
     for name in call.args.iter().map(|a| to_3x(a, true, 0)) {
         let name = ruby::to_s(&name);
-        let Some(path) = find_template(ev, &name) else {
+        let Some(path) = super::templates::find_in_module(ev, &name, "templates") else {
             return Err(fail(format!("Could not find template '{name}'")));
         };
         out.push_str(&render_file(ev, &name, &path, call.at)?);
@@ -43,7 +43,7 @@ fn template(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 /// Renders the ERB template `name` (a module's `module/file.erb`, or a file) in the
 /// evaluator's current scope, as `template(name)` does: for `poppet --erb`.
 pub fn render_template(ev: &mut Evaluator, name: &str) -> Eval<String> {
-    let path = match find_template(ev, name) {
+    let path = match super::templates::find_in_module(ev, name, "templates") {
         Some(path) => path,
         None if Path::new(name).is_file() => Path::new(name).to_path_buf(),
         None => return Err(fail(format!("Could not find template '{name}'"))),
@@ -111,17 +111,6 @@ fn inline_template(ev: &mut Evaluator, call: Call) -> Eval<Value> {
         out.push_str(&rendered);
     }
     Ok(Value::from(out.as_str()))
-}
-
-/// A module's template (`module/path`) or an absolute path (`Puppet::Parser::Files.find_template`).
-pub(crate) fn find_template(ev: &Evaluator, name: &str) -> Option<std::path::PathBuf> {
-    let path = if Path::new(name).is_absolute() {
-        Path::new(name).to_path_buf()
-    } else {
-        let (module, rest) = name.split_once('/')?;
-        ev.module_dir(module)?.join("templates").join(rest)
-    };
-    path.is_file().then_some(path)
 }
 
 /// Whether two values are one array or hash object (not merely equal).
@@ -216,71 +205,6 @@ impl Printer for EvalHost<'_> {
 /// Where the reference Puppet's Ruby library is (Debian's package of Puppet 7.23): an error
 /// Puppet's own Ruby raises under a template names its file there.
 const PUPPET_RUBY: &str = "/usr/lib/ruby/vendor_ruby";
-
-/// Puppet's 3.x functions of its own (`lib/puppet/parser/functions`), which
-/// `scope.function_NAME` finds, and its log functions.
-const PUPPET_3X: &[&str] = &[
-    "assert_type",
-    "binary_file",
-    "break",
-    "contain",
-    "create_resources",
-    "defined",
-    "dig",
-    "digest",
-    "each",
-    "epp",
-    "fail",
-    "file",
-    "filter",
-    "find_file",
-    "fqdn_rand",
-    "generate",
-    "hiera",
-    "hiera_array",
-    "hiera_hash",
-    "hiera_include",
-    "include",
-    "inline_epp",
-    "inline_template",
-    "lest",
-    "lookup",
-    "map",
-    "match",
-    "md5",
-    "new",
-    "next",
-    "realize",
-    "reduce",
-    "regsubst",
-    "require",
-    "return",
-    "reverse_each",
-    "scanf",
-    "sha1",
-    "sha256",
-    "shellquote",
-    "slice",
-    "split",
-    "sprintf",
-    "step",
-    "strftime",
-    "tag",
-    "tagged",
-    "template",
-    "then",
-    "type",
-    "versioncmp",
-    "with",
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "err",
-    "alert",
-    "emerg",
-    "crit",
-];
 
 impl Host for EvalHost<'_> {
     fn lookupvar(&mut self, name: &str) -> Result<Option<Value>, ErbError> {
@@ -403,12 +327,8 @@ impl Host for EvalHost<'_> {
     }
 
     fn call_function(&mut self, name: &str, args: Vec<Value>, legacy: bool) -> Result<Option<Value>, ErbError> {
-        let known = self.ev.function_exists(name)
-            || self.ev.autoload(crate::eval::modules::Entity::Function, name).unwrap_or(false);
         if legacy {
-            let v3 = PUPPET_3X.contains(&name)
-                || known && self.ev.registry.port(name).is_some_and(|p| matches!(p.api, super::ported::Api::V3 { .. }));
-            if !v3 {
+            if !super::ported::stdlib_validate::has_3x_function(self.ev, name) {
                 return Ok(None);
             }
             if name == "versioncmp" {

@@ -102,7 +102,7 @@ fn file(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 
 /// `module/path` in the module's `dir` (`templates`, `files`), as Puppet's `find_template` and
 /// `find_file` find it; an absolute path as it is. A file only.
-fn find_in_module(ev: &Evaluator, name: &str, dir: &str) -> Option<PathBuf> {
+pub(crate) fn find_in_module(ev: &Evaluator, name: &str, dir: &str) -> Option<PathBuf> {
     module_path(ev, name, dir).filter(|path| path.is_file())
 }
 

@@ -32,7 +32,7 @@ mod stdlib_collections;
 pub(crate) mod stdlib_data;
 mod stdlib_host;
 mod stdlib_strings;
-mod stdlib_validate;
+pub(crate) mod stdlib_validate;
 
 /// How Puppet calls the Ruby function a port stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -30,7 +30,7 @@ fn template_body(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let mut out = String::new();
     for name in &call.args {
         let name = to_s(name);
-        let Some(path) = crate::functions::erb::find_template(ev, &name) else {
+        let Some(path) = crate::functions::templates::find_in_module(ev, &name, "templates") else {
             return Err(fail(format!("Could not find template '{name}'")));
         };
         let text = std::fs::read(&path).map_err(|e| fail(format!("{e}")))?;

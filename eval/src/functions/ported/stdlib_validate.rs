@@ -309,7 +309,7 @@ const PUPPET_3X: &[&str] = &[
 
 /// Whether `Puppet::Parser::Functions.function(name)` finds a 3.x function: Puppet's own,
 /// or a module's `lib/puppet/parser/functions/NAME.rb`.
-fn has_3x_function(ev: &Evaluator, name: &str) -> bool {
+pub(crate) fn has_3x_function(ev: &Evaluator, name: &str) -> bool {
     if PUPPET_3X.contains(&name) {
         return true;
     }
