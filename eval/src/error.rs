@@ -16,11 +16,22 @@ pub struct EvalError {
     /// evaluation (`no parameter named 'x' (line: 1) on File[/x] (line: 1)`). Callers that
     /// place positionless errors leave it alone.
     pub bare: bool,
+    /// The calls the error unwound through, innermost first (the shell's call trace).
+    pub trace: Vec<TraceFrame>,
+}
+
+/// One call an error unwound through: the function called, and where the call was.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceFrame {
+    pub function: String,
+    /// The manifest or shell input of the call (`None`: the program).
+    pub file: Option<std::rc::Rc<str>>,
+    pub line: u32,
 }
 
 impl EvalError {
     pub fn new(message: impl Into<String>, at: Span) -> EvalError {
-        EvalError { message: message.into(), at: Some(at), file: None, bare: false }
+        EvalError { message: message.into(), at: Some(at), file: None, bare: false, trace: Vec::new() }
     }
 }
 
@@ -76,7 +87,7 @@ impl From<EvalError> for Flow {
 impl From<puppet_types::Error> for Flow {
     /// A type-system error, without a position yet.
     fn from(e: puppet_types::Error) -> Flow {
-        Flow::error(EvalError { message: e.message, at: None, file: None, bare: false })
+        Flow::error(EvalError { message: e.message, at: None, file: None, bare: false, trace: Vec::new() })
     }
 }
 
@@ -89,12 +100,12 @@ impl From<pfmt::error::FormatError> for Flow {
 /// An error without a position: inside a built-in function, the call's position is added
 /// with Puppet's `Error while evaluating a Function Call, ` prefix.
 pub fn fail(message: impl Into<String>) -> Flow {
-    Flow::error(EvalError { message: message.into(), at: None, file: None, bare: false })
+    Flow::error(EvalError { message: message.into(), at: None, file: None, bare: false, trace: Vec::new() })
 }
 
 /// An error Puppet reports bare (`no parameter named 'x' (line: 1) on File[/x] (line: 1)`).
 pub fn bare(message: impl Into<String>) -> Flow {
-    Flow::error(EvalError { message: message.into(), at: None, file: None, bare: true })
+    Flow::error(EvalError { message: message.into(), at: None, file: None, bare: true, trace: Vec::new() })
 }
 
 /// An error at `at`.

@@ -32,5 +32,6 @@ pub mod resource_types;
 pub mod scope;
 mod session;
 
+pub use eval::checkpoint::Checkpoint;
 pub use eval::{Evaluator, Level, Log, Options, Strict};
 pub use session::{Failure, FailureKind, Outcome, Session};

@@ -21,10 +21,14 @@ use std::rc::Rc;
 
 use puppet_types::Value;
 
+#[derive(Clone)]
 enum Vars {
     Few(Vec<(Rc<str>, Value)>),
     Many(HashMap<Rc<str>, Value, foldhash::fast::RandomState>),
 }
+
+/// A scope's variables as they were (a checkpoint's).
+pub(crate) struct SavedVars(Vars);
 
 pub struct Scope {
     vars: RefCell<Vars>,
@@ -142,6 +146,16 @@ impl Scope {
 
     pub fn remove(&self, name: &str) -> Option<Value> {
         self.take_own(name)
+    }
+
+    /// This scope's own variables as they are now, for [`Scope::restore`].
+    pub(crate) fn saved(&self) -> SavedVars {
+        SavedVars(self.vars.borrow().clone())
+    }
+
+    /// Puts back the variables [`Scope::saved`] took.
+    pub(crate) fn restore(&self, saved: SavedVars) {
+        *self.vars.borrow_mut() = saved.0;
     }
 
     /// This scope's own variables, sorted by name.

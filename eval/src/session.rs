@@ -63,6 +63,8 @@ pub struct Failure {
     pub column: u32,
     /// The manifest of the position when it is not the program's (a module's file).
     pub file: Option<String>,
+    /// The function calls the error unwound through, innermost first.
+    pub trace: Vec<crate::error::TraceFrame>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,21 +96,6 @@ impl Failure {
             (l, 0) => format!(" (line: {l})"),
             (l, c) => format!(" (line: {l}, column: {c})"),
         }
-    }
-
-    /// The source line the error points at, with a caret under the column (two lines, each
-    /// indented by two spaces), or `None` without a line. `colour` paints the caret red.
-    pub fn excerpt(&self, source: &str, colour: bool) -> Option<String> {
-        let text = source.lines().nth((self.line as usize).checked_sub(1)?)?;
-        let mut out = format!("  {text}");
-        if self.column > 0 {
-            // Tabs stay tabs so that the caret lines up under them.
-            let pad: String =
-                text.chars().take(self.column as usize - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
-            let (on, off) = if colour { ("\x1b[1;31m", "\x1b[0m") } else { ("", "") };
-            out.push_str(&format!("\n  {pad}{on}^{off}"));
-        }
-        Some(out)
     }
 
     /// The error as `puppet apply` prints it after `Error: ` (without ` on node NAME`).
@@ -221,6 +208,7 @@ fn parse_failure(errors: &[Diagnostic]) -> Failure {
             line: 0,
             column: 0,
             file: None,
+            trace: Vec::new(),
         };
     }
     let d = &errors[0];
@@ -230,26 +218,27 @@ fn parse_failure(errors: &[Diagnostic]) -> Failure {
         line: d.span.line,
         column: d.span.column,
         file: None,
+        trace: Vec::new(),
     }
 }
 
 fn flow_failure(flow: Flow) -> Failure {
     match flow {
         Flow::Error(e) => {
-            let EvalError { message, at, file, .. } = *e;
+            let EvalError { message, at, file, trace, .. } = *e;
             let (line, column) = at.map_or((0, 0), |s| (s.line, s.column));
             let kind = if message.ends_with("from context where this is illegal") {
                 FailureKind::Context
             } else if at.is_none() {
                 // Puppet's own text ends with where it happened: that is the location.
                 if let Some((message, line, file)) = split_bare_location(&message) {
-                    return Failure { kind: FailureKind::Bare, message, line, column: 0, file };
+                    return Failure { kind: FailureKind::Bare, message, line, column: 0, file, trace };
                 }
                 FailureKind::Bare
             } else {
                 FailureKind::Evaluation
             };
-            Failure { kind, message, line, column, file: file.map(|f| f.to_string()) }
+            Failure { kind, message, line, column, file: file.map(|f| f.to_string()), trace }
         }
         Flow::Break(at) => context_failure(*at),
         Flow::Next(exit) | Flow::Return(exit) => context_failure(exit.at),
@@ -263,5 +252,6 @@ fn context_failure(at: puppet_syntax::Span) -> Failure {
         line: at.line,
         column: 0,
         file: None,
+        trace: Vec::new(),
     }
 }

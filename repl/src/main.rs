@@ -3,7 +3,7 @@
 //! interactive shell.
 //!
 //! Log lines go to standard output as they are made, the error to standard error (on a
-//! terminal with its source line and a caret: `Failure::excerpt`, shared with the shell);
+//! terminal with its source line and a caret: `poppet::excerpt`, shared with the shell);
 //! `--output json` prints one record instead. The node is a real one by default: Puppet's
 //! settings, the facts of a Debian 12 node (`puppet_eval::facts`). `--facts` reads JSON with `pfmt::data` and YAML
 //! as Puppet reads a facts file (Psych's YAML 1.1, with Hiera's reader). Ctrl-C sets the
@@ -441,7 +441,8 @@ fn print_error(error: &Failure, source: &Source, colour: bool) {
     let (red, reset) = if colour { ("\x1b[31m", "\x1b[0m") } else { ("", "") };
     let _ = writeln!(err, "{red}Error:{reset} {}{location}", error.message);
     if std::io::stderr().is_terminal() {
-        if let Some(excerpt) = error.excerpt(&source.text, colour) {
+        if let Some(excerpt) = poppet::excerpt::of_failure(error, &source.text, poppet::excerpt::read_manifest, colour)
+        {
             let _ = writeln!(err, "{excerpt}");
         }
     }

@@ -107,6 +107,11 @@ fn parse(text: &str) -> Vec<Script> {
             ">" => script.steps.push(Step::Line(unescape(rest))),
             "keys:" => script.steps.push(Step::Keys(unescape(rest))),
             "now:" => script.steps.push(Step::Now(unescape(rest))),
+            "repeat:" => {
+                let (count, text) = rest.split_once(' ').unwrap_or((rest, ""));
+                let count: usize = count.parse().unwrap_or_else(|_| panic!("line {}: repeat: COUNT TEXT", index + 1));
+                script.steps.push(Step::Now(unescape(text).repeat(count)));
+            }
             "<" => script.steps.push(Step::Expect(unescape(rest))),
             "~" => script.steps.push(Step::Regex(rest.to_owned())),
             "!" => script.steps.push(Step::Absent(unescape(rest))),

@@ -22,6 +22,7 @@ use crate::scope::Scope;
 /// The catalog compiler's state, beside the evaluator's: the catalog being compiled, what
 /// programs have defined (classes, defined types, nodes), the container code is evaluated in,
 /// and the work left for the end of compilation (relationships to resolve).
+#[derive(Clone)]
 pub struct Compiler {
     /// The catalog being compiled.
     pub catalog: Catalog,

@@ -440,7 +440,7 @@ pub struct Defaults {
 }
 
 /// The compiled catalog.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Catalog {
     resources: Vec<Resource>,
     index: HashMap<(String, String), usize>,

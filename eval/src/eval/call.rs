@@ -336,9 +336,13 @@ impl Evaluator {
         let result = self.call_known(key, args, block, at);
         self.call_frames.truncate(frames);
         result.map_err(|flow| match flow {
-            Flow::Error(mut e) if e.at.is_none() && !e.bare => {
-                e.message = format!("Error while evaluating a {what}, {}", e.message);
-                e.at = Some(at);
+            Flow::Error(mut e) => {
+                if e.at.is_none() && !e.bare {
+                    e.message = format!("Error while evaluating a {what}, {}", e.message);
+                    e.at = Some(at);
+                }
+                let file = self.loader.current_file.clone();
+                e.trace.push(crate::error::TraceFrame { function: key.to_owned(), file, line: at.line });
                 Flow::Error(e)
             }
             other => other,

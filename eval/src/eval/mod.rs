@@ -54,6 +54,7 @@
 
 mod access;
 mod call;
+pub mod checkpoint;
 pub mod modules;
 mod operators;
 
@@ -215,6 +216,15 @@ pub struct Evaluator {
     /// The built-in functions.
     pub registry: Registry,
 
+    // The shell.
+    /// The name the program's own code goes by in positions (`<input 3>`, a file the shell
+    /// loads): what it defines and declares is placed there, so that errors met later name it.
+    /// `None` for the runner's program (Puppet's `unknown`).
+    pub program_name: Option<Rc<str>>,
+    /// At the shell's prompt, the top-scope variables the program may assign again, each
+    /// once (see [`Evaluator::allow_rebinding`]).
+    rebind: Option<Rebind>,
+
     // The catalog, modules and data.
     /// The catalog compiler's state: the catalog, the definitions of classes, defined types
     /// and nodes, and what compilation still has to do.
@@ -259,6 +269,8 @@ impl Evaluator {
             hiera: Default::default(),
             erb_objects: Vec::new(),
             template_log: None,
+            program_name: None,
+            rebind: None,
         }
     }
 
@@ -283,6 +295,21 @@ impl Evaluator {
         self.log(Level::Warning, format!("{message} ({file}line: {line}, column: {column})"));
     }
 
+    /// Lets the next program assign again, once each, the top-scope variables set so far
+    /// (but `except`): at the shell's prompt, inputs are not one program, and `$x = $x + 1`
+    /// replaces `$x`. Within the program Puppet's rule holds (a second assignment is an
+    /// error). [`Evaluator::take_rebound`] tells which were replaced.
+    pub fn allow_rebinding(&mut self, except: &[&str]) {
+        let allowed =
+            self.top.variables().into_iter().map(|(name, _)| name).filter(|name| !except.contains(&&**name)).collect();
+        self.rebind = Some(Rebind { allowed, rebound: Vec::new() });
+    }
+
+    /// The variables the program assigned again, in order; rebinding ends.
+    pub fn take_rebound(&mut self) -> Vec<String> {
+        self.rebind.take().map(|r| r.rebound).unwrap_or_default()
+    }
+
     /// Evaluates a program (parsed from `source`) in the current scope: its definitions
     /// (functions, type aliases) first, as Puppet's loaders know them before evaluation
     /// starts, then its statements.
@@ -295,11 +322,16 @@ impl Evaluator {
         self.source = Rc::from(source);
         self.garbled.values_mut().for_each(|named| *named = false);
         self.hiera.reset();
-        self.define_all(body, source)?;
+        let saved_loading = std::mem::replace(&mut self.loader.loading_file, self.program_name.clone());
+        let defined = self.define_all(body, source);
+        self.loader.loading_file = saved_loading;
+        defined?;
         let frames = self.call_frames.len();
-        self.call_frames.push((None, 0));
+        let saved_file = std::mem::replace(&mut self.loader.current_file, self.program_name.clone());
+        self.call_frames.push((self.program_name.clone(), 0));
         let result = self.eval(body);
         self.call_frames.truncate(frames);
+        self.loader.current_file = saved_file;
         match result {
             Err(Flow::Break(at)) => Err(illegal_context("break", *at)),
             Err(Flow::Next(exit)) => Err(illegal_context("next", exit.at)),
@@ -345,6 +377,7 @@ impl Evaluator {
                 at: None,
                 file: None,
                 bare: false,
+                trace: Vec::new(),
             })
         };
         for statement in statements {
@@ -463,6 +496,7 @@ impl Evaluator {
                     at: None,
                     file: None,
                     bare: false,
+                    trace: Vec::new(),
                 }));
             }
         }
@@ -760,6 +794,13 @@ impl Evaluator {
         if name == "server_facts" || (matches!(name, "facts" | "trusted") && self.scope.get(name).is_some()) {
             return Err(fail_at(format!("Attempt to assign to a reserved variable name: '${name}'"), at));
         }
+        if let Some(rebind) = &mut self.rebind {
+            if Rc::ptr_eq(&self.scope, &self.top) && self.top.has_own(name) && rebind.allowed.remove(name) {
+                self.top.replace(name, value);
+                rebind.rebound.push(name.to_owned());
+                return Ok(());
+            }
+        }
         if !self.scope.set(name, value) {
             let message = if matches!(name, "name" | "title") {
                 format!("Cannot reassign built in (or already assigned) variable '${name}'")
@@ -1052,6 +1093,12 @@ impl Evaluator {
     }
 }
 
+/// The top-scope variables a shell input may assign again ([`Evaluator::allow_rebinding`]).
+struct Rebind {
+    allowed: std::collections::HashSet<Rc<str>>,
+    rebound: Vec<String>,
+}
+
 /// The classes and defined types of a program (classes nest in classes), in order.
 fn collect_definitions<'a>(statements: &'a [Expr], out: &mut Vec<(&'a str, &'a [puppet_syntax::ast::Parameter])>) {
     for statement in statements {
@@ -1192,6 +1239,7 @@ fn illegal_context(what: &str, at: Span) -> Flow {
         at: Some(at),
         file: None,
         bare: false,
+        trace: Vec::new(),
     })
 }
 

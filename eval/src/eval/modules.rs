@@ -21,6 +21,7 @@ use std::rc::Rc;
 use puppet_types::Value;
 
 use super::{Evaluator, Level, Strict};
+use crate::catalog::Definition;
 use crate::error::{fail, Eval};
 
 /// The modules of the module path, as Puppet's `environment.modules` makes them: each
@@ -44,6 +45,9 @@ pub struct Loader {
     modules: OnceCell<Modules>,
     /// The manifests loaded so far (each is loaded once).
     pub(crate) loaded_files: HashSet<PathBuf>,
+    /// The classes and defined types the modules' manifests define, once asked
+    /// ([`Evaluator::module_definitions`]).
+    definitions: OnceCell<Vec<(String, bool)>>,
     /// The module manifest whose definitions are being made known.
     pub(crate) loading_file: Option<Rc<str>>,
     /// The module manifest whose code is being evaluated (`None`: the program's).
@@ -150,6 +154,11 @@ impl Evaluator {
         self.loader.loading_file = saved_file;
         self.source = saved;
         defined.map_err(|flow| crate::catalog::compiler::in_file(flow, Some(&file)))
+    }
+
+    /// A module's directory on the module path, if it is there.
+    pub fn module_path(&self, module: &str) -> Option<PathBuf> {
+        self.module_dir(module)
     }
 
     /// A module's directory: in the first module path directory that has the module (Puppet's
@@ -260,6 +269,46 @@ impl Evaluator {
         self.registry.port(key)
     }
 
+    /// A class or defined type by name, loaded from the module path when it is not known
+    /// yet: the definition, and whether it is a class. (A file that fails to load is as
+    /// good as absent here.)
+    pub fn find_definition(&mut self, name: &str) -> Option<(Rc<Definition>, bool)> {
+        let key = name.trim_start_matches("::").to_lowercase();
+        if !self.is_class_or_define(&key) {
+            let _ = self.autoload(Entity::Definition, &key);
+        }
+        let compiler = &self.compiler;
+        match compiler.classes_defs.get(&key) {
+            Some(def) => Some((def.clone(), true)),
+            None => compiler.defines.get(&key).map(|def| (def.clone(), false)),
+        }
+    }
+
+    /// The classes and defined types known so far (those programs defined and those loaded
+    /// from modules), sorted: name, and whether it is a class.
+    pub fn definitions(&self) -> Vec<(String, bool)> {
+        let compiler = &self.compiler;
+        let classes = compiler.classes_defs.keys().map(|k| (k.clone(), true));
+        let mut all: Vec<(String, bool)> = classes.chain(compiler.defines.keys().map(|k| (k.clone(), false))).collect();
+        all.sort();
+        all
+    }
+
+    /// The classes and defined types the module path's manifests define, whether loaded or
+    /// not (for completion): each `manifests/**/*.pp` file's `class NAME` and `define NAME`
+    /// at the start of a line, found without parsing. Read once per module path.
+    pub fn module_definitions(&self) -> &[(String, bool)] {
+        self.loader.definitions.get_or_init(|| {
+            let mut found = Vec::new();
+            for (_, dir) in self.modules() {
+                scan_definitions(&dir.join("manifests"), &mut found);
+            }
+            found.sort();
+            found.dedup();
+            found
+        })
+    }
+
     /// The version of a module on the module path (its `metadata.json`'s), if it says one.
     pub fn module_version(&self, module: &str) -> Option<String> {
         let dir = self.module_dir(module)?;
@@ -312,6 +361,7 @@ impl Evaluator {
     pub fn set_modulepath(&mut self, path: &str) {
         self.loader.modulepath = std::env::split_paths(path).filter(|p| !p.as_os_str().is_empty()).collect();
         self.loader.modules = OnceCell::new();
+        self.loader.definitions = OnceCell::new();
         self.registry.unload_ports();
     }
 
@@ -607,5 +657,33 @@ fn ruby_to_s(value: &Value) -> String {
             format!("{{{}}}", pairs.join(", "))
         }
         other => puppet_types::display::value_to_s(other),
+    }
+}
+
+/// The `class NAME` and `define NAME` lines of the manifests under `dir`, recursively.
+fn scan_definitions(dir: &Path, found: &mut Vec<(String, bool)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            scan_definitions(&path, found);
+        } else if path.extension().is_some_and(|e| e == "pp") {
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            for line in text.lines() {
+                let (is_class, rest) = match (line.strip_prefix("class "), line.strip_prefix("define ")) {
+                    (Some(rest), _) => (true, rest),
+                    (_, Some(rest)) => (false, rest),
+                    _ => continue,
+                };
+                let name: String = rest
+                    .trim_start()
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+                    .collect();
+                if !name.is_empty() && !name.ends_with(':') {
+                    found.push((name.trim_start_matches("::").to_lowercase(), is_class));
+                }
+            }
+        }
     }
 }

@@ -144,6 +144,7 @@ fn detail(e: &ErbError, text: &str) -> String {
 /// A Ruby object a template stored in a Puppet variable (`scope.setvar`): Puppet keeps the
 /// object, so later templates see it and its changes. The variable's Puppet value follows
 /// the object after each render.
+#[derive(Clone)]
 pub struct ErbObject {
     scope: Rc<Scope>,
     name: Rc<str>,

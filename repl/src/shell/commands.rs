@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use puppet_types::Value;
 
-use super::{human_duration, Names, Next, Shell};
+use super::{context, human_duration, reference, Names, Next, Shell};
 use puppet_eval::functions::ported::Api;
 use puppet_eval::{Level, Strict};
 
@@ -44,13 +44,57 @@ pub const COMMANDS: &[Command] = &[
         summary: "the resources declared so far, and their relationships",
         run: catalog,
     },
+    Command {
+        name: "facts",
+        usage: "[PATH]",
+        summary: "the node's facts, or one (`:facts os.family`)",
+        run: context::facts,
+    },
+    Command { name: "classes", usage: "[FILTER]", summary: "the classes in the catalog", run: context::classes },
+    Command {
+        name: "resources",
+        usage: "[FILTER]",
+        summary: "the resources in the catalog (`:catalog` shows their attributes)",
+        run: context::resources,
+    },
+    Command {
+        name: "krt",
+        usage: "[TYPE]",
+        summary: "known resource types: core, defined, classes; or one's attributes",
+        run: context::krt,
+    },
+    Command {
+        name: "environment",
+        usage: "",
+        summary: "the environment, module path and node",
+        run: context::environment,
+    },
+    Command {
+        name: "whereami",
+        usage: "[N]",
+        summary: "the code around the last error (N lines each side), or the last input",
+        run: context::whereami,
+    },
+    Command { name: "stacktrace", usage: "", summary: "the last error's call trace", run: context::stacktrace },
     Command { name: "load", usage: "FILE", summary: "run a manifest in this session", run: load },
-    Command { name: "reload", usage: "", summary: "run the loaded manifests again", run: reload },
+    Command {
+        name: "play",
+        usage: "FILE",
+        summary: "run a manifest's statements one by one, as if typed",
+        run: context::play,
+    },
+    Command {
+        name: "reload",
+        usage: "",
+        summary: "run the session again with the loaded manifests read afresh",
+        run: reload,
+    },
+    Command { name: "undo", usage: "", summary: "take back the last input that succeeded", run: undo },
     Command { name: "reset", usage: "", summary: "forget every variable and definition", run: reset },
     Command {
         name: "set",
         usage: "[NAME VALUE]",
-        summary: "show or change a setting (format, color, strict, timing, loglevel, types)",
+        summary: "show or change a setting (format, color, strict, timing, loglevel, types, trace)",
         run: set,
     },
     Command { name: "time", usage: "EXPR", summary: "run code and show how long it took", run: time },
@@ -68,6 +112,7 @@ const SETTINGS: &[(&str, &str)] = &[
     ("timing", "on | off"),
     ("loglevel", "debug | info | notice | warning | err"),
     ("types", "on | off: show each result's type"),
+    ("trace", "on | off: show the calls an error unwound through (:stacktrace shows the last one's)"),
 ];
 
 /// Runs the meta-command line `text` (without its `:`).
@@ -227,26 +272,31 @@ fn type_of(shell: &mut Shell, rest: &str) -> Next {
 fn doc(shell: &mut Shell, rest: &str) -> Next {
     let name = rest.trim();
     if name.is_empty() {
-        println!("Usage: :doc NAME (a function, a data type or a keyword)");
+        println!("Usage: :doc NAME (a function, a data type, a resource type or a keyword)");
         return Next::Continue;
     }
     let mut found = false;
     let port = shell.session.evaluator.load_module_function(name);
     let ev = &shell.session.evaluator;
     if let Some(f) = ev.functions.get(&name.to_lowercase()) {
-        let params: Vec<String> = f.parameters.iter().map(|p| format!("${}", p.name)).collect();
-        println!("function {}({})  (defined in this session)", f.name, params.join(", "));
+        let source = shell.text_of(f.file.as_deref());
+        let params = context::parameters_text(&f.parameters, source.as_deref());
+        let params = if params.is_empty() { "()".to_owned() } else { params };
+        let returns = f
+            .return_type
+            .as_ref()
+            .and_then(|r| source.as_deref()?.get(r.span.start..r.span.end))
+            .map(|r| format!(" >> {r}"))
+            .unwrap_or_default();
+        println!("{}", shell.paint(&format!("function {}{params}{returns}", f.name)));
+        let place = f.file.as_deref().unwrap_or("this session");
+        shell.note(&format!("  defined in {place}"));
         found = true;
     } else if let Some(port) = port {
         match port.api {
             Api::V4 => {
-                println!(
-                    "{} - function of module {} (ported from its Ruby); signatures:",
-                    port.builtin.name, port.module
-                );
-                for dispatch in port.builtin.dispatches {
-                    println!("  {}({dispatch})", port.builtin.name);
-                }
+                println!("{} - function of module {} (ported from its Ruby)", port.builtin.name, port.module);
+                print_signatures(shell, port.builtin.name, port.builtin.dispatches);
             }
             Api::V3 { arity, .. } => {
                 let takes = match arity {
@@ -262,12 +312,14 @@ fn doc(shell: &mut Shell, rest: &str) -> Next {
         }
         found = true;
     } else if let Some((builtin, _)) = ev.registry.get(name) {
-        println!("{} - built-in function; signatures:", builtin.name);
-        for dispatch in builtin.dispatches {
-            println!("  {}({dispatch})", builtin.name);
+        println!("{} - built-in function", builtin.name);
+        if let Some(entry) = reference::function_text(builtin.name) {
+            println!("{}\n", entry.paragraphs);
         }
+        print_signatures(shell, builtin.name, builtin.dispatches);
         found = true;
     }
+    let ev = &shell.session.evaluator;
     let lower = name.to_lowercase();
     if let Some((t, text)) = TYPE_DOCS.iter().find(|(t, _)| t.to_lowercase() == lower) {
         println!("{t} - data type: {text}");
@@ -277,14 +329,36 @@ fn doc(shell: &mut Shell, rest: &str) -> Next {
         println!("{expanded} - type alias defined in this session");
         found = true;
     }
+    if let Some(t) = puppet_eval::resource_types::get(&lower) {
+        let text = reference::type_text(&t.name).map_or("", |e| e.summary());
+        println!("{} - resource type (`:krt {}` lists its attributes)\n{text}", t.name, t.name);
+        found = true;
+    } else if lower == "metaparameters" {
+        if let Some(entry) = reference::metaparameters() {
+            println!("The metaparameters every resource takes:\n{}", entry.paragraphs);
+            found = true;
+        }
+    }
     if let Some((k, text)) = KEYWORDS.iter().find(|(k, _)| *k == name) {
         println!("{k} - keyword: {text}");
         found = true;
     }
     if !found {
-        println!("No function, data type or keyword named '{name}'.");
+        println!("No function, data type, resource type or keyword named '{name}'.");
     }
     Next::Continue
+}
+
+/// A function's signatures, one a line; the local type aliases its signatures use after
+/// them (`where Name = Type`).
+fn print_signatures(shell: &Shell, name: &str, dispatches: &[&str]) {
+    println!("signatures:");
+    for dispatch in dispatches.iter().filter(|d| !d.starts_with("type ")) {
+        println!("  {}", shell.paint(&format!("{name}({dispatch})")));
+    }
+    for local in dispatches.iter().filter_map(|d| d.strip_prefix("type ")) {
+        println!("  where {}", shell.paint(local));
+    }
 }
 
 fn functions(shell: &mut Shell, rest: &str) -> Next {
@@ -319,7 +393,7 @@ fn types(shell: &mut Shell, rest: &str) -> Next {
 }
 
 /// Names in columns that fit 80 characters.
-fn print_columns(names: Vec<String>) {
+pub(super) fn print_columns(names: Vec<String>) {
     if names.is_empty() {
         println!("Nothing matches.");
         return;
@@ -385,30 +459,37 @@ fn load(shell: &mut Shell, rest: &str) -> Next {
 }
 
 /// `~/x` as a path in the home directory.
-fn expand_home(path: &str) -> PathBuf {
+pub(super) fn expand_home(path: &str) -> PathBuf {
     match (path.strip_prefix("~/"), dirs::home_dir()) {
         (Some(rest), Some(home)) => home.join(rest),
         _ => PathBuf::from(path),
     }
 }
 
+/// `:reload`: the session again from the start, with the loaded files read afresh.
 fn reload(shell: &mut Shell, _: &str) -> Next {
-    let files = shell.loaded().to_vec();
+    let files: Vec<String> = shell.loaded().iter().map(|f| f.display().to_string()).collect();
     if files.is_empty() {
         println!("Nothing loaded yet (:load FILE).");
+        return Next::Continue;
     }
-    for file in files {
-        println!("{}", shell.dim(&format!("loading {}", file.display())));
-        if let Err(message) = shell.load(file) {
-            println!("Error: {message}");
-        }
-    }
+    shell.note(&format!("reloading {}", files.join(", ")));
+    let count = shell.reload();
+    shell.note(&format!("{count} input{} ran again", if count == 1 { "" } else { "s" }));
     Next::Continue
 }
 
 fn reset(shell: &mut Shell, _: &str) -> Next {
     shell.reset();
     shell.note("The session starts over: no variables, functions or type aliases of yours.");
+    Next::Continue
+}
+
+fn undo(shell: &mut Shell, _: &str) -> Next {
+    match shell.undo() {
+        Ok(name) => shell.note(&format!("{name} is taken back")),
+        Err(message) => println!("{message}"),
+    }
     Next::Continue
 }
 
@@ -434,6 +515,7 @@ fn set(shell: &mut Shell, rest: &str) -> Next {
             ("timing", on(s.timing).to_owned()),
             ("loglevel", shell.log_level().label().to_lowercase()),
             ("types", on(s.show_types).to_owned()),
+            ("trace", on(s.trace).to_owned()),
             ("fact", facts),
         ];
         for (name, value) in rows {
@@ -462,6 +544,10 @@ fn set(shell: &mut Shell, rest: &str) -> Next {
         }
         ("types", Some(on)) => {
             shell.settings.show_types = on;
+            true
+        }
+        ("trace", Some(on)) => {
+            shell.settings.trace = on;
             true
         }
         ("strict_variables", Some(on)) => {
@@ -545,7 +631,16 @@ fn time(shell: &mut Shell, rest: &str) -> Next {
 }
 
 fn history(_: &mut Shell, rest: &str) -> Next {
-    Next::History(rest.parse().ok())
+    match rest.trim() {
+        "" => Next::History(None),
+        n => match n.parse() {
+            Ok(count) => Next::History(Some(count)),
+            Err(_) => {
+                println!("Usage: :history [N] (N, a number of entries: not '{n}')");
+                Next::Continue
+            }
+        },
+    }
 }
 
 /// `:edit`: the last input in `$VISUAL` or `$EDITOR` (else `vi`); what is saved runs.
@@ -700,12 +795,12 @@ pub const KEYWORDS: &[(&str, &str)] = &[
 impl Shell {
     /// The value of Puppet code, or `None` after showing its error.
     pub fn value_of(&mut self, code: &str) -> Option<Value> {
+        let checkpoint = self.session.evaluator.checkpoint();
         let outcome = self.session.run(code);
+        // What the code did is not kept: `:type $x = 1` sets nothing.
+        self.session.evaluator.rollback(checkpoint);
         if let Some(error) = &outcome.error {
-            println!("Error: {}{}", error.message, error.location());
-            if let Some(excerpt) = error.excerpt(code, self.settings.colour) {
-                println!("{excerpt}");
-            }
+            self.show_error(error, code, "");
             return None;
         }
         Some(outcome.value.unwrap_or(Value::Undef))
@@ -717,7 +812,7 @@ impl Shell {
     }
 
     /// Puppet text coloured as source on a colour terminal.
-    fn paint(&self, text: &str) -> String {
+    pub(super) fn paint(&self, text: &str) -> String {
         if self.settings.colour {
             self.highlighter().highlight_value(text, &super::highlight::Theme::dark())
         } else {

@@ -18,20 +18,33 @@
 //!   Puppet source; `$_` is the last result that is not undef. Errors show Puppet's message,
 //!   the location and the source line with a caret (`Failure::excerpt`, shared with the
 //!   runner).
-//! - **The prompt is not one program.** A top-level variable assigned again at the prompt is
-//!   removed first (a note says so; it is restored when the input fails), while inside one
-//!   input Puppet's "Cannot reassign" holds. A function or type alias defined again replaces
-//!   the old one (the evaluator's redefinition error is per program).
+//! - **Every input is a transaction.** It runs between an evaluator checkpoint and either
+//!   its commit or its rollback (`puppet_eval::Checkpoint`): a failed input leaves no
+//!   variable, resource or definition behind, and `:undo` goes back to the checkpoint of the
+//!   last input that succeeded. `:reload` starts a new session and runs the journal of
+//!   successful inputs again, the loaded files read afresh.
+//! - **The prompt is not one program.** A top-level variable set by an earlier input may be
+//!   assigned once more (`$x = $x + 1`; a note says so: `Evaluator::allow_rebinding`), while
+//!   inside one input Puppet's "Cannot reassign" holds. A function or type alias defined
+//!   again replaces the old one (the evaluator's redefinition error is per program).
+//! - **Positions name their input.** Each input is `<input N>` and each loaded file its
+//!   path to the evaluator (`Evaluator::program_name`): what they define and declare is placed
+//!   there, so an error met later in a function of an earlier input shows that input's line
+//!   (`poppet::excerpt`, carets placed by display width), and `:set trace on` the calls the
+//!   error unwound through.
 //! - **Interrupts**: rustyline reads Ctrl-C as a key while editing (the input is cleared);
 //!   while code runs, Ctrl-C is a signal that sets the evaluator's interrupt flag.
 
 pub mod commands;
 pub mod complete;
+mod context;
 mod helper;
 pub mod highlight;
+mod reference;
 pub mod validate;
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,7 +53,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use puppet_syntax::ast::{Expr, ExprKind};
+use puppet_syntax::ast::ExprKind;
 use puppet_types::Value;
 use rustyline::error::ReadlineError;
 use rustyline::history::{FileHistory, History};
@@ -49,7 +62,7 @@ use rustyline::{
 };
 
 use highlight::{Highlighter, Theme};
-use puppet_eval::{Level, Log, Options, Outcome, Session};
+use puppet_eval::{Checkpoint, Failure, Level, Log, Options, Outcome, Session};
 
 /// How the shell starts.
 pub struct Config {
@@ -79,6 +92,8 @@ pub struct Settings {
     pub timing: bool,
     /// Show the (generalized) type after each result.
     pub show_types: bool,
+    /// Show the calls an error unwound through after it.
+    pub trace: bool,
 }
 
 /// What the shell does after an input.
@@ -111,9 +126,8 @@ pub struct Shell {
     node: String,
     base_options: Options,
     modulepath: Option<String>,
-    /// The lowest log level shown (shared with the session's log sink).
-    log_level: Rc<Cell<Level>>,
-    sink_colour: Rc<Cell<bool>>,
+    /// How the session's log lines are shown (shared with its sink).
+    sink: Sink,
     names: Rc<RefCell<Names>>,
     highlighter: Rc<Highlighter>,
     interrupt: Arc<AtomicBool>,
@@ -121,6 +135,19 @@ pub struct Shell {
     loaded: Vec<PathBuf>,
     /// The last Puppet input, for `:edit`.
     last_input: String,
+    /// How many inputs of Puppet code have run: the next is `<input N+1>`.
+    inputs: usize,
+    /// The text of each input and loaded file by the name its positions go by, for the
+    /// excerpts of errors met later in what it defined.
+    sources: HashMap<Rc<str>, Rc<str>>,
+    /// The inputs that succeeded since the session started, in order (what `:reload` runs
+    /// again), each with the checkpoint from before it (what `:undo` goes back to; the
+    /// oldest are let go after [`UNDO_DEPTH`]).
+    journal: Vec<Committed>,
+    /// The init file, run again by `:reset`.
+    init: Option<PathBuf>,
+    /// The last error, for `:stacktrace`.
+    last_failure: Option<(Failure, Rc<str>)>,
     /// The variables Puppet sets before any input (facts, `$trusted`, `$name`, ...), which
     /// `:vars` leaves out unless asked.
     preset: std::collections::HashSet<String>,
@@ -128,29 +155,36 @@ pub struct Shell {
 
 impl Shell {
     pub fn new(config: &Config) -> Shell {
-        let log_level = Rc::new(Cell::new(config.log_level));
-        let sink_colour = Rc::new(Cell::new(config.colour));
+        let sink = Sink {
+            level: Rc::new(Cell::new(config.log_level)),
+            colour: Rc::new(Cell::new(config.colour)),
+            muted: Rc::new(Cell::new(false)),
+            program: Rc::default(),
+        };
         let interrupt = Arc::new(AtomicBool::new(false));
-        let mut session =
-            new_session(config.options, &config.facts, &config.node, &log_level, &sink_colour, &interrupt);
+        let mut session = new_session(config.options, &config.facts, &config.node, &sink, &interrupt);
         if let Some(path) = &config.modulepath {
             session.evaluator.set_modulepath(path);
         }
         let mut shell = Shell {
             session,
-            settings: Settings { format: None, colour: config.colour, timing: false, show_types: false },
+            settings: Settings { format: None, colour: config.colour, timing: false, show_types: false, trace: false },
             facts: config.facts.clone(),
             node: config.node.clone(),
             base_options: config.options,
             modulepath: config.modulepath.clone(),
-            log_level,
-            sink_colour,
+            sink,
             names: Rc::default(),
             highlighter: Rc::new(Highlighter::new()),
             interrupt,
             loaded: Vec::new(),
             last_input: String::new(),
             preset: Default::default(),
+            inputs: 0,
+            sources: HashMap::new(),
+            journal: Vec::new(),
+            init: config.init.clone(),
+            last_failure: None,
         };
         shell.preset = shell.session.evaluator.top.variables().iter().map(|(n, _)| n.to_string()).collect();
         shell.refresh_names();
@@ -171,27 +205,54 @@ impl Shell {
         Next::Continue
     }
 
-    /// Evaluates Puppet code; with `echo`, shows its value. Returns whether it succeeded.
+    /// Evaluates an input of Puppet code; with `echo`, shows its value. Returns whether it
+    /// succeeded.
     pub fn evaluate(&mut self, source: &str, echo: bool) -> bool {
-        let replaced = self.prepare_redefinitions(source);
+        self.inputs += 1;
+        let name: Rc<str> = Rc::from(format!("<input {}>", self.inputs));
+        self.run_program(source, name, None, echo)
+    }
+
+    /// Runs a program as one transaction: it commits when it succeeds (its checkpoint kept
+    /// for `:undo`, the program for `:reload`), and is rolled back when it fails, leaving no
+    /// trace. `name` is what its positions go by; `file` the manifest it was read from.
+    fn run_program(&mut self, source: &str, name: Rc<str>, file: Option<PathBuf>, echo: bool) -> bool {
+        let text: Rc<str> = Rc::from(source);
+        self.sources.insert(name.clone(), text.clone());
+        let checkpoint = self.session.evaluator.checkpoint();
+        let ev = &mut self.session.evaluator;
+        ev.program_name = Some(name.clone());
+        // Positions in a typed input are shown without its name; a file's name its file.
+        let typed = file.is_none();
+        *self.sink.program.borrow_mut() = typed.then(|| name.clone());
+        ev.allow_rebinding(PROTECTED);
         self.interrupt.store(false, Ordering::SeqCst);
         let started = Instant::now();
-        let outcome = self.session.run(source);
+        let mut outcome = self.session.run(source);
         let elapsed = started.elapsed();
+        if let Some(error) = outcome.error.as_mut().filter(|e| !typed && e.file.is_none() && e.line > 0) {
+            // A loaded file's own positions name it.
+            error.file = Some(name.to_string());
+        }
+        let rebound = self.session.evaluator.take_rebound();
+        self.session.evaluator.program_name = None;
+        *self.sink.program.borrow_mut() = None;
         let ok = outcome.error.is_none();
         if ok {
-            for (name, _) in &replaced {
-                self.note(&format!("${name} reassigned"));
+            for variable in &rebound {
+                self.note(&format!("${variable} reassigned"));
             }
-        } else {
-            // The input did not run to its end: variables it did not set keep their values.
-            for (name, old) in replaced {
-                if !self.session.evaluator.top.has_own(&name) {
-                    self.session.evaluator.top.bind(name.as_str().into(), old);
+            self.journal.push(Committed { name: name.clone(), text, file, checkpoint: Some(checkpoint) });
+            let kept = self.journal.iter().filter(|c| c.checkpoint.is_some()).count();
+            if kept > UNDO_DEPTH {
+                if let Some(oldest) = self.journal.iter_mut().find(|c| c.checkpoint.is_some()) {
+                    oldest.checkpoint = None;
                 }
             }
+        } else {
+            self.session.evaluator.rollback(checkpoint);
         }
-        self.show_outcome(&outcome, source, echo);
+        self.show_outcome(&outcome, source, if typed { &name } else { "" }, echo);
         if self.settings.timing {
             self.note(&format!("took {}", human_duration(elapsed)));
         }
@@ -199,24 +260,108 @@ impl Shell {
         ok
     }
 
-    fn show_outcome(&mut self, outcome: &Outcome, source: &str, echo: bool) {
-        let mut out = std::io::stdout().lock();
+    /// `:undo`: takes back the last input that succeeded; its name, or `None` when there is
+    /// nothing to take back.
+    pub fn undo(&mut self) -> Result<Rc<str>, &'static str> {
+        let Some(last) = self.journal.pop() else { return Err("Nothing to undo.") };
+        let Some(checkpoint) = last.checkpoint else {
+            self.journal.push(last);
+            return Err("Nothing more to undo: the older inputs are no longer kept.");
+        };
+        self.session.evaluator.rollback(checkpoint);
+        if let Some(Value::Undef) | None = self.session.evaluator.top.get("_") {
+            self.session.evaluator.top.remove("_");
+        }
+        self.refresh_names();
+        Ok(last.name)
+    }
+
+    fn show_outcome(&mut self, outcome: &Outcome, source: &str, name: &str, echo: bool) {
         if let Some(error) = &outcome.error {
-            let (red, reset) = if self.settings.colour { ("\x1b[1;31m", "\x1b[0m") } else { ("", "") };
-            let _ = writeln!(out, "{red}Error:{reset} {}{}", error.message, error.location());
-            if let Some(excerpt) = error.excerpt(source, self.settings.colour) {
-                let _ = writeln!(out, "{excerpt}");
+            if !self.sink.muted.get() {
+                self.show_error(error, source, name);
+                if self.settings.trace {
+                    self.show_trace(error, name);
+                }
             }
+            let name = if name.is_empty() { error.file.as_deref().unwrap_or_default() } else { name };
+            self.last_failure = Some((error.clone(), Rc::from(name)));
             return;
         }
+        let value = outcome.value.clone().unwrap_or(Value::Undef);
         // `$_` is the last value that is not undef (as Python's `_` skips None).
-        let Some(value) = outcome.value.as_ref().filter(|v| !v.is_undef()) else { return };
-        self.session.evaluator.top.replace("_", value.clone());
-        if !echo {
-            return;
+        if !value.is_undef() {
+            self.session.evaluator.top.replace("_", value.clone());
         }
-        let shown = self.show_value(value);
-        let _ = writeln!(out, "=> {shown}");
+        if echo && !self.sink.muted.get() && !(value.is_undef() && only_definitions(source)) {
+            let shown = self.show_value(&value);
+            println!("=> {shown}");
+        }
+    }
+
+    /// An error: Puppet's message and location (without the file when it is the program's
+    /// own), then the line it points at in the input or file where the failing code was
+    /// written.
+    pub fn show_error(&self, error: &Failure, source: &str, name: &str) {
+        let mut out = std::io::stdout().lock();
+        let (red, reset) = if self.settings.colour { ("\x1b[1;31m", "\x1b[0m") } else { ("", "") };
+        let here = error.file.as_deref() == Some(name);
+        let location = if here { Failure { file: None, ..error.clone() }.location() } else { error.location() };
+        let _ = writeln!(out, "{red}Error:{reset} {}{location}", error.message);
+        let text_of = |file: &str| match self.sources.get(file) {
+            Some(text) => Some(text.to_string()),
+            None => crate::excerpt::read_manifest(file),
+        };
+        let excerpt = if here {
+            crate::excerpt::excerpt(source, error.line, error.column, self.settings.colour)
+        } else {
+            crate::excerpt::of_failure(error, source, text_of, self.settings.colour)
+        };
+        if let Some(excerpt) = excerpt {
+            let _ = writeln!(out, "{excerpt}");
+        }
+    }
+
+    /// The calls an error unwound through, innermost first, each with where it was made,
+    /// after where the error is.
+    pub fn show_trace(&self, error: &Failure, name: &str) {
+        let place = |file: Option<&str>, line: u32| {
+            let file = file.filter(|f| *f != name).unwrap_or(name);
+            format!("{file}:{line}")
+        };
+        let mut lines = Vec::new();
+        if error.line > 0 {
+            let column = if error.column > 0 { format!(":{}", error.column) } else { String::new() };
+            lines.push(format!("  at {}{column}", place(error.file.as_deref(), error.line)));
+        }
+        for frame in &error.trace {
+            lines.push(format!("  in {}(), called at {}", frame.function, place(frame.file.as_deref(), frame.line)));
+        }
+        if lines.is_empty() {
+            self.note("No call trace: the error is not in Puppet code.");
+        } else {
+            self.note(&format!("Call trace, innermost first:\n{}", lines.join("\n")));
+        }
+    }
+
+    /// The text a position's file stands for: an input, a loaded file, a module's manifest
+    /// (`None`: the last input).
+    pub fn text_of(&self, file: Option<&str>) -> Option<String> {
+        let Some(file) = file else { return Some(self.last_input.clone()) };
+        match self.sources.get(file) {
+            Some(text) => Some(text.to_string()),
+            None => crate::excerpt::read_manifest(file),
+        }
+    }
+
+    /// The name of the last input or file that ran, if any.
+    pub fn last_input_name(&self) -> Option<String> {
+        (self.inputs > 0).then(|| format!("<input {}>", self.inputs))
+    }
+
+    /// The last error, with its call trace (`:stacktrace`).
+    pub fn last_failure(&self) -> Option<&(Failure, Rc<str>)> {
+        self.last_failure.as_ref()
     }
 
     /// A value as the shell shows it: through the format engine (`%p` unless `:set format`
@@ -224,17 +369,38 @@ impl Shell {
     /// type when `:set types on`.
     pub fn show_value(&self, value: &Value) -> String {
         let text = match &self.settings.format {
-            None => pfmt::convert_with(value, &Value::from("%p")),
+            None => {
+                let one_line = pfmt::convert_with(value, &Value::from("%p"));
+                match one_line {
+                    // Wider than the terminal: pretty-printed, one entry a line.
+                    Ok(text) if text.chars().count() + 3 > terminal_width() => {
+                        pfmt::convert_with(value, &Value::from("%#p")).or(Ok(text))
+                    }
+                    other => other,
+                }
+            }
             Some(format) => pfmt::string_new(value, Some(format)),
         };
-        let text = text.unwrap_or_else(|e| format!("(cannot be shown: {e})"));
-        let mut shown =
-            if self.settings.colour { self.highlighter.highlight_value(&text, &Theme::dark()) } else { text };
+        let mut shown = self.colour_value(text);
         if self.settings.show_types {
             let t = puppet_types::infer::generalize(&puppet_types::infer::infer(value));
             shown.push_str(&self.dim(&format!("  : {t}")));
         }
         shown
+    }
+
+    /// A value pretty-printed (`%#p`: one entry a line), coloured as source.
+    pub fn show_pretty(&self, value: &Value) -> String {
+        self.colour_value(pfmt::convert_with(value, &Value::from("%#p")))
+    }
+
+    fn colour_value(&self, text: Result<String, pfmt::FormatError>) -> String {
+        let text = text.unwrap_or_else(|e| format!("(cannot be shown: {e})"));
+        if self.settings.colour {
+            self.highlighter.highlight_value(&text, &Theme::dark())
+        } else {
+            text
+        }
     }
 
     /// A note (dim on a terminal).
@@ -248,33 +414,6 @@ impl Shell {
         } else {
             text.to_owned()
         }
-    }
-
-    /// At the prompt, top-level variables assigned by `source` that already exist are
-    /// removed first (returned with their values, to restore when the input fails). (A
-    /// function or type alias defined again replaces the old one in the evaluator already:
-    /// Puppet's redefinition error is about one program.)
-    fn prepare_redefinitions(&mut self, source: &str) -> Vec<(String, Value)> {
-        let Ok(program) = puppet_syntax::analyze(source).result else { return Vec::new() };
-        let mut replaced = Vec::new();
-        let mut assigned = Vec::new();
-        let statements = match program.body.as_ref().map(|b| &b.kind) {
-            Some(ExprKind::Block(statements)) => statements.as_slice(),
-            Some(_) => program.body.as_slice(),
-            None => &[],
-        };
-        for statement in statements {
-            assigned_variables(statement, &mut assigned);
-        }
-        for name in assigned {
-            if PROTECTED.contains(&name.as_str()) || replaced.iter().any(|(n, _)| *n == name) {
-                continue;
-            }
-            if let Some(old) = self.session.evaluator.top.remove(&name) {
-                replaced.push((name, old));
-            }
-        }
-        replaced
     }
 
     /// Reloads the names completion offers from the session.
@@ -300,20 +439,34 @@ impl Shell {
         names.classes = ev.classes.iter().cloned().collect();
     }
 
-    /// Starts over: a new session with the same facts, node and options.
+    /// Starts over: a new session with the same facts, node and options, after which the
+    /// init file runs again.
     pub fn reset(&mut self) {
-        self.session = new_session(
-            self.session.evaluator.options,
-            &self.facts,
-            &self.node,
-            &self.log_level,
-            &self.sink_colour,
-            &self.interrupt,
-        );
+        self.fresh_session();
+        self.run_init();
+        self.refresh_names();
+    }
+
+    /// A new session: nothing defined, nothing declared, no history of inputs.
+    fn fresh_session(&mut self) {
+        self.session =
+            new_session(self.session.evaluator.options, &self.facts, &self.node, &self.sink, &self.interrupt);
         if let Some(path) = &self.modulepath {
             self.session.evaluator.set_modulepath(path);
         }
-        self.refresh_names();
+        self.journal.clear();
+        self.sources.clear();
+    }
+
+    /// Runs the init file, if there is one (its errors are shown; it is not one of the
+    /// files `:reload` runs again, nor can `:undo` take it back).
+    fn run_init(&mut self) {
+        let Some(init) = self.init.clone() else { return };
+        if let Err(message) = self.load(init) {
+            println!("Error: {message}");
+        }
+        self.loaded.clear();
+        self.journal.clear();
     }
 
     /// The node's name.
@@ -343,27 +496,62 @@ impl Shell {
     }
 
     pub fn set_log_level(&mut self, level: Level) {
-        self.log_level.set(level);
+        self.sink.level.set(level);
     }
 
     pub fn log_level(&self) -> Level {
-        self.log_level.get()
+        self.sink.level.get()
     }
 
     pub fn set_colour(&mut self, on: bool) {
         self.settings.colour = on;
-        self.sink_colour.set(on);
+        self.sink.colour.set(on);
     }
 
-    /// Runs a file with `:load` (remembered for `:reload`).
-    pub fn load(&mut self, path: PathBuf) -> Result<(), String> {
-        let bytes = std::fs::read(&path).map_err(|e| format!("Could not read {}: {e}", path.display()))?;
-        let text = puppet_syntax::lexer::check_encoding(&bytes).map_err(|d| d.message)?.to_owned();
+    /// Runs a file with `:load` (remembered for `:reload`): one transaction, its positions
+    /// named by its path.
+    pub fn load(&mut self, path: PathBuf) -> Result<bool, String> {
+        let text = read_manifest(&path)?;
         if !self.loaded.contains(&path) {
-            self.loaded.push(path);
+            self.loaded.push(path.clone());
         }
-        self.evaluate(&text, false);
-        Ok(())
+        let name: Rc<str> = Rc::from(path.display().to_string());
+        Ok(self.run_program(&text, name, Some(path), false))
+    }
+
+    /// `:reload`: starts the session again and runs every input that succeeded since, in
+    /// order, with the loaded files read afresh: what a file declared before is replaced by
+    /// what it declares now. The inputs typed are run quietly (their results and messages
+    /// were shown the first time); the files show their messages and errors. An input that
+    /// fails now is dropped, with a note. Returns how many inputs ran again.
+    pub fn reload(&mut self) -> usize {
+        let journal = std::mem::take(&mut self.journal);
+        self.fresh_session();
+        self.run_init();
+        let mut count = 0;
+        for entry in journal {
+            count += 1;
+            let ok = match &entry.file {
+                Some(path) => match read_manifest(path) {
+                    Ok(text) => self.run_program(&text, entry.name.clone(), Some(path.clone()), false),
+                    Err(message) => {
+                        println!("Error: {message}");
+                        false
+                    }
+                },
+                None => {
+                    self.sink.muted.set(true);
+                    let ok = self.run_program(&entry.text, entry.name.clone(), None, false);
+                    self.sink.muted.set(false);
+                    ok
+                }
+            };
+            if !ok && entry.file.is_none() {
+                self.note(&format!("{} failed when run again; it is dropped", entry.name));
+            }
+        }
+        self.refresh_names();
+        count
     }
 
     /// The files loaded so far, in order.
@@ -392,42 +580,92 @@ impl Shell {
 /// Variables that belong to Puppet; assigning them stays Puppet's error.
 const PROTECTED: &[&str] = &["facts", "trusted", "server_facts", "environment", "_"];
 
-/// The variables a top-level statement assigns (`$x = …`, `[$a, $b] = …`, chained `=`).
-fn assigned_variables(e: &Expr, out: &mut Vec<String>) {
-    if let ExprKind::Assignment { left, right, .. } = &e.kind {
-        collect_targets(left, out);
-        assigned_variables(right, out);
-    }
+/// Whether a program only defines (functions, type aliases, classes, defined types, nodes):
+/// its undef value is not worth echoing.
+fn only_definitions(source: &str) -> bool {
+    let Ok(program) = puppet_syntax::analyze(source).result else { return false };
+    let statements = match program.body.as_ref().map(|b| &b.kind) {
+        Some(ExprKind::Block(statements)) => statements.as_slice(),
+        Some(_) => program.body.as_slice(),
+        None => return true,
+    };
+    statements.iter().all(|s| {
+        matches!(
+            s.kind,
+            ExprKind::Function { .. }
+                | ExprKind::TypeAlias { .. }
+                | ExprKind::Class { .. }
+                | ExprKind::Define { .. }
+                | ExprKind::Node { .. }
+        )
+    })
 }
 
-fn collect_targets(e: &Expr, out: &mut Vec<String>) {
-    match &e.kind {
-        ExprKind::Variable(name) => out.push(name.trim_start_matches("::").to_owned()),
-        ExprKind::Array(items) => items.iter().for_each(|i| collect_targets(i, out)),
-        _ => {}
-    }
+/// The terminal's width in columns (80 when it cannot be told).
+fn terminal_width() -> usize {
+    terminal_size::terminal_size().map_or(80, |(w, _)| usize::from(w.0))
+}
+
+/// How many inputs `:undo` can take back.
+const UNDO_DEPTH: usize = 100;
+
+/// An input that succeeded.
+struct Committed {
+    /// What its positions go by: `<input 3>`, a loaded file's path.
+    name: Rc<str>,
+    text: Rc<str>,
+    /// The file it was read from (`:load`).
+    file: Option<PathBuf>,
+    /// The session before it ran, while `:undo` can still go back there.
+    checkpoint: Option<Checkpoint>,
+}
+
+/// A manifest's text (Puppet's encoding rules: UTF-8, a BOM refused).
+fn read_manifest(path: &std::path::Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("Could not read {}: {e}", path.display()))?;
+    Ok(puppet_syntax::lexer::check_encoding(&bytes).map_err(|d| d.message)?.to_owned())
+}
+
+/// How the session's log lines are shown: the shell's settings, shared with the session's
+/// sink.
+#[derive(Clone)]
+struct Sink {
+    /// The lowest level shown.
+    level: Rc<Cell<Level>>,
+    colour: Rc<Cell<bool>>,
+    /// Nothing is shown (`:reload` running the inputs again).
+    muted: Rc<Cell<bool>>,
+    /// The name of the program running (`<input 3>`): positions in it are shown without it.
+    program: Rc<RefCell<Option<Rc<str>>>>,
 }
 
 fn new_session(
     options: Options,
     facts: &puppet_types::value::Hash,
     node: &str,
-    level: &Rc<Cell<Level>>,
-    colour: &Rc<Cell<bool>>,
+    sink: &Sink,
     interrupt: &Arc<AtomicBool>,
 ) -> Session {
     let mut session = Session::new(options, facts, node);
-    let (level, colour) = (level.clone(), colour.clone());
-    session.evaluator.set_sink(Box::new(move |log: &Log| print_log(log, level.get(), colour.get())));
+    let sink = sink.clone();
+    session.evaluator.set_sink(Box::new(move |log: &Log| {
+        if sink.muted.get() || log.level < sink.level.get() {
+            return;
+        }
+        match &*sink.program.borrow() {
+            Some(name) => {
+                let message = log.message.replace(&format!("(file: {name}, "), "(");
+                print_log(&Log { level: log.level, message }, sink.colour.get());
+            }
+            None => print_log(log, sink.colour.get()),
+        }
+    }));
     session.evaluator.interrupt = interrupt.clone();
     session
 }
 
 /// A log line as it happens: `Notice: message`, the level coloured on a terminal.
-fn print_log(log: &Log, min_level: Level, colour: bool) {
-    if log.level < min_level {
-        return;
-    }
+fn print_log(log: &Log, colour: bool) {
     let paint = match (colour, log.level) {
         (false, _) => "",
         (true, Level::Debug | Level::Info) => "\x1b[2m",
@@ -463,7 +701,7 @@ pub fn default_init_path() -> Option<PathBuf> {
     path.is_file().then_some(path)
 }
 
-const PROMPT: &str = "poppet> ";
+pub(crate) const PROMPT: &str = "poppet> ";
 
 /// Runs the interactive shell until `:quit` or Ctrl-D.
 pub fn run(config: Config) -> ExitCode {
@@ -490,12 +728,7 @@ pub fn run(config: Config) -> ExitCode {
             env!("CARGO_PKG_VERSION")
         );
     }
-    if let Some(init) = &config.init {
-        if let Err(message) = shell.load(init.clone()) {
-            println!("Error: {message}");
-        }
-        shell.loaded.clear();
-    }
+    shell.run_init();
     loop {
         colour.set(shell.settings.colour);
         match editor.readline(PROMPT) {
