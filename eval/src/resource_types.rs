@@ -69,6 +69,9 @@ pub struct Attribute {
     /// Ruby regexps (their source) that valid values may match instead of a literal value:
     /// `.` for file's `ensure` (a link target), `^[0-9]+$` for `recurselimit`.
     pub patterns: Vec<String>,
+    /// Puppet documents it as read-only (file's `ctime`, package's `status`): it reports
+    /// state, and manifests do not set it.
+    pub read_only: bool,
 }
 
 impl Attribute {
@@ -130,7 +133,14 @@ fn attribute(v: &Value) -> Attribute {
         .and_then(Value::as_object)
         .map(|m| m.iter().filter_map(|(alias, value)| Some((alias.clone(), value.as_str()?.to_owned()))).collect())
         .unwrap_or_default();
-    Attribute { name: text(v, "name"), kind, values: texts(v, "values"), aliases, patterns: texts(v, "patterns") }
+    Attribute {
+        name: text(v, "name"),
+        kind,
+        values: texts(v, "values"),
+        aliases,
+        patterns: texts(v, "patterns"),
+        read_only: v.get("read_only").and_then(Value::as_bool).unwrap_or(false),
+    }
 }
 
 /// Every core resource type, sorted by name. (`component` and `whit`, which Puppet makes

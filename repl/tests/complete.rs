@@ -16,10 +16,17 @@ const COMMANDS: &[&str] = &["doc", "edit", "help", "load", "quit", "reload", "re
 
 impl World for Fake {
     fn variables(&self) -> Vec<String> {
-        strings(&["x", "xs", "facts", "settings::environment"])
+        strings(&["x", "xs", "facts", "h", "settings::environment"])
     }
-    fn fact_keys(&self) -> Vec<String> {
-        strings(&["os", "networking", "kernel", "it's"])
+    fn keys(&self, variable: &str, path: &[String]) -> Vec<String> {
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        match (variable, path.as_slice()) {
+            ("facts", []) => strings(&["os", "networking", "kernel", "it's"]),
+            ("facts", ["os"]) => strings(&["family", "release"]),
+            ("facts", ["os", "release"]) => strings(&["full", "major"]),
+            ("h", []) => strings(&["name", "port"]),
+            _ => Vec::new(),
+        }
     }
     fn functions(&self) -> Vec<String> {
         strings(&["notice", "map", "max", "min", "mymod::helper", "include", "contain", "require", "each"])
@@ -29,6 +36,9 @@ impl World for Fake {
     }
     fn classes(&self) -> Vec<String> {
         strings(&["apache", "apache::mod::ssl", "nginx"])
+    }
+    fn defined_types(&self) -> Vec<String> {
+        strings(&["apache::vhost", "app::site"])
     }
     fn commands(&self) -> Vec<String> {
         strings(COMMANDS)

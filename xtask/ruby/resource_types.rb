@@ -7,6 +7,8 @@
 # and properties in Puppet's own order (`allattrs`, whose metaparameters are listed once, at the
 # top level), each with the literal values, aliases and patterns its `newvalues` /
 # `aliasvalue` declare (Puppet::Parameter::ValueCollection). Patterns are Ruby regexp sources.
+# An attribute whose documentation calls it read-only (file's `ctime`, package's `status`) is
+# marked `read_only`: it reports state, and a manifest has no reason to set it.
 require 'json'
 require 'puppet'
 
@@ -27,9 +29,11 @@ def attribute(type, name)
   patterns = collection.instance_variable_get(:@regexes)
   aliases = {}
   literals.each { |value| value.aliases.each { |a| aliases[a.to_s] = value.name.to_s } }
+  read_only = type.attrclass(name).doc.to_s.strip.start_with?('A read-only')
   {
     'name' => name.to_s,
     'kind' => kind,
+    'read_only' => read_only,
     'values' => literals.map { |value| value.name.to_s },
     'aliases' => aliases,
     'patterns' => patterns.map { |value| value.name.source },

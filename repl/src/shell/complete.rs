@@ -12,12 +12,12 @@
 //! | before the cursor | candidates |
 //! | --- | --- |
 //! | `$fa`, `"… $fa`, `"${fa` | variables |
-//! | `$facts[`, `$facts['o` | the keys of `$facts`, quoted and closed: `'os']` |
+//! | `$facts[`, `$facts['o`, `$facts['os']['`, `$h['` | the keys of the hash, quoted and closed: `'os']` |
 //! | `[1].ma` | functions (as methods) |
 //! | `include ap`, `contain 'ap`, `inherits ap`, `class { 'ap`, `Class['ap` | classes |
-//! | `file { '/x': en`, `File { en`, `File['/x'] { en` | the type's attributes and metaparameters, as `ensure => ` |
+//! | `file { '/x': en`, `File { en`, `File['/x'] { en` | the type's attributes (not the read-only ones) and metaparameters, as `ensure => ` |
 //! | `file { '/x': ensure => ` | that attribute's documented values (`present`, …) |
-//! | `no` (a word) | functions and keywords, and resource types where a statement starts |
+//! | `no` (a word) | functions and keywords, and resource types (core and defined) where a statement starts |
 //! | `In` (a capitalised word) | data types and resource type references (`File`) |
 //! | `:he`, `:help `, `:set `, `:doc ` | commands and their words |
 //! | `:load `, `:edit ` | paths |
@@ -29,7 +29,7 @@
 //! checks parameters with too.
 //!
 //! A word left empty (the cursor after a space) completes only where the context is narrow:
-//! attributes, attribute values, fact keys, class names, methods, commands and paths.
+//! attributes, attribute values, hash keys, class names, methods, commands and paths.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -40,14 +40,17 @@ use puppet_eval::resource_types;
 pub trait World {
     /// Variable names in scope, without `$` (`x`, `facts`, `settings::environment`).
     fn variables(&self) -> Vec<String>;
-    /// The keys of `$facts` (top level).
-    fn fact_keys(&self) -> Vec<String>;
+    /// The string keys of the hash a variable holds (`facts`, `h`), or of the hash found by
+    /// following `path` into it (`facts` `["os"]`: the keys of `$facts['os']`).
+    fn keys(&self, variable: &str, path: &[String]) -> Vec<String>;
     /// Callable function names, built-in and defined in the session (`notice`, `mymod::f`).
     fn functions(&self) -> Vec<String>;
     /// Data type names, built-in (`Integer`, `String`) and aliases.
     fn types(&self) -> Vec<String>;
-    /// Class names known to the session.
+    /// Class names known to the session (defined, loaded or on the module path).
     fn classes(&self) -> Vec<String>;
+    /// Defined type names known to the session (defined, loaded or on the module path).
+    fn defined_types(&self) -> Vec<String>;
     /// Meta-command names, without `:` (`help`, `quit`, `load`, `set`).
     fn commands(&self) -> Vec<String>;
     /// The fixed words the next argument of a command takes, given the command's name as
@@ -243,8 +246,9 @@ struct Token<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Head<'a> {
     None,
-    /// `$facts[`, or `${facts[` in a string.
-    Facts,
+    /// A variable or an access of one, by where its text is in the scanned text: `$facts[`,
+    /// `${facts[` in a string, `$facts['os'][`.
+    Index(usize, usize),
     /// `Class[`, `File[`.
     Ref(&'a str),
     /// `include(`.
@@ -659,9 +663,11 @@ fn ends_heredoc(line: &str, tag: &str) -> bool {
 fn head<'a>(level: &Level<'a>, at: usize) -> Head<'a> {
     let Some(last) = level.tokens.last().filter(|t| t.end == at) else { return Head::None };
     match last.tok {
-        Tok::Var("facts" | "::facts") => Head::Facts,
+        Tok::Var(_) => Head::Index(last.start, last.end),
         // `"${facts['os']}"`: a name first in an interpolation is a variable.
-        Tok::Word("facts") if level.opener == Opener::Interp && level.tokens.len() == 1 => Head::Facts,
+        Tok::Word(_) if level.opener == Opener::Interp && level.tokens.len() == 1 => Head::Index(last.start, last.end),
+        // `$facts['os'][`
+        Tok::Close(b']', Head::Index(start, _)) => Head::Index(start, last.end),
         Tok::Ref(name) => Head::Ref(name),
         Tok::Word(name) => Head::Word(name),
         _ => Head::None,
@@ -751,14 +757,18 @@ fn body_position<'a>(tokens: &[Token<'a>], titled: bool) -> BodyPosition<'a> {
 /// attribute's values (`None`: nothing in particular).
 #[derive(Debug, PartialEq, Eq)]
 enum Slot<'a> {
-    FactKey,
+    /// A key of the hash the text at this span stands for.
+    Key(usize, usize),
     Class,
-    Value { type_name: &'a str, attribute: &'a str },
+    Value {
+        type_name: &'a str,
+        attribute: &'a str,
+    },
 }
 
 fn slot<'a>(level: &Level<'a>, tokens: &[Token<'a>]) -> Option<Slot<'a>> {
     match level.opener {
-        Opener::Bracket(Head::Facts) if tokens.is_empty() => return Some(Slot::FactKey),
+        Opener::Bracket(Head::Index(start, end)) if tokens.is_empty() => return Some(Slot::Key(start, end)),
         Opener::Bracket(Head::Ref("Class")) if matches!(tokens.last().map(|t| t.tok), None | Some(Tok::Punct(","))) => {
             return Some(Slot::Class)
         }
@@ -804,7 +814,8 @@ fn attribute_values(type_name: &str, attribute: &str) -> Vec<String> {
 /// metaparameters; followed by ` => ` unless an `=>` follows the cursor already.
 fn attribute_names(type_name: &str, prefix: &str, after: &str, out: &mut Candidates) {
     let own = resource_types::get(type_name).map(|t| t.attributes.as_slice()).unwrap_or_default();
-    let names = own.iter().map(|a| a.name.as_str()).chain(resource_types::metaparameters().iter().map(String::as_str));
+    let own = own.iter().filter(|a| !a.read_only).map(|a| a.name.as_str());
+    let names = own.chain(resource_types::metaparameters().iter().map(String::as_str));
     let arrow = if after.trim_start().starts_with("=>") { "" } else { " => " };
     for name in names.filter(|n| n.starts_with(prefix)) {
         out.add(format!("{name}{arrow}"), name.to_owned());
@@ -828,7 +839,7 @@ fn code(before: &str, after: &str, base: usize, world: &dyn World, out: &mut Can
         (Some(Stop::Opaque), _) => end,
         (Some(Stop::Quoted(content)), _) => {
             let text = &before[content..];
-            if string_slot(level, &level.tokens, text, '\'', after, world, out) {
+            if string_slot(before, level, text, '\'', after, world, out) {
                 base + content
             } else {
                 end
@@ -842,7 +853,7 @@ fn code(before: &str, after: &str, base: usize, world: &dyn World, out: &mut Can
             }
             _ if text.quoted && text.plain => {
                 let typed = &before[text.content..];
-                if string_slot(level, &level.tokens, typed, '"', after, world, out) {
+                if string_slot(before, level, typed, '"', after, world, out) {
                     base + text.content
                 } else {
                     end
@@ -861,7 +872,7 @@ fn code(before: &str, after: &str, base: usize, world: &dyn World, out: &mut Can
                 _ => (None, tokens),
             };
             let start = word.map_or(before.len(), |w| w.start);
-            code_word(level, earlier, word.map(|w| w.tok), after, world, out);
+            code_word(before, level, earlier, word.map(|w| w.tok), after, world, out);
             base + start
         }
     }
@@ -870,17 +881,17 @@ fn code(before: &str, after: &str, base: usize, world: &dyn World, out: &mut Can
 /// A string being typed (its text so far, its quote) in a slot that names something; `false`
 /// when it names nothing in particular.
 fn string_slot(
+    scanned: &str,
     level: &Level<'_>,
-    tokens: &[Token<'_>],
     text: &str,
     quote: char,
     after: &str,
     world: &dyn World,
     out: &mut Candidates,
 ) -> bool {
-    let Some(slot) = slot(level, tokens) else { return false };
+    let Some(slot) = slot(level, &level.tokens) else { return false };
     let (names, close) = match slot {
-        Slot::FactKey => (world.fact_keys(), format!("{quote}]")),
+        Slot::Key(start, end) => (hash_keys(&scanned[start..end], world), format!("{quote}]")),
         Slot::Class => (world.classes(), quote.to_string()),
         Slot::Value { type_name, attribute } => (attribute_values(type_name, attribute), quote.to_string()),
     };
@@ -917,6 +928,7 @@ fn variables(prefix: &str, sigil: &str, world: &dyn World, out: &mut Candidates)
 
 /// A word (or nothing) at the cursor in code, after `tokens` of `level`.
 fn code_word(
+    scanned: &str,
     level: &Level<'_>,
     tokens: &[Token<'_>],
     word: Option<Tok<'_>>,
@@ -940,9 +952,9 @@ fn code_word(
             return world.functions().iter().for_each(|f| out.word(f, prefix));
         }
         match slot(level, tokens) {
-            Some(Slot::FactKey) => {
+            Some(Slot::Key(start, end)) => {
                 let close = if after.starts_with('\'') { "" } else { "']" };
-                for key in world.fact_keys().iter().filter(|k| k.starts_with(prefix)) {
+                for key in hash_keys(&scanned[start..end], world).iter().filter(|k| k.starts_with(prefix)) {
                     out.add(format!("'{}{close}", escape(key, '\'')), key.clone());
                 }
                 return;
@@ -983,5 +995,33 @@ fn code_word(
     KEYWORDS.iter().for_each(|k| out.word(k, prefix));
     if statement_start(level, tokens) {
         resource_types::all().iter().for_each(|t| out.word(&t.name, prefix));
+        world.defined_types().iter().for_each(|t| out.word(t, prefix));
     }
+}
+
+/// The keys of the hash an expression stands for: a variable (`$facts`, `$::h`, `facts` in
+/// an interpolation) followed by accesses with literal keys (`['os']`, `["a"]`, `[0]`).
+/// Nothing when the expression is anything else.
+fn hash_keys(expr: &str, world: &dyn World) -> Vec<String> {
+    let expr = expr.trim_start_matches('$').trim_start_matches("::");
+    let name_end = expr.find('[').unwrap_or(expr.len());
+    let (variable, mut rest) = expr.split_at(name_end);
+    let mut path = Vec::new();
+    while let Some(inner) = rest.strip_prefix('[') {
+        let Some(close) = inner.find(']') else { return Vec::new() };
+        let key = inner[..close].trim();
+        let unquoted = match key.chars().next() {
+            Some(q @ ('\'' | '"')) if key.len() >= 2 && key.ends_with(q) => {
+                key[1..key.len() - 1].replace(&format!("\\{q}"), &q.to_string())
+            }
+            Some(c) if c.is_ascii_digit() => key.to_owned(),
+            _ => return Vec::new(),
+        };
+        path.push(unquoted);
+        rest = &inner[close + 1..];
+    }
+    if !rest.is_empty() {
+        return Vec::new();
+    }
+    world.keys(variable, &path)
 }

@@ -100,8 +100,8 @@ impl World for NamesWorld<'_> {
         self.0.variables.clone()
     }
 
-    fn fact_keys(&self) -> Vec<String> {
-        self.0.fact_keys.clone()
+    fn keys(&self, variable: &str, path: &[String]) -> Vec<String> {
+        self.0.keys(variable, path)
     }
 
     fn functions(&self) -> Vec<String> {
@@ -114,6 +114,10 @@ impl World for NamesWorld<'_> {
 
     fn classes(&self) -> Vec<String> {
         self.0.classes.clone()
+    }
+
+    fn defined_types(&self) -> Vec<String> {
+        self.0.defined_types.clone()
     }
 
     fn commands(&self) -> Vec<String> {

@@ -58,7 +58,7 @@ use puppet_types::Value;
 use rustyline::error::ReadlineError;
 use rustyline::history::{FileHistory, History};
 use rustyline::{
-    Cmd, CompletionType, Config as EditorConfig, EditMode, Editor, EventHandler, KeyCode, KeyEvent, Modifiers,
+    Behavior, Cmd, CompletionType, Config as EditorConfig, EditMode, Editor, EventHandler, KeyCode, KeyEvent, Modifiers,
 };
 
 use highlight::{Highlighter, Theme};
@@ -112,10 +112,34 @@ pub enum Next {
 #[derive(Default)]
 pub struct Names {
     pub variables: Vec<String>,
-    pub fact_keys: Vec<String>,
+    /// The top-scope variables that hold hashes (`$facts`), whose keys complete.
+    pub hashes: HashMap<String, Value>,
     pub functions: Vec<String>,
     pub types: Vec<String>,
     pub classes: Vec<String>,
+    pub defined_types: Vec<String>,
+}
+
+impl Names {
+    /// The string keys of the hash in `variable`, or of the one `path` leads to in it.
+    pub fn keys(&self, variable: &str, path: &[String]) -> Vec<String> {
+        let Some(mut value) = self.hashes.get(variable) else { return Vec::new() };
+        for key in path {
+            let next = match value {
+                Value::Hash(h) => h.get(&Value::from(key.as_str())),
+                Value::Array(a) => key.parse::<usize>().ok().and_then(|i| a.get(i)),
+                _ => None,
+            };
+            match next {
+                Some(v) => value = v,
+                None => return Vec::new(),
+            }
+        }
+        match value {
+            Value::Hash(h) => h.keys().filter_map(|k| k.as_str().map(str::to_owned)).collect(),
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// The interactive session.
@@ -420,11 +444,13 @@ impl Shell {
     pub fn refresh_names(&mut self) {
         let ev = &self.session.evaluator;
         let mut names = self.names.borrow_mut();
-        names.variables = ev.top.variables().iter().map(|(n, _)| n.to_string()).collect();
-        names.fact_keys = match &ev.top.get("facts") {
-            Some(Value::Hash(h)) => h.keys().filter_map(|k| k.as_str().map(str::to_owned)).collect(),
-            _ => Vec::new(),
-        };
+        let variables = ev.top.variables();
+        names.hashes = variables
+            .iter()
+            .filter(|(_, v)| matches!(v, Value::Hash(_)))
+            .map(|(n, v)| (n.to_string(), v.clone()))
+            .collect();
+        names.variables = variables.into_iter().map(|(n, _)| n.to_string()).collect();
         let mut functions: Vec<String> = ev.registry.names().map(str::to_owned).collect();
         functions.extend(ev.functions.keys().cloned());
         functions.extend(ev.module_functions().into_iter().map(str::to_owned));
@@ -436,7 +462,12 @@ impl Shell {
         types.sort();
         types.dedup();
         names.types = types;
-        names.classes = ev.classes.iter().cloned().collect();
+        let mut definitions = ev.definitions();
+        definitions.extend(ev.module_definitions().iter().cloned());
+        definitions.sort();
+        definitions.dedup();
+        names.classes = definitions.iter().filter(|(_, class)| *class).map(|(n, _)| n.clone()).collect();
+        names.defined_types = definitions.into_iter().filter(|(_, class)| !class).map(|(n, _)| n).collect();
     }
 
     /// Starts over: a new session with the same facts, node and options, after which the
@@ -710,7 +741,9 @@ pub fn run(config: Config) -> ExitCode {
     let flag = shell.interrupt.clone();
     let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
 
-    let mut editor = match new_editor() {
+    // With standard output piped, the editor works on the terminal itself: only results go
+    // down the pipe, not the editor's escape sequences.
+    let mut editor = match new_editor(!std::io::stdout().is_terminal()) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("Error: the line editor could not start: {e}");
@@ -764,8 +797,10 @@ pub fn run(config: Config) -> ExitCode {
 
 /// The line editor: Emacs keys, completions listed, one history entry per input (a
 /// multi-line block is one entry), pasted blocks inserted whole (bracketed paste).
-fn new_editor() -> rustyline::Result<Editor<helper::PuppetHelper, FileHistory>> {
+fn new_editor(on_terminal: bool) -> rustyline::Result<Editor<helper::PuppetHelper, FileHistory>> {
+    let behavior = if on_terminal { Behavior::PreferTerm } else { Behavior::Stdio };
     let config = EditorConfig::builder()
+        .behavior(behavior)
         .edit_mode(EditMode::Emacs)
         .completion_type(CompletionType::List)
         .auto_add_history(false)
