@@ -33,6 +33,11 @@ pub struct ResourceType {
     /// Parameters and properties in Puppet's order (`allattrs`: key attributes, `provider`,
     /// properties, other parameters), without the metaparameters.
     pub attributes: Vec<Attribute>,
+    /// The type checks the resource as a whole too (a `validate` block of the type's own).
+    pub validates: bool,
+    /// The features of the provider Puppet picks by default (on the machine the table was
+    /// generated on: a Debian node).
+    pub default_features: Vec<String>,
 }
 
 impl ResourceType {
@@ -72,6 +77,10 @@ pub struct Attribute {
     /// Puppet documents it as read-only (file's `ctime`, package's `status`): it reports
     /// state, and manifests do not set it.
     pub read_only: bool,
+    /// Its own `validate` block replaces the check against `values` and `patterns`.
+    pub custom_validation: bool,
+    /// The provider features it needs: Puppet ignores it when the provider lacks one.
+    pub required_features: Vec<String>,
 }
 
 impl Attribute {
@@ -119,6 +128,8 @@ fn resource_type(v: &Value) -> ResourceType {
         namevars: texts(v, "namevars"),
         providers: texts(v, "providers"),
         attributes: items(v, "attributes").iter().map(attribute).collect(),
+        validates: v.get("validates").and_then(Value::as_bool).unwrap_or(false),
+        default_features: texts(v, "default_features"),
     }
 }
 
@@ -140,6 +151,8 @@ fn attribute(v: &Value) -> Attribute {
         aliases,
         patterns: texts(v, "patterns"),
         read_only: v.get("read_only").and_then(Value::as_bool).unwrap_or(false),
+        custom_validation: v.get("custom_validation").and_then(Value::as_bool).unwrap_or(false),
+        required_features: texts(v, "required_features"),
     }
 }
 

@@ -146,9 +146,9 @@ impl Session {
     /// Parses, validates and evaluates `source` against the session's scope.
     pub fn run(&mut self, source: &str) -> Outcome {
         self.logs.borrow_mut().clear();
-        let (value, error) = self.evaluate(source);
+        let (value, error, compiled) = self.evaluate(source);
         let logs = std::mem::take(&mut *self.logs.borrow_mut());
-        let (resources, relationships) = if error.is_none() {
+        let (resources, relationships) = if compiled {
             (self.evaluator.compiler.catalog.references(), self.evaluator.compiler.catalog.edges())
         } else {
             (Vec::new(), Vec::new())
@@ -160,7 +160,9 @@ impl Session {
         self.evaluator.log(log.level, log.message);
     }
 
-    fn evaluate(&mut self, source: &str) -> (Option<Value>, Option<Failure>) {
+    /// The program's value or failure, and whether its catalog compiled (a resource the
+    /// core types' checks refuse fails a catalog that did).
+    fn evaluate(&mut self, source: &str) -> (Option<Value>, Option<Failure>, bool) {
         self.evaluator.announce_modules();
         let parsed = puppet_syntax::analyze(source);
         for w in &parsed.warnings {
@@ -168,7 +170,7 @@ impl Session {
         }
         let program = match parsed.result {
             Ok(p) => p,
-            Err(errors) => return (None, Some(parse_failure(&errors))),
+            Err(errors) => return (None, Some(parse_failure(&errors)), false),
         };
         let diagnostics = puppet_syntax::validate(&program);
         let errors: Vec<Diagnostic> = diagnostics.iter().filter(|d| d.severity == Severity::Error).cloned().collect();
@@ -183,18 +185,27 @@ impl Session {
                     self.log(Log { level: Level::Err, message: e.message.clone() });
                 }
             }
-            return (None, Some(parse_failure(&errors)));
+            return (None, Some(parse_failure(&errors)), false);
         }
         let compiled = self.evaluator.run(&program, source).and_then(|v| {
             self.evaluator.evaluate_node()?;
             self.evaluator.finish_catalog()?;
             Ok(v)
         });
-        match compiled {
-            Ok(v) => (Some(v), None),
+        let checked = compiled.and_then(|v| {
+            if self.evaluator.options.validate_resources {
+                if let Err(flow) = crate::catalog::validate::check(&self.evaluator.compiler.catalog) {
+                    return Ok(Err(flow));
+                }
+            }
+            Ok(Ok(v))
+        });
+        match checked {
+            Ok(Ok(v)) => (Some(v), None, true),
+            Ok(Err(refused)) => (None, Some(flow_failure(refused)), true),
             Err(flow) => {
                 self.evaluator.reset_after_error();
-                (None, Some(flow_failure(flow)))
+                (None, Some(flow_failure(flow)), false)
             }
         }
     }

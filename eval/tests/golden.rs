@@ -37,7 +37,7 @@ fn our_expectation(outcome: &Outcome) -> Vec<String> {
 
 /// A session with the settings the oracle had when recording: its options from the case
 /// file's `# oracle:` header (`--strict=`, `--no-strict-variables`, `--node=`, `--facts=`
-/// relative to the workspace), else the oracle's defaults ([`Session::oracle_node`]); and
+/// relative to the workspace, `--ral`), else the oracle's defaults ([`Session::oracle_node`]); and
 /// generate() runs its commands, as Puppet's does.
 fn session(oracle_options: &[String]) -> Session {
     let mut session = node_session(oracle_options);
@@ -79,6 +79,8 @@ fn node_session(oracle_options: &[String]) -> Session {
             Some(("--facts", file)) => facts_file = Some(file.to_owned()),
             Some(("--modulepath", _)) => {}
             None if option == "--no-strict-variables" => options.strict_variables = false,
+            // The catalog converted as `puppet apply` converts it: the core types' checks.
+            None if option == "--ral" => options.validate_resources = true,
             _ => panic!("an oracle option the golden runner does not know: {option}"),
         }
     }

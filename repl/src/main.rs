@@ -80,6 +80,11 @@ struct Args {
     /// Let `generate()` run commands.
     #[arg(long)]
     allow_generate: bool,
+    /// Check the core resources as `puppet apply` does when it converts the catalog for
+    /// applying: values outside an attribute's documented values, relative file paths, file
+    /// modes, read-only attributes, unqualified exec commands.
+    #[arg(long)]
+    validate_resources: bool,
     /// When to colour the output.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
@@ -341,6 +346,7 @@ fn options(args: &Args) -> Options {
         },
         strict_variables: args.strict_variables,
         allow_generate: args.allow_generate,
+        validate_resources: args.validate_resources,
         ..Options::default()
     }
 }

@@ -356,3 +356,20 @@ fn erb_templates_render() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--validate-resources` makes the core types' checks (recorded from Puppet in
+/// `eval/tests/golden/catalog_validation.txt`); without it, compiling is all, as `puppet
+/// apply --noop` compiles before it converts.
+#[test]
+fn validate_resources_refuses_what_puppet_apply_refuses() {
+    let code = "file { 'relative': }";
+    let out = poppet(&["--validate-resources", "-e", code], None);
+    assert_eq!(
+        text(&out.stderr),
+        "Error: Parameter path failed on File[relative]: File paths must be fully qualified, not 'relative' (line: 1)\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let out = poppet(&["-e", code], None);
+    assert_eq!(text(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -8,7 +8,12 @@
 # top level), each with the literal values, aliases and patterns its `newvalues` /
 # `aliasvalue` declare (Puppet::Parameter::ValueCollection). Patterns are Ruby regexp sources.
 # An attribute whose documentation calls it read-only (file's `ctime`, package's `status`) is
-# marked `read_only`: it reports state, and a manifest has no reason to set it.
+# marked `read_only`: it reports state, and a manifest has no reason to set it. An attribute
+# with a `validate` block of its own (which replaces the check against its values) is marked
+# `custom_validation`, and a type with a resource-level `validate` block `validates`. An
+# attribute that needs provider features lists them (`required_features`), and each type the
+# features of the provider Puppet picks by default on this machine (`default_features`): Puppet
+# ignores an attribute the provider cannot manage.
 require 'json'
 require 'puppet'
 
@@ -29,15 +34,27 @@ def attribute(type, name)
   patterns = collection.instance_variable_get(:@regexes)
   aliases = {}
   literals.each { |value| value.aliases.each { |a| aliases[a.to_s] = value.name.to_s } }
-  read_only = type.attrclass(name).doc.to_s.strip.start_with?('A read-only')
+  klass = type.attrclass(name)
+  read_only = klass.doc.to_s.strip.start_with?('A read-only')
+  custom = ![Puppet::Parameter, Puppet::Property].include?(klass.instance_method(:unsafe_validate).owner)
   {
     'name' => name.to_s,
     'kind' => kind,
     'read_only' => read_only,
+    'custom_validation' => custom,
+    'required_features' => Array(klass.required_features).map(&:to_s),
     'values' => literals.map { |value| value.name.to_s },
     'aliases' => aliases,
     'patterns' => patterns.map { |value| value.name.source },
   }
+end
+
+# The features of the provider Puppet picks for `type` on this machine (none without providers).
+def default_features(type)
+  provider = type.defaultprovider
+  provider ? provider.features.map(&:to_s).sort : []
+rescue Puppet::DevError
+  []
 end
 
 types = []
@@ -63,6 +80,8 @@ out << types.map do |type|
     %(      "name": #{JSON.generate(type.name.to_s)},),
     %(      "namevars": #{JSON.generate(type.key_attributes.map(&:to_s))},),
     %(      "providers": #{JSON.generate(providers)},),
+    %(      "validates": #{type.method_defined?(:validate) && type.instance_method(:validate).owner == type},),
+    %(      "default_features": #{JSON.generate(default_features(type))},),
     '      "attributes": [',
     attrs.join(",\n"),
     '      ]',

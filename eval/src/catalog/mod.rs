@@ -93,6 +93,7 @@ pub mod compiler;
 pub(crate) mod functions;
 mod relationships;
 mod resources;
+pub mod validate;
 
 pub use compiler::Compiler;
 pub use relationships::reference_value;

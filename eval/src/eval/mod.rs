@@ -98,11 +98,20 @@ pub struct Options {
     pub max_depth: usize,
     /// Whether `generate()` may run commands.
     pub allow_generate: bool,
+    /// Check the core resources' parameters once the catalog is compiled, as `puppet apply`
+    /// does when it converts the catalog for applying (`catalog::validate`).
+    pub validate_resources: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { strict: Strict::Warning, strict_variables: false, max_depth: 10_000, allow_generate: false }
+        Options {
+            strict: Strict::Warning,
+            strict_variables: false,
+            max_depth: 10_000,
+            allow_generate: false,
+            validate_resources: false,
+        }
     }
 }
 

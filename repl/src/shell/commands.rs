@@ -407,7 +407,8 @@ pub(super) fn print_columns(names: Vec<String>) {
 }
 
 /// `:catalog [FILTER]`: the resources in Puppet syntax with the attributes that were set,
-/// then the relationship edges; FILTER keeps those whose reference contains it (any case).
+/// each followed by what the core types' checks refuse in it (`catalog::validate`), then the
+/// relationship edges; FILTER keeps those whose reference contains it (any case).
 fn catalog(shell: &mut Shell, rest: &str) -> Next {
     let filter = rest.to_lowercase();
     let catalog = &shell.session.evaluator.compiler.catalog;
@@ -436,6 +437,10 @@ fn catalog(shell: &mut Shell, rest: &str) -> Next {
             text.insert_str(0, "@@");
         }
         println!("{}", shell.paint(&text));
+        if let Some(problem) = puppet_eval::catalog::validate::problem(r) {
+            // What `puppet apply` would refuse when it converts the catalog.
+            println!("{}", shell.warn(&format!("  ^ puppet apply refuses it: {problem}")));
+        }
     }
     let edges: Vec<String> = catalog.edges().into_iter().filter(|e| e.to_lowercase().contains(&filter)).collect();
     for e in &edges {

@@ -432,6 +432,15 @@ impl Shell {
         println!("{}", self.dim(text));
     }
 
+    /// A warning (yellow on a terminal).
+    pub fn warn(&self, text: &str) -> String {
+        if self.settings.colour {
+            format!("\x1b[33m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+
     fn dim(&self, text: &str) -> String {
         if self.settings.colour {
             format!("\x1b[2m{text}\x1b[0m")
