@@ -183,7 +183,7 @@ fn in_collection(attr: &Attribute, value: &Value) -> Result<(), String> {
     }
     let text = ruby_to_s(value);
     let literal = !matches!(value, Value::String(s) if s.is_empty())
-        && (attr.values.iter().any(|v| *v == text) || attr.aliases.iter().any(|(a, _)| *a == text));
+        && (attr.values.contains(&text) || attr.aliases.iter().any(|(a, _)| *a == text));
     if literal || attr.patterns.iter().any(|p| regex_matches(p)(&text)) {
         return Ok(());
     }
@@ -263,12 +263,8 @@ fn check_resource(t: &ResourceType, resource: &Resource) -> Result<(), String> {
             let command = param("command").cloned().unwrap_or_else(|| Value::from(&*resource.title));
             qualified_command(&command, resource)?;
         }
-        "package" => {
-            if param("mark").is_some() && (is("ensure", "absent") || is("ensure", "purged")) {
-                return Err(
-                    r#"You cannot use "mark" property while "ensure" is one of ["absent", "purged"]"#.to_owned()
-                );
-            }
+        "package" if param("mark").is_some() && (is("ensure", "absent") || is("ensure", "purged")) => {
+            return Err(r#"You cannot use "mark" property while "ensure" is one of ["absent", "purged"]"#.to_owned());
         }
         _ => {}
     }
