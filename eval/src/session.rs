@@ -192,13 +192,10 @@ impl Session {
             self.evaluator.finish_catalog()?;
             Ok(v)
         });
-        let checked = compiled.and_then(|v| {
-            if self.evaluator.options.validate_resources {
-                if let Err(flow) = crate::catalog::validate::check(&self.evaluator.compiler.catalog) {
-                    return Ok(Err(flow));
-                }
-            }
-            Ok(Ok(v))
+        // The catalog compiled; the core types' checks may still refuse it.
+        let checked = compiled.map(|v| match self.evaluator.options.validate_resources {
+            true => crate::catalog::validate::check(&self.evaluator.compiler.catalog).map(|()| v),
+            false => Ok(v),
         });
         match checked {
             Ok(Ok(v)) => (Some(v), None, true),
