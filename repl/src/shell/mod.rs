@@ -1,18 +1,19 @@
 //! The interactive shell: `poppet` without arguments on a terminal.
 //!
 //! One [`Shell`] holds the session (the evaluator and its top scope) and the settings; the
-//! line editor (rustyline) gets a `helper::PuppetHelper` that highlights with the grammar's
-//! `highlights.scm`, asks the grammar whether the input is complete ([`validate`]), completes
-//! names by context ([`complete`]) and hints from history. Inputs starting with `:` are
+//! line editor ([`editor`]) highlights with the grammar's `highlights.scm`, asks the grammar
+//! whether the input is complete ([`validate`]), completes names by context ([`complete`])
+//! and hints from history. Inputs starting with `:` are
 //! meta-commands ([`commands`]); everything else is Puppet code, evaluated against the
 //! persistent scope, its value echoed as a Puppet literal (`=> [1, 'a']`) and kept in `$_`.
 //!
-//! The helper never borrows the session: completion reads [`Names`], a snapshot of the names
+//! The editor never borrows the session: completion reads [`Names`], a snapshot of the names
 //! refreshed after each input.
 //!
-//! - **Line editing**: Emacs keys; Alt-Enter inserts a line break, a bracketed paste inserts
-//!   a block whole, a multi-line input is one history entry, and history lives in
-//!   `$XDG_STATE_HOME/poppet/history`.
+//! - **Line editing**: Emacs keys; the lines after the first show a continuation prompt,
+//!   Enter on unfinished input starts a new line indented to its depth, Alt-Enter inserts a
+//!   line break, a bracketed paste inserts a block whole, a multi-line input is one history
+//!   entry, and history lives in `$XDG_STATE_HOME/poppet/history`.
 //! - **Results** are echoed through the format engine (`%p`, or the `:set format` string or
 //!   format map) and coloured by the same highlighter as the input, since a `%p` result is
 //!   Puppet source; `$_` is the last result that is not undef. Errors show Puppet's message,
@@ -32,12 +33,13 @@
 //!   there, so an error met later in a function of an earlier input shows that input's line
 //!   (`poppet::excerpt`, carets placed by display width), and `:set trace on` the calls the
 //!   error unwound through.
-//! - **Interrupts**: rustyline reads Ctrl-C as a key while editing (the input is cleared);
+//! - **Interrupts**: the editor reads Ctrl-C as a key while editing (the input is cleared);
 //!   while code runs, Ctrl-C is a signal that sets the evaluator's interrupt flag.
 
 pub mod commands;
 pub mod complete;
 mod context;
+pub mod editor;
 mod helper;
 pub mod highlight;
 mod reference;
@@ -53,13 +55,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use editor::{Editor, ReadError};
 use puppet_syntax::ast::ExprKind;
 use puppet_types::Value;
-use rustyline::error::ReadlineError;
-use rustyline::history::{FileHistory, History};
-use rustyline::{
-    Behavior, Cmd, CompletionType, Config as EditorConfig, EditMode, Editor, EventHandler, KeyCode, KeyEvent, Modifiers,
-};
 
 use highlight::{Highlighter, Theme};
 use puppet_eval::{Checkpoint, Failure, Level, Log, Options, Outcome, Session};
@@ -751,18 +749,18 @@ pub fn run(config: Config) -> ExitCode {
     let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
 
     // With standard output piped, the editor works on the terminal itself: only results go
-    // down the pipe, not the editor's escape sequences.
-    let mut editor = match new_editor(!std::io::stdout().is_terminal()) {
+    // down the pipe, not the editor's escape sequences. A dumb terminal gets plain lines.
+    let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
+    let use_tty = !std::io::stdout().is_terminal();
+    let mut editor = match Editor::new(dumb, use_tty, shell.highlighter.clone(), shell.names.clone()) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("Error: the line editor could not start: {e}");
             return ExitCode::from(1);
         }
     };
-    let colour = Rc::new(Cell::new(config.colour));
-    editor.set_helper(Some(helper::PuppetHelper::new(shell.highlighter.clone(), shell.names.clone(), colour.clone())));
     if let Some(path) = &config.history {
-        let _ = editor.load_history(path);
+        let _ = editor.history_mut().load(path);
     }
     if !config.quiet {
         println!(
@@ -772,11 +770,11 @@ pub fn run(config: Config) -> ExitCode {
     }
     shell.run_init();
     loop {
-        colour.set(shell.settings.colour);
-        match editor.readline(PROMPT) {
+        editor.set_colour(shell.settings.colour);
+        match editor.read_line(PROMPT) {
             Ok(input) => {
                 if !input.trim().is_empty() {
-                    let _ = editor.add_history_entry(input.as_str());
+                    editor.history_mut().add(&input);
                     if let Some(path) = &config.history {
                         save_history(&mut editor, path);
                     }
@@ -786,15 +784,15 @@ pub fn run(config: Config) -> ExitCode {
                     Next::History(count) => print_history(editor.history(), count),
                     Next::Run(text) => {
                         println!("{}", shell.paint_source(&text));
-                        let _ = editor.add_history_entry(text.as_str());
+                        editor.history_mut().add(&text);
                         shell.handle(&text);
                     }
                     Next::Continue => {}
                 }
             }
             // Ctrl-C at the prompt clears the input.
-            Err(ReadlineError::Interrupted) => continue,
-            Err(ReadlineError::Eof) => break,
+            Err(ReadError::Interrupted) => continue,
+            Err(ReadError::Eof) => break,
             Err(e) => {
                 eprintln!("Error: {e}");
                 break;
@@ -804,41 +802,21 @@ pub fn run(config: Config) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The line editor: Emacs keys, completions listed, one history entry per input (a
-/// multi-line block is one entry), pasted blocks inserted whole (bracketed paste).
-fn new_editor(on_terminal: bool) -> rustyline::Result<Editor<helper::PuppetHelper, FileHistory>> {
-    let behavior = if on_terminal { Behavior::PreferTerm } else { Behavior::Stdio };
-    let config = EditorConfig::builder()
-        .behavior(behavior)
-        .edit_mode(EditMode::Emacs)
-        .completion_type(CompletionType::List)
-        .auto_add_history(false)
-        .bracketed_paste(true)
-        .history_ignore_space(true)
-        .history_ignore_dups(true)?
-        .max_history_size(10_000)?
-        .build();
-    let mut editor = Editor::with_config(config)?;
-    editor.bind_sequence(KeyEvent(KeyCode::Enter, Modifiers::ALT), EventHandler::Simple(Cmd::Newline));
-    Ok(editor)
-}
-
-fn save_history(editor: &mut Editor<helper::PuppetHelper, FileHistory>, path: &std::path::Path) {
+fn save_history(editor: &mut Editor, path: &std::path::Path) {
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    let _ = editor.append_history(path);
+    let _ = editor.history_mut().append(path);
 }
 
 /// `:history [N]`: the last N entries (all by default), numbered.
-fn print_history(history: &FileHistory, count: Option<usize>) {
-    let len = history.len();
+fn print_history(history: &editor::history::History, count: Option<usize>) {
+    let entries = history.entries();
+    let len = entries.len();
     let take = count.unwrap_or(len).min(len);
-    for index in len - take..len {
-        if let Ok(Some(entry)) = history.get(index, rustyline::history::SearchDirection::Forward) {
-            let text = entry.entry.replace('\n', "\n      ");
-            println!("{:>5} {text}", index + 1);
-        }
+    for (index, entry) in entries.iter().enumerate().skip(len - take) {
+        let text = entry.replace('\n', "\n      ");
+        println!("{:>5} {text}", index + 1);
     }
 }
 

@@ -1,0 +1,237 @@
+//! Painting the input on the terminal in proportion to the change: a frame is the input's
+//! lines as painted (prompt, colours, hint), and [`Renderer::render`] compares the new frame
+//! with the one on the screen and rewrites only the lines whose painted text changed or
+//! moved, reaching them with relative cursor moves (`CSI n A`/`B`, carriage return, `CSI n
+//! C`), clearing what is left of a rewritten line (`CSI K`) and, when the frame got shorter,
+//! what is below it (`CSI J`).
+//!
+//! Lines longer than the terminal wraps take more rows: a line of display width `w` takes
+//! `w / columns + 1` rows (a line that fills its last row exactly is followed by a line
+//! break, so that the cursor may stand after it). A line whose first row moved (a line above
+//! it was inserted, removed or grew a row) is rewritten; a line whose text and row are the
+//! same is not touched.
+//!
+//! The renderer knows only where it left the cursor, relative to the frame's first row: it
+//! never asks the terminal, and output written in between (a list of completions) calls for
+//! [`Renderer::forget`], after which the next frame is drawn whole from the cursor's row.
+
+use std::fmt::Write as _;
+
+/// One line of a frame: the bytes to write (escape sequences included) and the columns it
+/// takes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Line {
+    pub painted: String,
+    pub width: usize,
+}
+
+/// Draws frames on a terminal of a given width, each as a difference from the last.
+#[derive(Debug)]
+pub struct Renderer {
+    columns: usize,
+    /// The frame on the screen.
+    shown: Vec<Line>,
+    /// The row (from the frame's first) the terminal cursor is on.
+    row: usize,
+    /// How many rows from the frame's first exist on the screen (moving down within them
+    /// needs no new line).
+    extent: usize,
+    /// Draw the next frame whole.
+    dirty: bool,
+}
+
+impl Renderer {
+    pub fn new(columns: usize) -> Renderer {
+        Renderer { columns: columns.max(1), shown: Vec::new(), row: 0, extent: 1, dirty: true }
+    }
+
+    /// The width it draws for.
+    pub fn columns(&self) -> usize {
+        self.columns
+    }
+
+    /// The rows a line of `width` columns takes.
+    fn rows(&self, width: usize) -> usize {
+        width / self.columns + 1
+    }
+
+    /// The first row of each line, and the rows of all.
+    fn starts(&self, lines: &[Line]) -> (Vec<usize>, usize) {
+        let mut starts = Vec::with_capacity(lines.len());
+        let mut row = 0;
+        for line in lines {
+            starts.push(row);
+            row += self.rows(line.width);
+        }
+        (starts, row)
+    }
+
+    /// A new terminal width: the next frame is drawn whole, from the first row of this one.
+    pub fn resize(&mut self, columns: usize, out: &mut String) {
+        let columns = columns.max(1);
+        if columns == self.columns {
+            return;
+        }
+        self.columns = columns;
+        self.move_to(0, out);
+        out.push_str("\r\x1b[J");
+        self.dirty = true;
+        self.extent = 1;
+    }
+
+    /// Forgets the frame on the screen: the next one is drawn whole, starting on the row the
+    /// cursor is on (which the caller left at column 0).
+    pub fn forget(&mut self) {
+        self.shown.clear();
+        self.row = 0;
+        self.extent = 1;
+        self.dirty = true;
+    }
+
+    /// Redraws everything on the next frame (after the screen was cleared).
+    pub fn invalidate(&mut self) {
+        self.dirty = true;
+    }
+
+    /// Moves the cursor to the start of `target`'s row (carriage return not included).
+    fn move_to(&mut self, target: usize, out: &mut String) {
+        if target < self.row {
+            let _ = write!(out, "\x1b[{}A", self.row - target);
+        } else if target > self.row {
+            let within = target.min(self.extent.saturating_sub(1));
+            if within > self.row {
+                let _ = write!(out, "\x1b[{}B", within - self.row);
+            }
+            for _ in within.max(self.row)..target {
+                out.push_str("\r\n");
+            }
+        }
+        self.row = target;
+        self.extent = self.extent.max(target + 1);
+    }
+
+    /// Writes to `out` what turns the frame on the screen into `lines`, with the cursor left
+    /// at `cursor`: a line index and a column in it.
+    pub fn render(&mut self, lines: Vec<Line>, cursor: (usize, usize), out: &mut String) {
+        let (old_starts, old_total) = self.starts(&self.shown);
+        let (starts, total) = self.starts(&lines);
+        for (i, line) in lines.iter().enumerate() {
+            let same = !self.dirty && self.shown.get(i) == Some(line) && old_starts.get(i) == Some(&starts[i]);
+            if same {
+                continue;
+            }
+            self.move_to(starts[i], out);
+            out.push_str("\r\x1b[K");
+            out.push_str(&line.painted);
+            let rows = self.rows(line.width);
+            self.row = starts[i] + rows - 1;
+            if line.width > 0 && line.width % self.columns == 0 {
+                // The line filled its last row: the terminal waits to wrap; make the row.
+                out.push_str("\r\n\x1b[K");
+            } else if rows > 1 {
+                out.push_str("\x1b[K");
+            }
+            self.extent = self.extent.max(self.row + 1);
+        }
+        if total < old_total {
+            self.move_to(total, out);
+            out.push_str("\r\x1b[J");
+        }
+        let (line, column) = cursor;
+        let line = line.min(lines.len().saturating_sub(1));
+        let start = starts.get(line).copied().unwrap_or(0);
+        self.move_to(start + column / self.columns, out);
+        out.push('\r');
+        if column % self.columns > 0 {
+            let _ = write!(out, "\x1b[{}C", column % self.columns);
+        }
+        self.shown = lines;
+        self.dirty = false;
+    }
+
+    /// Leaves the frame: the cursor goes to the start of the row below it, and the next
+    /// frame is drawn whole from there.
+    pub fn finish(&mut self, out: &mut String) {
+        let (_, total) = self.starts(&self.shown);
+        self.move_to(total.max(1) - 1, out);
+        out.push_str("\r\n");
+        self.forget();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(text: &str) -> Line {
+        Line { painted: text.to_owned(), width: text.chars().count() }
+    }
+
+    fn frame(texts: &[&str]) -> Vec<Line> {
+        texts.iter().map(|t| line(t)).collect()
+    }
+
+    #[test]
+    fn the_first_frame_is_drawn_whole() {
+        let mut r = Renderer::new(80);
+        let mut out = String::new();
+        r.render(frame(&["p> a", "   b"]), (1, 4), &mut out);
+        assert_eq!(out, "\r\x1b[Kp> a\r\n\r\x1b[K   b\r\x1b[4C");
+    }
+
+    #[test]
+    fn only_changed_lines_are_written() {
+        let mut r = Renderer::new(80);
+        let mut out = String::new();
+        r.render(frame(&["p> one", "   two", "   three"]), (2, 8), &mut out);
+        out.clear();
+        r.render(frame(&["p> one", "   two", "   threes"]), (2, 9), &mut out);
+        assert_eq!(out, "\r\x1b[K   threes\r\x1b[9C");
+        out.clear();
+        // A change on the first line: up two rows, rewrite it, back down to the cursor.
+        r.render(frame(&["p> once", "   two", "   threes"]), (0, 7), &mut out);
+        assert_eq!(out, "\x1b[2A\r\x1b[Kp> once\r\x1b[7C");
+        assert!(!out.contains("two"));
+        out.clear();
+        // Nothing changed: the cursor moves only.
+        r.render(frame(&["p> once", "   two", "   threes"]), (1, 3), &mut out);
+        assert_eq!(out, "\x1b[1B\r\x1b[3C");
+    }
+
+    #[test]
+    fn inserted_and_removed_lines_move_those_below() {
+        let mut r = Renderer::new(80);
+        let mut out = String::new();
+        r.render(frame(&["p> a", "   c"]), (0, 4), &mut out);
+        out.clear();
+        r.render(frame(&["p> a", "   b", "   c"]), (1, 4), &mut out);
+        // `b` takes `c`'s row; `c` goes on a new row below.
+        assert_eq!(out, "\x1b[1B\r\x1b[K   b\r\n\r\x1b[K   c\x1b[1A\r\x1b[4C");
+        out.clear();
+        r.render(frame(&["p> a", "   c"]), (1, 4), &mut out);
+        assert_eq!(out, "\r\x1b[K   c\x1b[1B\r\x1b[J\x1b[1A\r\x1b[4C");
+    }
+
+    #[test]
+    fn wrapped_lines_take_rows() {
+        let mut r = Renderer::new(10);
+        let mut out = String::new();
+        r.render(frame(&["p> 1234567", "   x"]), (1, 4), &mut out);
+        // The first line fills its row exactly: a line break follows it.
+        assert_eq!(out, "\r\x1b[Kp> 1234567\r\n\x1b[K\r\n\r\x1b[K   x\r\x1b[4C");
+        out.clear();
+        r.render(frame(&["p> 123456", "   x"]), (0, 9), &mut out);
+        // One row fewer: `x` moves up, and the row below is cleared.
+        assert_eq!(out, "\x1b[2A\r\x1b[Kp> 123456\x1b[1B\r\x1b[K   x\x1b[1B\r\x1b[J\x1b[2A\r\x1b[9C");
+    }
+
+    #[test]
+    fn finish_leaves_the_cursor_below() {
+        let mut r = Renderer::new(80);
+        let mut out = String::new();
+        r.render(frame(&["p> a", "   b"]), (0, 3), &mut out);
+        out.clear();
+        r.finish(&mut out);
+        assert_eq!(out, "\x1b[1B\r\n");
+    }
+}
