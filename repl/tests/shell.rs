@@ -285,8 +285,12 @@ fn write_file(path: &Path, content: &str) -> Result<(), String> {
 fn sessions() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shell/sessions.txt");
     let text = std::fs::read_to_string(&path).expect("tests/shell/sessions.txt");
-    let scripts = parse(&text);
+    let mut scripts = parse(&text);
     assert!(scripts.len() >= 30, "the sessions file holds {} sessions", scripts.len());
+    // SHELL_FILTER=TEXT runs only the sessions whose name contains TEXT.
+    if let Ok(filter) = std::env::var("SHELL_FILTER") {
+        scripts.retain(|s| s.name.contains(&filter));
+    }
     let started = Instant::now();
     let mut failures = Vec::new();
     for script in &scripts {
