@@ -13,7 +13,11 @@
 //! painted buffer (`Highlighter::paint` with `Theme::dark`): that is the `keystroke` row;
 //! `paint` and `spans` time the highlighting alone, and `brackets` the bracket matching when
 //! there is a bracket at the cursor (otherwise it returns at once, as after most keys; it
-//! parses from the previous key's tree). Each keystroke is timed by itself after
+//! parses from the previous key's tree). `repaint` is the line editor's whole work per key
+//! (`poppet::shell::editor::View::draw`): the highlighting and bracket pair, the frame's
+//! painted lines with their prompts, and the terminal bytes that turn the previous key's frame
+//! into this one (only the lines that changed), written to a sink. An input of more lines
+//! than the file has is the file repeated. Each keystroke is timed by itself after
 //! one untimed pass over the buffers; the table gives the median, the 99th percentile, the
 //! best and the worst of the wall-clock times, and the median and 99th percentile of the
 //! thread's CPU times, which leave out the time other processes took the core. Reports only;
@@ -24,7 +28,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use std::rc::Rc;
+
 use clap::Parser;
+use poppet::shell::editor::{Scene, View};
 use poppet::shell::highlight::{matching_bracket, Highlighter, Theme};
 
 #[global_allocator]
@@ -41,6 +48,10 @@ const OPERATIONS: &[(&str, &str)] = &[
     (
         "brackets",
         "matching_bracket with the cursor after the buffer's last bracket: it parses the edit since the previous key",
+    ),
+    (
+        "repaint",
+        "the line editor's frame after the key (highlighting, prompts, the lines that changed since the previous key's frame) written to a sink",
     ),
 ];
 
@@ -98,7 +109,7 @@ fn main() -> ExitCode {
         eprintln!("--runs must be at least 1");
         return ExitCode::from(2);
     }
-    let highlighter = Highlighter::new();
+    let highlighter = Rc::new(Highlighter::new());
     let theme = Theme::dark();
     let mut rows = Vec::new();
     for &lines in &args.lines {
@@ -154,13 +165,14 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The buffers of typing the last of the first `lines` lines of `text`, a key (a character)
-/// at a time after its indentation.
+/// The buffers of typing the last of the first `lines` lines of `text` (repeated when it has
+/// fewer), a key (a character) at a time after its indentation.
 fn keystrokes(text: &str, lines: usize) -> Result<Vec<String>, String> {
-    let all: Vec<&str> = text.lines().collect();
-    if lines == 0 || lines > all.len() {
-        return Err(format!("has {} lines, not {lines}", all.len()));
+    let once: Vec<&str> = text.lines().collect();
+    if lines == 0 || once.is_empty() {
+        return Err(format!("has {} lines, not {lines}", once.len()));
     }
+    let all: Vec<&str> = once.iter().copied().cycle().take(lines).collect();
     let mut before = String::new();
     for line in &all[..lines - 1] {
         before.push_str(line);
@@ -186,10 +198,19 @@ fn measure(
     operation: &str,
     buffers: &[String],
     runs: usize,
-    highlighter: &Highlighter,
+    highlighter: &Rc<Highlighter>,
     theme: &Theme,
 ) -> (Vec<f64>, Vec<f64>) {
-    let run = |buffer: &str| match operation {
+    let mut view = View::new(highlighter.clone(), true, 100);
+    let mut out = String::new();
+    let mut run = |buffer: &str| match operation {
+        "repaint" => {
+            out.clear();
+            let scene = Scene { prompt: "poppet> ", text: buffer, cursor: buffer.len(), hint: None, brackets: true };
+            view.draw(&scene, &mut out);
+            let _ = std::io::Write::write_all(&mut std::io::sink(), black_box(out.as_bytes()));
+            out.len()
+        }
         "keystroke" => {
             let pair = matching_bracket(buffer, buffer.len());
             black_box(highlighter.paint(buffer, theme, pair)).len()

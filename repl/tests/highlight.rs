@@ -349,3 +349,41 @@ fn incremental_parsing_finds_the_same_pairs() {
     }
     assert!(checked > 300, "only {checked} checks");
 }
+
+/// Painting statement by statement from the previous tree gives what painting the whole
+/// source gives, at every key of typing a manifest (and it repeated), the bracket pair at the
+/// cursor emphasised.
+#[test]
+fn painting_by_statements_is_painting_the_whole() {
+    let highlighter = Highlighter::new();
+    let theme = Theme::dark();
+    let manifest = include_str!("../../bench/shell/input.pp");
+    let doubled = format!("{manifest}{manifest}");
+    let mut wrong = Vec::new();
+    for text in [manifest, doubled.as_str()] {
+        let ends: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+        for &end in ends.iter().step_by(3) {
+            let src = &text[..end];
+            let pair = matching_bracket(src, end);
+            if highlighter.paint_statements(src, &theme, pair) != highlighter.paint(src, &theme, pair) {
+                wrong.push(end);
+            }
+        }
+    }
+    // Edits in the middle: a line removed, then put back.
+    let lines: Vec<&str> = manifest.lines().collect();
+    for skip in (0..lines.len()).step_by(7) {
+        let src: String = lines.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, l)| format!("{l}\n")).collect();
+        for src in [src.as_str(), manifest] {
+            if highlighter.paint_statements(src, &theme, None) != highlighter.paint(src, &theme, None) {
+                wrong.push(usize::MAX - skip);
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} sources painted differently, first at {:?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(5)]
+    );
+}

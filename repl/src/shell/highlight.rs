@@ -103,6 +103,9 @@ pub struct Highlighter {
     /// The capture name of each highlight index the configuration reports.
     names: Vec<&'static str>,
     engine: RefCell<tree_sitter_highlight::Highlighter>,
+    /// [`paint_statements`](Self::paint_statements)' top-level statements painted at the
+    /// last call, by their text, and the theme they were painted with.
+    statements: RefCell<(Option<Theme>, HashMap<String, String>)>,
 }
 
 impl Default for Highlighter {
@@ -136,7 +139,12 @@ impl Highlighter {
             .filter_map(|name| CAPTURE_NAMES.iter().copied().find(|known| known == name))
             .collect();
         config.configure(&names);
-        Highlighter { config, names, engine: RefCell::new(tree_sitter_highlight::Highlighter::new()) }
+        Highlighter {
+            config,
+            names,
+            engine: RefCell::new(tree_sitter_highlight::Highlighter::new()),
+            statements: RefCell::default(),
+        }
     }
 
     /// The highlighted parts of `src`: byte ranges in order, never overlapping, each with the
@@ -178,6 +186,54 @@ impl Highlighter {
         }
         painter.write(at..src.len(), None);
         painter.out
+    }
+
+    /// The same as [`paint`](Self::paint), in time proportional to what changed since the
+    /// last call: the source is parsed from the previous call's tree (shared with
+    /// [`matching_bracket`]), and each top-level statement without syntax errors is painted
+    /// by itself and kept, so that the next call paints again only the statements whose text
+    /// changed. From the first statement with an error to the end, the source is painted as
+    /// one piece (error recovery may read it differently alone). The highlights of a
+    /// statement depend on it alone (locals' scopes are inside statements), so the result is
+    /// what `paint` gives for the whole source (`tests/highlight.rs` compares them over every
+    /// key of typing a manifest); when the tree cannot tell the statements apart, `paint`
+    /// does the whole.
+    pub fn paint_statements(&self, src: &str, theme: &Theme, brackets: Option<(usize, usize)>) -> String {
+        if theme.is_empty() {
+            return src.to_owned();
+        }
+        let Some(pieces) = parse(src).and_then(|tree| statements(&tree, src)) else {
+            return self.paint(src, theme, brackets);
+        };
+        let Ok(mut kept) = self.statements.try_borrow_mut() else {
+            return self.paint(src, theme, brackets);
+        };
+        if kept.0.as_ref() != Some(theme) {
+            *kept = (Some(theme.clone()), HashMap::new());
+        }
+        let mut used: HashMap<String, String> = HashMap::with_capacity(pieces.len());
+        let mut out = String::with_capacity(src.len() * 2);
+        let mut at = 0;
+        for piece in pieces {
+            out.push_str(&src[at..piece.start]);
+            let text = &src[piece.clone()];
+            let inside = |mark: usize| if piece.contains(&mark) { mark - piece.start } else { usize::MAX };
+            match brackets.map(|(a, b)| (inside(a), inside(b))).filter(|&(a, b)| a != usize::MAX || b != usize::MAX) {
+                Some(marks) => out.push_str(&self.paint(text, theme, Some(marks))),
+                None => {
+                    let painted = match kept.1.remove(text).or_else(|| used.get(text).cloned()) {
+                        Some(painted) => painted,
+                        None => self.paint(text, theme, None),
+                    };
+                    out.push_str(&painted);
+                    used.insert(text.to_owned(), painted);
+                }
+            }
+            at = piece.end;
+        }
+        out.push_str(&src[at..]);
+        kept.1 = used;
+        out
     }
 
     /// The capture names this highlighter reports, as [`spans`](Self::spans) gives them: a
@@ -428,6 +484,49 @@ pub fn matching_bracket(src: &str, pos: usize) -> Option<(usize, usize)> {
         .flatten()
         .find_map(|at| brackets.binary_search_by_key(&at, |&(offset, _)| offset).ok().map(|i| (i, at)))?;
     partner(&brackets, index).map(|other| (at, brackets[other].0))
+}
+
+/// The byte ranges [`Highlighter::paint_statements`] paints by themselves: each top-level
+/// statement without errors with the comments before it, then, from the first node with an
+/// error (or a bare token: the parse went wrong there), the rest of the source. `None` when
+/// the root has an error no top-level node shows.
+fn statements(tree: &Tree, src: &str) -> Option<Vec<Range<usize>>> {
+    let root = tree.root_node();
+    let mut pieces: Vec<Range<usize>> = Vec::with_capacity(root.child_count() as usize);
+    let mut cursor = root.walk();
+    let mut rest = false;
+    let mut at = 0;
+    let mut glued: Option<usize> = None;
+    for child in root.children(&mut cursor) {
+        let (start, end) = (child.start_byte(), child.end_byte());
+        if start < at || end < start || end > src.len() || !src.is_char_boundary(start) || !src.is_char_boundary(end) {
+            return None;
+        }
+        // Comments go with the statement after them (documentation comments).
+        let start = glued.take().unwrap_or(start);
+        // A bare token at the top is a parse that went wrong too.
+        if child.is_error() || child.is_missing() || child.has_error() || !child.is_named() {
+            pieces.push(start..src.len());
+            rest = true;
+            break;
+        }
+        if child.kind() == "comment" {
+            glued = Some(start);
+            at = end;
+            continue;
+        }
+        if end > start {
+            pieces.push(start..end);
+        }
+        at = end;
+    }
+    if let Some(start) = glued {
+        pieces.push(start..at);
+    }
+    if root.has_error() && !rest {
+        return None;
+    }
+    Some(pieces)
 }
 
 thread_local! {

@@ -116,7 +116,7 @@ impl View {
         let text = scene.text;
         let painted = if self.colour && !text.trim_start().starts_with(':') {
             let pair = if scene.brackets { matching_bracket(text, scene.cursor) } else { None };
-            self.highlighter.paint(text, &self.theme, pair)
+            self.highlighter.paint_statements(text, &self.theme, pair)
         } else {
             text.to_owned()
         };
