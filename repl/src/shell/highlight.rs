@@ -19,10 +19,13 @@
 //! assert_eq!(matching_bracket("['(', 1]", 8), Some((7, 0)));
 //! ```
 //!
-//! Highlighting parses the whole input at every call (tree-sitter-highlight takes no previous
-//! tree): the shell's input is short, and a 200-line input takes well under the 2 ms a
-//! keystroke may cost (`bench/shell`). [`matching_bracket`] parses from the tree of its
-//! previous call, so it costs little after a keystroke and nothing after a cursor move.
+//! [`Highlighter::paint`] parses the whole input at every call (tree-sitter-highlight takes
+//! no previous tree). The line editor calls [`Highlighter::paint_statements`], which gives the
+//! same text in time proportional to the change: the input is parsed from the previous key's
+//! tree and only the top-level statements whose text changed are highlighted again
+//! (`bench/shell`: 0.1 ms a key on a 200-line input, 0.5 ms on 1,000 lines, typing a line of
+//! its own). [`matching_bracket`] parses from the same tree, so it costs little after a
+//! keystroke and nothing after a cursor move.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
