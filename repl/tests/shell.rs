@@ -171,8 +171,8 @@ fn run_script(script: &Script) -> Result<(), String> {
     };
     let options = || Options::new().timeout_ms(Some(5_000)).strip_ansi_escape_codes(!script.raw);
     let mut session: Option<PtySession> = None;
-    // The line editor discards what is typed before it reads a line (as terminals flush
-    // typeahead when they enter raw mode): keys go only after a fresh prompt. Within a
+    // Keys go only after a fresh prompt, so that what the screen shows around them is
+    // known (the editor keeps typeahead; `now:` and `repeat:` test that). Within a
     // multi-line input (the shell's own validator says whether it is one) there is no
     // prompt to wait for.
     let mut need_prompt = true;

@@ -406,6 +406,8 @@ impl Editor {
             }
             Key::Ctrl('d') => {
                 if buffer.is_empty() {
+                    let scene = Scene { prompt, text: "", cursor: 0, hint: None, brackets: false };
+                    view.draw(&scene, out);
                     view.renderer.finish(out);
                     return Outcome::Done(Err(ReadError::Eof));
                 }
