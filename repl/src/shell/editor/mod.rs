@@ -266,7 +266,7 @@ impl Editor {
     }
 
     fn read_terminal(&mut self, terminal: &mut Terminal, prompt: &str) -> Result<String, ReadError> {
-        let _raw = terminal.raw()?;
+        let mut raw = Some(terminal.raw()?);
         let mut view = View::new(self.highlighter.clone(), self.colour, terminal.columns());
         let mut session =
             Session { buffer: Buffer::default(), index: self.history.len(), typed: None, search: None, tabbed: false };
@@ -280,6 +280,20 @@ impl Editor {
                     terminal.pending.drain(..n.min(terminal.pending.len()));
                     waited = false;
                     let mut out = String::new();
+                    if key == Key::Ctrl('z') {
+                        // Suspended as the shell's job: the terminal as it was meanwhile,
+                        // the input drawn anew on return.
+                        view.renderer.finish(&mut out);
+                        terminal.write(out.as_bytes())?;
+                        drop(raw.take());
+                        let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGTSTP);
+                        raw = Some(terminal.raw()?);
+                        let mut out = String::new();
+                        view.renderer.resize(terminal.columns(), &mut out);
+                        self.draw(&mut view, &session, prompt, &mut out);
+                        terminal.write(out.as_bytes())?;
+                        continue;
+                    }
                     let outcome = self.key(key, &mut session, &mut view, prompt, &mut out);
                     if let Outcome::Done(result) = outcome {
                         out.push_str("\x1b[?2004l");
