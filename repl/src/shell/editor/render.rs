@@ -234,4 +234,152 @@ mod tests {
         r.finish(&mut out);
         assert_eq!(out, "\x1b[1B\r\n");
     }
+
+    /// A terminal that knows what the renderer writes: autowrap with the pending wrap at the
+    /// last column, carriage return, line feed, `CSI n A/B/C`, `CSI K`, `CSI J`.
+    struct Screen {
+        columns: usize,
+        rows: Vec<Vec<char>>,
+        row: usize,
+        column: usize,
+        pending: bool,
+    }
+
+    impl Screen {
+        fn new(columns: usize) -> Screen {
+            Screen { columns, rows: vec![Vec::new()], row: 0, column: 0, pending: false }
+        }
+
+        fn ensure(&mut self) {
+            while self.rows.len() <= self.row {
+                self.rows.push(Vec::new());
+            }
+        }
+
+        fn feed(&mut self, bytes: &str) {
+            let mut chars = bytes.chars().peekable();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\r' => (self.column, self.pending) = (0, false),
+                    '\n' => {
+                        self.row += 1;
+                        self.pending = false;
+                        self.ensure();
+                    }
+                    '\x1b' => {
+                        assert_eq!(chars.next(), Some('['));
+                        let mut n = String::new();
+                        while let Some(d) = chars.next_if(char::is_ascii_digit) {
+                            n.push(d);
+                        }
+                        let n: usize = n.parse().unwrap_or(1);
+                        self.pending = false;
+                        match chars.next() {
+                            Some('A') => self.row = self.row.checked_sub(n).expect("above the frame"),
+                            Some('B') => {
+                                self.row += n;
+                                assert!(self.row < self.rows.len(), "CSI B below the rows drawn");
+                            }
+                            Some('C') => self.column = (self.column + n).min(self.columns - 1),
+                            Some('K') => self.rows[self.row].truncate(self.column),
+                            Some('J') => {
+                                // The rows below are blank, and still there.
+                                self.rows[self.row].truncate(self.column);
+                                for row in &mut self.rows[self.row + 1..] {
+                                    row.clear();
+                                }
+                            }
+                            other => panic!("unexpected {other:?}"),
+                        }
+                    }
+                    c => {
+                        if self.pending {
+                            self.row += 1;
+                            self.column = 0;
+                            self.pending = false;
+                            self.ensure();
+                        }
+                        let line = &mut self.rows[self.row];
+                        while line.len() <= self.column {
+                            line.push(' ');
+                        }
+                        line[self.column] = c;
+                        if self.column + 1 == self.columns {
+                            self.pending = true;
+                        } else {
+                            self.column += 1;
+                        }
+                    }
+                }
+            }
+        }
+
+        /// The rows, trailing blanks and blank rows at the end left out.
+        fn text(&self) -> Vec<String> {
+            let mut rows: Vec<String> =
+                self.rows.iter().map(|r| r.iter().collect::<String>().trim_end().to_owned()).collect();
+            while rows.last().is_some_and(String::is_empty) {
+                rows.pop();
+            }
+            rows
+        }
+    }
+
+    /// What a frame looks like drawn on a clean screen.
+    fn expected(lines: &[Line], columns: usize) -> Vec<String> {
+        let mut rows = Vec::new();
+        for line in lines {
+            let chars: Vec<char> = line.painted.chars().collect();
+            for start in (0..=chars.len()).step_by(columns) {
+                rows.push(
+                    chars[start..(start + columns).min(chars.len())].iter().collect::<String>().trim_end().to_owned(),
+                );
+            }
+        }
+        while rows.last().is_some_and(String::is_empty) {
+            rows.pop();
+        }
+        rows
+    }
+
+    /// Frames drawn one over another in random order of growth and shrinkage leave the
+    /// screen as each drawn alone, and the cursor where it was asked for.
+    #[test]
+    fn any_sequence_of_frames_leaves_the_screen_right() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for columns in [5, 8, 13] {
+            let mut renderer = Renderer::new(columns);
+            let mut screen = Screen::new(columns);
+            let mut lines: Vec<String> = vec!["p> ".into()];
+            for _ in 0..400 {
+                match rng.usize(0..4) {
+                    0 if lines.len() < 6 => {
+                        let at = rng.usize(1..=lines.len());
+                        lines.insert(at, "...".into());
+                    }
+                    1 if lines.len() > 1 => {
+                        lines.remove(rng.usize(1..lines.len()));
+                    }
+                    _ => {
+                        let i = rng.usize(0..lines.len());
+                        let len = rng.usize(3..columns * 3);
+                        let c = char::from(b'a' + rng.u8(0..26));
+                        lines[i] = lines[i].chars().take(3).chain(std::iter::repeat_n(c, len - 3)).collect();
+                    }
+                }
+                let frame: Vec<Line> = lines.iter().map(|t| line(t)).collect();
+                let cursor_line = rng.usize(0..frame.len());
+                let cursor_column = rng.usize(0..=frame[cursor_line].width);
+                let mut out = String::new();
+                renderer.render(frame.clone(), (cursor_line, cursor_column), &mut out);
+                screen.feed(&out);
+                assert_eq!(screen.text(), expected(&frame, columns), "columns {columns}, output {out:?}");
+                let (starts, _) = renderer.starts(&frame);
+                assert_eq!(
+                    (screen.row, screen.column),
+                    (starts[cursor_line] + cursor_column / columns, cursor_column % columns)
+                );
+            }
+        }
+    }
 }
