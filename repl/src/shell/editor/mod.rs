@@ -76,12 +76,22 @@ impl From<std::io::Error> for ReadError {
 /// The columns `text` takes when it starts at column `start`: characters by their display
 /// width, a tab to the next multiple of eight, control characters none.
 pub fn columns(text: &str, start: usize) -> usize {
+    wrapped_columns(text, start, usize::MAX)
+}
+
+/// [`columns`] on a terminal `wrap` columns wide: a wide character that does not fit on the
+/// end of a row goes to the next, and the column it leaves empty counts.
+pub fn wrapped_columns(text: &str, start: usize, wrap: usize) -> usize {
     let mut column = start;
     for c in text.chars() {
-        column += match c {
+        let width = match c {
             '\t' => 8 - column % 8,
             c => c.width().unwrap_or(0),
         };
+        if width > 1 && wrap > width && column % wrap + width > wrap {
+            column += wrap - column % wrap;
+        }
+        column += width;
     }
     column - start
 }
@@ -123,15 +133,16 @@ impl View {
         let paint_prompt = |p: &str| if self.colour { format!("\x1b[1;32m{p}\x1b[0m") } else { p.to_owned() };
         let first = paint_prompt(scene.prompt);
         let rest = paint_prompt(CONTINUATION);
-        let prompt_width = columns(scene.prompt, 0);
-        let continuation_width = columns(CONTINUATION, 0);
+        let wrap = self.renderer.columns();
+        let prompt_width = wrapped_columns(scene.prompt, 0, wrap);
+        let continuation_width = wrapped_columns(CONTINUATION, 0, wrap);
         let mut lines: Vec<Line> = Vec::with_capacity(text.len() / 32 + 1);
         for (i, (plain, painted)) in text.split('\n').zip(painted.split('\n')).enumerate() {
             let (prompt, width) = if i == 0 { (&first, prompt_width) } else { (&rest, continuation_width) };
             let mut line = String::with_capacity(prompt.len() + painted.len());
             line.push_str(prompt);
             line.push_str(painted);
-            lines.push(Line { width: width + columns(plain, width), painted: line });
+            lines.push(Line { width: width + wrapped_columns(plain, width, wrap), painted: line });
         }
         if let (Some(hint), Some(last)) = (scene.hint.filter(|h| !h.is_empty()), lines.last_mut()) {
             let shown = hint.split('\n').next().unwrap_or_default();
@@ -140,13 +151,13 @@ impl View {
             } else {
                 last.painted.push_str(shown);
             }
-            last.width += columns(shown, last.width);
+            last.width += wrapped_columns(shown, last.width, wrap);
         }
         let before = &text[..scene.cursor.min(text.len())];
         let line = before.matches('\n').count();
         let start = before.rfind('\n').map_or(0, |i| i + 1);
         let width = if line == 0 { prompt_width } else { continuation_width };
-        (lines, (line, width + columns(&before[start..], width)))
+        (lines, (line, width + wrapped_columns(&before[start..], width, wrap)))
     }
 
     /// Writes to `out` what draws `scene` over the frame on the screen.
@@ -712,6 +723,14 @@ mod tests {
     fn common_prefixes() {
         assert_eq!(common_prefix(["$facts", "$fact2"].into_iter()), "$fact");
         assert_eq!(common_prefix(["é1", "é2"].into_iter()), "é");
+    }
+
+    #[test]
+    fn wide_characters_that_do_not_fit_go_to_the_next_row() {
+        assert_eq!(columns("漢字", 0), 4);
+        assert_eq!(wrapped_columns("漢字", 0, 3), 5);
+        assert_eq!(wrapped_columns("a漢", 8, 10), 4);
+        assert_eq!(wrapped_columns("\tx", 3, 80), 6);
     }
 
     #[test]
