@@ -331,7 +331,9 @@ impl Editor {
                             terminal.write(out.as_bytes())?;
                         }
                         Input::Closed => {
-                            if terminal.pending.is_empty() {
+                            // Nothing more comes: what is left cannot become a key.
+                            if terminal.pending.is_empty() || waited {
+                                terminal.pending.clear();
                                 let mut out = String::new();
                                 view.renderer.finish(&mut out);
                                 out.push_str("\x1b[?2004l");
