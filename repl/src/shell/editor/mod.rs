@@ -238,6 +238,8 @@ struct Session {
     search: Option<Search>,
     /// The last key was Tab (a second one lists the candidates).
     tabbed: bool,
+    /// Candidates too many to list unasked: `y` lists them.
+    asked: Option<Vec<String>>,
 }
 
 impl Editor {
@@ -279,8 +281,14 @@ impl Editor {
     fn read_terminal(&mut self, terminal: &mut Terminal, prompt: &str) -> Result<String, ReadError> {
         let mut raw = Some(terminal.raw()?);
         let mut view = View::new(self.highlighter.clone(), self.colour, terminal.columns());
-        let mut session =
-            Session { buffer: Buffer::default(), index: self.history.len(), typed: None, search: None, tabbed: false };
+        let mut session = Session {
+            buffer: Buffer::default(),
+            index: self.history.len(),
+            typed: None,
+            search: None,
+            tabbed: false,
+            asked: None,
+        };
         let mut out = String::from("\x1b[?2004h");
         self.draw(&mut view, &session, prompt, &mut out);
         terminal.write(out.as_bytes())?;
@@ -312,7 +320,7 @@ impl Editor {
                         return result;
                     }
                     // Draw once the keys typed ahead are handled.
-                    if !matches!(decode(&terminal.pending, false), Decoded::Key(..)) {
+                    if session.asked.is_none() && !matches!(decode(&terminal.pending, false), Decoded::Key(..)) {
                         self.draw(&mut view, &session, prompt, &mut out);
                     }
                     if !out.is_empty() {
@@ -399,6 +407,17 @@ impl Editor {
                 None => return Outcome::Continue,
             }
         }
+        if let Some(candidates) = session.asked.take() {
+            // The answer to "Display all N possibilities?": `y` or space lists them.
+            if matches!(key, Key::Char('y' | 'Y' | ' ')) {
+                let displays: Vec<&str> = candidates.iter().map(String::as_str).collect();
+                out.push_str(&list_columns(&displays, view.renderer_columns()));
+            } else {
+                out.push_str("\r\n");
+            }
+            view.renderer.forget();
+            return Outcome::Continue;
+        }
         let tabbed = std::mem::take(&mut session.tabbed);
         let buffer = &mut session.buffer;
         match key {
@@ -424,7 +443,7 @@ impl Editor {
                 }
             }
             Key::AltEnter => buffer.insert("\n"),
-            Key::Tab => self.complete(session, tabbed, view, out),
+            Key::Tab => self.complete(session, tabbed, view, prompt, out),
             Key::Backspace | Key::Ctrl('h') => {
                 buffer.backspace();
             }
@@ -609,7 +628,7 @@ impl Editor {
 
     /// Tab: one candidate is inserted; several insert their common prefix, and a second Tab
     /// lists them.
-    fn complete(&self, session: &mut Session, tabbed: bool, view: &mut View, out: &mut String) {
+    fn complete(&self, session: &mut Session, tabbed: bool, view: &mut View, prompt: &str, out: &mut String) {
         let names = self.names.borrow();
         let world = super::helper::NamesWorld(&names);
         let buffer = &mut session.buffer;
@@ -624,9 +643,19 @@ impl Editor {
                 if prefix.len() > typed.len() && prefix.starts_with(typed) {
                     buffer.replace(start..buffer.cursor(), &prefix);
                     session.tabbed = true;
+                } else if tabbed && several.len() > ASK_ABOVE {
+                    let displays = several.iter().map(|c| c.display.clone()).collect();
+                    // The input as it is stays above the question (keys typed ahead of the
+                    // Tab may not be drawn yet).
+                    self.draw(view, session, prompt, out);
+                    view.renderer.finish(out);
+                    out.push_str(&format!("Display all {} possibilities? (y or n)", several.len()));
+                    session.asked = Some(displays);
                 } else if tabbed {
-                    let displays: Vec<&str> = several.iter().map(|c| c.display.as_str()).collect();
+                    let displays: Vec<String> = several.iter().map(|c| c.display.clone()).collect();
+                    let displays: Vec<&str> = displays.iter().map(String::as_str).collect();
                     let columns = view.renderer_columns();
+                    self.draw(view, session, prompt, out);
                     view.renderer.finish(out);
                     out.push_str(&list_columns(&displays, columns));
                 } else {
@@ -643,6 +672,9 @@ impl View {
         self.renderer.columns()
     }
 }
+
+/// More candidates than this are listed only when the user says so (as rustyline asks).
+const ASK_ABOVE: usize = 100;
 
 /// The longest prefix all the strings share.
 fn common_prefix<'a>(mut strings: impl Iterator<Item = &'a str>) -> String {
