@@ -38,6 +38,7 @@
 pub mod commands;
 pub mod complete;
 mod context;
+mod debugger;
 mod helper;
 pub mod highlight;
 mod reference;
@@ -764,6 +765,13 @@ pub fn run(config: Config) -> ExitCode {
     if let Some(path) = &config.history {
         let _ = editor.load_history(path);
     }
+    let editor = Rc::new(RefCell::new(editor));
+    shell.session.evaluator.breakpoint = Some(debugger::hook(
+        editor.clone(),
+        shell.sink.colour.clone(),
+        shell.highlighter.clone(),
+        config.history.clone(),
+    ));
     if !config.quiet {
         println!(
             "Poppet {}: the Puppet language, evaluated as Puppet 7.23 does. :help for commands, Ctrl-D to quit.",
@@ -773,20 +781,18 @@ pub fn run(config: Config) -> ExitCode {
     shell.run_init();
     loop {
         colour.set(shell.settings.colour);
-        match editor.readline(PROMPT) {
+        let read = editor.borrow_mut().readline(PROMPT);
+        match read {
             Ok(input) => {
                 if !input.trim().is_empty() {
-                    let _ = editor.add_history_entry(input.as_str());
-                    if let Some(path) = &config.history {
-                        save_history(&mut editor, path);
-                    }
+                    remember(&mut editor.borrow_mut(), &input, config.history.as_deref());
                 }
                 match shell.handle(&input) {
                     Next::Quit => break,
-                    Next::History(count) => print_history(editor.history(), count),
+                    Next::History(count) => print_history(editor.borrow().history(), count),
                     Next::Run(text) => {
                         println!("{}", shell.paint_source(&text));
-                        let _ = editor.add_history_entry(text.as_str());
+                        let _ = editor.borrow_mut().add_history_entry(text.as_str());
                         shell.handle(&text);
                     }
                     Next::Continue => {}
@@ -806,7 +812,7 @@ pub fn run(config: Config) -> ExitCode {
 
 /// The line editor: Emacs keys, completions listed, one history entry per input (a
 /// multi-line block is one entry), pasted blocks inserted whole (bracketed paste).
-fn new_editor(on_terminal: bool) -> rustyline::Result<Editor<helper::PuppetHelper, FileHistory>> {
+fn new_editor(on_terminal: bool) -> rustyline::Result<LineEditor> {
     let behavior = if on_terminal { Behavior::PreferTerm } else { Behavior::Stdio };
     let config = EditorConfig::builder()
         .behavior(behavior)
@@ -823,7 +829,18 @@ fn new_editor(on_terminal: bool) -> rustyline::Result<Editor<helper::PuppetHelpe
     Ok(editor)
 }
 
-fn save_history(editor: &mut Editor<helper::PuppetHelper, FileHistory>, path: &std::path::Path) {
+/// The line editor the shell and its breakpoints read with.
+type LineEditor = Editor<helper::PuppetHelper, FileHistory>;
+
+/// Adds an input to the history, and to the history file when there is one.
+fn remember(editor: &mut LineEditor, input: &str, path: Option<&std::path::Path>) {
+    let _ = editor.add_history_entry(input);
+    if let Some(path) = path {
+        save_history(editor, path);
+    }
+}
+
+fn save_history(editor: &mut LineEditor, path: &std::path::Path) {
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
