@@ -389,7 +389,15 @@ fn judge(theirs: &Json, ours: &[String], our_catalog: Option<&Json>, modulepath:
         Verdict::Differs { puppet: line(a), ours: line(b) }
     };
     if their_messages != our_messages {
+        if let Some(type_name) = error(&their_messages).as_deref().and_then(ruby_type_refused) {
+            // Puppet refuses a resource of a type a module implements in Ruby (`--ral`).
+            return Verdict::NeedsRuby(format!("{type_name} validation"));
+        }
         return first_difference(&their_messages, &our_messages);
+    }
+    if our_error.is_some() {
+        // The same error: with `--ral`, Puppet's catalog compiled before it was refused.
+        return Verdict::SameFailure;
     }
     match (theirs.get("catalog").filter(|c| !c.is_null()), our_catalog) {
         (None, None) => Verdict::SameFailure,
@@ -437,6 +445,19 @@ fn ruby_function(error: &str) -> Option<String> {
     let start = error.find("The function '")? + "The function '".len();
     let end = error[start..].find('\'')?;
     Some(error[start..start + end].to_owned())
+}
+
+/// The type of the resource Puppet's `--ral` conversion refused, when it is not a core type
+/// (`Parameter path failed on Archive[x]: …`, `Validation of Concat_fragment[x] failed: …`):
+/// its checks are the module's Ruby.
+fn ruby_type_refused(error: &str) -> Option<String> {
+    let text = error.strip_prefix("error: ")?;
+    let reference = match text.strip_prefix("Validation of ") {
+        Some(rest) => rest,
+        None => text.strip_prefix("Parameter ")?.split_once(" failed on ")?.1,
+    };
+    let type_name = reference.split('[').next()?.to_lowercase();
+    puppet_eval::resource_types::get(&type_name).is_none().then_some(type_name)
 }
 
 /// Puppet 7.23 with the module path `modulepath` for the real node: the oracle of
