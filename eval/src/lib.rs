@@ -29,6 +29,7 @@ pub mod functions;
 pub mod hiera;
 pub mod json;
 pub mod resource_types;
+pub mod ruby;
 pub mod scope;
 mod session;
 

@@ -208,7 +208,7 @@ impl Session {
     }
 }
 
-fn parse_failure(errors: &[Diagnostic]) -> Failure {
+pub(crate) fn parse_failure(errors: &[Diagnostic]) -> Failure {
     if errors.len() > 1 {
         return Failure {
             kind: FailureKind::Validation,
@@ -230,7 +230,7 @@ fn parse_failure(errors: &[Diagnostic]) -> Failure {
     }
 }
 
-fn flow_failure(flow: Flow) -> Failure {
+pub(crate) fn flow_failure(flow: Flow) -> Failure {
     match flow {
         Flow::Error(e) => {
             let EvalError { message, at, file, trace, .. } = *e;

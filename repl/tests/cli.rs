@@ -373,3 +373,12 @@ fn validate_resources_refuses_what_puppet_apply_refuses() {
     assert_eq!(text(&out.stderr), "");
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// `debug::break()` stops only in the shell; to the runner, as to Puppet without the
+/// puppet-debugger module, it is an unknown function.
+#[test]
+fn breakpoints_are_the_shells() {
+    let out = poppet(&["-e", "debug::break()"], None);
+    assert_eq!(text(&out.stderr), "Error: Unknown function: 'debug::break'. (line: 1, column: 1)\n");
+    assert_eq!(out.status.code(), Some(1));
+}

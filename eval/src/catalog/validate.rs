@@ -26,6 +26,7 @@ use puppet_types::Value;
 use super::{Catalog, Resource};
 use crate::error::{bare, Eval};
 use crate::resource_types::{self, Attribute, AttributeKind, ResourceType};
+use crate::ruby;
 
 /// Checks every resource of the catalog of a core type; the first problem is the error.
 pub fn check(catalog: &Catalog) -> Eval<()> {
@@ -71,7 +72,7 @@ fn check_attribute(t: &ResourceType, attr: &Attribute, value: &Value, resource: 
     match (t.name.as_str(), attr.name.as_str()) {
         ("file", "path") => {
             if !absolute(value) {
-                return Err(format!("File paths must be fully qualified, not '{}'", ruby_to_s(value)));
+                return Err(format!("File paths must be fully qualified, not '{}'", ruby::to_s(value)));
             }
         }
         ("file", "mode") => each_should(attr, value, file_mode)?,
@@ -80,7 +81,7 @@ fn check_attribute(t: &ResourceType, attr: &Attribute, value: &Value, resource: 
             if !matches!(value, Value::String(_) | Value::Array(_)) {
                 return Err(format!(
                     "Command must be a String or Array<String>, got value of class {}",
-                    ruby_class(value)
+                    ruby::class_name(value)
                 ));
             }
         }
@@ -90,6 +91,15 @@ fn check_attribute(t: &ResourceType, attr: &Attribute, value: &Value, resource: 
             }
         }
         ("exec", "refresh") => qualified_command(value, resource)?,
+        // `Puppet::Parameter::Path`: `creates` takes several paths, `cwd` one.
+        ("exec", name @ ("creates" | "cwd")) => {
+            if name == "cwd" && matches!(value, Value::Array(_)) {
+                return Err(format!("{name} only accepts a single path, not an array of paths"));
+            }
+            if !elements(value).all(absolute) {
+                return Err(format!("{name} must be a fully qualified path"));
+            }
+        }
         ("service", "logonpassword") => {
             if matches!(value, Value::String(s) if s.contains(':')) {
                 return Err("Passwords cannot include ':'".to_owned());
@@ -97,8 +107,8 @@ fn check_attribute(t: &ResourceType, attr: &Attribute, value: &Value, resource: 
         }
         ("exec", "environment") => {
             let setting = regex_matches(r"\w+=");
-            if let Some(bad) = elements(value).find(|v| !setting(&ruby_to_s(v))) {
-                return Err(format!("Invalid environment setting '{}'", ruby_to_s(bad)));
+            if let Some(bad) = elements(value).find(|v| !setting(&ruby::to_s(v))) {
+                return Err(format!("Invalid environment setting '{}'", ruby::to_s(bad)));
             }
         }
         _ if attr.custom_validation => {}
@@ -111,7 +121,7 @@ fn check_attribute(t: &ResourceType, attr: &Attribute, value: &Value, resource: 
 /// `tries` and `try_sleep` numbers, a group's `gid`.
 fn munge(t: &ResourceType, attr: &Attribute, value: &Value) -> Result<(), String> {
     let failed = |detail: &str| {
-        Err(format!("Munging failed for value {} in class {}: {detail}", ruby_inspect(value), attr.name))
+        Err(format!("Munging failed for value {} in class {}: {detail}", ruby::inspect(value), attr.name))
     };
     match (t.name.as_str(), attr.name.as_str(), value) {
         ("exec", "timeout", _) => {
@@ -181,13 +191,13 @@ fn in_collection(attr: &Attribute, value: &Value) -> Result<(), String> {
     if attr.values.is_empty() && attr.patterns.is_empty() {
         return Ok(());
     }
-    let text = ruby_to_s(value);
+    let text = ruby::to_s(value);
     let literal = !matches!(value, Value::String(s) if s.is_empty())
         && (attr.values.contains(&text) || attr.aliases.iter().any(|(a, _)| *a == text));
     if literal || attr.patterns.iter().any(|p| regex_matches(p)(&text)) {
         return Ok(());
     }
-    let mut message = format!("Invalid value {}.", ruby_inspect(value));
+    let mut message = format!("Invalid value {}.", ruby::inspect(value));
     if !attr.values.is_empty() {
         message.push_str(&format!(" Valid values are {}.", attr.values.join(", ")));
     }
@@ -201,14 +211,14 @@ fn in_collection(attr: &Attribute, value: &Value) -> Result<(), String> {
 /// A file's `mode`: a string of octal digits or a symbolic mode (`u+x,g-w`).
 fn file_mode(value: &Value) -> Result<(), String> {
     let Value::String(mode) = value else {
-        return Err(format!("The file mode specification must be a string, not '{}'", ruby_class(value)));
+        return Err(format!("The file mode specification must be a string, not '{}'", ruby::class_name(value)));
     };
     let octal = regex_matches("^0?[0-7]{1,4}$");
     let symbolic = regex_matches("^([ugoa]*[-=+][-=+rstwxXugo]*)(,[ugoa]*[-=+][-=+rstwxXugo]*)*$");
     if octal(mode) || symbolic(mode) {
         Ok(())
     } else {
-        Err(format!("The file mode specification is invalid: {}", ruby_inspect(value)))
+        Err(format!("The file mode specification is invalid: {}", ruby::inspect(value)))
     }
 }
 
@@ -216,9 +226,9 @@ fn file_mode(value: &Value) -> Result<(), String> {
 /// resource has a `path` to search.
 fn qualified_command(command: &Value, resource: &Resource) -> Result<(), String> {
     let exe = match command {
-        Value::Array(items) => items.first().map(ruby_to_s).unwrap_or_default(),
+        Value::Array(items) => items.first().map(ruby::to_s).unwrap_or_default(),
         other => {
-            let text = ruby_to_s(other);
+            let text = ruby::to_s(other);
             let quoted = ['"', '\''].iter().find_map(|&q| {
                 let rest = text.strip_prefix(q)?;
                 let end = rest.find(q).filter(|&end| end > 0)?;
@@ -240,7 +250,7 @@ fn qualified_command(command: &Value, resource: &Resource) -> Result<(), String>
 /// The type's own check of the whole resource (its `validate` block).
 fn check_resource(t: &ResourceType, resource: &Resource) -> Result<(), String> {
     let param = |name: &str| resource.params.get(name).filter(|v| !v.is_undef());
-    let is = |name: &str, word: &str| param(name).is_some_and(|v| ruby_to_s(v) == word);
+    let is = |name: &str, word: &str| param(name).is_some_and(|v| ruby::to_s(v) == word);
     match t.name.as_str() {
         "file" => {
             let creators = ["content", "source", "target"].iter().filter(|p| param(p).is_some()).count();
@@ -288,56 +298,4 @@ fn elements(value: &Value) -> Box<dyn Iterator<Item = &Value> + '_> {
 fn regex_matches(source: &str) -> impl Fn(&str) -> bool {
     let regexp = puppet_types::regexp::Regexp::new(source);
     move |text| regexp.is_match(text)
-}
-
-/// The value as Ruby's `to_s` shows the value Puppet gives the type.
-fn ruby_to_s(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.to_string(),
-        Value::Undef => String::new(),
-        Value::Array(_) | Value::Hash(_) => ruby_inspect(value),
-        other => scalar(other),
-    }
-}
-
-/// The value as Ruby's `inspect` shows it (`"bogus"`, `["a", 1]`, `{"k"=>true}`).
-fn ruby_inspect(value: &Value) -> String {
-    match value {
-        Value::String(s) => poppet_ruby::string::inspect(s),
-        Value::Undef => "nil".to_owned(),
-        Value::Array(items) => format!("[{}]", items.iter().map(ruby_inspect).collect::<Vec<_>>().join(", ")),
-        Value::Hash(h) => {
-            let pairs: Vec<String> =
-                h.iter().map(|(k, v)| format!("{}=>{}", ruby_inspect(k), ruby_inspect(v))).collect();
-            format!("{{{}}}", pairs.join(", "))
-        }
-        other => scalar(other),
-    }
-}
-
-/// A scalar as Ruby shows it (the string form Puppet's values take).
-fn scalar(value: &Value) -> String {
-    match value {
-        Value::Float(f) => poppet_ruby::float::float_to_s(*f),
-        Value::Integer(i) => i.to_string(),
-        Value::BigInt(i) => i.to_string(),
-        Value::Boolean(b) => b.to_string(),
-        Value::Default => "default".to_owned(),
-        other => pfmt::convert_with(other, &Value::from("%s")).unwrap_or_default(),
-    }
-}
-
-/// The Ruby class of the value Puppet gives the type.
-fn ruby_class(value: &Value) -> &'static str {
-    match value {
-        Value::String(_) => "String",
-        Value::Integer(_) => "Integer",
-        Value::Float(_) => "Float",
-        Value::Boolean(true) => "TrueClass",
-        Value::Boolean(false) => "FalseClass",
-        Value::Undef => "NilClass",
-        Value::Array(_) => "Array",
-        Value::Hash(_) => "Hash",
-        _ => "Object",
-    }
 }

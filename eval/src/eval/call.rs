@@ -326,6 +326,9 @@ impl Evaluator {
         what: &str,
     ) -> Eval<Value> {
         let key = name.strip_prefix("::").unwrap_or(name);
+        if self.is_breakpoint(key) {
+            return self.stop_at(at);
+        }
         if !self.function_exists(key)
             && !self.autoload(super::modules::Entity::Function, key).map_err(|e| crate::error::place(e, at))?
         {

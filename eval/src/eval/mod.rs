@@ -55,6 +55,7 @@
 mod access;
 mod call;
 pub mod checkpoint;
+pub mod debug;
 pub mod modules;
 mod operators;
 
@@ -233,6 +234,9 @@ pub struct Evaluator {
     /// At the shell's prompt, the top-scope variables the program may assign again, each
     /// once (see [`Evaluator::allow_rebinding`]).
     rebind: Option<Rebind>,
+    /// What `debug::break()` runs (the shell's nested prompt); without it the function is
+    /// unknown (see [`debug`]).
+    pub breakpoint: Option<debug::BreakHook>,
 
     // The catalog, modules and data.
     /// The catalog compiler's state: the catalog, the definitions of classes, defined types
@@ -280,6 +284,7 @@ impl Evaluator {
             template_log: None,
             program_name: None,
             rebind: None,
+            breakpoint: None,
         }
     }
 

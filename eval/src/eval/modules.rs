@@ -629,35 +629,13 @@ fn metadata_verdict(name: &str, dir: &Path, strict: Strict) -> Verdict {
                 return Verdict::Refused(format!(
                     "The value for the key dependencies in the file metadata.json of the module {name} must be an \
                      array, not: '{}'",
-                    ruby_to_s(value)
+                    crate::ruby::to_s(value)
                 ));
             }
             Some(_) => {}
         }
     }
     Verdict::Accepted
-}
-
-/// Ruby's `to_s` of a value read from JSON (`{"a"=>1}`, `1.5`, `true`).
-fn ruby_to_s(value: &Value) -> String {
-    fn inspect(value: &Value) -> String {
-        match value {
-            Value::String(s) => poppet_ruby::string::inspect(s),
-            Value::Undef => "nil".to_owned(),
-            other => ruby_to_s(other),
-        }
-    }
-    match value {
-        Value::Undef => String::new(),
-        Value::String(s) => s.to_string(),
-        Value::Float(f) => poppet_ruby::float::float_to_s(*f),
-        Value::Array(items) => format!("[{}]", items.iter().map(inspect).collect::<Vec<_>>().join(", ")),
-        Value::Hash(map) => {
-            let pairs: Vec<String> = map.iter().map(|(k, v)| format!("{}=>{}", inspect(k), inspect(v))).collect();
-            format!("{{{}}}", pairs.join(", "))
-        }
-        other => puppet_types::display::value_to_s(other),
-    }
 }
 
 /// The `class NAME` and `define NAME` lines of the manifests under `dir`, recursively.

@@ -196,7 +196,8 @@ fn help(_: &mut Shell, rest: &str) -> Next {
     }
     println!("Puppet code runs against one scope that lasts the session; `$_` is the last result.");
     println!("Enter runs complete input and continues unfinished input; Alt-Enter adds a line.");
-    println!("Tab completes; Ctrl-R searches history; Ctrl-C stops running code or clears the input.\n");
+    println!("Tab completes; Ctrl-R searches history; Ctrl-C stops running code or clears the input.");
+    println!("debug::break() in code stops there with a debug> prompt in its scope (:continue goes on).\n");
     for c in COMMANDS {
         let head = format!(":{} {}", c.name, c.usage);
         println!("  {head:<22} {}", c.summary);

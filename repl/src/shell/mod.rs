@@ -39,6 +39,7 @@
 pub mod commands;
 pub mod complete;
 mod context;
+mod debugger;
 pub mod editor;
 mod helper;
 pub mod highlight;
@@ -762,6 +763,13 @@ pub fn run(config: Config) -> ExitCode {
     if let Some(path) = &config.history {
         let _ = editor.history_mut().load(path);
     }
+    let editor = Rc::new(RefCell::new(editor));
+    shell.session.evaluator.breakpoint = Some(debugger::hook(
+        editor.clone(),
+        shell.sink.colour.clone(),
+        shell.highlighter.clone(),
+        config.history.clone(),
+    ));
     if !config.quiet {
         println!(
             "Poppet {}: the Puppet language, evaluated as Puppet 7.23 does. :help for commands, Ctrl-D to quit.",
@@ -770,21 +778,19 @@ pub fn run(config: Config) -> ExitCode {
     }
     shell.run_init();
     loop {
-        editor.set_colour(shell.settings.colour);
-        match editor.read_line(PROMPT) {
+        editor.borrow_mut().set_colour(shell.settings.colour);
+        let read = editor.borrow_mut().read_line(PROMPT);
+        match read {
             Ok(input) => {
                 if !input.trim().is_empty() {
-                    editor.history_mut().add(&input);
-                    if let Some(path) = &config.history {
-                        save_history(&mut editor, path);
-                    }
+                    remember(&mut editor.borrow_mut(), &input, config.history.as_deref());
                 }
                 match shell.handle(&input) {
                     Next::Quit => break,
-                    Next::History(count) => print_history(editor.history(), count),
+                    Next::History(count) => print_history(editor.borrow().history(), count),
                     Next::Run(text) => {
                         println!("{}", shell.paint_source(&text));
-                        editor.history_mut().add(&text);
+                        editor.borrow_mut().history_mut().add(&text);
                         shell.handle(&text);
                     }
                     Next::Continue => {}
@@ -800,6 +806,14 @@ pub fn run(config: Config) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Adds an input to the history, and to the history file when there is one.
+fn remember(editor: &mut Editor, input: &str, path: Option<&std::path::Path>) {
+    editor.history_mut().add(input);
+    if let Some(path) = path {
+        save_history(editor, path);
+    }
 }
 
 fn save_history(editor: &mut Editor, path: &std::path::Path) {

@@ -27,8 +27,11 @@
 //!
 //! ```sh
 //! cargo xtask check modules [MODULEPATH] [--show N] [--only TEXT] [--allow-differ]
-//!                            [--answers FILE]
+//!                            [--answers FILE] [--ral]
 //! ```
+//!
+//! `--ral` checks the core resources too, as `puppet apply` does when it converts the catalog
+//! (the oracle's `--ral`, our `Options::validate_resources`).
 //!
 //! `--answers FILE` keeps Puppet's answers in FILE (JSON Lines), read instead of asking
 //! Puppet again when it holds an answer for every program (Puppet takes minutes).
@@ -83,6 +86,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
     let mut allow_differ = false;
     let mut answers = None;
     let mut verdicts = None;
+    let mut ral = false;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--show" => show = args.next().and_then(|n| n.parse().ok()).unwrap_or(show),
@@ -90,6 +94,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
             "--allow-differ" => allow_differ = true,
             "--answers" => answers = args.next().map(PathBuf::from),
             "--verdicts" => verdicts = args.next().map(PathBuf::from),
+            "--ral" => ral = true,
             _ => path_text = a,
         }
     }
@@ -105,7 +110,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
     }
     let codes: Vec<String> = programs.iter().map(|p| p.code.clone()).collect();
     let puppet_start = Instant::now();
-    let puppet = match puppet_answers(&path_text, &codes, answers.as_deref()) {
+    let puppet = match puppet_answers(&path_text, &codes, answers.as_deref(), ral) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");
@@ -128,6 +133,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
             let mut session = Session::default();
             // Puppet runs the commands of generate(): so do we, here (`--allow-generate`)
             session.evaluator.options.allow_generate = true;
+            session.evaluator.options.validate_resources = ral;
             session.evaluator.set_modulepath(&path_text);
             session.evaluator.template_log = Some(Vec::new());
             let outcome = session.run(&program.code);
@@ -336,7 +342,7 @@ fn collect_templates(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
 
 /// Puppet's answer to each program: from `answers` when it holds one for each program (the
 /// program's code is the answer's id), else from the oracle, then kept in `answers`.
-fn puppet_answers(modulepath: &str, codes: &[String], answers: Option<&Path>) -> Result<Vec<Json>, String> {
+fn puppet_answers(modulepath: &str, codes: &[String], answers: Option<&Path>, ral: bool) -> Result<Vec<Json>, String> {
     if let Some(kept) = answers.and_then(|path| std::fs::read_to_string(path).ok()) {
         let by_code: std::collections::HashMap<String, Json> = kept
             .lines()
@@ -348,7 +354,8 @@ fn puppet_answers(modulepath: &str, codes: &[String], answers: Option<&Path>) ->
         }
     }
     let records: Vec<Json> = codes.iter().map(|c| serde_json::json!({"id": c, "code": c})).collect();
-    let mut found = real_node_oracle(modulepath).run_records(&records)?;
+    let oracle = real_node_oracle(modulepath);
+    let mut found = if ral { oracle.arg("--ral") } else { oracle }.run_records(&records)?;
     for (answer, code) in found.iter_mut().zip(codes) {
         answer["code"] = Json::from(code.as_str());
     }
@@ -382,7 +389,15 @@ fn judge(theirs: &Json, ours: &[String], our_catalog: Option<&Json>, modulepath:
         Verdict::Differs { puppet: line(a), ours: line(b) }
     };
     if their_messages != our_messages {
+        if let Some(type_name) = error(&their_messages).as_deref().and_then(ruby_type_refused) {
+            // Puppet refuses a resource of a type a module implements in Ruby (`--ral`).
+            return Verdict::NeedsRuby(format!("{type_name} validation"));
+        }
         return first_difference(&their_messages, &our_messages);
+    }
+    if our_error.is_some() {
+        // The same error: with `--ral`, Puppet's catalog compiled before it was refused.
+        return Verdict::SameFailure;
     }
     match (theirs.get("catalog").filter(|c| !c.is_null()), our_catalog) {
         (None, None) => Verdict::SameFailure,
@@ -430,6 +445,19 @@ fn ruby_function(error: &str) -> Option<String> {
     let start = error.find("The function '")? + "The function '".len();
     let end = error[start..].find('\'')?;
     Some(error[start..start + end].to_owned())
+}
+
+/// The type of the resource Puppet's `--ral` conversion refused, when it is not a core type
+/// (`Parameter path failed on Archive[x]: …`, `Validation of Concat_fragment[x] failed: …`):
+/// its checks are the module's Ruby.
+fn ruby_type_refused(error: &str) -> Option<String> {
+    let text = error.strip_prefix("error: ")?;
+    let reference = match text.strip_prefix("Validation of ") {
+        Some(rest) => rest,
+        None => text.strip_prefix("Parameter ")?.split_once(" failed on ")?.1,
+    };
+    let type_name = reference.split('[').next()?.to_lowercase();
+    puppet_eval::resource_types::get(&type_name).is_none().then_some(type_name)
 }
 
 /// Puppet 7.23 with the module path `modulepath` for the real node: the oracle of
@@ -625,7 +653,7 @@ pub fn templates_main(args: Vec<String>) -> ExitCode {
         return ExitCode::from(2);
     }
     let codes: Vec<String> = files.iter().map(|f| format!("notice(template('{}'))", f.display())).collect();
-    let puppet = match puppet_answers(&path_text, &codes, answers.as_deref()) {
+    let puppet = match puppet_answers(&path_text, &codes, answers.as_deref(), false) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");

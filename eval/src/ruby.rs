@@ -1,0 +1,45 @@
+//! Puppet's values as Ruby shows the objects Puppet makes of them, in messages Puppet's Ruby
+//! code words: `to_s` (`{"a"=>1}`, `1.5`, `true`), `inspect` (`"bogus"`, `["a", 1]`) and the
+//! class name (`Integer`, `TrueClass`).
+
+use puppet_types::Value;
+
+/// Ruby's `to_s` of the value.
+pub fn to_s(value: &Value) -> String {
+    match value {
+        Value::Undef => String::new(),
+        Value::String(s) => s.to_string(),
+        Value::Float(f) => poppet_ruby::float::float_to_s(*f),
+        Value::Array(_) | Value::Hash(_) => inspect(value),
+        other => puppet_types::display::value_to_s(other),
+    }
+}
+
+/// Ruby's `inspect` of the value.
+pub fn inspect(value: &Value) -> String {
+    match value {
+        Value::String(s) => poppet_ruby::string::inspect(s),
+        Value::Undef => "nil".to_owned(),
+        Value::Array(items) => format!("[{}]", items.iter().map(inspect).collect::<Vec<_>>().join(", ")),
+        Value::Hash(map) => {
+            let pairs: Vec<String> = map.iter().map(|(k, v)| format!("{}=>{}", inspect(k), inspect(v))).collect();
+            format!("{{{}}}", pairs.join(", "))
+        }
+        other => to_s(other),
+    }
+}
+
+/// The name of the value's Ruby class.
+pub fn class_name(value: &Value) -> &'static str {
+    match value {
+        Value::String(_) => "String",
+        Value::Integer(_) | Value::BigInt(_) => "Integer",
+        Value::Float(_) => "Float",
+        Value::Boolean(true) => "TrueClass",
+        Value::Boolean(false) => "FalseClass",
+        Value::Undef => "NilClass",
+        Value::Array(_) => "Array",
+        Value::Hash(_) => "Hash",
+        _ => "Object",
+    }
+}
