@@ -13,8 +13,8 @@ use puppet_eval::eval::debug::{Break, BreakHook};
 use puppet_eval::Evaluator;
 use puppet_types::Value;
 
-use super::highlight::{Highlighter, Theme};
 use super::editor::{Editor, ReadError};
+use super::highlight::{Highlighter, Theme};
 
 /// The prompt of a breakpoint.
 const PROMPT: &str = "debug> ";
