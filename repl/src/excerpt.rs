@@ -28,6 +28,25 @@ pub fn excerpt(source: &str, line: u32, column: u32, colour: bool) -> Option<Str
     Some(out)
 }
 
+/// The lines of `text` around line `line` (1-based), `context` each side, numbered, `line`
+/// marked `=>`; all of them when `line` is 0. Each line's code goes through `paint`.
+pub fn numbered_lines(text: &str, line: usize, context: usize, paint: &dyn Fn(&str) -> String) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let (first, last) = if line == 0 {
+        (1, lines.len())
+    } else {
+        (line.saturating_sub(context).max(1), (line + context).min(lines.len()))
+    };
+    let width = last.to_string().len();
+    let mut out = String::new();
+    for n in first..=last {
+        let marker = if n == line { "=>" } else { "  " };
+        let code = lines.get(n - 1).copied().unwrap_or_default();
+        out.push_str(&format!("{marker} {n:>width$}: {}\n", paint(code)));
+    }
+    out
+}
+
 /// The excerpt of `failure`: from `program` (the text that ran) when the failure names no
 /// file, else from what `text_of` finds for its file (an earlier input, a manifest).
 pub fn of_failure(

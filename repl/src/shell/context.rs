@@ -193,19 +193,8 @@ pub(super) fn whereami(shell: &mut Shell, rest: &str) -> Next {
         println!("The text of {name} is not at hand.");
         return Next::Continue;
     };
-    let lines: Vec<&str> = text.lines().collect();
-    let (first, last) = if line == 0 {
-        (1, lines.len())
-    } else {
-        (line.saturating_sub(context).max(1), (line + context).min(lines.len()))
-    };
     shell.note(&format!("{name}:"));
-    let width = last.to_string().len();
-    for n in first..=last {
-        let marker = if n == line { "=>" } else { "  " };
-        let code = lines.get(n - 1).copied().unwrap_or_default();
-        println!("{marker} {n:>width$}: {}", shell.paint_source(code));
-    }
+    print!("{}", crate::excerpt::numbered_lines(&text, line, context, &|code| shell.paint_source(code)));
     Next::Continue
 }
 

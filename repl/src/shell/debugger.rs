@@ -75,18 +75,11 @@ fn whereami(stop: &Break, context: usize, paint: &dyn Fn(&str) -> String) {
         Some(file) => crate::excerpt::read_manifest(file).unwrap_or_else(|| stop.source.to_string()),
         None => stop.source.to_string(),
     };
-    let lines: Vec<&str> = text.lines().collect();
     let line = stop.line as usize;
-    if line == 0 || line > lines.len() {
+    if line == 0 || line > text.lines().count() {
         return;
     }
-    let first = line.saturating_sub(context).max(1);
-    let last = (line + context).min(lines.len());
-    let width = last.to_string().len();
-    for n in first..=last {
-        let marker = if n == line { "=>" } else { "  " };
-        println!("{marker} {n:>width$}: {}", paint(lines[n - 1]));
-    }
+    print!("{}", crate::excerpt::numbered_lines(&text, line, context, paint));
 }
 
 /// The calls that led to the breakpoint, innermost first.
