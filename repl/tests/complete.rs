@@ -16,7 +16,7 @@ const COMMANDS: &[&str] = &["doc", "edit", "help", "load", "quit", "reload", "re
 
 impl World for Fake {
     fn variables(&self) -> Vec<String> {
-        strings(&["x", "xs", "facts", "h", "settings::environment"])
+        strings(&["x", "xs", "facts", "h", "settings::environment", "_", "_1", "_12"])
     }
     fn keys(&self, variable: &str, path: &[String]) -> Vec<String> {
         let path: Vec<&str> = path.iter().map(String::as_str).collect();

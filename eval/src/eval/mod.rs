@@ -310,12 +310,11 @@ impl Evaluator {
     }
 
     /// Lets the next program assign again, once each, the top-scope variables set so far
-    /// (but `except`): at the shell's prompt, inputs are not one program, and `$x = $x + 1`
-    /// replaces `$x`. Within the program Puppet's rule holds (a second assignment is an
-    /// error). [`Evaluator::take_rebound`] tells which were replaced.
-    pub fn allow_rebinding(&mut self, except: &[&str]) {
-        let allowed =
-            self.top.variables().into_iter().map(|(name, _)| name).filter(|name| !except.contains(&&**name)).collect();
+    /// (but those `protected` names): at the shell's prompt, inputs are not one program, and
+    /// `$x = $x + 1` replaces `$x`. Within the program Puppet's rule holds (a second
+    /// assignment is an error). [`Evaluator::take_rebound`] tells which were replaced.
+    pub fn allow_rebinding(&mut self, protected: impl Fn(&str) -> bool) {
+        let allowed = self.top.variables().into_iter().map(|(name, _)| name).filter(|name| !protected(name)).collect();
         self.rebind = Some(Rebind { allowed, rebound: Vec::new() });
     }
 

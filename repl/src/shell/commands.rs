@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use puppet_types::Value;
 
-use super::{context, human_duration, reference, Names, Next, Shell};
+use super::{context, human_duration, reference, result_number, terminal_width, Names, Next, Shell};
 use puppet_eval::functions::ported::Api;
 use puppet_eval::{Level, Strict};
 
@@ -99,6 +99,12 @@ pub const COMMANDS: &[Command] = &[
     },
     Command { name: "time", usage: "EXPR", summary: "run code and show how long it took", run: time },
     Command { name: "history", usage: "[N]", summary: "the last N inputs (Ctrl-R searches them)", run: history },
+    Command {
+        name: "out",
+        usage: "[N]",
+        summary: "the last N results, each kept as $_K (K: its input's number)",
+        run: results,
+    },
     Command { name: "edit", usage: "", summary: "edit the last input in $EDITOR, then run it", run: edit },
 ];
 
@@ -194,7 +200,8 @@ fn help(_: &mut Shell, rest: &str) -> Next {
         }
         return Next::Continue;
     }
-    println!("Puppet code runs against one scope that lasts the session; `$_` is the last result.");
+    println!("Puppet code runs against one scope that lasts the session; `$_` is the last result,");
+    println!("`$_N` the result of input N (:out lists them).");
     println!("Enter runs complete input and continues unfinished input; Alt-Enter adds a line.");
     println!("Tab completes; Ctrl-R searches history; Ctrl-C stops running code or clears the input.");
     println!("debug::break() in code stops there with a debug> prompt in its scope (:continue goes on).\n");
@@ -220,7 +227,7 @@ fn vars(shell: &mut Shell, rest: &str) -> Next {
     for (name, value) in shell.session.evaluator.top.variables() {
         let shown = match &glob {
             Some(g) => g.matches(&name),
-            None => !shell.preset.contains(&*name) && &*name != "_",
+            None => !shell.preset.contains(&*name) && &*name != "_" && result_number(&name).is_none(),
         };
         if shown {
             let t = puppet_types::infer::generalize(&puppet_types::infer::infer(&value));
@@ -647,6 +654,40 @@ fn history(_: &mut Shell, rest: &str) -> Next {
             }
         },
     }
+}
+
+/// `:out [N]`: the numbered results (`$_3`), the last N or all, oldest first.
+fn results(shell: &mut Shell, rest: &str) -> Next {
+    let count = match rest.trim() {
+        "" => usize::MAX,
+        n => match n.parse() {
+            Ok(count) => count,
+            Err(_) => {
+                println!("Usage: :out [N] (N, a number of results: not '{n}')");
+                return Next::Continue;
+            }
+        },
+    };
+    let mut results: Vec<(usize, Value)> = shell
+        .session
+        .evaluator
+        .top
+        .variables()
+        .into_iter()
+        .filter_map(|(name, value)| result_number(&name).map(|n| (n, value)))
+        .collect();
+    if results.is_empty() {
+        println!("No results yet: each input's value that is not undef is kept as $_N.");
+        return Next::Continue;
+    }
+    results.sort_by_key(|&(n, _)| n);
+    let width = terminal_width();
+    for (n, value) in results.iter().skip(results.len().saturating_sub(count)) {
+        let head = format!("$_{n} => ");
+        let room = width.saturating_sub(head.chars().count()).max(20);
+        println!("{head}{}", short(&shell.show_plain(value), room));
+    }
+    Next::Continue
 }
 
 /// `:edit`: the last input in `$VISUAL` or `$EDITOR` (else `vi`); what is saved runs.

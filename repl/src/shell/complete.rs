@@ -915,12 +915,16 @@ fn escape(text: &str, quote: char) -> String {
 }
 
 /// Variables starting with `prefix` (a leading `::`, the top scope, kept), written after `sigil`.
+/// The numbered results (`$_3`) only after `_`: there may be hundreds.
 fn variables(prefix: &str, sigil: &str, world: &dyn World, out: &mut Candidates) {
     let (top, prefix) = match prefix.strip_prefix("::") {
         Some(rest) => ("::", rest),
         None => ("", prefix),
     };
-    for name in world.variables().iter().filter(|n| n.starts_with(prefix)) {
+    let numbered = prefix.starts_with('_');
+    for name in
+        world.variables().iter().filter(|n| n.starts_with(prefix) && (numbered || super::result_number(n).is_none()))
+    {
         let text = format!("{sigil}{top}{name}");
         out.add(text.clone(), text);
     }

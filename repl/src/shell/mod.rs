@@ -16,7 +16,8 @@
 //!   entry, and history lives in `$XDG_STATE_HOME/poppet/history`.
 //! - **Results** are echoed through the format engine (`%p`, or the `:set format` string or
 //!   format map) and coloured by the same highlighter as the input, since a `%p` result is
-//!   Puppet source; `$_` is the last result that is not undef. Errors show Puppet's message,
+//!   Puppet source; `$_` is the last result that is not undef, and `$_N` the result of
+//!   input N (`<input N>`: numbered output history, rolled back with its input). Errors show Puppet's message,
 //!   the location and the source line with a caret (`Failure::excerpt`, shared with the
 //!   runner).
 //! - **Every input is a transaction.** It runs between an evaluator checkpoint and either
@@ -248,7 +249,7 @@ impl Shell {
         // Positions in a typed input are shown without its name; a file's name its file.
         let typed = file.is_none();
         *self.sink.program.borrow_mut() = typed.then(|| name.clone());
-        ev.allow_rebinding(PROTECTED);
+        ev.allow_rebinding(|name| PROTECTED.contains(&name) || result_number(name).is_some());
         self.interrupt.store(false, Ordering::SeqCst);
         let started = Instant::now();
         let mut outcome = self.session.run(source);
@@ -275,7 +276,8 @@ impl Shell {
         } else {
             self.session.evaluator.rollback(checkpoint);
         }
-        self.show_outcome(&outcome, source, if typed { &name } else { "" }, echo);
+        let number = typed.then(|| input_number(&name)).flatten();
+        self.show_outcome(&outcome, source, if typed { &name } else { "" }, number, echo);
         if self.settings.timing {
             self.note(&format!("took {}", human_duration(elapsed)));
         }
@@ -299,7 +301,9 @@ impl Shell {
         Ok(last.name)
     }
 
-    fn show_outcome(&mut self, outcome: &Outcome, source: &str, name: &str, echo: bool) {
+    /// Shows what an input gave: its error, or its value (with `echo`). A typed input's
+    /// value that is not undef is kept as `$_` and as `$_N`, `N` its `number`.
+    fn show_outcome(&mut self, outcome: &Outcome, source: &str, name: &str, number: Option<usize>, echo: bool) {
         if let Some(error) = &outcome.error {
             if !self.sink.muted.get() {
                 self.show_error(error, source, name);
@@ -315,6 +319,9 @@ impl Shell {
         // `$_` is the last value that is not undef (as Python's `_` skips None).
         if !value.is_undef() {
             self.session.evaluator.top.replace("_", value.clone());
+            if let Some(number) = number {
+                self.session.evaluator.top.replace(&format!("_{number}"), value.clone());
+            }
         }
         if echo && !self.sink.muted.get() && !(value.is_undef() && only_definitions(source)) {
             let shown = self.show_value(&value);
@@ -616,8 +623,23 @@ impl Shell {
     }
 }
 
-/// Variables that belong to Puppet; assigning them stays Puppet's error.
+/// Variables that belong to Puppet or to the shell; assigning them stays Puppet's error.
+/// The numbered results (`$_3`) are the shell's too.
 const PROTECTED: &[&str] = &["facts", "trusted", "server_facts", "environment", "_"];
+
+/// `N` of the name `<input N>` of a typed input.
+fn input_number(name: &str) -> Option<usize> {
+    name.strip_prefix("<input ")?.strip_suffix('>')?.parse().ok()
+}
+
+/// `N` when `name` is that of the numbered result `$_N` of input N.
+pub fn result_number(name: &str) -> Option<usize> {
+    let digits = name.strip_prefix('_')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+        return None;
+    }
+    digits.parse().ok()
+}
 
 /// Whether a program only defines (functions, type aliases, classes, defined types, nodes):
 /// its undef value is not worth echoing.
