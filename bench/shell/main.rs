@@ -2,13 +2,16 @@
 //! it highlights again in full after every key (`poppet::shell::highlight`).
 //!
 //! ```text
-//! poppet-bench-shell [--runs N] [--lines 200,20] [--file FILE] [--json]
+//! poppet-bench-shell [--runs N] [--lines 200,20] [--places last,inside] [--file FILE] [--json]
 //! ```
 //!
 //! The input is `bench/shell/input.pp` (200 lines of a real manifest, built into the binary)
-//! or `--file`. For each size N of `--lines`, the first N lines are the buffer, and its last
-//! line is typed a key at a time: each keystroke's buffer is the N - 1 lines before it plus
-//! that line up to the key. The timed keystrokes go round these buffers. Per keystroke the
+//! or `--file`. For each size N of `--lines`, the first N lines are the buffer, and one line
+//! is typed a key at a time. At the place `last`, the last line (a statement of its own):
+//! each keystroke's buffer is the N - 1 lines before it plus that line up to the key. At the
+//! place `inside`, the N lines are the body of one class, and the middle line is typed, the
+//! lines after it in place: a key inside one long statement. The timed keystrokes go round
+//! these buffers. Per keystroke the
 //! shell's line editor asks for the bracket pair at the cursor (`matching_bracket`) and the
 //! painted buffer (`Highlighter::paint` with `Theme::dark`): that is the `keystroke` row;
 //! `paint` and `spans` time the highlighting alone, and `brackets` the bracket matching when
@@ -64,6 +67,10 @@ struct Args {
     /// Input sizes in lines: the first N lines of the input, the last of them typed
     #[arg(long, value_delimiter = ',', default_value = "200,20")]
     lines: Vec<usize>,
+    /// Where the typed line is: `last` (a statement of its own, at the end), `inside` (the
+    /// middle line of one N-line class)
+    #[arg(long, value_delimiter = ',', default_value = "last,inside")]
+    places: Vec<Place>,
     /// Take the input from FILE instead of bench/shell/input.pp
     #[arg(long, value_name = "FILE")]
     file: Option<PathBuf>,
@@ -75,9 +82,28 @@ struct Args {
     startup: usize,
 }
 
+/// Where the line typed is.
+#[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
+enum Place {
+    /// The last line, a statement of its own.
+    Last,
+    /// The middle line of one class of N lines.
+    Inside,
+}
+
+impl Place {
+    fn name(self) -> &'static str {
+        match self {
+            Place::Last => "last",
+            Place::Inside => "inside",
+        }
+    }
+}
+
 /// The timings of one operation on one input size, in milliseconds.
 struct Row {
     lines: usize,
+    place: Place,
     bytes: usize,
     keystrokes: usize,
     operation: &'static str,
@@ -112,8 +138,8 @@ fn main() -> ExitCode {
     let highlighter = Rc::new(Highlighter::new());
     let theme = Theme::dark();
     let mut rows = Vec::new();
-    for &lines in &args.lines {
-        let buffers = match keystrokes(&input, lines) {
+    for (&lines, &place) in args.lines.iter().flat_map(|n| args.places.iter().map(move |p| (n, p))) {
+        let buffers = match keystrokes(&input, lines, place) {
             Ok(buffers) => buffers,
             Err(e) => {
                 eprintln!("{input_name}: {e}");
@@ -128,7 +154,8 @@ fn main() -> ExitCode {
             let cpu_at = |q: f64| cpu[((cpu.len() - 1) as f64 * q).round() as usize];
             rows.push(Row {
                 lines,
-                bytes: buffers.last().map_or(0, String::len),
+                place,
+                bytes: buffers.last().map_or(0, |(buffer, _)| buffer.len()),
                 keystrokes: buffers.len(),
                 operation,
                 median: at(0.5),
@@ -146,7 +173,7 @@ fn main() -> ExitCode {
     }
     for row in &rows {
         let json = serde_json::json!({
-            "input": input_name, "lines": row.lines, "bytes": row.bytes,
+            "input": input_name, "lines": row.lines, "place": row.place.name(), "bytes": row.bytes,
             "keystrokes": row.keystrokes, "operation": row.operation, "runs": row.runs,
             "median_ms": row.median, "p99_ms": row.p99, "best_ms": row.best, "max_ms": row.worst,
             "cpu_median_ms": row.cpu_median, "cpu_p99_ms": row.cpu_p99,
@@ -165,60 +192,81 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The buffers of typing the last of the first `lines` lines of `text` (repeated when it has
-/// fewer), a key (a character) at a time after its indentation.
-fn keystrokes(text: &str, lines: usize) -> Result<Vec<String>, String> {
+/// The buffers of typing a line of the first `lines` lines of `text` (repeated when it has
+/// fewer), a key (a character) at a time after its indentation, with the cursor after the
+/// key: the last line (`Place::Last`), or the middle line of the lines made one class's body
+/// (`Place::Inside`).
+fn keystrokes(text: &str, lines: usize, place: Place) -> Result<Vec<(String, usize)>, String> {
     let once: Vec<&str> = text.lines().collect();
     if lines == 0 || once.is_empty() {
         return Err(format!("has {} lines, not {lines}", once.len()));
     }
     let all: Vec<&str> = once.iter().copied().cycle().take(lines).collect();
-    let mut before = String::new();
-    for line in &all[..lines - 1] {
+    let (typed, mut before, after) = match place {
+        Place::Last => (lines - 1, String::new(), String::new()),
+        Place::Inside => {
+            // The middle line, or the first one after it with at least 20 characters to type
+            // that opens and closes no bracket (a whole attribute or statement).
+            let whole = |line: &str| {
+                let count = |set: &[char]| line.chars().filter(|c| set.contains(c)).count();
+                line.trim().len() >= 20 && count(&['{', '[', '(']) == 0 && count(&['}', ']', ')']) == 0
+            };
+            let typed = (lines / 2..lines).find(|&i| whole(all[i])).unwrap_or(lines / 2);
+            let after: String = all[typed + 1..].iter().map(|line| format!("  {line}\n")).collect();
+            (typed, "class shell_bench {\n".to_owned(), format!("\n{after}}}\n"))
+        }
+    };
+    let indent = if place == Place::Inside { "  " } else { "" };
+    for line in &all[..typed] {
+        before.push_str(indent);
         before.push_str(line);
         before.push('\n');
     }
-    let last = all[lines - 1];
-    let indent = last.len() - last.trim_start().len();
-    let buffers: Vec<String> = last
+    let line = all[typed];
+    let skip = line.len() - line.trim_start().len();
+    let buffers: Vec<(String, usize)> = line
         .char_indices()
         .map(|(at, c)| at + c.len_utf8())
-        .filter(|&end| end > indent)
-        .map(|end| format!("{before}{}", &last[..end]))
+        .filter(|&end| end > skip)
+        .map(|end| {
+            let buffer = format!("{before}{indent}{}", &line[..end]);
+            let cursor = buffer.len();
+            (format!("{buffer}{after}"), cursor)
+        })
         .collect();
     if buffers.is_empty() {
-        return Err(format!("line {lines} is blank: nothing to type"));
+        return Err(format!("line {} is blank: nothing to type", typed + 1));
     }
     Ok(buffers)
 }
 
 /// `runs` timings of `operation`, wall clock and the thread's CPU time in milliseconds,
-/// going round `buffers` with the cursor at the end; after one untimed pass.
+/// going round `buffers`, each with its cursor; after one untimed pass.
 fn measure(
     operation: &str,
-    buffers: &[String],
+    buffers: &[(String, usize)],
     runs: usize,
     highlighter: &Rc<Highlighter>,
     theme: &Theme,
 ) -> (Vec<f64>, Vec<f64>) {
     let mut view = View::new(highlighter.clone(), true, 100);
     let mut out = String::new();
-    let mut run = |buffer: &str| match operation {
+    let mut run = |(buffer, cursor): &(String, usize)| match operation {
         "repaint" => {
             out.clear();
-            let scene = Scene { prompt: "poppet> ", text: buffer, cursor: buffer.len(), hint: None, brackets: true };
+            let scene = Scene { prompt: "poppet> ", text: buffer, cursor: *cursor, hint: None, brackets: true };
             view.draw(&scene, &mut out);
             let _ = std::io::Write::write_all(&mut std::io::sink(), black_box(out.as_bytes()));
             out.len()
         }
         "keystroke" => {
-            let pair = matching_bracket(buffer, buffer.len());
+            let pair = matching_bracket(buffer, *cursor);
             black_box(highlighter.paint(buffer, theme, pair)).len()
         }
         "paint" => black_box(highlighter.paint(buffer, theme, None)).len(),
         "spans" => black_box(highlighter.spans(buffer)).len(),
         _ => {
-            let cursor = buffer.rfind(['(', ')', '[', ']', '{', '}']).map_or(0, |at| at + 1);
+            let cursor = buffer[..*cursor].rfind(['(', ')', '[', ']', '{', '}']).map_or(0, |at| at + 1);
             usize::from(black_box(matching_bracket(buffer, cursor)).is_some())
         }
     };
@@ -246,15 +294,29 @@ fn thread_cpu_ms() -> f64 {
 
 fn print_table(input_name: &str, runs: usize, rows: &[Row]) {
     println!(
-        "The shell's work per keystroke, typing the last of the first N lines of {input_name}; {runs} timed keystrokes per row, ms:"
+        "The shell's work per keystroke, typing a line of the first N lines of {input_name} (the last, or the middle one of one class); {runs} timed keystrokes per row, ms:"
     );
     println!();
-    println!("| lines | bytes | keys typed | operation | median | p99 | best | worst | CPU median | CPU p99 |");
-    println!("| ----: | ----: | ---------: | --------- | -----: | --: | ---: | ----: | ---------: | ------: |");
+    println!(
+        "| lines | line typed | bytes | keys typed | operation | median | p99 | best | worst | CPU median | CPU p99 |"
+    );
+    println!(
+        "| ----: | ---------- | ----: | ---------: | --------- | -----: | --: | ---: | ----: | ---------: | ------: |"
+    );
     for r in rows {
         println!(
-            "| {} | {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |",
-            r.lines, r.bytes, r.keystrokes, r.operation, r.median, r.p99, r.best, r.worst, r.cpu_median, r.cpu_p99
+            "| {} | {} | {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |",
+            r.lines,
+            r.place.name(),
+            r.bytes,
+            r.keystrokes,
+            r.operation,
+            r.median,
+            r.p99,
+            r.best,
+            r.worst,
+            r.cpu_median,
+            r.cpu_p99
         );
     }
     println!();

@@ -387,3 +387,54 @@ fn painting_by_statements_is_painting_the_whole() {
         &wrong[..wrong.len().min(5)]
     );
 }
+
+/// The same inside long statements, which are painted by their frame and their bodies'
+/// statements: manifests placed in a class with parameters, in a lambda whose parameters
+/// and assignments shadow them, in `if` and `case` bodies, with top-level variables used as
+/// resource titles; each line deleted, typed again a few keys at a time, and put back, one
+/// highlighter carrying what it kept from edit to edit.
+#[test]
+fn painting_inside_long_statements_is_painting_the_whole() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let read = |path: &str| std::fs::read_to_string(dir.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let body: String = ["classes.pp", "expressions.pp", "resources.pp"]
+        .iter()
+        .map(|name| read(&format!("tree-sitter-puppet/test/highlight/{name}")))
+        .chain([read("eval/tests/stdlib-9.7.0/stdlib/manifests/manage.pp")])
+        .collect();
+    let indented = |text: &str, depth: usize| -> String {
+        text.lines().map(|line| format!("{}{line}\n", "  ".repeat(depth))).collect()
+    };
+    let manifest = format!(
+        "$top = 'a'\n$docroot = 'b'\nnotify {{ $top: }}\n\
+         class wrap (String $docroot, $ensure = $top, $item = 1) {{\n  notify {{ $docroot: }}\n{}\
+         \x20 $list.each |$item, $ensure| {{\n    $docroot = $item\n    notify {{ [$docroot, $ensure, $top]: }}\n{}  }}\n\
+         \x20 if $ensure {{\n{}  }} else {{\n    case $item {{\n      1: {{\n{}      }}\n    }}\n  }}\n}}\n\
+         notify {{ $docroot: }}\n",
+        indented(&body, 1),
+        indented(&body, 2),
+        indented(&read("bench/shell/input.pp"), 2),
+        indented(&body, 4),
+    );
+    let highlighter = Highlighter::new();
+    let theme = Theme::dark();
+    let mut wrong = Vec::new();
+    let mut check = |src: &str, what: String| {
+        if highlighter.paint_statements(src, &theme, None) != highlighter.paint(src, &theme, None) {
+            wrong.push(what);
+        }
+    };
+    check(&manifest, "the whole".into());
+    let lines: Vec<&str> = manifest.lines().collect();
+    for (n, line) in lines.iter().enumerate().step_by(5) {
+        let before: String = lines[..n].iter().map(|l| format!("{l}\n")).collect();
+        let after: String = lines[n + 1..].iter().map(|l| format!("{l}\n")).collect();
+        let ends: Vec<usize> = (0..=line.len()).filter(|&i| line.is_char_boundary(i)).collect();
+        for &end in ends.iter().step_by(ends.len() / 4 + 1).chain([&line.len()]) {
+            check(&format!("{before}{}\n{after}", &line[..end]), format!("line {} typed to {end}", n + 1));
+        }
+        check(&manifest, format!("line {} put back", n + 1));
+    }
+    assert!(manifest.len() > 20_000, "a long statement: {} bytes", manifest.len());
+    assert!(wrong.is_empty(), "{} sources painted differently: {:?}", wrong.len(), &wrong[..wrong.len().min(8)]);
+}
