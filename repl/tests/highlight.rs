@@ -310,7 +310,38 @@ fn any_input_is_highlighted_without_harm() {
         }
         let painted = highlighter.paint(&src, &theme, pair);
         assert_eq!(strip_ansi(&painted), src);
+        assert_eq!(highlighter.paint_statements(&src, &theme, pair), painted, "{src:?}: by pieces");
     }
+}
+
+/// Statements nested thousands deep, each long enough to be cut into its frame and body:
+/// painted by pieces as a whole, without running out of stack, before and after an edit
+/// at the deepest point.
+#[test]
+fn deeply_nested_long_statements_are_painted_by_pieces() {
+    let depth = 3000;
+    let filler = format!("  notify {{ '{}': }}\n", "x".repeat(1100));
+    let src = format!("{}{filler}{}", "if $a {\n".repeat(depth), "}\n".repeat(depth));
+    let edited = src.replacen("notify", "notify { 'y': }\nnotify", 1);
+    let (theme, expected, expected_edited) = {
+        let highlighter = Highlighter::new();
+        let theme = Theme::dark();
+        let expected = highlighter.paint(&src, &theme, None);
+        let edited = highlighter.paint(&edited, &theme, None);
+        (theme, expected, edited)
+    };
+    // A thread of the main thread's stack size: the shell's.
+    let painted = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let highlighter = Highlighter::new();
+            (highlighter.paint_statements(&src, &theme, None), highlighter.paint_statements(&edited, &theme, None))
+        })
+        .expect("a thread")
+        .join()
+        .expect("no overflow");
+    assert!(painted.0 == expected, "painted by pieces differently");
+    assert!(painted.1 == expected_edited, "painted by pieces differently after the edit");
 }
 
 /// `matching_bracket` parses each source from the previous one's tree (per thread): typing a

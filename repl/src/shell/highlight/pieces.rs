@@ -36,6 +36,9 @@ use super::Highlighter;
 /// statements when they changed and have bodies; shorter ones are highlighted whole.
 pub(super) const SPLIT_BYTES: usize = 1024;
 
+/// Statements are cut this many levels deep at most (the plan recurses through the bodies).
+const MAX_DEPTH: usize = 16;
+
 /// The nodes that open a scope in `locals.scm`, other than the program.
 const SCOPES: &[&str] = &["class_definition", "define_definition", "function_definition", "node_definition", "lambda"];
 
@@ -97,7 +100,7 @@ pub(super) fn highlights(highlighter: &Highlighter, kept: &mut Kept, tree: &Tree
         }
         return None;
     }
-    let mut pieces = Pieces { highlighter, kept, src };
+    let mut pieces = Pieces { highlighter, kept, src, depth: 0 };
     let spans = pieces.level(&groups, Visible::default())?.spans;
     // Neighbouring parts with the same capture are one, as in a highlight of the whole.
     let mut merged: Vec<Span> = Vec::with_capacity(spans.len());
@@ -130,6 +133,8 @@ struct Pieces<'h, 'k, 's> {
     highlighter: &'h Highlighter,
     kept: &'k mut Kept,
     src: &'s str,
+    /// How many statements being cut enclose the current one.
+    depth: usize,
 }
 
 /// The highlights of a statement list (offsets in the source), whether they may be kept,
@@ -222,8 +227,23 @@ impl Pieces<'_, '_, '_> {
     /// it is not to be cut.
     #[allow(clippy::type_complexity)]
     fn split(&mut self, group: &Group<'_>, visible: &Visible) -> Option<Option<(Vec<Span>, bool, Variables)>> {
-        let Some(main) = group.main.filter(|_| group.range.len() > SPLIT_BYTES) else { return Some(None) };
+        let long = group.range.len() > SPLIT_BYTES && self.depth < MAX_DEPTH;
+        let Some(main) = group.main.filter(|_| long) else { return Some(None) };
         let Some(frame_of) = frame(main, self.src) else { return Some(None) };
+        self.depth += 1;
+        let cut = self.cut(group, main, frame_of, visible);
+        self.depth -= 1;
+        cut.map(Some)
+    }
+
+    /// [`split`](Self::split) once it is known that `main` has bodies.
+    fn cut(
+        &mut self,
+        group: &Group<'_>,
+        main: Node<'_>,
+        frame_of: FrameOf<'_>,
+        visible: &Visible,
+    ) -> Option<(Vec<Span>, bool, Variables)> {
         let (mut assigned, mut referred) = (frame_of.assigned, frame_of.referred);
         let mut holes = Vec::with_capacity(frame_of.bodies.len());
         let mut spans = Vec::new();
@@ -257,7 +277,7 @@ impl Pieces<'_, '_, '_> {
         let at = group.range.start;
         let mut spans: Vec<Span> = spans.into_iter().map(|(r, i)| (r.start - at..r.end - at, i)).collect();
         spans.sort_by_key(|(range, _)| range.start);
-        Some(Some((spans, keep, Variables { assigned: assigned.into(), referred: referred.into() })))
+        Some((spans, keep, Variables { assigned: assigned.into(), referred: referred.into() }))
     }
 
     /// The highlights of a group with a syntax error, highlighted alone in `context`, when
