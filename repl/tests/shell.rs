@@ -47,6 +47,8 @@ enum Step {
     Eof,
     /// Pause (lets a running evaluation start before Ctrl-C).
     Sleep(u64),
+    /// A new terminal size: columns and rows (the shell gets SIGWINCH).
+    Size(u16, u16),
 }
 
 /// `\r`, `\n`, `\t`, `\e`, `\xNN` and `\\` in a script line.
@@ -123,6 +125,11 @@ fn parse(text: &str) -> Vec<Script> {
             }
             "eof" => script.steps.push(Step::Eof),
             "sleep:" => script.steps.push(Step::Sleep(rest.trim().parse().unwrap_or(100))),
+            "size:" => {
+                let size = rest.trim().split_once('x').and_then(|(c, r)| Some((c.parse().ok()?, r.parse().ok()?)));
+                let (columns, rows) = size.unwrap_or_else(|| panic!("size: COLUMNSxROWS, not {rest:?}"));
+                script.steps.push(Step::Size(columns, rows));
+            }
             other => panic!("line {}: unknown step {other:?}", index + 1),
         }
     }
@@ -249,8 +256,23 @@ fn run_script(script: &Script) -> Result<(), String> {
                 need_prompt = true;
             }
             Step::Sleep(ms) => std::thread::sleep(Duration::from_millis(*ms)),
+            Step::Size(columns, rows) => resize(s, *columns, *rows)?,
             Step::File(..) | Step::Restart => {}
         }
+    }
+    Ok(())
+}
+
+/// Sets the size of the session's terminal, as a terminal window does when resized: the
+/// kernel signals the shell (SIGWINCH).
+fn resize(s: &PtySession, columns: u16, rows: u16) -> Result<(), String> {
+    use std::os::fd::AsRawFd;
+    let master = s.process().get_file_handle().map_err(|e| e.to_string())?;
+    let size = nix::libc::winsize { ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0 };
+    // SAFETY: TIOCSWINSZ reads the winsize it is given; the descriptor is the open pty master.
+    let rc = unsafe { nix::libc::ioctl(master.as_raw_fd(), nix::libc::TIOCSWINSZ, &size) };
+    if rc != 0 {
+        return Err(format!("TIOCSWINSZ: {}", std::io::Error::last_os_error()));
     }
     Ok(())
 }

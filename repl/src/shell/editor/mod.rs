@@ -281,6 +281,7 @@ impl Editor {
     fn read_terminal(&mut self, terminal: &mut Terminal, prompt: &str) -> Result<String, ReadError> {
         let mut raw = Some(terminal.raw()?);
         let mut view = View::new(self.highlighter.clone(), self.colour, terminal.columns());
+        view.renderer.set_height(terminal.rows());
         let mut session = Session {
             buffer: Buffer::default(),
             index: self.history.len(),
@@ -308,7 +309,7 @@ impl Editor {
                         let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGTSTP);
                         raw = Some(terminal.raw()?);
                         let mut out = String::new();
-                        view.renderer.resize(terminal.columns(), &mut out);
+                        view.renderer.resize(terminal.columns(), terminal.rows(), &mut out);
                         self.draw(&mut view, &session, prompt, &mut out);
                         terminal.write(out.as_bytes())?;
                         continue;
@@ -334,7 +335,7 @@ impl Editor {
                         Input::Timeout => waited = wait.is_some(),
                         Input::Resized => {
                             let mut out = String::new();
-                            view.renderer.resize(terminal.columns(), &mut out);
+                            view.renderer.resize(terminal.columns(), terminal.rows(), &mut out);
                             self.draw(&mut view, &session, prompt, &mut out);
                             terminal.write(out.as_bytes())?;
                         }

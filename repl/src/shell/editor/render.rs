@@ -14,8 +14,16 @@
 //! The renderer knows only where it left the cursor, relative to the frame's first row: it
 //! never asks the terminal, and output written in between (a list of completions) calls for
 //! [`Renderer::forget`], after which the next frame is drawn whole from the cursor's row.
+//!
+//! A frame taller than the terminal is shown through a window of lines that fits it and
+//! holds the cursor's line, moved only as far as the cursor leaves it: rows that scrolled off
+//! the top cannot be reached by cursor moves. When the terminal's width changes, the
+//! terminal is taken to have reflowed the frame's lines to the new width (as tmux, VTE,
+//! kitty and recent xterm do): the cursor is found on the row reflowing puts it on, and the
+//! frame is drawn again from its first row.
 
 use std::fmt::Write as _;
+use std::ops::Range;
 
 /// One line of a frame: the bytes to write (escape sequences included) and the columns it
 /// takes.
@@ -38,11 +46,32 @@ pub struct Renderer {
     extent: usize,
     /// Draw the next frame whole.
     dirty: bool,
+    /// The terminal's height in rows (0: not known, no window).
+    height: usize,
+    /// The first line of the frame shown (the window's).
+    first: usize,
+    /// Where the cursor was left: a line of the frame shown and a column.
+    cursor: (usize, usize),
 }
 
 impl Renderer {
     pub fn new(columns: usize) -> Renderer {
-        Renderer { columns: columns.max(1), shown: Vec::new(), row: 0, extent: 1, dirty: true }
+        Renderer {
+            columns: columns.max(1),
+            shown: Vec::new(),
+            row: 0,
+            extent: 1,
+            dirty: true,
+            height: 0,
+            first: 0,
+            cursor: (0, 0),
+        }
+    }
+
+    /// Draws for a terminal of `height` rows (0: not known): frames taller are shown through
+    /// a window.
+    pub fn set_height(&mut self, height: usize) {
+        self.height = height;
     }
 
     /// The width it draws for.
@@ -66,17 +95,66 @@ impl Renderer {
         (starts, row)
     }
 
-    /// A new terminal width: the next frame is drawn whole, from the first row of this one.
-    pub fn resize(&mut self, columns: usize, out: &mut String) {
+    /// A new terminal size: after a new width the next frame is drawn whole, from the first
+    /// row of this one, found as the terminal reflowed it.
+    pub fn resize(&mut self, columns: usize, height: usize, out: &mut String) {
         let columns = columns.max(1);
+        self.height = height;
         if columns == self.columns {
+            self.dirty = true;
             return;
         }
         self.columns = columns;
-        self.move_to(0, out);
+        // The cursor's row in the reflowed frame: the rows of the lines above it at the new
+        // width, and the rows of its own line before it.
+        let (line, column) = self.cursor;
+        let above: usize = self.shown.iter().take(line).map(|l| self.rows(l.width)).sum();
+        let row = if self.shown.is_empty() { 0 } else { above + column / columns };
+        if row > 0 {
+            let _ = write!(out, "\x1b[{row}A");
+        }
         out.push_str("\r\x1b[J");
+        self.row = 0;
         self.dirty = true;
         self.extent = 1;
+    }
+
+    /// The lines of a frame to show: all when they fit the terminal, else a window of them
+    /// that fits and holds the cursor's line, moved as little as it takes.
+    fn window(&mut self, lines: &[Line], cursor: usize) -> Range<usize> {
+        let rows: Vec<usize> = lines.iter().map(|l| self.rows(l.width)).collect();
+        if self.height == 0 || rows.iter().sum::<usize>() <= self.height {
+            self.first = 0;
+            return 0..lines.len();
+        }
+        let cursor = cursor.min(lines.len().saturating_sub(1));
+        // The end of the window that starts at `first`: as many lines as fit (one at least).
+        let end_from = |first: usize| {
+            let (mut used, mut end) = (0, first);
+            while end < lines.len() && used + rows[end] <= self.height {
+                used += rows[end];
+                end += 1;
+            }
+            end.max(first + 1)
+        };
+        let mut first = self.first.min(cursor);
+        if end_from(first) <= cursor {
+            // The cursor went below: the window ends with its line.
+            let mut used = rows[cursor];
+            first = cursor;
+            while first > 0 && used + rows[first - 1] <= self.height {
+                first -= 1;
+                used += rows[first];
+            }
+        }
+        // A window that reaches the end keeps the screen full.
+        let mut end = end_from(first);
+        while end == lines.len() && first > 0 && end_from(first - 1) == lines.len() {
+            first -= 1;
+            end = end_from(first);
+        }
+        self.first = first;
+        first..end
     }
 
     /// Forgets the frame on the screen: the next one is drawn whole, starting on the row the
@@ -86,6 +164,7 @@ impl Renderer {
         self.row = 0;
         self.extent = 1;
         self.dirty = true;
+        self.cursor = (0, 0);
     }
 
     /// Redraws everything on the next frame (after the screen was cleared).
@@ -112,7 +191,12 @@ impl Renderer {
 
     /// Writes to `out` what turns the frame on the screen into `lines`, with the cursor left
     /// at `cursor`: a line index and a column in it.
-    pub fn render(&mut self, lines: Vec<Line>, cursor: (usize, usize), out: &mut String) {
+    pub fn render(&mut self, mut lines: Vec<Line>, cursor: (usize, usize), out: &mut String) {
+        let window = self.window(&lines, cursor.0);
+        if window.len() < lines.len() {
+            lines = lines.drain(window.clone()).collect();
+        }
+        let cursor = (cursor.0.saturating_sub(window.start), cursor.1);
         let (old_starts, old_total) = self.starts(&self.shown);
         let (starts, total) = self.starts(&lines);
         for (i, line) in lines.iter().enumerate() {
@@ -146,7 +230,13 @@ impl Renderer {
             let _ = write!(out, "\x1b[{}C", column % self.columns);
         }
         self.shown = lines;
+        self.cursor = (line, column);
         self.dirty = false;
+    }
+
+    /// The lines of the last frame shown: all, or the window on it.
+    pub fn shown_lines(&self) -> Range<usize> {
+        self.first..self.first + self.shown.len()
     }
 
     /// Leaves the frame: the cursor goes to the start of the row below it, and the next
@@ -239,6 +329,8 @@ mod tests {
     /// last column, carriage return, line feed, `CSI n A/B/C`, `CSI K`, `CSI J`.
     struct Screen {
         columns: usize,
+        /// The rows shown: a line feed on the last scrolls them up.
+        height: usize,
         rows: Vec<Vec<char>>,
         row: usize,
         column: usize,
@@ -247,12 +339,16 @@ mod tests {
 
     impl Screen {
         fn new(columns: usize) -> Screen {
-            Screen { columns, rows: vec![Vec::new()], row: 0, column: 0, pending: false }
+            Screen { columns, height: usize::MAX, rows: vec![Vec::new()], row: 0, column: 0, pending: false }
         }
 
         fn ensure(&mut self) {
             while self.rows.len() <= self.row {
                 self.rows.push(Vec::new());
+            }
+            while self.rows.len() > self.height {
+                self.rows.remove(0);
+                self.row -= 1;
             }
         }
 
@@ -340,6 +436,70 @@ mod tests {
             rows.pop();
         }
         rows
+    }
+
+    /// A new width: the cursor is taken up to the frame's first row as the terminal reflowed
+    /// the lines, and the frame is cleared for drawing whole.
+    #[test]
+    fn a_new_width_goes_up_the_reflowed_rows() {
+        for (columns, up) in [(20, "\x1b[1A"), (4, "\x1b[4A"), (10, "")] {
+            let mut r = Renderer::new(10);
+            let mut out = String::new();
+            // At 10 columns the first line takes two rows (it fills the first exactly).
+            r.render(frame(&["p> 1234567", "   x"]), (1, 4), &mut out);
+            out.clear();
+            r.resize(columns, 0, &mut out);
+            let expected = if columns == 10 { String::new() } else { format!("{up}\r\x1b[J") };
+            assert_eq!(out, expected, "{columns} columns");
+        }
+    }
+
+    /// A frame taller than the terminal is shown through a window that holds the cursor's
+    /// line: over random edits and cursor moves, the screen shows the window's lines as drawn
+    /// alone, the cursor on its line, and nothing is ever reached above the screen.
+    #[test]
+    fn a_frame_taller_than_the_terminal_is_shown_through_a_window() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        for (columns, height) in [(8, 5), (13, 7)] {
+            let mut renderer = Renderer::new(columns);
+            renderer.set_height(height);
+            let mut screen = Screen::new(columns);
+            screen.height = height;
+            let mut lines: Vec<String> = vec!["p> ".into()];
+            let mut cursor_line = 0;
+            for _ in 0..600 {
+                match rng.usize(0..4) {
+                    0 if lines.len() < 30 => lines.insert(rng.usize(1..=lines.len()), "...".into()),
+                    1 if lines.len() > 1 => {
+                        lines.remove(rng.usize(1..lines.len()));
+                    }
+                    2 => cursor_line = rng.usize(0..lines.len()),
+                    _ => {
+                        let i = rng.usize(0..lines.len());
+                        let len = rng.usize(3..columns * 2);
+                        let c = char::from(b'a' + rng.u8(0..26));
+                        lines[i] = lines[i].chars().take(3).chain(std::iter::repeat_n(c, len - 3)).collect();
+                    }
+                }
+                cursor_line = cursor_line.min(lines.len() - 1);
+                let frame: Vec<Line> = lines.iter().map(|t| line(t)).collect();
+                let cursor_column = rng.usize(0..=frame[cursor_line].width);
+                let mut out = String::new();
+                renderer.render(frame.clone(), (cursor_line, cursor_column), &mut out);
+                screen.feed(&out);
+                let window = renderer.shown_lines();
+                assert!(window.contains(&cursor_line), "{window:?} without the cursor's line {cursor_line}");
+                let shown = &frame[window.clone()];
+                let (starts, total) = renderer.starts(shown);
+                assert!(total <= height, "{total} rows");
+                assert_eq!(screen.text(), expected(shown, columns), "{columns}x{height}, output {out:?}");
+                let line = cursor_line - window.start;
+                assert_eq!(
+                    (screen.row, screen.column),
+                    (starts[line] + cursor_column / columns, cursor_column % columns)
+                );
+            }
+        }
     }
 
     /// Frames drawn one over another in random order of growth and shrinkage leave the

@@ -4,13 +4,14 @@
 //! [`RawMode`]'s drop and, should the program panic, by a panic hook. Bytes are read into a
 //! buffer that outlives each line: what was typed ahead is read by the next line.
 //!
-//! A window size change (`SIGWINCH`) sets a flag and interrupts the read, so the editor can
-//! draw again at the new width.
+//! A window size change (`SIGWINCH`) sets a flag and wakes the read through a pipe the
+//! handler writes to (the signal may be delivered to any thread, such as the main thread
+//! waiting for the shell's), so the editor can draw again at the new size.
 
 use std::fs::File;
 use std::io::Write as _;
 use std::os::fd::{AsFd, BorrowedFd};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, Once};
 
 use nix::errno::Errno;
@@ -21,18 +22,34 @@ use nix::sys::termios::{self, SetArg, Termios};
 /// Set by `SIGWINCH`.
 static RESIZED: AtomicBool = AtomicBool::new(false);
 
+/// The pipe `SIGWINCH` writes a byte to (its write end) and a read waits on (its read
+/// end); -1 until the handler is installed.
+static WAKE: [AtomicI32; 2] = [AtomicI32::new(-1), AtomicI32::new(-1)];
+
 /// The terminal settings to restore if the program panics in raw mode.
 static SAVED: Mutex<Option<(i32, Termios)>> = Mutex::new(None);
 
 extern "C" fn on_winch(_: nix::libc::c_int) {
     RESIZED.store(true, Ordering::SeqCst);
+    let fd = WAKE[1].load(Ordering::SeqCst);
+    if fd >= 0 {
+        // SAFETY: write(2) is async-signal-safe; the pipe lives as long as the program, and
+        // is non-blocking (a full pipe already wakes the read).
+        let _ = unsafe { nix::libc::write(fd, [1u8].as_ptr().cast(), 1) };
+    }
 }
 
 /// Installs the `SIGWINCH` handler and the panic hook that restores the terminal, once.
 fn install_handlers() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        // No SA_RESTART: a read waiting for a key returns, and the editor redraws.
+        use nix::fcntl::OFlag;
+        use std::os::fd::IntoRawFd;
+        if let Ok((read, write)) = nix::unistd::pipe2(OFlag::O_NONBLOCK | OFlag::O_CLOEXEC) {
+            WAKE[0].store(read.into_raw_fd(), Ordering::SeqCst);
+            WAKE[1].store(write.into_raw_fd(), Ordering::SeqCst);
+        }
+        // No SA_RESTART: a read waiting for a key in this thread returns too.
         let action = SigAction::new(SigHandler::Handler(on_winch), SaFlags::empty(), SigSet::empty());
         // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
         let _ = unsafe { sigaction(Signal::SIGWINCH, &action) };
@@ -100,11 +117,19 @@ impl Terminal {
 
     /// The terminal's width in columns (80 when it cannot be told).
     pub fn columns(&self) -> usize {
-        let size = match &self.tty {
+        self.size().map_or(80, |(w, _)| usize::from(w.0)).max(1)
+    }
+
+    /// The terminal's height in rows (0 when it cannot be told).
+    pub fn rows(&self) -> usize {
+        self.size().map_or(0, |(_, h)| usize::from(h.0))
+    }
+
+    fn size(&self) -> Option<(terminal_size::Width, terminal_size::Height)> {
+        match &self.tty {
             Some(tty) => terminal_size::terminal_size_of(tty),
             None => terminal_size::terminal_size_of(std::io::stdout()),
-        };
-        size.map_or(80, |(w, _)| usize::from(w.0)).max(1)
+        }
     }
 
     /// Switches to raw mode until the guard is dropped.
@@ -145,7 +170,11 @@ impl Terminal {
             return Ok(Input::Resized);
         }
         let fd = input_of(&self.tty);
-        let mut fds = [PollFd::new(fd, PollFlags::POLLIN)];
+        let wake = WAKE[0].load(Ordering::SeqCst);
+        // SAFETY: the wake pipe's read end, once made, stays open for the life of the program.
+        let wake = (wake >= 0).then(|| unsafe { BorrowedFd::borrow_raw(wake) });
+        let mut fds = vec![PollFd::new(fd, PollFlags::POLLIN)];
+        fds.extend(wake.map(|wake| PollFd::new(wake, PollFlags::POLLIN)));
         let timeout = wait_ms.map_or(PollTimeout::NONE, PollTimeout::from);
         match poll(&mut fds, timeout) {
             Ok(0) => return Ok(Input::Timeout),
@@ -154,6 +183,18 @@ impl Terminal {
                 return Ok(if RESIZED.swap(false, Ordering::SeqCst) { Input::Resized } else { Input::Timeout });
             }
             Err(e) => return Err(e.into()),
+        }
+        if let Some(wake) = wake {
+            if fds[1].any().unwrap_or(false) {
+                let mut drained = [0u8; 64];
+                while matches!(nix::unistd::read(wake, &mut drained), Ok(n) if n > 0) {}
+                if RESIZED.swap(false, Ordering::SeqCst) {
+                    return Ok(Input::Resized);
+                }
+            }
+        }
+        if !fds[0].any().unwrap_or(false) {
+            return Ok(Input::Timeout);
         }
         let mut chunk = [0u8; 4096];
         match nix::unistd::read(fd, &mut chunk) {
