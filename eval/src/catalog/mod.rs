@@ -289,9 +289,14 @@ impl Resource {
     /// declared (Puppet adds them when it finishes the resource). A tag `a::b` brings `a` and
     /// `b` too.
     pub fn all_tags(&self) -> Vec<String> {
-        if let Some(tags) = &self.final_tags {
-            return tags.clone();
+        match &self.final_tags {
+            Some(tags) => tags.clone(),
+            None => self.base_tags(),
         }
+    }
+
+    /// [`all_tags`](Self::all_tags) as the resource has them before the catalog is finished.
+    fn base_tags(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         let mut add = |tag: &str| add_tag(&mut out, tag);
         for t in &self.declared_tags {
@@ -441,12 +446,17 @@ pub struct Defaults {
 }
 
 /// The compiled catalog.
+///
+/// A copy (the shell's checkpoint before each input) shares what it copies: the resources
+/// are shared until one is changed (`Rc::make_mut` in [`Catalog::at_mut`]), and the indexes
+/// are persistent maps; so a copy costs in proportion to the number of resources, not their
+/// contents, and what an input changes is all it adds.
 #[derive(Clone, Default)]
 pub struct Catalog {
-    resources: Vec<Resource>,
-    index: HashMap<(String, String), usize>,
+    resources: Vec<Rc<Resource>>,
+    index: imbl::HashMap<(String, String), usize>,
     /// Other names of resources (`alias`, a namevar that differs from the title).
-    aliases: HashMap<(String, String), (String, String)>,
+    aliases: imbl::HashMap<(String, String), (String, String)>,
     pub relationships: Vec<Relationship>,
     pub collectors: Vec<Collector>,
     /// Resources to realize when the catalog is finished (`realize`), with where it was asked.
@@ -512,12 +522,12 @@ impl Catalog {
         catalog
     }
 
-    pub fn resources(&self) -> &[Resource] {
+    pub fn resources(&self) -> &[Rc<Resource>] {
         &self.resources
     }
 
     pub fn get(&self, type_name: &str, title: &str) -> Option<&Resource> {
-        self.position(type_name, title).map(|i| &self.resources[i])
+        self.position(type_name, title).map(|i| &*self.resources[i])
     }
 
     /// Records another name of the resource `type_name[title]`.
@@ -526,7 +536,7 @@ impl Catalog {
     }
 
     pub fn get_mut(&mut self, type_name: &str, title: &str) -> Option<&mut Resource> {
-        self.position(type_name, title).map(|i| &mut self.resources[i])
+        self.position(type_name, title).map(|i| Rc::make_mut(&mut self.resources[i]))
     }
 
     /// The index of a resource by its title or one of its other names, or, as Puppet's
@@ -551,8 +561,9 @@ impl Catalog {
         &self.resources[index]
     }
 
+    /// The resource at `index`, to change: copied first when a copy of the catalog shares it.
     pub fn at_mut(&mut self, index: usize) -> &mut Resource {
-        &mut self.resources[index]
+        Rc::make_mut(&mut self.resources[index])
     }
 
     pub fn len(&self) -> usize {
@@ -570,13 +581,13 @@ impl Catalog {
             return Err(&self.resources[existing]);
         }
         self.index.insert(k, self.resources.len());
-        self.resources.push(resource);
+        self.resources.push(Rc::new(resource));
         Ok(self.resources.len() - 1)
     }
 
     /// The references of the catalog's resources in order (virtual ones left out).
     pub fn references(&self) -> Vec<String> {
-        self.resources.iter().filter(|r| r.listed()).map(Resource::reference).collect()
+        self.resources.iter().filter(|r| r.listed()).map(|r| r.reference()).collect()
     }
 
     /// The relationship edges the resources' `before`, `require`, `notify` and `subscribe`
@@ -691,12 +702,8 @@ impl Catalog {
     /// have none, and its tags (`add_resource_metaparams`). Classes are contained in their
     /// stage, not in `Class[main]`: only a class a defined resource contains is reached.
     pub fn finish_tags_and_metaparameters(&mut self) {
-        // a session finishes its catalog after each program
-        for r in &mut self.resources {
-            r.final_tags = None;
-        }
         for i in 0..self.resources.len() {
-            self.take_scope_tags(i);
+            self.take_tags_of_declarer(i, Resource::base_tags);
         }
         let by_reference: HashMap<String, usize> =
             self.resources.iter().enumerate().map(|(i, r)| (r.reference(), i)).collect();
@@ -715,55 +722,72 @@ impl Catalog {
                 children.entry(c).or_default().push(t);
             }
         }
-        let Some(main) = self.position("Class", "main") else { return };
-        let own = |r: &Resource| -> Option<IndexMap<Rc<str>, Value>> {
-            let data: IndexMap<Rc<str>, Value> = r
-                .params
-                .iter()
-                .filter(|(k, v)| {
-                    !v.is_undef()
-                        && !RELATIONSHIP_PARAMETERS.contains(&&***k)
-                        && crate::resource_types::metaparameter(k).is_some()
-                })
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            (!data.is_empty()).then_some(data)
-        };
-        let mut data: HashMap<usize, IndexMap<Rc<str>, Value>> = HashMap::new();
-        let mut seen = std::collections::HashSet::new();
-        let mut queue = std::collections::VecDeque::from([main]);
-        while let Some(source) = queue.pop_front() {
-            if !seen.insert(source) {
-                continue;
-            }
-            let targets = children.get(&source).cloned().unwrap_or_default();
-            for &target in &targets {
-                let source_data = data.get(&source).cloned().or_else(|| own(&self.resources[source]));
-                // the tags it has now, then those it is given in this order
-                let mut tags = self.resources[target].all_tags();
-                if let Some(source_data) = source_data {
-                    data.entry(source).or_insert_with(|| source_data.clone());
-                    let t = &mut self.resources[target];
-                    for (k, v) in &source_data {
-                        if t.params.get(k).is_none_or(Value::is_undef) {
-                            t.params.insert(k.clone(), v.clone());
-                            if &**k == "tag" {
-                                for tag in flatten(v) {
-                                    add_tag(&mut tags, &puppet_types::display::value_to_s(&tag));
+        // A session finishes its catalog after each program: the final tags are found
+        // afresh, and a resource is changed (copied from what a checkpoint shares) only when
+        // what it gets differs from what it has.
+        let mut finals: HashMap<usize, Vec<String>> = HashMap::new();
+        if let Some(main) = self.position("Class", "main") {
+            let own = |r: &Resource| -> Option<IndexMap<Rc<str>, Value>> {
+                let data: IndexMap<Rc<str>, Value> = r
+                    .params
+                    .iter()
+                    .filter(|(k, v)| {
+                        !v.is_undef()
+                            && !RELATIONSHIP_PARAMETERS.contains(&&***k)
+                            && crate::resource_types::metaparameter(k).is_some()
+                    })
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                (!data.is_empty()).then_some(data)
+            };
+            let tags_of = |resources: &[Rc<Resource>], finals: &HashMap<usize, Vec<String>>, i: usize| {
+                finals.get(&i).cloned().unwrap_or_else(|| resources[i].base_tags())
+            };
+            let mut data: HashMap<usize, IndexMap<Rc<str>, Value>> = HashMap::new();
+            let mut seen = std::collections::HashSet::new();
+            let mut queue = std::collections::VecDeque::from([main]);
+            while let Some(source) = queue.pop_front() {
+                if !seen.insert(source) {
+                    continue;
+                }
+                let targets = children.get(&source).cloned().unwrap_or_default();
+                for &target in &targets {
+                    let source_data = data.get(&source).cloned().or_else(|| own(&self.resources[source]));
+                    // the tags it has now, then those it is given in this order
+                    let mut tags = tags_of(&self.resources, &finals, target);
+                    if let Some(source_data) = source_data {
+                        data.entry(source).or_insert_with(|| source_data.clone());
+                        let missing = |t: &Resource, k: &Rc<str>| t.params.get(k).is_none_or(Value::is_undef);
+                        if source_data.keys().any(|k| missing(&self.resources[target], k)) {
+                            let t = Rc::make_mut(&mut self.resources[target]);
+                            for (k, v) in &source_data {
+                                if missing(t, k) {
+                                    t.params.insert(k.clone(), v.clone());
+                                    if &**k == "tag" {
+                                        for tag in flatten(v) {
+                                            add_tag(&mut tags, &puppet_types::display::value_to_s(&tag));
+                                        }
+                                    }
                                 }
                             }
                         }
+                        let mut merged = source_data;
+                        merged.extend(own(&self.resources[target]).unwrap_or_default());
+                        data.insert(target, merged);
                     }
-                    let mut merged = source_data;
-                    merged.extend(own(&self.resources[target]).unwrap_or_default());
-                    data.insert(target, merged);
+                    for tag in tags_of(&self.resources, &finals, source) {
+                        add_tag(&mut tags, &tag);
+                    }
+                    finals.insert(target, tags);
                 }
-                for tag in self.resources[source].all_tags() {
-                    add_tag(&mut tags, &tag);
-                }
-                self.resources[target].final_tags = Some(tags);
+                queue.extend(targets);
             }
-            queue.extend(targets);
+        }
+        for (i, resource) in self.resources.iter_mut().enumerate() {
+            let tags = finals.remove(&i);
+            if resource.final_tags != tags {
+                Rc::make_mut(resource).final_tags = tags;
+            }
         }
     }
 
@@ -771,13 +795,19 @@ impl Catalog {
     /// `add_scope_tags`): a class or defined resource when its code is evaluated, every other
     /// resource when the catalog is finished, in the order they were declared.
     pub fn take_scope_tags(&mut self, index: usize) {
+        self.take_tags_of_declarer(index, Resource::all_tags);
+    }
+
+    /// [`take_scope_tags`](Self::take_scope_tags) with the declarer's tags as `tags_of` gives
+    /// them (when the catalog is finished: as they were before the last finish).
+    fn take_tags_of_declarer(&mut self, index: usize, tags_of: fn(&Resource) -> Vec<String>) {
         let r = &self.resources[index];
         if r.scope_tagged {
             return;
         }
         let declarer = r.declarer.filter(|&d| d != index);
-        let tags = declarer.map(|d| self.resources[d].all_tags()).unwrap_or_default();
-        let r = &mut self.resources[index];
+        let tags = declarer.map(|d| tags_of(&self.resources[d])).unwrap_or_default();
+        let r = Rc::make_mut(&mut self.resources[index]);
         r.scope_tagged = true;
         r.take_tags(&tags);
     }

@@ -6,8 +6,10 @@
 //! node's, each evaluated class's), the compiler (the catalog, the definitions of classes,
 //! defined types and nodes, the class scopes), the functions and type aliases, the module
 //! manifests loaded so far (a rolled-back load is loaded again when next needed), and the
-//! warnings given once. Values are shared, not copied (they are immutable), so a checkpoint
-//! costs a copy of the catalog's and the scopes' tables.
+//! warnings given once. Values are shared, not copied (they are immutable), and so are the
+//! catalog's resources (until one is changed) and its indexes (persistent maps): a checkpoint
+//! costs a copy of the scopes' tables and of the list of resources, and holds on to nothing
+//! but what the input after it changed.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
@@ -70,5 +72,35 @@ impl Evaluator {
         self.loader.loaded_files = checkpoint.loaded_files;
         self.once.1 = checkpoint.once;
         self.reset_after_error();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use crate::Session;
+
+    /// A checkpoint copies the catalog by sharing it: after an input that declares nothing,
+    /// every resource is the checkpoint's own; after one that changes a resource, only that
+    /// one is copied; a rollback brings back what the checkpoint had.
+    #[test]
+    fn a_checkpoint_shares_what_an_input_leaves_alone() {
+        let mut session = Session::default();
+        let declared = session.run("Integer[1, 200].each |$i| { notify { \"n${i}\": } }");
+        assert!(declared.error.is_none(), "{:?}", declared.error);
+        let shared = |session: &Session, checkpoint: &super::Checkpoint| {
+            let (now, then) = (session.evaluator.compiler.catalog.resources(), checkpoint.compiler.catalog.resources());
+            now.iter().zip(then).filter(|(a, b)| Rc::ptr_eq(a, b)).count()
+        };
+        let checkpoint = session.evaluator.checkpoint();
+        let total = session.evaluator.compiler.catalog.len();
+        assert!(session.run("1 + 1").error.is_none());
+        assert_eq!(shared(&session, &checkpoint), total, "an input that declares nothing copies nothing");
+        assert!(session.run("Notify['n7'] { message => 'changed' }").error.is_none());
+        assert_eq!(shared(&session, &checkpoint), total - 1, "only the resource overridden is copied");
+        session.evaluator.rollback(checkpoint);
+        let n7 = session.evaluator.compiler.catalog.get("Notify", "n7").expect("Notify[n7]");
+        assert!(n7.params.get("message").is_none(), "the rollback undoes the override");
     }
 }
