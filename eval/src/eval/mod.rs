@@ -1020,7 +1020,7 @@ impl Evaluator {
         self.option_match(value, &candidate)
     }
 
-    fn option_match(&mut self, value: &Value, candidate: &Value) -> Eval<bool> {
+    pub(crate) fn option_match(&mut self, value: &Value, candidate: &Value) -> Eval<bool> {
         match candidate {
             Value::Regexp(re) => match value {
                 Value::String(s) => match match_groups(re, s) {

@@ -413,7 +413,11 @@ impl Evaluator {
         Ok(matched)
     }
 
-    /// `x in y`.
+    /// `x in y` (Puppet's `CompareOperator#include?`): a substring (case-insensitive) or a
+    /// regexp's match in a string; bytes, a string or a byte (Integer or Float) in a Binary;
+    /// a version (or version string) in a range; in an array or a hash's keys, an element
+    /// that a string or version matches as a case option, an instance of a type, a string
+    /// a regexp matches, else an element equal to it.
     fn in_op(&mut self, needle: &Value, haystack: &Value) -> Eval<bool> {
         match haystack {
             Value::String(h) => match needle {
@@ -426,6 +430,18 @@ impl Evaluator {
                 }
                 _ => Ok(false),
             },
+            Value::Binary(b) => {
+                let bytes = &b.0;
+                let within = |part: &[u8]| part.is_empty() || bytes.windows(part.len()).any(|w| w == part);
+                Ok(match needle {
+                    Value::Binary(n) => within(&n.0),
+                    Value::String(s) => within(s.as_bytes()),
+                    Value::Integer(i) => bytes.iter().any(|&byte| i64::from(byte) == *i),
+                    Value::Float(f) => bytes.iter().any(|&byte| f64::from(byte) == *f),
+                    _ => false,
+                })
+            }
+            Value::SemVerRange(range) => Ok(puppet_types::semver::range_includes_value(range, needle)),
             Value::Array(items) => self.in_list(needle, items.iter()),
             Value::Hash(h) => self.in_list(needle, h.keys()),
             _ => Ok(false),
@@ -447,6 +463,15 @@ impl Evaluator {
                 let matched = found.is_some();
                 self.set_match_data(found);
                 Ok(matched)
+            }
+            // Each element is a case option the string or version is matched against.
+            Value::String(_) | Value::SemVer(_) => {
+                for item in items {
+                    if self.option_match(needle, item)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
             }
             Value::Type(t) => Ok(items.into_iter().any(|v| puppet_types::instance::is_instance(t, v))),
             _ => Ok(items.into_iter().any(|v| equals(v, needle))),
