@@ -160,9 +160,31 @@ impl Evaluator {
             }
             _ => {}
         }
-        let a = self.coerce_numeric(l, left)?;
-        let b = self.coerce_numeric(r, right)?;
+        let mut a = self.coerce_numeric(l, left)?;
+        let mut b = self.coerce_numeric(r, right)?;
         if is_time(&a) || is_time(&b) {
+            // Puppet's order: `%` with a Float is refused first; a number on the left of a
+            // time is added to it or multiplies a Timespan (the two change places), or has a
+            // Timespan taken from it (the number is read as seconds); nothing else.
+            if op == B::Modulo && (matches!(a, Value::Float(_)) || matches!(b, Value::Float(_))) {
+                if matches!(a, Value::Float(_)) {
+                    return Err(not_applicable(op, &a, left.at));
+                }
+                return Err(not_applicable_when(op, &a, &b, left.at));
+            }
+            if is_time(&b) && !is_time(&a) {
+                let timespan = matches!(b, Value::Timespan(_));
+                if op == B::Add || (op == B::Multiply && timespan) {
+                    std::mem::swap(&mut a, &mut b);
+                } else if op == B::Subtract && timespan {
+                    let Some(nsecs) = seconds_nanos(&a) else {
+                        return Err(runtime("The result is outside of the time range"));
+                    };
+                    a = Value::Timespan(Rc::new(Timespan::new(nsecs)));
+                } else {
+                    return Err(not_applicable_when(op, &a, &b, left.at));
+                }
+            }
             return time_arithmetic(op, &a, &b, left).map_err(|message| match message {
                 TimeError::Runtime(m) => runtime(&m),
                 TimeError::NotApplicable => not_applicable(op, &a, left.at),
@@ -268,16 +290,7 @@ impl Evaluator {
                     B::Subtract => fx - fy,
                     B::Multiply => fx * fy,
                     B::Divide => fx / fy,
-                    B::Modulo if !matches!(x, Value::Float(_)) => {
-                        return Err(fail_at(
-                            format!(
-                                "Operator '%' is not applicable to {} when right side is {}.",
-                                a_an(&label(&x)),
-                                a_an(&label(&y))
-                            ),
-                            left.at,
-                        ))
-                    }
+                    B::Modulo if !matches!(x, Value::Float(_)) => return Err(not_applicable_when(op, &x, &y, left.at)),
                     _ => return Err(not_applicable(op, &x, left.at)),
                 };
                 if result.is_infinite() {
@@ -574,10 +587,6 @@ fn time_arithmetic(op: BinaryOp, a: &Value, b: &Value, _left: &Expr) -> Result<V
             }
             _ => Err(TimeError::Runtime(format!("{} cannot be subtracted from a Timestamp", a_an_uc(&label(b))))),
         },
-        // A number on the left: Ruby coerces, so addition and multiplication commute.
-        (Value::Integer(_) | Value::Float(_), B::Add | B::Multiply) if matches!(b, Value::Timespan(_)) => {
-            time_arithmetic(op, b, a, _left)
-        }
         _ => Err(TimeError::NotApplicable),
     }
 }
@@ -644,6 +653,18 @@ fn not_numeric(v: &Value, at: Span) -> crate::error::Flow {
 
 fn not_applicable(op: BinaryOp, v: &Value, at: Span) -> crate::error::Flow {
     fail_at(format!("Operator '{}' is not applicable to {}.", op.symbol(), a_an(&label(v))), at)
+}
+
+fn not_applicable_when(op: BinaryOp, left: &Value, right: &Value, at: Span) -> crate::error::Flow {
+    fail_at(
+        format!(
+            "Operator '{}' is not applicable to {} when right side is {}.",
+            op.symbol(),
+            a_an(&label(left)),
+            a_an(&label(right))
+        ),
+        at,
+    )
 }
 
 /// Ruby's `to_s` of a value, as messages interpolate it.
