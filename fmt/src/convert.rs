@@ -90,7 +90,7 @@ pub fn convert_typed(val_type: &Type, value: &Value, map: &FormatMap, ind: Inden
         Value::Binary(b) => crate::binary::string_binary(val_type, b, map),
         Value::Uri(_) => crate::uri::string_uri(val_type, value, map),
         Value::Iterator(_) => crate::iterator::string_iterator(value, map, ind),
-        Value::Deferred(_) => crate::object::string_object(val_type, value, map, ind),
+        Value::Deferred(_) | Value::Object(_) => crate::object::string_object(val_type, value, map, ind),
         // `string_PObjectTypeExtension`: formatted as its base type (`Error`), so a format
         // given for the inferred `Error[undef, undef]` does not apply.
         Value::Error(_) => crate::object::string_object(&Type::Error(None), value, map, ind),

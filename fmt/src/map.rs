@@ -62,7 +62,7 @@ fn unreachable_format() -> Format {
 
 /// The unparameterised `Object` type.
 fn object_type() -> Type {
-    Type::Object(Rc::new(puppet_types::ty::ObjectType { name: None, parent: None, attributes: Vec::new() }))
+    Type::Object(Rc::default())
 }
 
 struct Defaults {
@@ -458,8 +458,7 @@ fn raises_with_object(t: &Type, depth: usize) -> bool {
     if depth > 32 {
         return false;
     }
-    let object =
-        Type::Object(Rc::new(puppet_types::ty::ObjectType { name: None, parent: None, attributes: Vec::new() }));
+    let object = Type::Object(Rc::default());
     match t {
         Type::Iterable(Some(e)) => !is_assignable(e, &Type::Any),
         Type::Optional(Some(x)) | Type::NotUndef(Some(x)) => raises_with_object(x, depth + 1),

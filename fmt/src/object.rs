@@ -108,6 +108,14 @@ impl TypeFormatter {
                 self.hash(&entries, depth);
                 self.out.push(')');
             }
+            Value::Object(o) => {
+                self.out.push_str(puppet_types::object::label(&o.ty));
+                self.out.push('(');
+                let init: Vec<(Value, Value)> = o.init_hash().into_iter().map(|(k, v)| (Value::String(k), v)).collect();
+                let entries: Vec<(&Value, &Value)> = init.iter().map(|(k, v)| (k, v)).collect();
+                self.hash(&entries, depth);
+                self.out.push(')');
+            }
             Value::String(s) => self.out.push_str(&puppet_quote(s)),
             Value::Regexp(r) => self.out.push_str(&puppet_types::regexp::to_s_with_delimiters(r.source())),
             Value::Binary(_) | Value::Sensitive(_) => {

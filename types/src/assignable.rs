@@ -196,7 +196,7 @@ pub(crate) fn for_each_child(t: &Type, f: &mut dyn FnMut(&Type)) {
         }
         Type::Object(o) => {
             o.parent.iter().for_each(&mut *f);
-            o.attributes.iter().for_each(|(_, t)| f(t));
+            o.attributes.iter().for_each(|m| f(&m.ty));
         }
         _ => {}
     }
@@ -895,7 +895,7 @@ fn is_deferred_object(o: &Type) -> bool {
 
 /// Whether an Object type is the unparameterised `Object`.
 fn is_default_object(o: &ObjectType) -> bool {
-    o.name.is_none() && o.parent.is_none() && o.attributes.is_empty()
+    *o == ObjectType::default()
 }
 
 /// `PObjectType#_assignable?`: the same type, or one of the other's parents. `Deferred`

@@ -261,7 +261,7 @@ fn make_builtins() -> (Type, Type, Type) {
         Type::Type(None),
         Type::TypeSet,
         Type::Uri(None),
-        Type::Object(Rc::new(crate::ty::ObjectType { name: None, parent: None, attributes: Vec::new() })),
+        Type::Object(Rc::default()),
         Type::Undef,
         Type::Default,
         Type::hash_of(key_t.clone(), rich_t.clone()),

@@ -122,6 +122,9 @@ fn write_leaf_s(out: &mut String, v: &Value) {
             let _ = write!(out, "{}-Value", crate::infer::generalize(&crate::infer::infer(v)));
         }
         Value::Type(t) if matches!(**t, Type::Alias(_)) => out.push_str(&alias_expanded_string(t)),
+        Value::Type(t) if matches!(**t, Type::Object(_)) => {
+            let _ = write!(out, "{t}");
+        }
         _ => {
             let mut f = Formatter::default();
             f.value(v);
@@ -350,7 +353,9 @@ impl Formatter {
             | Type::Binary
             | Type::SemVerRange
             | Type::CatalogEntry => self.bld.push_str(t.name()),
-            Type::Object(o) => self.bld.push_str(o.name.as_deref().unwrap_or("Object")),
+            // `PObjectType#to_s` is expanded; inside another type it is its label.
+            Type::Object(o) if self.depth == 1 && **o != crate::ty::ObjectType::default() => self.object_type(o),
+            Type::Object(o) => self.bld.push_str(crate::object::label(o)),
             Type::TypeSet => self.bld.push_str("TypeSet"),
             Type::Deferred => self.bld.push_str("Deferred"),
             // `init_parameters`: `default` for a free parameter, trailing ones left out.
@@ -649,6 +654,108 @@ impl Formatter {
         self.chomp_list();
     }
 
+    /// `append_object_hash`: an Object type's hash, its member types by name.
+    fn object_type(&mut self, o: &crate::ty::ObjectType) {
+        use crate::object::{Entry, MemberForm, MemberOption};
+        self.bld.push_str("Object[{");
+        for (i, entry) in crate::object::init_hash_entries(o).into_iter().enumerate() {
+            if i > 0 {
+                self.sep();
+            }
+            match entry {
+                Entry::Name(n) => {
+                    self.bld.push_str("name => ");
+                    self.bld.push_str(&puppet_quote(n));
+                }
+                Entry::Parent(p) => {
+                    self.bld.push_str("parent => ");
+                    self.ty(p);
+                }
+                Entry::Members(key, members) => {
+                    self.bld.push_str(key);
+                    self.bld.push_str(" => {");
+                    for (j, (name, form)) in members.into_iter().enumerate() {
+                        if j > 0 {
+                            self.sep();
+                        }
+                        self.bld.push_str(&puppet_quote(&name));
+                        self.bld.push_str(" => ");
+                        match form {
+                            MemberForm::Type(t) => self.ty(t),
+                            MemberForm::Hash(options) => {
+                                self.bld.push('{');
+                                for (k, (option, value)) in options.into_iter().enumerate() {
+                                    if k > 0 {
+                                        self.sep();
+                                    }
+                                    self.bld.push_str(option);
+                                    self.bld.push_str(" => ");
+                                    match value {
+                                        MemberOption::Type(t) => self.ty(t),
+                                        MemberOption::Bool(b) => self.bld.push_str(if b { "true" } else { "false" }),
+                                        MemberOption::Kind(k) => self.bld.push_str(k),
+                                        MemberOption::Value(v) => self.value(v),
+                                    }
+                                }
+                                self.bld.push('}');
+                            }
+                        }
+                    }
+                    self.bld.push('}');
+                }
+                Entry::Constants(constants) => {
+                    self.bld.push_str("constants => {");
+                    for (j, (name, value)) in constants.into_iter().enumerate() {
+                        if j > 0 {
+                            self.sep();
+                        }
+                        self.bld.push_str(&puppet_quote(&name));
+                        self.bld.push_str(" => ");
+                        self.value(value);
+                    }
+                    self.bld.push('}');
+                }
+                Entry::Equality(names) => {
+                    self.bld.push_str("equality => [");
+                    for (j, name) in names.iter().enumerate() {
+                        if j > 0 {
+                            self.sep();
+                        }
+                        self.bld.push_str(&puppet_quote(name));
+                    }
+                    self.bld.push(']');
+                }
+                Entry::Value(key, v) => {
+                    self.bld.push_str(key);
+                    self.bld.push_str(" => ");
+                    self.value(v);
+                }
+            }
+        }
+        self.bld.push_str("}]");
+    }
+
+    /// `string_PuppetObject`: `Name({'attribute' => value, ...})`.
+    fn object_value(&mut self, o: &crate::value::ObjectValue) {
+        self.bld.push_str(crate::object::label(&o.ty));
+        self.bld.push_str("({");
+        for (i, (name, v)) in o.init_hash().into_iter().enumerate() {
+            if i > 0 {
+                self.sep();
+            }
+            self.bld.push_str(&puppet_quote(&name));
+            self.bld.push_str(" => ");
+            match &v {
+                // A value without a string form of its own (`string_Object`).
+                Value::Sensitive(_) | Value::Binary(_) => {
+                    let _ = write!(self.bld, "Instance of {}", crate::infer::generalize(&crate::infer::infer(&v)));
+                }
+                _ => self.value(&v),
+            }
+        }
+        self.bld.push_str("})");
+    }
+
     fn value(&mut self, v: &Value) {
         if self.depth > MAX_DEPTH {
             self.bld.push_str("...");
@@ -744,6 +851,7 @@ impl Formatter {
                 }
                 self.bld.push_str("})");
             }
+            Value::Object(o) => self.object_value(o),
             Value::Iterator(_) => {
                 let t = crate::infer::infer(v);
                 let _ = write!(self.bld, "{t}-Value");

@@ -174,6 +174,7 @@ fn infer_at(v: &Value, depth: usize) -> Type {
             kind: e.attribute("kind"),
             issue_code: e.attribute("issue_code"),
         }))),
+        Value::Object(o) => Type::Object(o.ty.clone()),
         Value::Iterator(it) => Type::Iterator(iterator_element_type(&Value::Iterator(it.clone()), depth).map(Rc::new)),
         Value::Callable(c) => c.signature(),
     }

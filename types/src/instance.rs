@@ -145,6 +145,7 @@ pub(crate) fn instance_of(t: &Type, v: &Value, mut guard: Option<&mut RecursionG
         Type::Object(_) => match v {
             Value::Deferred(_) => assignable(t, &Type::Deferred, guard),
             Value::Error(_) => assignable(t, &Type::Error(None), guard),
+            Value::Object(o) => assignable(t, &Type::Object(o.ty.clone()), guard),
             _ => false,
         },
         // `PObjectTypeExtension#test_instance?`: each parameter matches its attribute.
@@ -235,6 +236,7 @@ fn value_id(v: &Value) -> usize {
         Value::Sensitive(s) => ptr(s),
         Value::Deferred(d) => ptr(d),
         Value::Error(e) => ptr(e),
+        Value::Object(o) => ptr(o),
         Value::Iterator(i) => ptr(i),
         Value::Callable(c) => ptr(c),
     }

@@ -31,6 +31,7 @@ pub mod literal;
 pub mod mismatch;
 pub mod new;
 pub mod normalize;
+pub mod object;
 pub mod params;
 pub mod regexp;
 pub mod semver;

@@ -274,7 +274,7 @@ pub fn builtin_type(lower: &str) -> Option<Type> {
         "error" => Type::Error(None),
         "runtime" => Type::Runtime { runtime: None, name: None },
         "init" => Type::Init { ty: None, args: Rc::from([]) },
-        "object" => Type::Object(Rc::new(crate::ty::ObjectType { name: None, parent: None, attributes: Vec::new() })),
+        "object" => Type::Object(Rc::default()),
         "typeset" => Type::TypeSet,
         "data" => crate::common::data(),
         "richdata" => crate::common::rich_data(),

@@ -720,7 +720,7 @@ fn find_unresolved(t: &Type, seen: &mut Vec<Rc<str>>, depth: usize) -> Option<St
             find_unresolved(&e.key_type, seen, depth + 1).or_else(|| find_unresolved(&e.value_type, seen, depth + 1))
         }),
         Type::Object(o) => {
-            o.parent.iter().chain(o.attributes.iter().map(|(_, t)| t)).find_map(|x| find_unresolved(x, seen, depth + 1))
+            o.parent.iter().chain(o.attributes.iter().map(|m| &m.ty)).find_map(|x| find_unresolved(x, seen, depth + 1))
         }
         other => {
             let mut found = None;

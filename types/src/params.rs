@@ -46,6 +46,7 @@ fn flatten(keys: &[Value]) -> Vec<Value> {
 
 fn type_access(base: &Type, keys: &[Value]) -> Result<Type> {
     match base {
+        Type::Object(_) => object(keys),
         Type::Integer { .. } => integer(keys),
         Type::Float { .. } => float(keys),
         Type::String(_) => {
@@ -229,6 +230,27 @@ fn not_applicable(t: &Type) -> Error {
 }
 
 /// Ruby exceptions from the type factory, as the evaluator reports them.
+/// `access_PObjectType` of an unnamed Object type (`TypeFactory.object`): `Object[{...}]`,
+/// `Object['Name']` (a named type with no members).
+fn object(keys: &[Value]) -> Result<Type> {
+    use crate::ty::ObjectType;
+    let [key] = keys else { return Err(slice_arity("Object-Type", 1, Some(1), keys.len())) };
+    let ty = match key {
+        Value::Undef => ObjectType::default(),
+        Value::Hash(h) if h.is_empty() => ObjectType::default(),
+        Value::Hash(_) => crate::object::from_init_hash(None, key).map_err(|e| in_access(e.message))?,
+        Value::String(s) if !s.is_empty() => ObjectType { name: Some(s.clone()), ..ObjectType::default() },
+        Value::String(_) | Value::Array(_) => ObjectType::default(),
+        other => {
+            return Err(in_access(format!(
+                "undefined method `empty?' for {}\n\n    hash.nil? || hash.empty? ? PObjectType::DEFAULT : PObjectType.new(hash, loader)\n                     ^^^^^^^",
+                ruby_receiver(other)
+            )))
+        }
+    };
+    Ok(Type::Object(Rc::new(ty)))
+}
+
 fn in_access(message: impl std::fmt::Display) -> Error {
     Error::new(format!("Error while evaluating a '[]' expression, {message}"))
 }
@@ -912,6 +934,7 @@ pub fn ruby_class(v: &Value) -> String {
         Value::Sensitive(_) => "Puppet::Pops::Types::PSensitiveType::Sensitive".into(),
         Value::Deferred(_) => "Puppet::Pops::Evaluator::DeferredValue".into(),
         Value::Error(_) => "Puppet::DataTypes::Error".into(),
+        Value::Object(o) => crate::object::label(&o.ty).into(),
         Value::Iterator(_) => "Puppet::Pops::Types::Iterator".into(),
         Value::Callable(_) => "Puppet::Pops::Evaluator::Closure".into(),
     }

@@ -174,15 +174,81 @@ impl TypeAlias {
     pub fn resolved_type(&self) -> Type {
         self.resolved.borrow().clone().unwrap_or_else(|| Type::Reference(Rc::from("TypeReference")))
     }
+
+    /// Whether what the alias stands for is known yet.
+    pub fn is_resolved(&self) -> bool {
+        self.resolved.borrow().is_some()
+    }
 }
 
-/// An `Object` type: the parts of Puppet's Pcore object model the core language needs.
+/// An `Object` type (Pcore's `PObjectType`): the unparameterised `Object` (everything
+/// empty), or a user-defined one (`type T = Object[{...}]`, `Object[{...}]`), built and
+/// checked by [`crate::object`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ObjectType {
     pub name: Option<Rc<str>>,
+    /// The parent type as written: an Object type, or an alias of one.
     pub parent: Option<Type>,
-    /// Attribute names and types, in declaration order.
-    pub attributes: Vec<(Rc<str>, Type)>,
+    pub type_parameters: Vec<Member>,
+    /// The attributes in declaration order, constants last (as Puppet adds them).
+    pub attributes: Vec<Member>,
+    pub functions: Vec<Member>,
+    /// The attributes named by `equality`; `None` when not given (all non-constant ones).
+    pub equality: Option<Vec<Rc<str>>>,
+    pub equality_include_type: bool,
+    pub checks: Option<Value>,
+    pub annotations: Option<Value>,
+}
+
+/// `Object` itself (`PObjectType::DEFAULT`).
+impl Default for ObjectType {
+    fn default() -> ObjectType {
+        ObjectType {
+            name: None,
+            parent: None,
+            type_parameters: Vec::new(),
+            attributes: Vec::new(),
+            functions: Vec::new(),
+            equality: None,
+            equality_include_type: true,
+            checks: None,
+            annotations: None,
+        }
+    }
+}
+
+/// An attribute, function or type parameter of an Object type (`PAnnotatedMember`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Member {
+    pub name: Rc<str>,
+    pub ty: Type,
+    /// An attribute's kind (`None`: a plain attribute).
+    pub kind: Option<AttributeKind>,
+    /// The default value (`None`: Puppet's `:undef`, no value).
+    pub value: Option<Value>,
+    pub is_final: bool,
+    pub is_override: bool,
+    pub annotations: Option<Value>,
+}
+
+/// The `kind` of an Object type's attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AttributeKind {
+    Constant,
+    Derived,
+    GivenOrDerived,
+    Reference,
+}
+
+impl AttributeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AttributeKind::Constant => "constant",
+            AttributeKind::Derived => "derived",
+            AttributeKind::GivenOrDerived => "given_or_derived",
+            AttributeKind::Reference => "reference",
+        }
+    }
 }
 
 /// The type parameters of `Error[kind, issue_code]`. Each constrains its attribute as `=~`

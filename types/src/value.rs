@@ -53,6 +53,8 @@ pub enum Value {
     Deferred(Rc<Deferred>),
     /// An `Error` object (the Pcore data type `Error`), such as the one `get` hands its lambda.
     Error(Rc<ErrorValue>),
+    /// An instance of a user-defined Object type.
+    Object(Rc<ObjectValue>),
     /// A lazy iterator (`reverse_each` and `step` without a block, `Integer[1, 3].each`).
     Iterator(Rc<Iterator>),
     /// Something callable: a function or a lambda, filled in by the evaluator.
@@ -60,6 +62,20 @@ pub enum Value {
 }
 
 const _: () = assert!(size_of::<Value>() <= 24);
+
+/// An instance of a user-defined Object type (`T.new(...)`): the values of the attributes
+/// `new` takes, inherited ones first (see [`crate::object`]).
+#[derive(Clone, Debug)]
+pub struct ObjectValue {
+    pub ty: Rc<crate::ty::ObjectType>,
+    pub values: Vec<(Rc<str>, Value)>,
+}
+
+impl PartialEq for ObjectValue {
+    fn eq(&self, other: &ObjectValue) -> bool {
+        crate::object::instances_equal(self, other)
+    }
+}
 
 /// A call to resolve later: `Deferred('name', [args])`. Puppet keeps "no arguments"
 /// (`Deferred('x')`, printed without `'arguments'`) apart from `Deferred('x', [])`.
@@ -237,6 +253,7 @@ impl PartialEq for Value {
             (Sensitive(a), Sensitive(b)) => Rc::ptr_eq(a, b),
             (Deferred(a), Deferred(b)) => a == b,
             (Error(a), Error(b)) => a == b,
+            (Object(a), Object(b)) => a == b,
             (Iterator(a), Iterator(b)) => Rc::ptr_eq(a, b),
             (Callable(a), Callable(b)) => a.identity() == b.identity(),
             _ => false,
@@ -283,6 +300,7 @@ impl StdHash for Value {
             Value::Sensitive(s) => (Rc::as_ptr(s) as usize).hash(state),
             Value::Deferred(d) => d.name.hash(state),
             Value::Error(e) => (&e.msg, &e.kind, &e.issue_code).hash(state),
+            Value::Object(o) => crate::object::hash_instance(o, state),
             Value::Iterator(i) => (Rc::as_ptr(i) as *const u8 as usize).hash(state),
             Value::Callable(c) => c.identity().hash(state),
         }

@@ -67,6 +67,9 @@ pub struct Closure {
     pub lambda: Rc<Lambda>,
     pub scope: Rc<Scope>,
     pub types: Rc<[Type]>,
+    /// The declared return type (`|$x| >> String { ... }`), checked against each value the
+    /// lambda returns, however it is called.
+    return_type: Option<Rc<Type>>,
     names: Rc<[Rc<str>]>,
     /// Whether some parameter has a type other than Any (its values are then checked).
     typed: bool,
@@ -95,7 +98,11 @@ impl Closure {
 impl Callable for Closure {
     fn signature(&self) -> Type {
         let s = Closure::signature(self);
-        Type::Callable(Rc::new(CallableType { params: Some(Rc::new(s.params)), block: None, return_type: None }))
+        Type::Callable(Rc::new(CallableType {
+            params: Some(Rc::new(s.params)),
+            block: None,
+            return_type: self.return_type.clone(),
+        }))
     }
     fn name(&self) -> &str {
         "lambda"
@@ -258,6 +265,9 @@ impl Evaluator {
             let part = uri.part(name)?;
             return Some(self.eval_list(arguments).map(|_| part));
         }
+        if let Value::Object(object) = receiver {
+            return self.user_object_member(object, name, arguments, block, at);
+        }
         let (type_name, value) = match receiver {
             // The function `message` is Ruby's alias of `msg`.
             Value::Error(object) if name == "message" => ("Error", Value::String(object.msg.clone())),
@@ -279,6 +289,41 @@ impl Evaluator {
         }
     }
 
+    /// A member of an instance of a user-defined Object type: an attribute's value (a
+    /// constant's from the type), or Puppet's error for a derived attribute or a function,
+    /// which have no implementation without Ruby.
+    fn user_object_member(
+        &mut self,
+        object: &puppet_types::value::ObjectValue,
+        name: &str,
+        arguments: &[Expr],
+        block: bool,
+        at: Span,
+    ) -> Option<Eval<Value>> {
+        let found = puppet_types::object::find_member(&object.ty, name)?;
+        let error =
+            |message: String| Some(Err(fail_at(format!("Error while evaluating a Method call, {message}"), at)));
+        if let Err(e) = self.eval_list(arguments) {
+            return Some(Err(e));
+        }
+        let label = found.label();
+        if !found.is_function {
+            if block {
+                return error(format!("'{label}' does not expect a block"));
+            }
+            if !arguments.is_empty() {
+                return error(format!("'{label}' expects no arguments, got {}", arguments.len()));
+            }
+        }
+        use puppet_types::ty::AttributeKind;
+        match found.member.kind {
+            _ if found.is_function => error(format!("no method is implemented for {label}")),
+            Some(AttributeKind::Derived) => error(format!("no method is implemented for derived {label}")),
+            Some(AttributeKind::Constant) => Some(Ok(found.member.value.unwrap_or(Value::Undef))),
+            _ => Some(Ok(object.get(name).cloned().unwrap_or(Value::Undef))),
+        }
+    }
+
     fn block(&mut self, lambda: Option<&Rc<Lambda>>) -> Eval<Option<Value>> {
         match lambda {
             Some(l) => Ok(Some(self.closure(l)?)),
@@ -293,10 +338,15 @@ impl Evaluator {
         let id = self.new_closure_id();
         let names = parameter_names(&lambda.parameters);
         let consumes_first = accumulator_body(lambda).is_some();
+        let return_type = match &lambda.return_type {
+            Some(t) => Some(Rc::new(self.eval_type(t)?)),
+            None => None,
+        };
         Ok(Value::Callable(Rc::new(Closure {
             lambda: lambda.clone(),
             scope: self.scope.clone(),
             types,
+            return_type,
             names,
             typed,
             consumes_first,
@@ -576,10 +626,17 @@ impl Evaluator {
         });
         self.leave_local_scope(saved_scope);
         self.leave();
-        match result {
-            Err(Flow::Next(exit)) => Ok(exit.value),
-            other => other,
+        let value = match result {
+            Err(Flow::Next(exit)) => exit.value,
+            other => other?,
+        };
+        if let Some(t) = &closure.return_type {
+            if !puppet_types::instance::is_instance(t, &value) {
+                let subject = "value returned from lambda has wrong type,";
+                return Err(fail(puppet_types::mismatch::describe_value(subject, t, &value)));
+            }
         }
+        Ok(value)
     }
 
     /// Makes a new local scope within `parent` the current one (reusing a finished one's

@@ -29,6 +29,7 @@ pub struct Checkpoint {
     functions: HashMap<String, Rc<FunctionDef>>,
     aliases: HashMap<String, Type>,
     garbled: HashMap<String, bool>,
+    pending_objects: HashMap<String, super::PendingObject>,
     classes: BTreeSet<String>,
     erb_objects: Vec<crate::functions::erb::ErbObject>,
     loaded_files: HashSet<PathBuf>,
@@ -51,6 +52,7 @@ impl Evaluator {
             functions: self.functions.clone(),
             aliases: self.aliases.clone(),
             garbled: self.garbled.clone(),
+            pending_objects: self.pending_objects.clone(),
             classes: self.classes.clone(),
             erb_objects: self.erb_objects.clone(),
             loaded_files: self.loader.loaded_files.clone(),
@@ -67,6 +69,7 @@ impl Evaluator {
         self.functions = checkpoint.functions;
         self.aliases = checkpoint.aliases;
         self.garbled = checkpoint.garbled;
+        self.pending_objects = checkpoint.pending_objects;
         self.classes = checkpoint.classes;
         self.erb_objects = checkpoint.erb_objects;
         self.loader.loaded_files = checkpoint.loaded_files;

@@ -221,6 +221,10 @@ pub struct Evaluator {
     /// Aliases Puppet's type parser left as a garbled reference (`type U = Nope[1]`), and
     /// whether the current program has named one yet: Puppet fails on the second time.
     garbled: HashMap<String, bool>,
+    /// Object types declared by type aliases (`type T = Object[{...}]`) and not yet
+    /// resolved: Puppet resolves each the first time it is named, so a parent may come
+    /// later and an unused definition's errors are never seen.
+    pending_objects: HashMap<String, PendingObject>,
     /// The names of the classes and defined types programs have defined (for completion).
     pub classes: std::collections::BTreeSet<String>,
     /// The built-in functions.
@@ -277,6 +281,7 @@ impl Evaluator {
             call_frames: Vec::new(),
             once: Default::default(),
             garbled: HashMap::new(),
+            pending_objects: HashMap::new(),
             param_guard: None,
             regexps: HashMap::new(),
             hiera: Default::default(),
@@ -417,8 +422,15 @@ impl Evaluator {
                     }
                     seen.insert(format!("type/{key}"), statement.at);
                     let alias = TypeAlias::new(name.as_str());
-                    self.aliases.insert(key, Type::Alias(alias.clone()));
-                    aliases.push((alias, type_expr, statement.at));
+                    self.aliases.insert(key.clone(), Type::Alias(alias.clone()));
+                    self.pending_objects.remove(&key);
+                    match object_definition(type_expr) {
+                        Some(init) => {
+                            self.pending_objects
+                                .insert(key, PendingObject { alias, init: init.map(|e| Rc::new(e.clone())) });
+                        }
+                        None => aliases.push((alias, type_expr, statement.at)),
+                    }
                 }
                 _ => {}
             }
@@ -452,6 +464,27 @@ impl Evaluator {
             self.classes.insert(name.to_lowercase());
             self.instantiate_definition(name, parameters)?;
         }
+        Ok(())
+    }
+
+    /// `PObjectType#resolve`: the Object type of an alias from its hash, read as Puppet's
+    /// type parser reads it (unknown names are references), named after the alias.
+    fn resolve_object(&mut self, pending: PendingObject) -> Eval<()> {
+        let saved = std::mem::replace(&mut self.in_type_alias, true);
+        let init = match &pending.init {
+            Some(e) => self.eval(e),
+            None => Ok(Value::Undef),
+        };
+        self.in_type_alias = saved;
+        let init = init?;
+        let name = pending.alias.name.clone();
+        let object = match &init {
+            Value::Hash(h) if !h.is_empty() => {
+                puppet_types::object::from_init_hash(Some(name), &init).map_err(|e| crate::error::fail(e.message))?
+            }
+            _ => puppet_types::ty::ObjectType { name: Some(name), ..Default::default() },
+        };
+        pending.alias.resolve_to(Type::Object(Rc::new(object)));
         Ok(())
     }
 
@@ -893,6 +926,24 @@ impl Evaluator {
         if let Some(t) = puppet_types::literal::builtin_type(&lower) {
             return Ok(t);
         }
+        if let Some(pending) = self.pending_objects.remove(&lower) {
+            self.resolve_object(pending).map_err(|e| match e {
+                Flow::Error(e) if e.at.is_none() => {
+                    fail_at(format!("Error while evaluating a Type-Name, {}", e.message), at)
+                }
+                other => other,
+            })?;
+        }
+        if let Some(Type::Alias(a)) = self.aliases.get(&lower) {
+            // An Object type declared by an alias is that type, named after it.
+            if a.is_resolved() {
+                if let Type::Object(o) = &a.resolved_type() {
+                    if o.name.as_deref() == Some(&*a.name) {
+                        return Ok(Type::Object(o.clone()));
+                    }
+                }
+            }
+        }
         if let Some(t) = self.aliases.get(&lower) {
             // Puppet loads such an alias the first time; naming it again makes its type
             // parser read the garbled text, which fails.
@@ -1133,6 +1184,27 @@ fn collect_definitions<'a>(statements: &'a [Expr], out: &mut Vec<(&'a str, &'a [
 }
 
 /// Whether an alias resolves only to aliases, back to itself (`type Loop = Loop`).
+/// An Object type declared by a type alias, waiting to be named for the first time.
+#[derive(Clone)]
+pub(crate) struct PendingObject {
+    alias: Rc<TypeAlias>,
+    /// The expression of its hash (`None` for `Object[]`).
+    init: Option<Rc<Expr>>,
+}
+
+/// Whether an alias body declares an Object type (`TypeDefinitionInstantiator`'s
+/// `named_definition`): `Object[...]` or a bare hash. Gives the hash expression.
+fn object_definition(body: &Expr) -> Option<Option<&Expr>> {
+    match &body.kind {
+        ExprKind::Hash(_) => Some(Some(body)),
+        ExprKind::Access { left, keys } => match &left.kind {
+            ExprKind::QualifiedReference(name) if name == "Object" => Some(keys.first()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 fn alias_loops(t: &Type) -> bool {
     let mut seen: Vec<Rc<str>> = Vec::new();
     let mut current = t.clone();

@@ -827,11 +827,7 @@ fn tree_options(options: &Value) -> Eval<TreeOptions> {
         Value::Undef => default,
         v => truthy(&v),
     };
-    let default_containers = Type::variant(vec![
-        Type::ARRAY,
-        Type::HASH,
-        Type::Object(Rc::new(puppet_types::ty::ObjectType { name: None, parent: None, attributes: Vec::new() })),
-    ]);
+    let default_containers = Type::variant(vec![Type::ARRAY, Type::HASH, Type::Object(Rc::default())]);
     let containers = match &get("container_type") {
         Value::Type(t) => {
             if !puppet_types::assignable::is_assignable(&default_containers, t) {
