@@ -448,6 +448,7 @@ fn specific_assignable(t: &Type, o: &Type, guard: Option<&mut RecursionGuard>) -
         },
         Type::Deferred => matches!(o, Type::Deferred) || is_deferred_object(o),
         Type::Object(obj) => object_assignable(obj, o, guard),
+        Type::ObjectExtension(e) => crate::object::extension_assignable(e, o),
         Type::Error(params) => error_assignable(params.as_deref(), o, guard),
         Type::TypeSet => matches!(o, Type::TypeSet),
         Type::Runtime { runtime, name } => match o {
@@ -912,6 +913,7 @@ fn object_assignable(obj: &ObjectType, o: &Type, guard: Option<&mut RecursionGua
                 }
             }
         }
+        Type::ObjectExtension(e) => object_assignable(obj, &Type::Object(e.base.clone()), guard),
         Type::Deferred => is_default_object(obj) || obj.name.as_deref() == Some("Deferred"),
         Type::Error(_) => is_default_object(obj),
         _ => false,

@@ -354,10 +354,29 @@ impl Formatter {
             | Type::SemVerRange
             | Type::CatalogEntry => self.bld.push_str(t.name()),
             // `PObjectType#to_s` is expanded; inside another type it is its label.
-            Type::Object(o) if self.depth == 1 && **o != crate::ty::ObjectType::default() => self.object_type(o),
+            Type::Object(o) if self.expanded || (self.depth == 1 && **o != crate::ty::ObjectType::default()) => {
+                self.object_type(o)
+            }
             Type::Object(o) => self.bld.push_str(crate::object::label(o)),
             Type::TypeSet => self.bld.push_str("TypeSet"),
             Type::Deferred => self.bld.push_str("Deferred"),
+            // `string_PObjectTypeExtension`: the base's name and the given parameters.
+            Type::ObjectExtension(e) => {
+                self.bld.push_str(crate::object::label(&e.base));
+                self.bld.push('[');
+                match &crate::object::init_parameters(e) {
+                    Value::Array(values) => {
+                        for (i, v) in values.iter().enumerate() {
+                            if i > 0 {
+                                self.sep();
+                            }
+                            self.value(v);
+                        }
+                    }
+                    other => self.value(other),
+                }
+                self.bld.push(']');
+            }
             // `init_parameters`: `default` for a free parameter, trailing ones left out.
             Type::Error(params) => self.array("Error", params.is_none(), |f| {
                 let Some(p) = params else { return };
@@ -657,6 +676,7 @@ impl Formatter {
     /// `append_object_hash`: an Object type's hash, its member types by name.
     fn object_type(&mut self, o: &crate::ty::ObjectType) {
         use crate::object::{Entry, MemberForm, MemberOption};
+        let expanded = std::mem::replace(&mut self.expanded, false);
         self.bld.push_str("Object[{");
         for (i, entry) in crate::object::init_hash_entries(o).into_iter().enumerate() {
             if i > 0 {
@@ -733,6 +753,7 @@ impl Formatter {
             }
         }
         self.bld.push_str("}]");
+        self.expanded = expanded;
     }
 
     /// `string_PuppetObject`: `Name({'attribute' => value, ...})`.

@@ -174,7 +174,7 @@ fn infer_at(v: &Value, depth: usize) -> Type {
             kind: e.attribute("kind"),
             issue_code: e.attribute("issue_code"),
         }))),
-        Value::Object(o) => Type::Object(o.ty.clone()),
+        Value::Object(o) => crate::object::infer_instance(o),
         Value::Iterator(it) => Type::Iterator(iterator_element_type(&Value::Iterator(it.clone()), depth).map(Rc::new)),
         Value::Callable(c) => c.signature(),
     }
@@ -368,6 +368,7 @@ fn clamp_i64(v: i128) -> i64 {
 /// | everything else (`Regexp[/x/]`, `Pattern`, `SemVer[..]`, aliases, resources, ...) | itself |
 pub fn generalize(t: &Type) -> Type {
     match t {
+        Type::ObjectExtension(e) => Type::Object(e.base.clone()),
         Type::Integer { .. } => Type::INTEGER,
         Type::Float { .. } => Type::FLOAT,
         Type::String(_) => Type::STRING,

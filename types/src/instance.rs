@@ -142,6 +142,7 @@ pub(crate) fn instance_of(t: &Type, v: &Value, mut guard: Option<&mut RecursionG
             _ => false,
         },
         Type::Deferred => matches!(v, Value::Deferred(_)),
+        Type::ObjectExtension(e) => crate::object::extension_instance(e, v),
         Type::Object(_) => match v {
             Value::Deferred(_) => assignable(t, &Type::Deferred, guard),
             Value::Error(_) => assignable(t, &Type::Error(None), guard),

@@ -21,7 +21,7 @@ use crate::dispatch::{entry, struct_of, Signature};
 use crate::error::{Error, Result};
 use crate::instance::is_instance;
 use crate::regexp::Regexp;
-use crate::ty::{AttributeKind, CallableType, Member, ObjectType, StructElement, Type};
+use crate::ty::{AttributeKind, CallableType, Member, ObjectExtension, ObjectType, StructElement, Type};
 use crate::value::{ObjectValue, Value};
 
 /// How many parents a chain may have before it is taken for a cycle.
@@ -873,4 +873,117 @@ pub fn struct_elements(t: &Type) -> &[StructElement] {
         Type::Struct(e) => e,
         _ => &[],
     }
+}
+
+// ---- type parameters (`T['x']`) ---------------------------------------------------------
+
+/// `PObjectTypeExtension.new(base, keys)`: `T[values...]` or `T[{name => value}]`.
+pub fn extend(base: &Rc<ObjectType>, keys: &[Value]) -> Result<Type> {
+    let label = label(base);
+    let params = type_parameters(base);
+    if params.is_empty() {
+        return Err(Error::new(format!("The {label}-Type cannot be parameterized using []")));
+    }
+    let check = |p: &Found, v: &Value| -> Result<Value> {
+        let what = format!("type_parameter {}[{}]", p.container, p.member.name);
+        assert_instance(&what, &p.member.ty, v)?;
+        Ok(v.clone())
+    };
+    let named = match keys {
+        [Value::Hash(_)] => !is_instance(&params[0].member.ty, &keys[0]),
+        _ => false,
+    };
+    let mut given: Vec<(Rc<str>, Value)> = Vec::new();
+    if let (true, [Value::Hash(h)]) = (named, keys) {
+        for (name, v) in h.iter() {
+            let name = name.as_str().unwrap_or_default();
+            let Some(p) = params.iter().find(|p| &*p.member.name == name) else {
+                return Err(Error::new(format!("'{name}' is not a known type parameter for {label}-Type")));
+            };
+            if !matches!(v, Value::Default) {
+                given.push((p.member.name.clone(), check(p, v)?));
+            }
+        }
+    } else {
+        for (p, v) in params.iter().zip(keys) {
+            if !matches!(v, Value::Default) {
+                given.push((p.member.name.clone(), check(p, v)?));
+            }
+        }
+    }
+    if given.is_empty() {
+        return Err(Error::new(format!("The {label}-Type cannot be parameterized using an empty parameter list")));
+    }
+    // In the order of the type parameters.
+    let order = |n: &Rc<str>| params.iter().position(|p| p.member.name == *n).unwrap_or(usize::MAX);
+    given.sort_by_key(|(n, _)| order(n));
+    Ok(Type::ObjectExtension(Rc::new(ObjectExtension { base: base.clone(), parameters: given })))
+}
+
+/// `init_parameters`: the values by position (`default` for one not given, trailing ones
+/// left out), or by name when the type has more than two parameters.
+pub fn init_parameters(e: &ObjectExtension) -> Value {
+    let params = type_parameters(&e.base);
+    if params.len() > 2 {
+        let mut h = crate::value::Hash::default();
+        for (n, v) in &e.parameters {
+            h.insert(Value::String(n.clone()), v.clone());
+        }
+        return Value::Hash(Rc::new(h));
+    }
+    let mut values: Vec<Value> = params
+        .iter()
+        .map(|p| e.parameters.iter().find(|(n, _)| *n == p.member.name).map_or(Value::Default, |(_, v)| v.clone()))
+        .collect();
+    while matches!(values.last(), Some(Value::Default)) {
+        values.pop();
+    }
+    Value::array(values)
+}
+
+/// `PObjectTypeExtension#instance?`: an instance of the base type whose attributes named by
+/// the parameters match them.
+pub fn extension_instance(e: &ObjectExtension, v: &Value) -> bool {
+    let Value::Object(o) = v else { return false };
+    is_instance(&Type::Object(e.base.clone()), v)
+        && e.parameters.iter().all(|(name, p)| match o.get(name) {
+            Some(a) => crate::compare::match_value(a, p),
+            None => find_member(&o.ty, name)
+                .and_then(|f| f.member.value.filter(|_| f.member.kind == Some(AttributeKind::Constant)))
+                .is_some_and(|a| crate::compare::match_value(&a, p)),
+        })
+}
+
+/// `PObjectTypeExtension#_assignable?`: the base types assignable and each parameter
+/// matched by the other's (a value matching it, or a type it accepts).
+pub fn extension_assignable(e: &ObjectExtension, o: &Type) -> bool {
+    let base = Type::Object(e.base.clone());
+    let (other_base, other_params): (Type, &[(Rc<str>, Value)]) = match o {
+        Type::ObjectExtension(x) => (Type::Object(x.base.clone()), &x.parameters),
+        other => (other.clone(), &[]),
+    };
+    crate::assignable::is_assignable(&base, &other_base)
+        && e.parameters.iter().all(|(name, b)| match other_params.iter().find(|(n, _)| n == name) {
+            Some((_, a)) => {
+                crate::compare::match_value(a, b)
+                    || matches!((a, b), (Value::Type(a), Value::Type(b)) if crate::assignable::is_assignable(b, a))
+            }
+            None => false,
+        })
+}
+
+/// The type of an instance: its Object type, with the values of its type parameters when
+/// it has some (`create_from_instance`).
+pub fn infer_instance(v: &ObjectValue) -> Type {
+    let params = type_parameters(&v.ty);
+    if params.is_empty() {
+        return Type::Object(v.ty.clone());
+    }
+    let attributes = all_attributes(&v.ty);
+    let parameters: Vec<(Rc<str>, Value)> = params
+        .iter()
+        .filter(|p| attributes.iter().any(|a| a.member.name == p.member.name))
+        .map(|p| (p.member.name.clone(), v.get(&p.member.name).cloned().unwrap_or(Value::Undef)))
+        .collect();
+    Type::ObjectExtension(Rc::new(ObjectExtension { base: v.ty.clone(), parameters }))
 }

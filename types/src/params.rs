@@ -46,6 +46,7 @@ fn flatten(keys: &[Value]) -> Vec<Value> {
 
 fn type_access(base: &Type, keys: &[Value]) -> Result<Type> {
     match base {
+        Type::Object(o) if o.name.is_some() => crate::object::extend(o, keys).map_err(|e| in_access(e.message)),
         Type::Object(_) => object(keys),
         Type::Integer { .. } => integer(keys),
         Type::Float { .. } => float(keys),

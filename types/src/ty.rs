@@ -200,6 +200,15 @@ pub struct ObjectType {
     pub annotations: Option<Value>,
 }
 
+/// An Object type with values for some of its type parameters (`PObjectTypeExtension`):
+/// its instances are the base type's whose attributes of those names match the values.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ObjectExtension {
+    pub base: Rc<ObjectType>,
+    /// The given parameters by name, in the order of the base type's type parameters.
+    pub parameters: Vec<(Rc<str>, Value)>,
+}
+
 /// `Object` itself (`PObjectType::DEFAULT`).
 impl Default for ObjectType {
     fn default() -> ObjectType {
@@ -356,6 +365,9 @@ pub enum Type {
         args: Rc<[Value]>,
     },
     Object(Rc<ObjectType>),
+    /// A user-defined Object type with type parameters given (`T['x']`, Pcore's
+    /// `PObjectTypeExtension`).
+    ObjectExtension(Rc<ObjectExtension>),
     /// Pcore's `Error` object type, or `Error[kind, issue_code]` (a `PObjectTypeExtension`).
     Error(Option<Rc<ErrorParams>>),
     TypeSet,
@@ -449,6 +461,7 @@ impl Type {
             Type::Runtime { .. } => "Runtime",
             Type::Init { .. } => "Init",
             Type::Object(o) => o.name.as_deref().unwrap_or("Object"),
+            Type::ObjectExtension(e) => e.base.name.as_deref().unwrap_or("Object"),
             Type::Error(_) => "Error",
             Type::TypeSet => "TypeSet",
             Type::Reference(n) => n,
@@ -522,6 +535,7 @@ impl PartialEq for Type {
             (Runtime { runtime: a, name: b }, Runtime { runtime: c, name: d }) => a == c && b == d,
             (Init { ty: a, args: b }, Init { ty: c, args: d }) => a == c && b == d,
             (Object(a), Object(b)) => a == b,
+            (Self::ObjectExtension(a), Self::ObjectExtension(b)) => a == b,
             (Self::Error(a), Self::Error(b)) => a == b,
             (Reference(a), Reference(b)) => a == b,
             (Alias(a), Alias(b)) => Rc::ptr_eq(a, b) || a.name == b.name,

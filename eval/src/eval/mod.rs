@@ -400,6 +400,7 @@ impl Evaluator {
         };
         for statement in statements {
             match &statement.kind {
+                ExprKind::TypeMapping { type_expr, mapping_expr } => self.type_mapping(type_expr, mapping_expr)?,
                 ExprKind::Function { name, parameters, body, return_type } => {
                     let key = name.to_lowercase();
                     if let Some(first) = seen.get(&format!("function/{key}")) {
@@ -426,8 +427,12 @@ impl Evaluator {
                     self.pending_objects.remove(&key);
                     match object_definition(type_expr) {
                         Some(init) => {
-                            self.pending_objects
-                                .insert(key, PendingObject { alias, init: init.map(|e| Rc::new(e.clone())) });
+                            let invalid = init.and_then(not_a_type_specification).map(|e| {
+                                let text = source.get(e.span.start..e.span.end).unwrap_or_default();
+                                format!("The expression <{text}> is not a valid type specification.")
+                            });
+                            let init = init.map(|e| Rc::new(e.clone()));
+                            self.pending_objects.insert(key, PendingObject { alias, init, invalid });
                         }
                         None => aliases.push((alias, type_expr, statement.at)),
                     }
@@ -467,9 +472,67 @@ impl Evaluator {
         Ok(())
     }
 
+    /// `instantiate_TypeMapping`: `type Runtime[ruby, 'Name'] = T` (or a pair of patterns),
+    /// read by Puppet's type parser and checked as its implementation registry does. There is
+    /// no Ruby implementation to map here, so a mapping that passes is kept nowhere.
+    fn type_mapping(&mut self, type_expr: &Expr, mapping_expr: &Expr) -> Eval<()> {
+        use puppet_types::ty::RuntimeName;
+        let saved = std::mem::replace(&mut self.in_type_alias, true);
+        let sides = (|| {
+            // The type parser's `Runtime[runtime, name_or_pattern]`: exactly two parameters,
+            // the second a name or a `[regexp, replacement]` pair (not flattened).
+            let lhs = match &type_expr.kind {
+                ExprKind::Access { left, keys } if matches!(&left.kind, ExprKind::QualifiedReference(n) if n == "Runtime") =>
+                {
+                    let [runtime, name] = keys.as_slice() else {
+                        return Err(crate::error::bare(format!(
+                            "Invalid number of type parameters specified: Runtime requires 2, {} provided",
+                            keys.len()
+                        )));
+                    };
+                    let runtime = self.eval(runtime)?;
+                    let name = match &self.eval(name)? {
+                        Value::String(s) => Some(RuntimeName::Name(s.clone())),
+                        Value::Array(pair) => match pair.as_slice() {
+                            [Value::Regexp(r), Value::String(s)] => Some(RuntimeName::Pattern(r.clone(), s.clone())),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    Type::Runtime { runtime: runtime.as_str().map(Rc::from), name }
+                }
+                _ => self.eval_type(type_expr)?,
+            };
+            Ok((lhs, self.eval(mapping_expr)?))
+        })();
+        self.in_type_alias = saved;
+        let (lhs, rhs) = sides?;
+        let ruby = Type::Runtime { runtime: Some(Rc::from("ruby")), name: None };
+        if !puppet_types::assignable::is_assignable(&ruby, &lhs) {
+            return Err(crate::error::bare(format!(
+                "First argument of type mapping is incorrect, expects a Runtime[ruby, undef] value, got {lhs}"
+            )));
+        }
+        let (expected, what) = match &lhs {
+            Type::Runtime { name: Some(puppet_types::ty::RuntimeName::Pattern(..)), .. } => (
+                Type::Tuple { types: Rc::from(vec![Type::Regexp(None), Type::String(None)]), size: None },
+                "Second argument of type mapping",
+            ),
+            _ => (Type::Type(None), "Second argument of type mapping"),
+        };
+        if !puppet_types::instance::is_instance(&expected, &rhs) {
+            let subject = format!("{what} has wrong type,");
+            return Err(crate::error::bare(puppet_types::mismatch::describe_value(&subject, &expected, &rhs)));
+        }
+        Ok(())
+    }
+
     /// `PObjectType#resolve`: the Object type of an alias from its hash, read as Puppet's
     /// type parser reads it (unknown names are references), named after the alias.
     fn resolve_object(&mut self, pending: PendingObject) -> Eval<()> {
+        if let Some(message) = pending.invalid {
+            return Err(crate::error::fail(message));
+        }
         let saved = std::mem::replace(&mut self.in_type_alias, true);
         let init = match &pending.init {
             Some(e) => self.eval(e),
@@ -690,7 +753,8 @@ impl Evaluator {
                 self.collect(type_expr, *exported, query.as_deref(), operations, e.at)
             }
             K::Node { .. } => Ok(Value::Undef),
-            K::TypeMapping { .. } => Err(not_yet("Type mappings", e.at)),
+            // Registered with the definitions; Poppet has no Ruby implementations to map.
+            K::TypeMapping { .. } => Ok(Value::Undef),
             K::TypeDefinition { .. } => Err(not_yet("Object type definitions", e.at)),
         }
     }
@@ -1190,6 +1254,35 @@ pub(crate) struct PendingObject {
     alias: Rc<TypeAlias>,
     /// The expression of its hash (`None` for `Object[]`).
     init: Option<Rc<Expr>>,
+    /// The type parser's error for an expression in it that it does not read (a variable,
+    /// a call): Puppet's type parser reads the hash, not the evaluator.
+    invalid: Option<String>,
+}
+
+/// The first part of a type alias's Object hash that Puppet's type parser does not read
+/// (`interpret_Object`): anything but literals, names, types and their parameters.
+fn not_a_type_specification(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Integer { .. }
+        | ExprKind::Float(_)
+        | ExprKind::String(_)
+        | ExprKind::Boolean(_)
+        | ExprKind::Undef
+        | ExprKind::Default
+        | ExprKind::Regex(_)
+        | ExprKind::QualifiedName(_)
+        | ExprKind::QualifiedReference(_) => None,
+        ExprKind::Heredoc { text, .. } => not_a_type_specification(text),
+        ExprKind::Negate(inner) => not_a_type_specification(inner),
+        ExprKind::Array(items) | ExprKind::Hash(items) => items.iter().find_map(not_a_type_specification),
+        ExprKind::KeyedEntry { key, value } => {
+            not_a_type_specification(key).or_else(|| not_a_type_specification(value))
+        }
+        ExprKind::Access { left, keys } => {
+            not_a_type_specification(left).or_else(|| keys.iter().find_map(not_a_type_specification))
+        }
+        _ => Some(e),
+    }
 }
 
 /// Whether an alias body declares an Object type (`TypeDefinitionInstantiator`'s
