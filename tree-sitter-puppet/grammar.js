@@ -307,7 +307,13 @@ module.exports = grammar({
       '}', optional($._after_rbrace),
     )),
 
-    _attributes: $ => seq(commaSep1($.attribute), optional(',')),
+    // egrammar.ra's `attribute_operations endcomma`: the operations may be empty, so a comma
+    // may lead them (`file { $path:, ensure => directory }`) or stand alone (`'a':,`), but
+    // not twice (`'a':,,`).
+    _attributes: $ => choice(
+      ',',
+      seq(optional(','), commaSep1($.attribute), optional(',')),
+    ),
 
     // `name => value`, `name +> value`, `* => $hash`
     attribute: $ => seq(
