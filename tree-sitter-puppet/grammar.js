@@ -37,7 +37,9 @@
  * Reserved words. Puppet's keywords are tree-sitter reserved words (`reserved.global`): never
  * a `name`, so `else` after a reused `if` is the keyword and `class class {}` is an error;
  * where Puppet takes a keyword as a name (attribute names, `${type}`, `type`/`function` in
- * collections) the grammar lists it.
+ * collections) the grammar lists it. The first token of an interpolation is a variable's name
+ * whatever word it is when `[` or `.` follows it (`${node['a']}`, `${class.x}`): a decision of
+ * Puppet's lexer, made here by the external scanner (`_keyword_variable`).
  *
  * Incremental parsing. With no statement separators, tree-sitter may reuse a statement whose
  * end depended on the next token. Reserved words removed most such cases; `cargo xtask fuzz
@@ -165,6 +167,13 @@ module.exports = grammar({
     // lexer reads a `/` as a regular expression rather than a division when it can
     // (lexer2.rb's `regexp_acceptable?`: `}` may end a case option's body).
     $._after_rbrace,
+    // A keyword right after `${` that a `[` or a `.` follows (`${node['a']}`, `${class.x}`):
+    // Puppet's lexer makes it a variable's name (`transform_to_variable`). Produced only
+    // where `_after_dollar_brace` is valid.
+    $._keyword_variable,
+    // Never produced: valid only right after `${`, where it tells the scanner that a keyword
+    // may be a variable's name (`_keyword_variable`).
+    $._after_dollar_brace,
     // Never valid in the grammar: when it is reported valid, the parser is recovering.
     $._error_sentinel,
   ],
@@ -298,7 +307,13 @@ module.exports = grammar({
       '}', optional($._after_rbrace),
     )),
 
-    _attributes: $ => seq(commaSep1($.attribute), optional(',')),
+    // egrammar.ra's `attribute_operations endcomma`: the operations may be empty, so a comma
+    // may lead them (`file { $path:, ensure => directory }`) or stand alone (`'a':,`), but
+    // not twice (`'a':,,`).
+    _attributes: $ => choice(
+      ',',
+      seq(optional(','), commaSep1($.attribute), optional(',')),
+    ),
 
     // `name => value`, `name +> value`, `* => $hash`
     attribute: $ => seq(
@@ -426,7 +441,7 @@ module.exports = grammar({
 
     // `$a[1]`, `$h['k']`, `Integer[1, 10]`, `Struct[{a => Integer}]`
     access_expression: $ => prec(PREC.ACCESS, seq(
-      field('object', choice($._expression, $._type_keyword_name)),
+      field('object', choice($._expression, $._type_keyword_name, $._interpolated_keyword)),
       '[',
       $._access_arguments,
       ']',
@@ -446,6 +461,10 @@ module.exports = grammar({
     // `type(…)` calls the function `type`; in an interpolation, `${type['a']}` reads `$type`.
     _type_keyword_name: $ => alias('type', $.name),
 
+    // `${node['a']}`, `${class.x}`, `${if[0].y}`: the first token after `${`, a keyword that
+    // a `[` or a `.` follows, names a variable (the external scanner's `_keyword_variable`).
+    _interpolated_keyword: $ => alias($._keyword_variable, $.name),
+
     arguments: $ => seq(
       '(',
       optional(seq(commaSep1($._argument), optional(','))),
@@ -456,7 +475,7 @@ module.exports = grammar({
 
     // `$x.upcase`, `$x.map |$v| { … }`, `$x.dig('a', 'b')`
     method_call: $ => prec.right(PREC.CALL, seq(
-      field('object', choice($._expression, $._type_keyword_name)),
+      field('object', choice($._expression, $._type_keyword_name, $._interpolated_keyword)),
       '.',
       field('method', $._method_name),
       optional(field('arguments', $.arguments)),
@@ -695,9 +714,10 @@ module.exports = grammar({
       '"',
     ),
 
-    // `${x}` reads the variable `$x`; so does `${type}` (any keyword alone, as in Puppet).
+    // `${x}` reads the variable `$x`; so does `${type}` (any keyword alone, as in Puppet), and
+    // `${node['a']}` reads `$node` (a keyword followed by `[` or `.`: `_keyword_variable`).
     interpolation: $ => choice(
-      seq('${', $._assignment_level, '}'),
+      seq('${', optional($._after_dollar_brace), $._assignment_level, '}'),
       prec(1, seq('${', alias(choice(...KEYWORDS), $.name), '}')),
     ),
 

@@ -343,8 +343,9 @@ pub enum ExprKind {
     QualifiedReference(String),
     /// `$x`: the name without `$`.
     Variable(String),
-    /// A variable named by a literal that is not a name: `"${true}"` (Puppet's
-    /// VariableExpression around a LiteralBoolean).
+    /// A variable named by a literal that is not a name: `"${true}"` (Puppet's lexer makes
+    /// the BOOLEAN token a VARIABLE whose value is the boolean, and its parser a
+    /// VariableExpression around a QualifiedName holding that boolean).
     VariableOf(Box<Expr>),
     /// `private`, `attr`.
     Reserved(String),

@@ -753,11 +753,16 @@ impl<'a> Lowerer<'a> {
         } else {
             match significant(node).first().copied() {
                 Some(inner) => {
-                    // `${x}`, `${x[1]}`, `${x.y}`: the first token, a name, a number or a bare
-                    // word, is a variable when alone or followed by `[` or `.`.
+                    // `${x}`, `${x[1]}`, `${x.y}`, `${node['a']}`: the first token, a name (a
+                    // keyword too), a number or a bare word, is a variable when alone or
+                    // followed by `[` or `.` (comments between do not count).
                     let first = first_leaf(inner);
                     let alone = first.byte_range() == inner.byte_range();
-                    let followed = first.next_sibling().is_some_and(|s| matches!(s.kind(), "[" | "."));
+                    let mut next = first.next_sibling();
+                    while let Some(n) = next.filter(|n| matches!(n.kind(), "comment" | "heredoc_body")) {
+                        next = n.next_sibling();
+                    }
+                    let followed = next.is_some_and(|s| matches!(s.kind(), "[" | "."));
                     if alone || followed {
                         self.interpolated_variable = Some(first.start_byte());
                     }

@@ -269,11 +269,20 @@ impl<'a> Checker<'a> {
                     );
                 }
             }
-            VariableOf(inner) => {
-                if !matches!(inner.kind, Integer { .. }) {
-                    self.error("Illegal expression. A Variable is unacceptable as name in a Variable".into(), e.span);
+            VariableOf(inner) => match inner.kind {
+                Integer { .. } => {}
+                // `"${true}"`, `"${false.x}"`: Puppet's lexer names the variable by the boolean
+                // itself, and its check, taking the name for a string (`name[0,1]`), fails with
+                // Ruby's NoMethodError, which stops validation.
+                Boolean(b) => {
+                    let class = if b { "TrueClass" } else { "FalseClass" };
+                    let message = format!(
+                        "undefined method `[]' for {b}:{class}\n\n      if name[0,1] =~ /[0-9]/\n             ^^^^^"
+                    );
+                    self.stop = Some(Diagnostic::error(message, Span::default()));
                 }
-            }
+                _ => self.error("Illegal expression. A Variable is unacceptable as name in a Variable".into(), e.span),
+            },
             Binary { left, right, .. } => {
                 self.rvalue(left);
                 self.rvalue(right);

@@ -5,7 +5,8 @@
  *   - `[` after whitespace (LISTSTART) and `(` first on its line (WSLPAREN);
  *   - `/` as division after an operand, as a regular expression elsewhere;
  *   - the text of double-quoted strings, up to escapes and interpolations;
- *   - heredocs: the header's end tag and escapes, and the text that follows the header's line.
+ *   - heredocs: the header's end tag and escapes, and the text that follows the header's line;
+ *   - a keyword as a variable's name right after `${` (`${node['a']}`).
  *
  * Its state is the queue of heredocs whose header has been read but whose text has not ended.
  * Every loop advances the lexer or stops, so scanning is bounded by the input's length.
@@ -26,6 +27,14 @@
  * followed by `"` or `$` is text: `"${x}""` is `${x}` and `"`, and `'''` is `'` (that one is
  * the grammar's `single_quoted_string`). The external token QUOTE_TEXT (valid only where a
  * piece starts) and the flag `after_false_dollar` reproduce it.
+ *
+ * Keywords as variables. Puppet's lexer reads an interpolation's tokens, then makes its first
+ * token a variable's name when it is alone (`${node}`) or a `.` or a `[` (LBRACK, no blank
+ * before it) follows it (`${node['a']}`, `${class.x}`), whatever word it is, keywords
+ * included (interpolation_support.rb `enqueue_until`, `transform_to_variable`). The grammar
+ * takes a keyword alone there as a name; the token KEYWORD_VARIABLE is the keyword followed
+ * by `[` or `.`, produced only where the never-produced AFTER_DOLLAR_BRACE, optional after
+ * every `${`, says that the token is the interpolation's first.
  *
  * Heredocs. The header `@("END":json/L)` is part of the expression; its text starts on the
  * next line, after whatever else the header's line holds, so the text is an extra
@@ -58,6 +67,8 @@ enum TokenType {
   HEREDOC_CONTENT,
   HEREDOC_END,
   AFTER_RBRACE,
+  KEYWORD_VARIABLE,
+  AFTER_DOLLAR_BRACE,
   ERROR_SENTINEL,
 };
 
@@ -506,6 +517,67 @@ static bool scan_heredoc_text(Scanner *scanner, TSLexer *lexer, const bool *vali
   return has_content && valid_symbols[HEREDOC_CONTENT];
 }
 
+/* ------------------------------------------------------------------ keywords as variables */
+
+/* Puppet's keywords (lexer2.rb KEYWORDS); none is longer than 8 letters. */
+static const char *const KEYWORDS[] = {
+    "and", "attr", "case", "class", "default", "define", "else", "elsif", "false", "function",
+    "if", "in", "inherits", "node", "or", "private", "true", "type", "undef", "unless",
+};
+#define MAX_KEYWORD_LENGTH 8
+
+/* With the lexer on a lowercase letter right after `${`: a keyword that `[` (with no blank
+ * before it) or `.` (after blanks and comments, if any) follows is KEYWORD_VARIABLE. A longer
+ * word is no keyword (`nodes`, `node::x` a name, `node-x` a bare word). */
+static bool scan_keyword_variable(TSLexer *lexer) {
+  char word[MAX_KEYWORD_LENGTH + 1];
+  unsigned length = 0;
+  while (is_word_char(lexer->lookahead)) {
+    if (length == MAX_KEYWORD_LENGTH) return false;
+    word[length++] = (char)lexer->lookahead;
+    advance(lexer);
+  }
+  word[length] = '\0';
+  bool keyword = false;
+  for (size_t i = 0; i < sizeof KEYWORDS / sizeof KEYWORDS[0]; i++) {
+    if (strcmp(word, KEYWORDS[i]) == 0) keyword = true;
+  }
+  if (!keyword) return false;
+  lexer->mark_end(lexer);
+  lexer->result_symbol = KEYWORD_VARIABLE;
+  bool blank_before = false;
+  for (;;) {
+    int32_t c = lexer->lookahead;
+    if (c == '[') return !blank_before;
+    if (c == '.') return true;
+    if (lexer->eof(lexer)) return false;
+    if (is_blank(c) || c == '\r' || c == '\n') {
+      advance(lexer);
+      blank_before = true;
+    } else if (c == '#') {
+      while (!lexer->eof(lexer) && lexer->lookahead != '\n') advance(lexer);
+      blank_before = false;
+    } else if (c == '/') {
+      advance(lexer);
+      if (lexer->lookahead != '*') return false;
+      advance(lexer);
+      for (;;) {
+        if (lexer->eof(lexer)) return false;
+        if (lexer->lookahead == '*') {
+          advance(lexer);
+          if (lexer->lookahead == '/') break;
+        } else {
+          advance(lexer);
+        }
+      }
+      advance(lexer); /* the comment's closing `/` */
+      blank_before = false;
+    } else {
+      return false;
+    }
+  }
+}
+
 /* ------------------------------------------------------------------ the scanner */
 
 static bool scan(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols) {
@@ -525,7 +597,7 @@ static bool scan(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols) {
   bool body_pending = scanner->count > 0 && !(scanner->heredocs[0].flags & HD_STARTED);
   if (!(valid_symbols[LIST_START] || valid_symbols[WS_LPAREN] || valid_symbols[DIV] ||
         valid_symbols[REGEX] || valid_symbols[HEREDOC_START] || valid_symbols[HEREDOC_ESCAPES] ||
-        (body_pending && valid_symbols[HEREDOC_BODY_START]))) {
+        valid_symbols[AFTER_DOLLAR_BRACE] || (body_pending && valid_symbols[HEREDOC_BODY_START]))) {
     return false;
   }
 
@@ -549,6 +621,11 @@ static bool scan(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols) {
     skip(lexer);
     skipped = true;
     blanks++;
+  }
+
+  if (valid_symbols[AFTER_DOLLAR_BRACE] && valid_symbols[KEYWORD_VARIABLE] && lexer->lookahead >= 'a' &&
+      lexer->lookahead <= 'z') {
+    return scan_keyword_variable(lexer);
   }
 
   switch (lexer->lookahead) {
