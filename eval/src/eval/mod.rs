@@ -514,7 +514,7 @@ impl Evaluator {
             )));
         }
         let (expected, what) = match &lhs {
-            Type::Runtime { name: Some(puppet_types::ty::RuntimeName::Pattern(..)), .. } => (
+            Type::Runtime { name: Some(RuntimeName::Pattern(..)), .. } => (
                 Type::Tuple { types: Rc::from(vec![Type::Regexp(None), Type::String(None)]), size: None },
                 "Second argument of type mapping",
             ),
