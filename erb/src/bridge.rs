@@ -214,7 +214,18 @@ pub fn puppet_object(it: &mut Interp<'_>, recv: &RValue, name: &str, args: &[RVa
             Value::Sensitive(inner) => Ok(to_ruby(inner)),
             _ => return None,
         },
-        _ => return None,
+        // The attribute readers of a user-defined Object type's generated class.
+        _ => match v {
+            Value::Object(o) if args.is_empty() => match o.get(name) {
+                Some(value) => Ok(to_ruby(value)),
+                None => {
+                    let found = puppet_types::object::find_member(&o.ty, name)?;
+                    let constant = found.member.kind == Some(puppet_types::ty::AttributeKind::Constant);
+                    Ok(to_ruby(found.member.value.as_ref().filter(|_| constant)?))
+                }
+            },
+            _ => return None,
+        },
     })
 }
 
