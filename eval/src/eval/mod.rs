@@ -1421,7 +1421,8 @@ fn illegal_context(what: &str, at: Span) -> Flow {
     })
 }
 
-/// Definitions of Pcore object types and Ruby type mappings: Poppet does not model them.
+/// `type T inherits U { ... }` definitions, which Puppet's validator refuses before they
+/// can run (a program that reaches the evaluator with one was not validated).
 fn not_yet(what: &str, at: Span) -> Flow {
-    fail_at(format!("{what} are not supported by Poppet (Pcore object types are not modelled)"), at)
+    fail_at(format!("{what} are not supported by Poppet"), at)
 }
