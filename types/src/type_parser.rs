@@ -450,8 +450,8 @@ impl Parser<'_> {
                 _ => return Err(arity(if lower == "iterable" { "Iterable" } else { "Iterator" }, "1", n)),
             },
             "init" => {
-                let t = self.assert_type(ast, &p[0])?;
-                Type::Init { ty: Some(Rc::new(t)), args: p[1..].into() }
+                let t = self.assert_type(ast, p.first().unwrap_or(&Value::Undef))?;
+                Type::Init { ty: Some(Rc::new(t)), args: p.get(1..).unwrap_or_default().into() }
             }
             "runtime" => match p.as_slice() {
                 [runtime, name] => runtime_type(runtime, name)?,
@@ -560,6 +560,9 @@ impl Parser<'_> {
     /// minimum of 0), the rest its types (`TypeFactory.type_of`).
     fn tuple(&self, ast: &Expr, p: &[Value]) -> Result<Type> {
         let n = p.len();
+        if n == 0 {
+            return Ok(Type::Tuple { types: Rc::from([]), size: None });
+        }
         let min = |v: &Value| if is_default(v) { Value::Integer(0) } else { v.clone() };
         let (types, size) = if n >= 2 && is_range_parameter(&p[n - 2]) {
             self.assert_range(ast, &p[n - 1])?;
@@ -1001,8 +1004,27 @@ mod tests {
         assert_eq!(ok("Integer[3, 1]"), "error: 'from' must be less or equal to 'to'. Got (3, 1");
         assert_eq!(ok("Integer[a, 1]"), "error: comparison of String with 1 failed");
         assert_eq!(ok(" "), "error: The expression <> is not a valid type specification.");
+    }
+
+    #[test]
+    fn any_input_is_an_answer() {
         let deep = format!("{}Integer{}", "Array[".repeat(2000), "]".repeat(2000));
-        assert!(parse(&deep, &StaticLoader).is_err() || parse(&deep, &StaticLoader).is_ok());
+        let _ = parse(&deep, &StaticLoader);
+        let deep = format!("Integer[{}1{}]", "(".repeat(300), ")".repeat(300));
+        let _ = parse(&deep, &StaticLoader);
+        let full = "Struct[{a => Callable[[Integer, 1, default], Optional[a]], Optional[b] => Tuple[Enum[x, true],                     Pattern[/a/, 'b'], Resource[Foo[a]], -1, default]}]";
+        // every prefix and every piece with one character dropped
+        for i in 0..full.len() {
+            if full.is_char_boundary(i) {
+                let _ = parse(&full[..i], &StaticLoader);
+                let _ = parse(&format!("{}{}", &full[..i], &full[i + 1..]), &StaticLoader);
+            }
+        }
+        for s in
+            ["Init[]", "Tuple[", "Resource[Foo[]]", "Resource[Foo[a][b]]", "Integer[-9223372036854775808]", "--", "*"]
+        {
+            let _ = parse(s, &StaticLoader);
+        }
     }
 
     #[test]
