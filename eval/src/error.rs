@@ -85,9 +85,10 @@ impl From<EvalError> for Flow {
 }
 
 impl From<puppet_types::Error> for Flow {
-    /// A type-system error, without a position yet.
+    /// A type-system error, without a position yet (or reported as it is, when its message
+    /// has its own).
     fn from(e: puppet_types::Error) -> Flow {
-        Flow::error(EvalError { message: e.message, at: None, file: None, bare: false, trace: Vec::new() })
+        Flow::error(EvalError { message: e.message, at: None, file: None, bare: e.positioned, trace: Vec::new() })
     }
 }
 

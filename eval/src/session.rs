@@ -248,15 +248,17 @@ pub(crate) fn flow_failure(flow: Flow) -> Failure {
             };
             Failure { kind, message, line, column, file: file.map(|f| f.to_string()), trace }
         }
-        Flow::Break(at) => context_failure(*at),
-        Flow::Next(exit) | Flow::Return(exit) => context_failure(exit.at),
+        Flow::Break(at) => context_failure("break", *at),
+        Flow::Next(exit) => context_failure("next", exit.at),
+        Flow::Return(exit) => context_failure("return", exit.at),
     }
 }
 
-fn context_failure(at: puppet_syntax::Span) -> Failure {
+/// `break()`, `next()` or `return()` that nothing caught.
+fn context_failure(what: &str, at: puppet_syntax::Span) -> Failure {
     Failure {
         kind: FailureKind::Context,
-        message: "break() from context where this is illegal".into(),
+        message: format!("{what}() from context where this is illegal"),
         line: at.line,
         column: 0,
         file: None,

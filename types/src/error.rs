@@ -8,11 +8,20 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     pub message: String,
+    /// The message already ends with its own position (`Syntax error at ']' (line: 1,
+    /// column: 6)`, a syntax error inside a string a type is parsed from): Puppet reports it as
+    /// it is, without the evaluator's prefix or the call's position.
+    pub positioned: bool,
 }
 
 impl Error {
     pub fn new(message: impl Into<String>) -> Error {
-        Error { message: message.into() }
+        Error { message: message.into(), positioned: false }
+    }
+
+    /// An error whose message carries its position ([`Error::positioned`]).
+    pub fn positioned(message: impl Into<String>) -> Error {
+        Error { message: message.into(), positioned: true }
     }
 }
 

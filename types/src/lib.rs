@@ -11,6 +11,8 @@
 //! - [`new`]: conversions (`Integer.new`, `Timestamp.new`, ...); [`assert_type`], the
 //!   function;
 //! - [`literal`]: reading data literals, type expressions and constructor calls from source.
+//! - [`type_parser`]: Puppet's string type parser (`Type('Integer[1, 2]')`), with its own
+//!   messages.
 //!
 //! Deep values: [`Value`] and [`Type`] free nested containers without deep recursion (their
 //! `Drop`), the notice form prints iteratively, and the recursive questions stop at a nesting
@@ -37,6 +39,7 @@ pub mod regexp;
 pub mod semver;
 pub mod time;
 pub mod ty;
+pub mod type_parser;
 pub mod uri;
 pub mod value;
 

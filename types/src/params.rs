@@ -411,7 +411,7 @@ fn pattern(keys: &[Value]) -> Result<Type> {
 
 /// A regexp compile error in the shape of Ruby's (`end pattern with unmatched parenthesis:
 /// /(/`); the reason is the compiler's own where Ruby's wording is not known.
-fn ruby_regexp_error(message: &str, source: &str) -> String {
+pub(crate) fn ruby_regexp_error(message: &str, source: &str) -> String {
     let reason = if message.contains("Opening parenthesis without closing") || message.contains("unclosed group") {
         "end pattern with unmatched parenthesis"
     } else if message.contains("Closing parenthesis without") || message.contains("unopened group") {
@@ -428,7 +428,7 @@ fn ruby_regexp_error(message: &str, source: &str) -> String {
     format!("{reason}: {}", crate::display::regexp_with_delimiters(source))
 }
 
-fn time_range(base: &Type, keys: &[Value]) -> Result<Type> {
+pub(crate) fn time_range(base: &Type, keys: &[Value]) -> Result<Type> {
     if keys.len() > 2 {
         return Err(slice_arity(&label_a_an_uc(base), 0, Some(2), keys.len()));
     }
@@ -507,7 +507,7 @@ fn callable(base: &Type, keys: &[Value]) -> Result<Type> {
 }
 
 /// `TypeCalculator.is_kind_of_callable?`: a Callable, or an Optional/Variant of them.
-fn is_kind_of_callable(t: &Type) -> bool {
+pub(crate) fn is_kind_of_callable(t: &Type) -> bool {
     match t {
         Type::Callable(_) => true,
         Type::Optional(Some(t)) => is_kind_of_callable(t),
@@ -519,7 +519,7 @@ fn is_kind_of_callable(t: &Type) -> bool {
 
 /// `TypeFactory.type_of`: a type is itself, a string is a Ruby runtime type, anything else
 /// its generalized inferred type (`infer_generic`).
-fn type_of(v: &Value) -> Type {
+pub(crate) fn type_of(v: &Value) -> Type {
     match v {
         Value::Type(t) => (**t).clone(),
         Value::String(s) => Type::Runtime { runtime: Some("ruby".into()), name: Some(RuntimeName::Name(s.clone())) },
@@ -527,7 +527,7 @@ fn type_of(v: &Value) -> Type {
     }
 }
 
-fn structure(h: &crate::value::Hash) -> Result<Type> {
+pub(crate) fn structure(h: &crate::value::Hash) -> Result<Type> {
     let mut elements = Vec::with_capacity(h.len());
     for (k, v) in h.iter() {
         let value_type = type_of(v);
@@ -588,7 +588,7 @@ fn struct_key(t: &Rc<Type>) -> Result<Type> {
 /// `URI[param]`: a non-empty URI string (kept as the hash of its parts), or a hash of parts
 /// matching `TYPE_URI_PARAM_HASH_TYPE` (strings, regexps, or Pattern/Enum/NotUndef/Undef
 /// types for the string parts, an integer or such a type for `port`).
-fn uri(param: &Value) -> Result<Type> {
+pub(crate) fn uri(param: &Value) -> Result<Type> {
     match param {
         Value::String(s) if !s.is_empty() => match crate::uri::new_uri(std::slice::from_ref(param)) {
             Ok(Value::Uri(ref u)) => Ok(Type::Uri(Some(Rc::new(uri_parts(u))))),
@@ -748,7 +748,7 @@ fn resource(base: &Type, type_name: Option<&str>, title: Option<&str>, keys: &[V
 }
 
 /// `Patterns::CLASSREF_EXT`: `\A((::){0,1}[A-Z][\w]*)+\z`.
-fn is_classref_ext(name: &str) -> bool {
+pub(crate) fn is_classref_ext(name: &str) -> bool {
     let rest = name.strip_prefix("::").unwrap_or(name);
     !rest.is_empty()
         && rest.split("::").all(|seg| {

@@ -6,16 +6,16 @@
 #
 # Run it with the Ruby that Puppet 7.23 is installed for (`puppet` on PATH): Puppet adds
 # methods to Ruby's classes, and the suggestions come from each class's methods. The methods
-# are those the evaluator's sources name in `no_method("NAME", ...)`; the receivers, one value
-# of each Ruby class a Puppet value may be. Each line: CLASS, METHOD, the suggestions (a
-# space between two), for each pair that has suggestions, sorted.
+# are those the evaluator's and the type system's sources name in `no_method("NAME", ...)`;
+# the receivers, one value of each Ruby class a Puppet value may be. Each line: CLASS,
+# METHOD, the suggestions (a space between two), for each pair that has suggestions, sorted.
 require 'puppet'
 
 Puppet.initialize_settings
 
 root = File.expand_path('../..', __dir__)
-methods = Dir.glob(File.join(root, 'eval/src/**/*.rs')).flat_map do |file|
-  File.read(file).scan(/no_method\("([^"]+)"/).flatten
+methods = Dir.glob(File.join(root, '{eval,types}/src/**/*.rs')).flat_map do |file|
+  File.read(file).scan(/no_method\(\s*"([^"]+)"/).flatten
 end.uniq.sort
 
 types = Puppet::Pops::Types

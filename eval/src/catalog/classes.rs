@@ -243,13 +243,12 @@ impl Evaluator {
                 .filter(|(k, _)| crate::resource_types::metaparameter(k).is_some())
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
-            let mut bound = ev.bind_definition_parameters(&def.parameters, given, &reference, true)?;
+            let mut bound = ev
+                .bind_definition_parameters(&def.parameters, given, &reference, true)
+                .map_err(|flow| break_in_defaults(flow, &def))?;
             bound.extend(metaparams);
             ev.compiler.catalog.at_mut(index).params = bound;
-            match &def.body {
-                Some(body) => ev.eval(body).map(drop),
-                None => Ok(()),
-            }
+            body_supporting_return(ev, def.body.as_ref())
         })
     }
 
@@ -506,7 +505,9 @@ impl Evaluator {
             ev.scope.bind("name".into(), r.params.get("name").cloned().unwrap_or(Value::String(r.title.clone())));
             let mut given = r.params.clone();
             given.shift_remove("name");
-            let bound = ev.bind_definition_parameters(&def.parameters, given, &reference, true)?;
+            let bound = ev
+                .bind_definition_parameters(&def.parameters, given, &reference, true)
+                .map_err(|flow| break_in_defaults(flow, &def))?;
             // The defaults are the resource's parameters too (`assign_defaults`), but undef
             // ones, which set nothing.
             let resource = ev.compiler.catalog.at_mut(index);
@@ -515,13 +516,50 @@ impl Evaluator {
                     resource.insert_param(name, value);
                 }
             }
-            match &def.body {
-                Some(body) => ev.eval(body).map(drop),
-                None => Ok(()),
-            }
+            body_supporting_return(ev, def.body.as_ref())
         });
-        result.map(drop).map_err(|flow| define_error(flow, &r))
+        result.map(drop).map_err(|flow| match flow {
+            // Puppet's `evaluate_definitions` reports a break() apart, where it was called.
+            Flow::Break(at) => Flow::error(crate::error::EvalError::new(
+                "Evaluation Error: Error while evaluating an Object, break() from context where this is illegal",
+                *at,
+            )),
+            // A next() or return() outside the body (in a parameter's default value) has
+            // nothing to end: the resource statement's error.
+            Flow::Next(exit) => define_error(illegal_outside("next", exit.at), &r),
+            Flow::Return(exit) => define_error(illegal_outside("return", exit.at), &r),
+            other => define_error(other, &r),
+        })
     }
+}
+
+/// A class's or defined type's body, as Puppet's `ExpressionSupportingReturn`: `next()` and
+/// `return()` end it (anywhere in it, also in a lambda), their value dropped; `break()`
+/// goes on to an iteration around the declaration, or is an error.
+fn body_supporting_return(ev: &mut Evaluator, body: Option<&puppet_syntax::ast::Expr>) -> Eval<()> {
+    match body.map(|b| ev.eval(b)) {
+        None | Some(Ok(_)) | Some(Err(Flow::Next(_) | Flow::Return(_))) => Ok(()),
+        Some(Err(other)) => Err(other),
+    }
+}
+
+/// A `break()` in a parameter's default value: Puppet's resource type wraps the exception,
+/// naming it by its class, at the definition's line.
+fn break_in_defaults(flow: Flow, def: &catalog::Definition) -> Flow {
+    match flow {
+        Flow::Break(_) => fail(format!(
+            "Puppet::Resource::Type failed with error {STOP}: {STOP} (line: {})",
+            def.at.line,
+            STOP = "Puppet::Pops::Evaluator::PuppetStopIteration"
+        )),
+        other => other,
+    }
+}
+
+/// `next()` or `return()` where nothing catches it, as the error Puppet raises then:
+/// `return() from context where this is illegal (file: unknown, line: N)`, the line its call's.
+fn illegal_outside(what: &str, at: Span) -> Flow {
+    fail(format!("{what}() from context where this is illegal (file: unknown, line: {})", at.line))
 }
 
 /// An error while evaluating a defined resource, as Puppet reports it: wrapped in the

@@ -96,15 +96,22 @@ impl Evaluator {
                     None => self.compiler.catalog.unrealized.push((key, at)),
                 }
             }
+            // Defined resources, and classes a declaration added but left (a return() in
+            // a parameter's default ended `include a, b` before `b`).
             let pending: Vec<usize> = (0..self.compiler.catalog.len())
                 .filter(|&i| {
                     let r = self.compiler.catalog.at(i);
-                    r.kind == Kind::Define && !r.evaluated && !r.virtual_
+                    (r.kind == Kind::Define || r.type_name.as_ref() == "Class") && !r.evaluated && !r.virtual_
                 })
                 .collect();
             for index in pending {
                 done = false;
-                self.evaluate_define(index)?;
+                if self.compiler.catalog.at(index).kind == Kind::Define {
+                    self.evaluate_define(index)?;
+                } else {
+                    let title = self.compiler.catalog.at(index).title.clone();
+                    self.evaluate_class_body(&title)?;
+                }
             }
             if done {
                 break;
@@ -302,6 +309,12 @@ impl Evaluator {
                 Some(body) => ev.eval(body).map(drop),
                 None => Ok(()),
             }
+        })
+        .map_err(|flow| match flow {
+            // Nothing catches a break() out of a node's body: Puppet reports the exception
+            // by its class. next() and return() are the program's illegal contexts.
+            Flow::Break(_) => bare("Puppet::Pops::Evaluator::PuppetStopIteration"),
+            other => other,
         })
     }
 }

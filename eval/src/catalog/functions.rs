@@ -5,7 +5,7 @@
 
 use puppet_types::{Type, Value};
 
-use crate::error::{fail, Eval};
+use crate::error::{fail, Eval, Flow};
 use crate::eval::Evaluator;
 use crate::functions::{Builtin, Call};
 
@@ -47,14 +47,20 @@ fn require(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 }
 
 /// `include` and its kin, as Puppet's `evaluate_classes`: every name checked, then every new
-/// class added to the catalog, then each evaluated in order, then each given to `then`
-/// (`contain`'s containment, `require`'s relationship); their references.
+/// class added to the catalog, then each not evaluated yet evaluated in order (also one an
+/// earlier call added and left), then each given to `then` (`contain`'s containment,
+/// `require`'s relationship); their references.
 fn declare_classes(ev: &mut Evaluator, call: &Call, then: fn(&mut Evaluator, &str)) -> Eval<Value> {
     let names = class_names(&call.args)?;
     ev.check_class_names(&names)?;
-    let added = ev.add_classes(&names, call.at)?;
-    for name in &added {
-        ev.evaluate_class_body(name)?;
+    ev.add_classes(&names, call.at)?;
+    for name in names.iter().map(|n| n.trim_start_matches("::").to_lowercase()) {
+        // A next() or return() in a class's parameter defaults (its body catches its own)
+        // ends this call, as Puppet's function call catches them: its value is the result.
+        match ev.evaluate_class_body(&name) {
+            Err(Flow::Next(exit) | Flow::Return(exit)) => return Ok(exit.value),
+            other => other?,
+        }
     }
     let mut refs = Vec::new();
     for name in names {

@@ -13,9 +13,11 @@ use puppet_types::new::numeric::string_to_number;
 impl Evaluator {
     pub(super) fn access(&mut self, left: &Expr, keys: &[Expr], e: &Expr) -> Eval<Value> {
         let target = self.eval(left)?;
-        // One key into an array or a hash, the most common case, straight away.
+        // One key into an array or a hash, the most common case, straight away. The keys are
+        // not unfolded (Puppet's `eval_AccessExpression`): `*$x` is one key, an array, which
+        // the accesses that flatten their keys splice.
         let values = match keys {
-            [key] if !matches!(key.kind, puppet_syntax::ast::ExprKind::Unfold(_)) => {
+            [key] => {
                 let k = self.eval(key)?;
                 match (&target, &k) {
                     (Value::Array(a), Value::Integer(i)) => {
@@ -26,7 +28,7 @@ impl Evaluator {
                     _ => vec![k],
                 }
             }
-            _ => self.eval_list(keys)?,
+            _ => keys.iter().map(|k| self.eval(k)).collect::<Eval<Vec<Value>>>()?,
         };
         let key_at = |i: usize| keys.get(i).map_or(e.at, |k| k.at);
         match &target {

@@ -132,14 +132,15 @@ impl Evaluator {
         };
         match (kind, &functor.kind) {
             (CallKind::Method, ExprKind::NamedAccess { left, right }) => {
-                let receiver = self.eval(left)?;
+                // The receiver is unfolded as an argument is: `(*$a).f(x)` is `f(*$a, x)`.
+                let mut args = self.eval_list(std::slice::from_ref(left))?;
                 let ExprKind::QualifiedName(name) = &right.kind else {
                     return Err(fail_at("A method name must be a simple name", right.at));
                 };
+                let receiver = args.first().cloned().unwrap_or(Value::Undef);
                 if let Some(result) = self.object_member(&receiver, name, arguments, lambda.is_some(), e.at) {
                     return result;
                 }
-                let mut args = vec![receiver];
                 args.extend(self.eval_list(arguments)?);
                 let block = self.block(lambda.as_ref())?;
                 self.call_function(name, args, block, e.at, "Method call")

@@ -731,7 +731,7 @@ impl Evaluator {
             K::Negate(inner) => self.negate(inner, e),
             K::Unfold(inner) => {
                 let v = self.eval(inner)?;
-                Ok(unfold(v))
+                unfold(v)
             }
             K::Paren(inner) => self.eval(inner),
             K::Assignment { op, left, right } => self.assignment(*op, left, right, e),
@@ -759,13 +759,13 @@ impl Evaluator {
         }
     }
 
-    /// Evaluates a list of expressions (array elements, arguments), splicing unfolded arrays
-    /// (`*$x`).
+    /// Evaluates a list of expressions (array elements, arguments, a method's receiver),
+    /// splicing unfolded values (`*$x`, also in parentheses: `(*$x)`), as Puppet's `unfold`.
     pub(crate) fn eval_list(&mut self, items: &[Expr]) -> Eval<Vec<Value>> {
         let mut out = Vec::with_capacity(items.len());
         for item in items {
-            match &item.kind {
-                ExprKind::Unfold(inner) => match &unfold(self.eval(inner)?) {
+            match &unwind_parentheses(item).kind {
+                ExprKind::Unfold(inner) => match &unfold(self.eval(inner)?)? {
                     Value::Array(a) => out.extend(a.iter().cloned()),
                     v => out.push(v.clone()),
                 },
@@ -1064,7 +1064,7 @@ impl Evaluator {
         let mut default = None;
         for option in options {
             for candidate in &option.values {
-                if matches!(candidate.kind, ExprKind::Default) {
+                if matches!(unwind_parentheses(candidate).kind, ExprKind::Default) {
                     default = Some(option);
                     continue;
                 }
@@ -1083,7 +1083,7 @@ impl Evaluator {
         let value = self.eval(left)?;
         let mut default = None;
         for entry in entries {
-            if matches!(entry.matching.kind, ExprKind::Default) {
+            if matches!(unwind_parentheses(&entry.matching).kind, ExprKind::Default) {
                 default = Some(entry);
                 continue;
             }
@@ -1115,11 +1115,12 @@ impl Evaluator {
     }
 
     /// Whether a case or selector option matches: regexps match strings (setting the match
-    /// variables), types match their instances, an unfolded array matches any of its
-    /// elements, anything else by `==` (arrays and hashes element-wise with the same rules).
+    /// variables), types match their instances, `default` anything, an unfolded value
+    /// (`*$x`, also in parentheses) matches when one of its elements does, anything else by
+    /// `==` (arrays and hashes element-wise with the same rules).
     fn case_matches(&mut self, value: &Value, option: &Expr) -> Eval<bool> {
-        if let ExprKind::Unfold(inner) = &option.kind {
-            let candidates = unfold(self.eval(inner)?);
+        if let ExprKind::Unfold(inner) = &unwind_parentheses(option).kind {
+            let candidates = unfold(self.eval(inner)?)?;
             let list = match &candidates {
                 Value::Array(a) => a.to_vec(),
                 v => vec![v.clone()],
@@ -1160,10 +1161,11 @@ impl Evaluator {
                 _ => Ok(false),
             },
             Value::Hash(options) => match value {
+                // A key the value lacks is matched as undef (Ruby's `left[x]`).
                 Value::Hash(values) => {
                     for (k, o) in options.iter() {
-                        let Some(v) = values.get(k) else { return Ok(false) };
-                        if !self.option_match(v, o)? {
+                        let v = values.get(k).cloned().unwrap_or(Value::Undef);
+                        if !self.option_match(&v, o)? {
                             return Ok(false);
                         }
                     }
@@ -1386,14 +1388,26 @@ pub fn truthy(v: &Value) -> bool {
     !matches!(v, Value::Undef | Value::Boolean(false))
 }
 
-/// `*x`: an array stays itself, a hash becomes its pairs, an iterator its elements, anything
-/// else a one-element array.
-fn unfold(v: Value) -> Value {
-    match &v {
+/// `*x` (Puppet's `eval_UnfoldExpression`): `undef` is no element, an array stays itself, a
+/// hash becomes its pairs, an iterator its elements, anything else (a type too) a
+/// one-element array.
+fn unfold(v: Value) -> Eval<Value> {
+    Ok(match &v {
+        Value::Undef => Value::array(Vec::new()),
         Value::Array(_) => v,
         Value::Hash(h) => Value::array(h.iter().map(|(k, v)| Value::array(vec![k.clone(), v.clone()])).collect()),
+        Value::Iterator(_) => puppet_types::new::array::new_array(std::slice::from_ref(&v))?,
         _ => Value::array(vec![v]),
+    })
+}
+
+/// Puppet's `unwind_parentheses`: the expression inside any number of parentheses, which is
+/// where a list, a case or selector option and a method's receiver look for `*`.
+fn unwind_parentheses(mut e: &Expr) -> &Expr {
+    while let ExprKind::Paren(inner) = &e.kind {
+        e = inner;
     }
+    e
 }
 
 /// The groups of `re`'s first match in `s` (`$0` the whole match), unmatched groups undef.

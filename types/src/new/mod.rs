@@ -45,7 +45,7 @@ pub mod integer;
 mod iterate;
 pub mod numeric;
 pub mod regexp;
-mod ruby;
+pub(crate) mod ruby;
 pub mod sensitive;
 pub mod string;
 pub mod type_;
