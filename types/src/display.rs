@@ -673,108 +673,91 @@ impl Formatter {
         self.chomp_list();
     }
 
+    /// `open`, the items written by `each` with `, ` between them, and `close`.
+    fn list<T>(
+        &mut self,
+        open: &str,
+        items: impl IntoIterator<Item = T>,
+        close: &str,
+        mut each: impl FnMut(&mut Self, T),
+    ) {
+        self.bld.push_str(open);
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                self.sep();
+            }
+            each(self, item);
+        }
+        self.bld.push_str(close);
+    }
+
+    /// `'name' => ` of a member or an attribute.
+    fn quoted_key(&mut self, name: &str) {
+        self.bld.push_str(&puppet_quote(name));
+        self.bld.push_str(" => ");
+    }
+
     /// `append_object_hash`: an Object type's hash, its member types by name.
     fn object_type(&mut self, o: &crate::ty::ObjectType) {
         use crate::object::{Entry, MemberForm, MemberOption};
         let expanded = std::mem::replace(&mut self.expanded, false);
-        self.bld.push_str("Object[{");
-        for (i, entry) in crate::object::init_hash_entries(o).into_iter().enumerate() {
-            if i > 0 {
-                self.sep();
+        self.list("Object[{", crate::object::init_hash_entries(o), "}]", |f, entry| match entry {
+            Entry::Name(n) => {
+                f.bld.push_str("name => ");
+                f.bld.push_str(&puppet_quote(n));
             }
-            match entry {
-                Entry::Name(n) => {
-                    self.bld.push_str("name => ");
-                    self.bld.push_str(&puppet_quote(n));
-                }
-                Entry::Parent(p) => {
-                    self.bld.push_str("parent => ");
-                    self.ty(p);
-                }
-                Entry::Members(key, members) => {
-                    self.bld.push_str(key);
-                    self.bld.push_str(" => {");
-                    for (j, (name, form)) in members.into_iter().enumerate() {
-                        if j > 0 {
-                            self.sep();
-                        }
-                        self.bld.push_str(&puppet_quote(&name));
-                        self.bld.push_str(" => ");
-                        match form {
-                            MemberForm::Type(t) => self.ty(t),
-                            MemberForm::Hash(options) => {
-                                self.bld.push('{');
-                                for (k, (option, value)) in options.into_iter().enumerate() {
-                                    if k > 0 {
-                                        self.sep();
-                                    }
-                                    self.bld.push_str(option);
-                                    self.bld.push_str(" => ");
-                                    match value {
-                                        MemberOption::Type(t) => self.ty(t),
-                                        MemberOption::Bool(b) => self.bld.push_str(if b { "true" } else { "false" }),
-                                        MemberOption::Kind(k) => self.bld.push_str(k),
-                                        MemberOption::Value(v) => self.value(v),
-                                    }
-                                }
-                                self.bld.push('}');
+            Entry::Parent(p) => {
+                f.bld.push_str("parent => ");
+                f.ty(p);
+            }
+            Entry::Members(key, members) => {
+                f.bld.push_str(key);
+                f.list(" => {", members, "}", |f, (name, form)| {
+                    f.quoted_key(&name);
+                    match form {
+                        MemberForm::Type(t) => f.ty(t),
+                        MemberForm::Hash(options) => f.list("{", options, "}", |f, (option, value)| {
+                            f.bld.push_str(option);
+                            f.bld.push_str(" => ");
+                            match value {
+                                MemberOption::Type(t) => f.ty(t),
+                                MemberOption::Bool(b) => f.bld.push_str(if b { "true" } else { "false" }),
+                                MemberOption::Kind(k) => f.bld.push_str(k),
+                                MemberOption::Value(v) => f.value(v),
                             }
-                        }
+                        }),
                     }
-                    self.bld.push('}');
-                }
-                Entry::Constants(constants) => {
-                    self.bld.push_str("constants => {");
-                    for (j, (name, value)) in constants.into_iter().enumerate() {
-                        if j > 0 {
-                            self.sep();
-                        }
-                        self.bld.push_str(&puppet_quote(&name));
-                        self.bld.push_str(" => ");
-                        self.value(value);
-                    }
-                    self.bld.push('}');
-                }
-                Entry::Equality(names) => {
-                    self.bld.push_str("equality => [");
-                    for (j, name) in names.iter().enumerate() {
-                        if j > 0 {
-                            self.sep();
-                        }
-                        self.bld.push_str(&puppet_quote(name));
-                    }
-                    self.bld.push(']');
-                }
-                Entry::Value(key, v) => {
-                    self.bld.push_str(key);
-                    self.bld.push_str(" => ");
-                    self.value(v);
-                }
+                });
             }
-        }
-        self.bld.push_str("}]");
+            Entry::Constants(constants) => f.list("constants => {", constants, "}", |f, (name, value)| {
+                f.quoted_key(&name);
+                f.value(value);
+            }),
+            Entry::Equality(names) => {
+                f.list("equality => [", names, "]", |f, name| f.bld.push_str(&puppet_quote(name)))
+            }
+            Entry::Value(key, v) => {
+                f.bld.push_str(key);
+                f.bld.push_str(" => ");
+                f.value(v);
+            }
+        });
         self.expanded = expanded;
     }
 
     /// `string_PuppetObject`: `Name({'attribute' => value, ...})`.
     fn object_value(&mut self, o: &crate::value::ObjectValue) {
         self.bld.push_str(crate::object::label(&o.ty));
-        self.bld.push_str("({");
-        for (i, (name, v)) in o.init_hash().into_iter().enumerate() {
-            if i > 0 {
-                self.sep();
-            }
-            self.bld.push_str(&puppet_quote(&name));
-            self.bld.push_str(" => ");
+        self.list("({", o.init_hash(), "})", |f, (name, v)| {
+            f.quoted_key(&name);
             match &v {
                 // A value without a string form of its own (`string_Object`).
                 Value::Sensitive(_) | Value::Binary(_) => {
-                    let _ = write!(self.bld, "Instance of {}", crate::infer::generalize(&crate::infer::infer(&v)));
+                    let _ = write!(f.bld, "Instance of {}", crate::infer::generalize(&crate::infer::infer(&v)));
                 }
-                _ => self.value(&v),
+                _ => f.value(&v),
             }
-        }
-        self.bld.push_str("})");
+        });
     }
 
     fn value(&mut self, v: &Value) {

@@ -381,29 +381,39 @@ fn trailing_size(keys: &[Value]) -> Result<(&[Value], Option<Size>)> {
 }
 
 fn pattern(keys: &[Value]) -> Result<Type> {
+    pattern_from(keys, in_access, |_| Ok(()))
+}
+
+/// `TypeFactory.pattern(*regular_expressions)`: the distinct regexps of strings, regexps,
+/// and Regexp and Pattern types. A string that does not compile gives `bad_regexp`'s error
+/// of Ruby's message; `other` decides about any other value (ignored, or an error).
+pub(crate) fn pattern_from(
+    values: &[Value],
+    bad_regexp: impl Fn(String) -> Error,
+    other: impl Fn(&Value) -> Result<()>,
+) -> Result<Type> {
     let mut patterns: Vec<Rc<Regexp>> = Vec::new();
     let mut push = |r: Rc<Regexp>| {
         if !patterns.iter().any(|p| p.source() == r.source()) {
             patterns.push(r);
         }
     };
-    for k in keys {
-        match k {
+    for v in values {
+        match v {
             Value::String(s) => {
                 let r = Regexp::new(&**s);
                 if let Err(e) = r.check() {
-                    return Err(in_access(ruby_regexp_error(&e, s)));
+                    return Err(bad_regexp(ruby_regexp_error(&e, s)));
                 }
                 push(Rc::new(r));
             }
             Value::Regexp(r) => push(r.clone()),
-            Value::Type(t) => match &**t {
+            Value::Type(t) if matches!(**t, Type::Regexp(_) | Type::Pattern(_)) => match &**t {
                 Type::Regexp(Some(r)) => push(r.clone()),
-                Type::Regexp(None) => push(Rc::new(Regexp::new(""))),
                 Type::Pattern(ps) => ps.iter().cloned().for_each(&mut push),
-                _ => {}
+                _ => push(Rc::new(Regexp::new(""))),
             },
-            _ => {}
+            v => other(v)?,
         }
     }
     Ok(Type::Pattern(patterns.into()))

@@ -836,40 +836,12 @@ fn float_range(from: &Value, to: &Value) -> Result<Type> {
 
 /// `TypeFactory.pattern(*regular_expressions)`.
 fn pattern(p: &[Value]) -> Result<Type> {
-    let mut patterns: Vec<Rc<Regexp>> = Vec::new();
-    let mut push = |r: Rc<Regexp>| {
-        if !patterns.iter().any(|q| q.source() == r.source()) {
-            patterns.push(r);
-        }
-    };
-    for v in p {
-        match v {
-            Value::String(s) => {
-                let r = Regexp::new(&**s);
-                if let Err(e) = r.check() {
-                    return Err(Error::new(crate::params::ruby_regexp_error(&e, s)));
-                }
-                push(Rc::new(r));
-            }
-            Value::Regexp(r) => push(r.clone()),
-            Value::Type(t) if matches!(**t, Type::Regexp(_)) => match &**t {
-                Type::Regexp(Some(r)) => push(r.clone()),
-                _ => push(Rc::new(Regexp::new(""))),
-            },
-            Value::Type(t) if matches!(**t, Type::Pattern(_)) => {
-                if let Type::Pattern(ps) = &**t {
-                    ps.iter().cloned().for_each(&mut push);
-                }
-            }
-            other => {
-                return Err(Error::new(format!(
-                    "Only String, Regexp, Pattern-Type, and Regexp-Type are allowed: got '{}",
-                    ruby_class(other)
-                )))
-            }
-        }
-    }
-    Ok(Type::Pattern(patterns.into()))
+    crate::params::pattern_from(p, Error::new, |other| {
+        Err(Error::new(format!(
+            "Only String, Regexp, Pattern-Type, and Regexp-Type are allowed: got '{}",
+            ruby_class(other)
+        )))
+    })
 }
 
 /// `TypeFactory.uri(param)`: a string or a hash of parts; anything else leaves it
