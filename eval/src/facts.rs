@@ -234,9 +234,11 @@ fn trusted(node: &str) -> Value {
 /// Sets the top-scope variables of node `node` with `facts`, as `puppet apply` does: the
 /// facts Puppet adds (`clientcert`, `clientversion`, `clientnoop`), each fact by name,
 /// `$facts`, `$trusted`, `$server_facts`, `$environment`, the main class's `$name` and
-/// `$title`, and every `$settings::NAME` (with `$settings::all_local`, all of them as a hash),
-/// where `strict` and `strict_variables` are the evaluator's `options`.
-pub fn install(top: &Rc<Scope>, facts: &Hash, node: &str, options: &Options) {
+/// `$title`, and every `$settings::NAME` (with `$settings::all_local`, all of them as a hash,
+/// and the settings class's `$settings::name` and `$settings::title`), where `strict` and
+/// `strict_variables` are the evaluator's `options`. Gives the settings, for the settings
+/// class's scope.
+pub fn install(top: &Rc<Scope>, facts: &Hash, node: &str, options: &Options) -> Hash {
     let s = |v: &str| Value::from(v);
     let mut facts = facts.clone();
     facts.insert(s("clientcert"), s(node));
@@ -260,7 +262,10 @@ pub fn install(top: &Rc<Scope>, facts: &Hash, node: &str, options: &Options) {
     let mut settings = json_hash(SETTINGS);
     for (key, value) in settings.iter_mut() {
         if let (Value::String(name), Value::String(text)) = (key, &*value) {
-            if text.contains(SETTINGS_NODE) {
+            // A float JSON cannot hold (`maxwaitforcert`'s unlimited wait).
+            if &**text == "Infinity" || &**text == "-Infinity" {
+                *value = Value::Float(if text.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY });
+            } else if text.contains(SETTINGS_NODE) {
                 *value = Value::from(text.replace(SETTINGS_NODE, node).as_str());
             } else if &**name == "strict" {
                 let strict = match options.strict {
@@ -278,7 +283,10 @@ pub fn install(top: &Rc<Scope>, facts: &Hash, node: &str, options: &Options) {
             top.replace(&format!("settings::{name}"), v.clone());
         }
     }
-    top.replace("settings::all_local", Value::hash(settings));
+    top.replace("settings::all_local", Value::hash(settings.clone()));
+    top.replace("settings::name", s("settings"));
+    top.replace("settings::title", s("settings"));
+    settings
 }
 
 #[cfg(test)]

@@ -40,6 +40,12 @@ impl Scope {
         Rc::new(Scope { vars: RefCell::new(Vars::Many(HashMap::default())), parent: None })
     }
 
+    /// A scope of many variables (a hash map, as the top scope's) whose lookups fall through
+    /// to `parent`: the settings class's.
+    pub fn many(parent: &Rc<Scope>) -> Rc<Scope> {
+        Rc::new(Scope { vars: RefCell::new(Vars::Many(HashMap::default())), parent: Some(parent.clone()) })
+    }
+
     /// A local scope whose lookups fall through to `parent`.
     pub fn local(parent: &Rc<Scope>) -> Rc<Scope> {
         Rc::new(Scope { vars: RefCell::new(Vars::Few(Vec::new())), parent: Some(parent.clone()) })
@@ -85,7 +91,8 @@ impl Scope {
         }
     }
 
-    fn get_own(&self, name: &str) -> Option<Value> {
+    /// The variable of this scope itself (not of an enclosing one).
+    pub fn get_own(&self, name: &str) -> Option<Value> {
         match &*self.vars.borrow() {
             Vars::Few(list) => list.iter().find(|(n, _)| same_name(n, name)).map(|(_, v)| v.clone()),
             Vars::Many(map) => map.get(name).cloned(),

@@ -137,8 +137,9 @@ impl Session {
         let logs: Rc<RefCell<Vec<Log>>> = Rc::default();
         let sink_logs = logs.clone();
         let evaluator = Evaluator::new(options, Box::new(move |log: &Log| sink_logs.borrow_mut().push(log.clone())));
-        facts::install(&evaluator.top, facts, node, &options);
+        let settings = facts::install(&evaluator.top, facts, node, &options);
         let mut evaluator = evaluator;
+        evaluator.install_settings_class(&settings);
         evaluator.compiler.node_name = node.to_owned();
         Session { evaluator, logs }
     }

@@ -109,17 +109,20 @@ fn digits(digits: &[u8], base: u32) -> Option<BigInt> {
     Some(big.unwrap_or_else(|| BigInt::from(acc.unwrap_or(0))))
 }
 
-/// `Kernel#Float(s)`: a decimal number (`1`, `1.5`, `1e3`, `1.5E-3`) or a hexadecimal
-/// integer (`0x1F`), with one sign, surrounding whitespace, and single underscores between
-/// digits. A value beyond the range of a double is an infinity, as in Ruby.
-///
-/// Known gaps: Ruby also reads `.5` and hexadecimal fractions (`0x1.8p1`).
+/// `Kernel#Float(s)`: a decimal number (`1`, `1.5`, `.5`, `1e3`, `1.5E-3`) or a hexadecimal
+/// one (`0x1F`, and with a binary exponent `0x1p3`, `0x1.8p1`: C's `strtod`, which Ruby
+/// hands hexadecimal strings to), with one sign, surrounding whitespace, and single
+/// underscores between digits (not in a hexadecimal fraction). A value beyond the range of
+/// a double is an infinity, as in Ruby.
 ///
 /// ```
 /// use poppet_ruby::kernel::float;
 /// assert_eq!(float(" -1_000.5 "), Some(-1000.5));
 /// assert_eq!(float("0x1F"), Some(31.0));
+/// assert_eq!(float("-.5"), Some(-0.5));
+/// assert_eq!(float("0x1.8p1"), Some(3.0));
 /// assert_eq!(float("1."), None);
+/// assert_eq!(float("0x1.8"), None);
 /// ```
 pub fn float(s: &str) -> Option<f64> {
     let t = s.trim_matches(|c: char| c.is_ascii() && is_space(c as u8));
@@ -135,13 +138,85 @@ pub fn float(s: &str) -> Option<f64> {
     Some(if negative { -value } else { value })
 }
 
+/// The digits after `0x`: `HEX[.HEX]p[+-]DEC` or `HEX` (a fraction needs the exponent).
 fn hex_float(digits: &str) -> Option<f64> {
-    let clean = strip_underscores(digits, 16)?;
-    let mut v = 0f64;
-    for c in clean.chars() {
-        v = v * 16.0 + f64::from(c.to_digit(16)?);
+    let (mantissa, exponent) = match digits.find(['p', 'P']) {
+        Some(i) => (&digits[..i], Some(&digits[i + 1..])),
+        None => (digits, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((int, frac)) if exponent.is_some() && !frac.is_empty() => (int, frac),
+        Some(_) => return None,
+        None => (mantissa, ""),
+    };
+    let int = strip_underscores(int, 16)?;
+    if int.is_empty() || !frac.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
     }
-    Some(v)
+    let mut exp2: i64 = match exponent {
+        None => 0,
+        Some(e) => {
+            let (negative, digits) = match e.as_bytes().first() {
+                Some(b'-') => (true, &e[1..]),
+                Some(b'+') => (false, &e[1..]),
+                _ => (false, e),
+            };
+            let digits = strip_underscores(digits, 10)?;
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            // Beyond this every double is an infinity or zero.
+            let e = digits.parse::<i64>().unwrap_or(100_000).min(100_000);
+            if negative {
+                -e
+            } else {
+                e
+            }
+        }
+    };
+    // The digits into a 64-bit mantissa; the ones it cannot hold shift the exponent and
+    // leave a sticky bit for rounding.
+    let mut mantissa: u64 = 0;
+    let mut sticky = false;
+    for (i, c) in int.chars().chain(frac.chars()).enumerate() {
+        let d = u64::from(c.to_digit(16)?);
+        if mantissa >> 60 == 0 {
+            mantissa = mantissa << 4 | d;
+            if i >= int.len() {
+                exp2 -= 4;
+            }
+        } else {
+            sticky |= d != 0;
+            if i < int.len() {
+                exp2 += 4;
+            }
+        }
+    }
+    Some(round_to_double(mantissa, sticky, exp2))
+}
+
+/// `mantissa × 2^exp2` as the nearest double (ties to even; `sticky`: nonzero bits below
+/// the mantissa).
+fn round_to_double(mut mantissa: u64, sticky: bool, mut exp2: i64) -> f64 {
+    if mantissa == 0 {
+        return 0.0;
+    }
+    let bits = 64 - i64::from(mantissa.leading_zeros());
+    if bits > 53 {
+        let shift = bits - 53;
+        let dropped = mantissa & ((1u64 << shift) - 1);
+        let half = 1u64 << (shift - 1);
+        mantissa >>= shift;
+        exp2 += shift;
+        if dropped > half || (dropped == half && (sticky || mantissa & 1 == 1)) {
+            mantissa += 1;
+        }
+    }
+    // `mantissa` < 2^54 is exact as a double; the power of two scales it (in two steps, as
+    // 2^exp2 alone may be out of range).
+    let exp2 = exp2.clamp(-3000, 3000) as i32;
+    let half = exp2 / 2;
+    mantissa as f64 * 2f64.powi(half) * 2f64.powi(exp2 - half)
 }
 
 fn decimal_float(body: &str) -> Option<f64> {
@@ -155,14 +230,15 @@ fn decimal_float(body: &str) -> Option<f64> {
         }
         *i > start
     };
-    if !digits(&mut i) {
-        return None;
-    }
+    // `.5` has no integer digits; `5.` is not a number.
+    let int = digits(&mut i);
     if b.get(i) == Some(&b'.') {
         i += 1;
         if !digits(&mut i) {
             return None;
         }
+    } else if !int {
+        return None;
     }
     if matches!(b.get(i), Some(b'e' | b'E')) {
         i += 1;
@@ -267,6 +343,32 @@ mod tests {
             ("_1", None),
             ("1e", None),
             ("Infinity", None),
+            (".5", Some(0.5)),
+            ("-.5", Some(-0.5)),
+            ("+.5", Some(0.5)),
+            (".5e1", Some(5.0)),
+            (".5_5", Some(0.55)),
+            (".e5", None),
+            (".", None),
+            ("._5", None),
+            ("0x1p3", Some(8.0)),
+            ("0x1.8p1", Some(3.0)),
+            ("0x1P-2", Some(0.25)),
+            ("0x1p+2", Some(4.0)),
+            ("0x1_0p1", Some(32.0)),
+            ("0x1p1_0", Some(1024.0)),
+            ("0x1e2", Some(482.0)),
+            ("-0x1p3", Some(-8.0)),
+            ("0x1p-1074", Some(5e-324)),
+            ("0x1p2000", Some(f64::INFINITY)),
+            ("0x1.fffffffffffff8p0", Some(2.0)),
+            ("0x1.00000000000008p0", Some(1.0)),
+            ("0x1.8", None),
+            ("0x.8p1", None),
+            ("0x1.p1", None),
+            ("0x1p", None),
+            ("0xp1", None),
+            ("0x1.8_8p1", None),
         ];
         for &(s, expected) in cases {
             assert_eq!(float(s), expected, "Float({s:?})");

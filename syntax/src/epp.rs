@@ -35,7 +35,26 @@ pub struct Template {
     /// Pieces of code copied from the template: (offset in the rewritten source, offset in
     /// the template, length).
     pieces: Vec<(usize, usize, usize)>,
+    /// What the rewritten source has in place of Puppet's template tokens (see [`Synthetic`]).
+    synthetic: Vec<Synthetic>,
+    /// The closing tag (in `synthetic`) of the first `<%= %>` whose expression leaves a
+    /// bracket open: Puppet's parser fails there, at the `%>` it meets inside the
+    /// expression, where the rewritten source would go on.
+    incomplete: Option<usize>,
     template: String,
+}
+
+/// Rewritten source standing for one of the tokens Puppet's lexer makes of a template (a
+/// text's `RENDER_STRING`, the `RENDER_EXPR` of `<%=`, its closing `EPPEND`): a syntax
+/// error there is Puppet's at that token, `Syntax error at 'VALUE'`, placed where it is.
+#[derive(Clone, Debug)]
+struct Synthetic {
+    /// The range of the rewritten source.
+    range: std::ops::Range<usize>,
+    /// The token's value, as the message shows it.
+    value: String,
+    /// Its offset in the template.
+    at: usize,
 }
 
 /// Where the positions of a template's rewritten source are in the template (see
@@ -100,33 +119,59 @@ fn position_of(text: &str, offset: usize) -> (u32, u32) {
 
 /// A piece of the template.
 enum Part<'a> {
-    Text(String),
+    /// Text, and the template offset where Puppet's lexer starts scanning it (right after
+    /// the tag before it).
+    Text(String, usize),
     /// Code copied as it is, at its template offset.
     Code(&'a str, usize),
-    /// A rendered expression, at its template offset.
-    Render(&'a str, usize),
+    /// A rendered expression: its code at its template offset, where the `RENDER_EXPR`
+    /// token is (where the scan of the text before the tag started) and where the tag's
+    /// closing `%>` (or `-%>`) is.
+    Render { code: &'a str, at: usize, open: usize, close: usize, trim: bool },
 }
 
 /// Parses a template. A malformed one is Puppet's message for it, placed in the template
 /// (`Unbalanced epp tag, reached <eof> without closing tag.`, `Syntax error at '}'`).
 pub fn parse_template(template: &str) -> Result<Template, Diagnostic> {
     let (parts, params) = split(template)?;
-    let mut out = Template { parameters: None, body: None, pieces: Vec::new(), template: template.to_owned() };
+    let mut out = Template {
+        parameters: None,
+        body: None,
+        pieces: Vec::new(),
+        synthetic: Vec::new(),
+        incomplete: None,
+        template: template.to_owned(),
+    };
     if let Some((params, at)) = params {
         // the parameters, as those of a function
         let head = format!("function {FUNCTION}(");
         let source = format!("{head}{params}) {{}}");
         let pieces = vec![(head.len(), at, params.len())];
-        let program = out.parse_mapped(&source, pieces)?;
+        let program = out.parse_mapped(&source, pieces, false)?;
         if let Some(ExprKind::Function { parameters, .. }) = program.body.map(|b| b.kind) {
             out.parameters = Some(parameters);
         }
     }
-    let mut source = String::with_capacity(template.len() + 64);
+    let (source, pieces, synthetic) = rewrite(&parts, &mut out);
+    out.synthetic = synthetic;
+    out.body = out.parse_mapped(&source, pieces, true)?.body;
+    out.synthetic = Vec::new();
+    out.incomplete = None;
+    Ok(out)
+}
+
+/// The body's rewritten source: text parts and rendered expressions as calls of [`TEXT`] and
+/// [`RENDER`], code as it is; with where its pieces of code come from and what stands for
+/// Puppet's template tokens (noting in `out` the first rendered expression left open).
+#[allow(clippy::type_complexity)]
+fn rewrite(parts: &[Part<'_>], out: &mut Template) -> (String, Vec<(usize, usize, usize)>, Vec<Synthetic>) {
+    let mut source = String::with_capacity(out.template.len() + 64);
     let mut pieces = Vec::new();
-    for part in &parts {
+    let mut synthetic = Vec::new();
+    for part in parts {
         match part {
-            Part::Text(text) => {
+            Part::Text(text, at) => {
+                let start = source.len();
                 source.push_str(TEXT);
                 source.push_str("('");
                 for c in text.chars() {
@@ -136,34 +181,65 @@ pub fn parse_template(template: &str) -> Result<Template, Diagnostic> {
                     source.push(c);
                 }
                 source.push_str("')\n");
+                synthetic.push(Synthetic { range: start..source.len(), value: text.clone(), at: *at });
             }
             Part::Code(code, at) => {
                 pieces.push((source.len(), *at, code.len()));
                 source.push_str(code);
                 source.push('\n');
             }
-            Part::Render(code, at) => {
+            Part::Render { code, at, open, close, trim } => {
+                let start = source.len();
                 source.push_str(RENDER);
                 source.push('(');
+                synthetic.push(Synthetic { range: start..source.len(), value: String::new(), at: *open });
                 pieces.push((source.len(), *at, code.len()));
                 source.push_str(code);
+                let start = source.len();
                 source.push_str("\n)\n");
+                if out.incomplete.is_none() && opens_brackets(code) {
+                    out.incomplete = Some(synthetic.len());
+                }
+                let value = if *trim { "-%>" } else { "%>" };
+                synthetic.push(Synthetic { range: start..source.len(), value: value.into(), at: *close });
             }
         }
     }
-    out.body = out.parse_mapped(&source, pieces)?.body;
-    Ok(out)
+    (source, pieces, synthetic)
 }
 
 impl Template {
     /// Parses rewritten source whose pieces of template code are `pieces`; a syntax error
-    /// is placed in the template. The body's pieces are the ones kept for positions.
-    fn parse_mapped(&mut self, source: &str, pieces: Vec<(usize, usize, usize)>) -> Result<crate::Program, Diagnostic> {
+    /// is placed in the template. The body's pieces are the ones kept for positions. `body`:
+    /// the source is the template's body (validated as a lambda's), not its parameters.
+    fn parse_mapped(
+        &mut self,
+        source: &str,
+        pieces: Vec<(usize, usize, usize)>,
+        body: bool,
+    ) -> Result<crate::Program, Diagnostic> {
         self.pieces = pieces;
         let place = |t: &Template, d: Diagnostic| {
+            // past an expression that leaves a bracket open, the error is at its `%>`
+            let incomplete = t.incomplete.and_then(|i| t.synthetic.get(i));
+            if let Some(token) = incomplete.filter(|_| d.message.starts_with("Syntax error at ")) {
+                if d.message.ends_with("at end of input") || d.span.start >= token.range.start {
+                    let (line, column) = position_of(&t.template, token.at);
+                    let span = Span { start: token.at, end: token.at, line, column };
+                    return Diagnostic::error(format!("Syntax error at '{}'", token.value), span);
+                }
+            }
             // the end of the input has no position (as in Puppet's message for it)
             if d.message.ends_with("at end of input") {
                 return Diagnostic::error(d.message, Span::default());
+            }
+            // a syntax error at rewritten source is Puppet's at the token it stands for
+            if d.message.starts_with("Syntax error at '") {
+                if let Some(token) = t.synthetic.iter().find(|s| s.range.contains(&d.span.start)) {
+                    let (line, column) = position_of(&t.template, token.at);
+                    let span = Span { start: token.at, end: token.at, line, column };
+                    return Diagnostic::error(format!("Syntax error at '{}'", token.value), span);
+                }
             }
             let (line, column) = t.template_position(d.span);
             Diagnostic::error(d.message, Span { line, column, ..d.span })
@@ -171,12 +247,51 @@ impl Template {
         let program = crate::parse(source).map_err(|diags| {
             place(self, diags.into_iter().next().unwrap_or_else(|| Diagnostic::error("Syntax error", Span::default())))
         })?;
-        // Puppet's validation of what was parsed, its first error
-        if let Some(d) = crate::validate(&program).into_iter().find(|d| d.severity == crate::Severity::Error) {
-            return Err(place(self, d));
+        // Puppet's validation of what was parsed (as a lambda's body): its error, or how
+        // many there were (with no place)
+        let diagnostics = if body { crate::validate_template(&program) } else { crate::validate(&program) };
+        let warnings = diagnostics.iter().filter(|d| d.severity != crate::Severity::Error).count();
+        let mut errors = diagnostics.into_iter().filter(|d| d.severity == crate::Severity::Error);
+        match (errors.next(), errors.count()) {
+            (None, _) => {}
+            (Some(d), 0) => return Err(place(self, d)),
+            (Some(_), more) if warnings > 0 => {
+                let message =
+                    format!("Language validation logged {} errors, and {warnings} warnings. Giving up", more + 1);
+                return Err(Diagnostic::error(message, Span::default()));
+            }
+            (Some(_), more) => {
+                let message = format!("Language validation logged {} errors. Giving up", more + 1);
+                return Err(Diagnostic::error(message, Span::default()));
+            }
         }
         Ok(program)
     }
+}
+
+/// The validation errors of a template that parses (Puppet logs each of them when there are
+/// several, before its `Language validation logged N errors`), placed in the template.
+pub fn validation_errors(template: &str) -> Vec<Diagnostic> {
+    let Ok((parts, _)) = split(template) else { return Vec::new() };
+    let mut out = Template {
+        parameters: None,
+        body: None,
+        pieces: Vec::new(),
+        synthetic: Vec::new(),
+        incomplete: None,
+        template: template.to_owned(),
+    };
+    let (source, pieces, _) = rewrite(&parts, &mut out);
+    out.pieces = pieces;
+    let Ok(program) = crate::parse(&source) else { return Vec::new() };
+    crate::validate_template(&program)
+        .into_iter()
+        .filter(|d| d.severity == crate::Severity::Error)
+        .map(|d| {
+            let (line, column) = out.template_position(d.span);
+            Diagnostic::error(d.message, Span { line, column, ..d.span })
+        })
+        .collect()
 }
 
 /// The template's parts, and its parameter list (the text between the pipes, with its
@@ -189,6 +304,8 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
     let mut text = String::new();
     let mut i = 0;
     let mut seen_tag = false;
+    // where the scan of the current text started: after the tag before it
+    let mut text_start = 0;
     while i < bytes.len() {
         if template[i..].starts_with("<%%") {
             text.push_str("<%");
@@ -236,17 +353,26 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
             }
         } else {
             match find_close(template, i) {
-                Some((end, trim)) => (end, if trim { 3 } else { 2 }, trim),
-                None => return Err(unbalanced(template, tag_start)),
+                Ok((end, trim)) => (end, if trim { 3 } else { 2 }, trim),
+                Err(Some(_)) => {
+                    return Err(unclosed_quote(template, i).unwrap_or_else(|| unbalanced(template, tag_start)))
+                }
+                Err(None) => return Err(unbalanced(template, tag_start)),
             }
         };
         let code = &template[i..end];
         if !text.is_empty() {
-            parts.push(Part::Text(std::mem::take(&mut text)));
+            parts.push(Part::Text(std::mem::take(&mut text), text_start));
         }
         match kind {
             b'#' => {}
-            b'=' => parts.push(Part::Render(code, i)),
+            // `<%= %>`: Puppet's parser meets the closing tag where an expression must be
+            b'=' if code.trim().is_empty() => {
+                let (line, column) = position_of(template, end);
+                let message = if trim_right { "Syntax error at '-%>'" } else { "Syntax error at '%>'" };
+                return Err(Diagnostic::error(message, Span { start: end, end, line, column }));
+            }
+            b'=' => parts.push(Part::Render { code, at: i, open: text_start, close: end, trim: trim_right }),
             _ => {
                 let trimmed = code.trim_start();
                 let first = !seen_tag && parts.is_empty();
@@ -274,6 +400,7 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
         }
         seen_tag = true;
         i = end + close_len;
+        text_start = i;
         if trim_right {
             // the blanks after the tag go, and the line break after them
             let rest = template[i..].trim_start_matches([' ', '\t']);
@@ -282,15 +409,16 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
         }
     }
     if !text.is_empty() {
-        parts.push(Part::Text(text));
+        parts.push(Part::Text(text, text_start));
     }
     Ok((parts, params))
 }
 
 /// Where the code of a tag ends: the offset of its `%>` (or of the `-` of `-%>`, then
 /// `true`), skipping quoted strings and comments (`# ...` to the end of the line,
-/// `/* ... */`), in which `%>` is text, as Puppet's lexer reads them.
-fn find_close(template: &str, from: usize) -> Option<(usize, bool)> {
+/// `/* ... */`), in which `%>` is text, as Puppet's lexer reads them. `Err` when the tag is
+/// not closed, with the offset of a quote that is not closed either.
+fn find_close(template: &str, from: usize) -> Result<(usize, bool), Option<usize>> {
     let bytes = template.as_bytes();
     let mut i = from;
     while i < bytes.len() {
@@ -300,6 +428,7 @@ fn find_close(template: &str, from: usize) -> Option<(usize, bool)> {
                 i = template[i + 2..].find("*/").map_or(bytes.len(), |n| i + 2 + n + 2);
             }
             q @ (b'\'' | b'"') => {
+                let quote = i;
                 i += 1;
                 while i < bytes.len() && bytes[i] != q {
                     if bytes[i] == b'\\' {
@@ -307,14 +436,52 @@ fn find_close(template: &str, from: usize) -> Option<(usize, bool)> {
                     }
                     i += 1;
                 }
+                if i >= bytes.len() {
+                    return Err(Some(quote));
+                }
                 i += 1;
             }
-            b'-' if template[i..].starts_with("-%>") => return Some((i, true)),
-            b'%' if template[i..].starts_with("%>") => return Some((i, false)),
+            b'-' if template[i..].starts_with("-%>") => return Ok((i, true)),
+            b'%' if template[i..].starts_with("%>") => return Ok((i, false)),
             _ => i += 1,
         }
     }
-    None
+    Err(None)
+}
+
+/// Whether the code leaves a bracket (`(`, `[`, `{`, `<|`, `<<|`) open, as Puppet's lexer
+/// reads its tokens.
+fn opens_brackets(code: &str) -> bool {
+    use crate::lexer::TokenKind as K;
+    let mut depth = 0i64;
+    for token in crate::lexer::lex(code).tokens {
+        match token.kind {
+            K::LParen
+            | K::WsLParen
+            | K::LBrack
+            | K::ListStart
+            | K::LBrace
+            | K::SelBrace
+            | K::LCollect
+            | K::LLCollect => depth += 1,
+            K::RParen | K::RBrack | K::RBrace | K::RCollect | K::RRCollect => depth -= 1,
+            _ => {}
+        }
+    }
+    depth > 0
+}
+
+/// Puppet's lexer error for a tag whose code (from `from`) opens a string that the rest of
+/// the template does not close (`Unclosed quote after '"' followed by '...'`), placed in the
+/// template.
+fn unclosed_quote(template: &str, from: usize) -> Option<Diagnostic> {
+    let d = crate::parse(template.get(from..)?).err()?.into_iter().next()?;
+    if !d.message.starts_with("Unclosed quote") {
+        return None;
+    }
+    let at = from + d.span.start;
+    let (line, column) = position_of(template, at);
+    Some(Diagnostic::error(d.message, Span { start: at, end: at, line, column }))
 }
 
 /// Puppet's error for a tag that is not closed, placed at the end of the template.
@@ -335,9 +502,9 @@ mod tests {
             Ok((parts, _)) => parts
                 .iter()
                 .map(|p| match p {
-                    Part::Text(s) => format!("T:{s}"),
+                    Part::Text(s, _) => format!("T:{s}"),
                     Part::Code(c, _) => format!("C:{c}"),
-                    Part::Render(c, _) => format!("R:{c}"),
+                    Part::Render { code, .. } => format!("R:{code}"),
                 })
                 .collect(),
             Err(d) => vec![format!("E:{}", d.message)],

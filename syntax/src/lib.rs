@@ -24,7 +24,7 @@ mod validate;
 
 pub use ast::{Expr, ExprKind, Program, Span};
 pub use lower::MAX_DEPTH;
-pub use validate::{label, validate};
+pub use validate::{label, validate, validate_template};
 
 /// How bad a diagnostic is: Puppet stops on errors, reports warnings and goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -44,12 +44,33 @@ pub fn validate(program: &Program) -> Vec<Diagnostic> {
         checker.path.push(Element::Program);
         checker.visit(Element::Node(Node::Expr(body)));
     }
-    if let Some(stop) = checker.stop {
-        return vec![stop];
+    checker.finish()
+}
+
+/// Validates the code of an EPP template as Puppet validates the program its parser makes
+/// of one: the template is a lambda, its code that lambda's body, so no definition is at
+/// the top (`<% class a {} %>` is refused).
+pub fn validate_template(program: &Program) -> Vec<Diagnostic> {
+    let mut checker = Checker { path: Vec::new(), out: Vec::new(), stop: None };
+    if let Some(body) = &program.body {
+        checker.path.push(Element::Program);
+        checker.path.push(Element::Template);
+        checker.visit_body(Some(body));
     }
-    let mut out = checker.out;
-    out.sort_by_key(|d| (d.span.line, d.span.column));
-    out
+    checker.finish()
+}
+
+impl Checker<'_> {
+    /// The diagnostics, in source order (or the one that stopped validation).
+    fn finish(self) -> Vec<Diagnostic> {
+        let checker = self;
+        if let Some(stop) = checker.stop {
+            return vec![stop];
+        }
+        let mut out = checker.out;
+        out.sort_by_key(|d| (d.span.line, d.span.column));
+        out
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -64,6 +85,8 @@ pub fn validate(program: &Program) -> Vec<Diagnostic> {
 #[derive(Clone, Copy)]
 enum Element<'a> {
     Program,
+    /// The lambda Puppet makes of an EPP template, whose body is the template's code.
+    Template,
     Node(Node<'a>),
 }
 
@@ -112,7 +135,7 @@ impl<'a> Checker<'a> {
     /// Puppet's model makes of it.
     fn children(&mut self, node: Element<'a>) {
         let node = match node {
-            Element::Program => return,
+            Element::Program | Element::Template => return,
             Element::Node(node) => node,
         };
         // Puppet makes `Bar { … }` `Object[{parent => Bar, …}]` (or `Bar[{…}]` for Object and
@@ -134,7 +157,7 @@ impl<'a> Checker<'a> {
 
     fn check(&mut self, node: Element<'a>) {
         match node {
-            Element::Program | Element::Node(Node::Body(_)) => {}
+            Element::Program | Element::Template | Element::Node(Node::Body(_)) => {}
             Element::Node(Node::Lambda(l)) => {
                 let last = l.parameters.len().saturating_sub(1);
                 for (i, p) in l.parameters.iter().enumerate() {
@@ -393,10 +416,15 @@ impl<'a> Checker<'a> {
             }
             Heredoc { syntax, text } => {
                 if let String(value) = &text.kind {
-                    if let Some(message) = external_syntax(syntax, value) {
-                        let span = heredoc_text_pos(e);
-                        let message = format!("Invalid produced text having syntax: '{syntax}'. {message}");
-                        self.stop = Some(Diagnostic::error(message, span));
+                    match external_syntax(syntax, value) {
+                        Some(Ok(message)) => {
+                            let span = heredoc_text_pos(e);
+                            let message = format!("Invalid produced text having syntax: '{syntax}'. {message}");
+                            self.stop = Some(Diagnostic::error(message, span));
+                        }
+                        // the checker refused the syntax: its error has no place
+                        Some(Err(message)) => self.stop = Some(Diagnostic::error(message, Span::default())),
+                        None => {}
                     }
                 }
             }

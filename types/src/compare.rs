@@ -163,6 +163,57 @@ fn compare_types(op: ComparisonOp, a: &Type, b: Option<&Type>) -> bool {
     }
 }
 
+/// The value of `a OP b` with a type on the left, as Puppet's evaluator gives it: mostly a
+/// Boolean, but `==`, `<=` and `>=` answer what `PAnyType#assignable?` answered, and
+/// `PStringType#_assignable?` answers a type of one string (`Optional['a']`'s `String['a']`,
+/// a string's inferred type) asked about an Enum of one value with that value (a truthy
+/// string), whatever the value: `Optional['a'] == Optional[Enum['a']]` is `'a'`,
+/// `Enum['x'] <= Optional['a']` is `'x'`.
+pub fn compare_types_value(op: ComparisonOp, a: &Type, b: &Value) -> Value {
+    let truth = compare_types(op, a, b.as_type());
+    let answer = match (op, b.as_type()) {
+        (_, None) => None,
+        (ComparisonOp::Eq, Some(b)) if truth && !type_eql(a, b) => assignable_answer(a, b),
+        (ComparisonOp::Le, Some(b)) if truth => assignable_answer(b, a),
+        (ComparisonOp::Ge, Some(b)) if truth => assignable_answer(a, b),
+        _ => None,
+    };
+    match answer {
+        Some(value) => Value::String(value),
+        None => Value::Boolean(truth),
+    }
+}
+
+/// When `a` accepts `b`, the string Puppet's `a.assignable?(b)` answers instead of `true`
+/// (see [`compare_types_value`]), following the answer through the types that pass their
+/// contained type's answer on (`Optional`, `NotUndef`, `Type`, aliases); `None` for `true`.
+fn assignable_answer(a: &Type, b: &Type) -> Option<std::rc::Rc<str>> {
+    let _level = crate::assignable::Nesting::enter()?;
+    // `PAnyType#assignable?`, by what `b` is.
+    match b {
+        Type::Alias(o) if !crate::assignable::is_self_recursive(o) => return assignable_answer(a, &o.resolved_type()),
+        Type::Alias(_) | Type::Variant(_) | Type::Unit | Type::Optional(None) => return None,
+        Type::Optional(Some(t)) => return assignable_answer(a, t),
+        Type::NotUndef(Some(t)) if !is_assignable(t, &Type::Undef) => return assignable_answer(a, t),
+        _ => {}
+    }
+    // Each type's `_assignable?`.
+    match a {
+        Type::Optional(Some(t)) if !matches!(b, Type::Undef) => assignable_answer(t, b),
+        Type::NotUndef(Some(t)) => assignable_answer(t, b),
+        Type::Type(Some(t)) => match b {
+            Type::Type(Some(bt)) => assignable_answer(t, bt),
+            _ => None,
+        },
+        Type::Alias(x) => assignable_answer(&x.resolved_type(), b),
+        Type::String(Some(crate::ty::StringParam::Value(_))) => match b {
+            Type::Enum { values, case_insensitive: false } if values.len() == 1 => values.first().cloned(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// `CompareOperator#compare`: the order of two comparable values, or the reason they are
 /// not comparable (the detail of Puppet's "Comparison of: ... is not possible" error,
 /// which [`compare_op`] makes). A type on the left is not compared here: the comparison

@@ -24,6 +24,48 @@ use crate::assignable::is_assignable;
 use crate::compare::type_eql;
 use crate::ty::{CallableType, IntBound, Size, StringParam, StructElement, Type};
 
+/// What a self-recursive alias stands for once Puppet has found it recursive
+/// (`PTypeAliasType#when_self_recursion_detected`): a Variant loses the members that are
+/// the alias itself or hold no real type (only aliases and variants), so `type T =
+/// Variant[Integer, T]` is `T = Integer` and `Variant[T, Array[T]]` is `Array[T]`. Other
+/// types stay as they are.
+pub fn settle_recursive_alias(alias: &Rc<crate::ty::TypeAlias>) {
+    if !crate::assignable::is_self_recursive(alias) {
+        return;
+    }
+    let resolved = alias.resolved_type();
+    let Type::Variant(types) = &resolved else { return };
+    let real: Vec<Type> = types
+        .iter()
+        .filter(|t| !matches!(t, Type::Alias(a) if a.name == alias.name))
+        .filter(|t| has_real_type(t, &mut Vec::new()))
+        .cloned()
+        .collect();
+    if real.len() != types.len() {
+        alias.resolve_to(match <[Type; 1]>::try_from(real) {
+            Ok([one]) => one,
+            Err(many) => Type::Variant(many.into()),
+        });
+    }
+}
+
+/// `AssertOtherTypeAcceptor`: whether `t` is or contains (through aliases) a type that is
+/// neither an alias nor a Variant.
+fn has_real_type(t: &Type, seen: &mut Vec<*const crate::ty::TypeAlias>) -> bool {
+    let Some(_level) = crate::assignable::Nesting::enter() else { return true };
+    match t {
+        Type::Alias(a) => {
+            if seen.contains(&Rc::as_ptr(a)) {
+                return false;
+            }
+            seen.push(Rc::as_ptr(a));
+            has_real_type(&a.resolved_type(), seen)
+        }
+        Type::Variant(types) => types.iter().any(|t| has_real_type(t, seen)),
+        _ => true,
+    }
+}
+
 /// The normalised form of `t`.
 pub fn normalize(t: &Type) -> Type {
     normalized(t).unwrap_or_else(|| t.clone())

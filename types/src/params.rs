@@ -776,11 +776,20 @@ fn is_name(name: &str) -> bool {
 }
 
 fn class(base: &Type, class_name: Option<&str>, keys: &[Value]) -> Result<Value> {
-    if keys.is_empty() {
-        return Err(slice_arity(&base.to_string(), 1, UNBOUNDED, 0));
-    }
     if let Some(name) = class_name {
         return Err(Error::new(format!("Resource not found: Class['{name}']")));
+    }
+    class_references(base, keys).map_err(|(e, _)| e)
+}
+
+/// `Class[keys]` of the unparameterised `Class` (`access_PClassType`): one class reference
+/// for one name, an array of them for several or for an array. An error comes with the key
+/// Puppet blames: `None` for the access itself, `Some(i)` for the key at index `i` of the
+/// flattened names without undefs (Puppet's `@semantic.keys[i]`, which may be past the keys
+/// written, then the error has no position: `Class[[a, 1]]`).
+pub fn class_references(base: &Type, keys: &[Value]) -> std::result::Result<Value, (Error, Option<usize>)> {
+    if keys.is_empty() {
+        return Err((slice_arity(&base.to_string(), 1, UNBOUNDED, 0), None));
     }
     let as_array = keys.len() > 1 || matches!(keys.first(), Some(Value::Array(_)));
     let names: Vec<Value> = flatten(keys).into_iter().filter(|k| !k.is_undef()).collect();
@@ -789,19 +798,21 @@ fn class(base: &Type, class_name: Option<&str>, keys: &[Value]) -> Result<Value>
         return Ok(if as_array { Value::array(Vec::new()) } else { Value::Undef });
     }
     let mut result = Vec::with_capacity(names.len());
-    for c in names {
+    for (i, c) in names.into_iter().enumerate() {
         let Value::String(s) = &c else {
-            return Err(Error::new(format!(
+            let message = format!(
                 "Illegal Class name in class reference. {} cannot be used where a String is expected",
                 a_an_uc(&value_label(&c))
-            )));
+            );
+            return Err((Error::new(message), Some(i)));
         };
         let lower = s.to_lowercase();
         let name = lower.strip_prefix("::").unwrap_or(&lower);
         if !is_name(name) {
-            return Err(Error::new(format!(
+            let message = format!(
                 "Illegal name. The given name '{s}' does not conform to the naming rule /^((::)?[a-z_]\\w*)(::[a-z]\\w*)*$/"
-            )));
+            );
+            return Err((Error::new(message), Some(i)));
         }
         result.push(Value::ty(Type::Class(Some(name.into()))));
     }

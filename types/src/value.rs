@@ -250,7 +250,8 @@ impl PartialEq for Value {
             (SemVerRange(a), SemVerRange(b)) => a == b,
             (Binary(a), Binary(b)) => a == b,
             (Uri(a), Uri(b)) => a == b,
-            (Sensitive(a), Sensitive(b)) => Rc::ptr_eq(a, b),
+            // `Sensitive#eql?`: the wrapped values' hashes are equal.
+            (Sensitive(a), Sensitive(b)) => a == b,
             (Deferred(a), Deferred(b)) => a == b,
             (Error(a), Error(b)) => a == b,
             (Object(a), Object(b)) => a == b,
@@ -297,7 +298,7 @@ impl StdHash for Value {
             Value::SemVerRange(r) => r.hash(state),
             Value::Binary(b) => b.hash(state),
             Value::Uri(u) => u.hash(state),
-            Value::Sensitive(s) => (Rc::as_ptr(s) as usize).hash(state),
+            Value::Sensitive(s) => s.hash(state),
             Value::Deferred(d) => d.name.hash(state),
             Value::Error(e) => (&e.msg, &e.kind, &e.issue_code).hash(state),
             Value::Object(o) => crate::object::hash_instance(o, state),

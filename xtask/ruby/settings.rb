@@ -7,8 +7,10 @@
 # /etc/puppet) and no puppet.conf, for the node `poppet.certname.placeholder` (the certificate name and what is made
 # from it; the evaluator writes its node's name in its place), converted as the compiler's
 # settings scope converts them (`Puppet::Parser::Scope#transform_setting`: strings, numbers,
-# booleans, nil, arrays and hashes as they are, anything else as its string). A value JSON
-# cannot hold (`maxwaitforcert`'s unlimited wait, Float::INFINITY) is left out.
+# booleans, nil, arrays and hashes as they are, anything else as its string), in Puppet's
+# order (`$settings::all_local` has it). A value JSON cannot hold (`maxwaitforcert`'s
+# unlimited wait, Float::INFINITY) is written as the string "Infinity" ("-Infinity"), which
+# the evaluator reads back as the float.
 require 'json'
 require 'puppet'
 require 'tmpdir'
@@ -26,9 +28,10 @@ Dir.mktmpdir('poppet-settings') do |dir|
     next if name == :name
 
     value = scope.send(:transform_setting, Puppet.settings.value_sym(name, :production))
-    table[name.to_s] = value unless value.is_a?(Float) && !value.finite?
+    value = value.positive? ? 'Infinity' : '-Infinity' if value.is_a?(Float) && value.infinite?
+    table[name.to_s] = value
   end
   # `config` names the empty file read here; Puppet's own is in the configuration directory.
   table['config'] = File.join(Puppet[:confdir], 'puppet.conf')
-  puts JSON.pretty_generate(table.sort.to_h)
+  puts JSON.pretty_generate(table)
 end

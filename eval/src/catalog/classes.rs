@@ -480,11 +480,60 @@ impl Evaluator {
         self.compiler.classes_defs.contains_key(lower) || self.compiler.defines.contains_key(lower)
     }
 
-    /// The value of `$class::variable`: the evaluated class's scope.
+    /// The value of `$class::variable` (`Scope#lookup_qualified_variable`): a variable of the
+    /// evaluated class's own scope, else of the class it inherits from (not the top scope's).
     pub(crate) fn qualified_variable(&self, name: &str) -> Option<Value> {
         let name = name.trim_start_matches("::");
         let (class, var) = name.rsplit_once("::")?;
-        self.compiler.class_scopes.get(&class.to_lowercase())?.get(var)
+        let mut class = class.to_lowercase();
+        // A class cannot inherit from itself, through any chain: the loop is bounded anyway.
+        for _ in 0..1000 {
+            if let Some(v) = self.compiler.class_scopes.get(&class)?.get_own(var) {
+                return Some(v);
+            }
+            class = self.compiler.classes_defs.get(&class)?.parent.as_deref()?.trim_start_matches("::").to_lowercase();
+        }
+        None
+    }
+
+    /// Whether `$class::variable` exists (`Scope#exist?`): `::x` at the top; otherwise the
+    /// class is evaluated and its scope sees the variable, its own or an enclosing scope's
+    /// (`defined('$settings::facts')` is true), or it is `module_name`/`caller_module_name`.
+    pub(crate) fn qualified_variable_exists(&self, name: &str) -> bool {
+        let Some((class, var)) = name.rsplit_once("::") else { return false };
+        if class.is_empty() {
+            return matches!(var, "module_name" | "caller_module_name") || self.top.get(var).is_some();
+        }
+        let class = class.trim_start_matches("::").to_lowercase();
+        match self.compiler.class_scopes.get(&class) {
+            Some(scope) => scope.get(var).is_some() || matches!(var, "module_name" | "caller_module_name"),
+            None => false,
+        }
+    }
+
+    /// Makes the settings class known (`Compiler#create_settings_scope`): a class named
+    /// `settings`, evaluated before anything else, whose scope holds every setting and its
+    /// `$name` and `$title` (and not `$settings::all_local`, which only the qualified
+    /// name reaches).
+    pub fn install_settings_class(&mut self, settings: &puppet_types::value::Hash) {
+        let def = catalog::Definition {
+            name: "settings".into(),
+            parameters: Vec::new(),
+            parent: None,
+            body: None,
+            at: Span::default(),
+            file: None,
+        };
+        self.compiler.classes_defs.insert("settings".into(), Rc::new(def));
+        let scope = Scope::many(&self.top);
+        for (k, v) in settings.iter() {
+            if let Value::String(name) = k {
+                scope.bind(name.clone(), v.clone());
+            }
+        }
+        scope.bind("name".into(), Value::from("settings"));
+        scope.bind("title".into(), Value::from("settings"));
+        self.compiler.class_scopes.insert("settings".into(), scope);
     }
 
     /// Evaluates one defined resource's body.

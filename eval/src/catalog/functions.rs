@@ -106,6 +106,8 @@ fn defined(ev: &mut Evaluator, call: Call) -> Eval<Value> {
             Value::String(s) => match s.strip_prefix('$') {
                 Some(name) if !name.is_empty() => ev.variable_exists(name),
                 _ if s.is_empty() => false,
+                // The main class (named '' in Puppet), which is always defined.
+                _ if &**s == "main" => true,
                 _ => {
                     let lower = s.trim_start_matches("::").to_lowercase();
                     // a class or defined type is loaded from the module path to be found
@@ -122,14 +124,37 @@ fn defined(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                     ev.load_definition(&lower)?;
                     puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str()) || ev.is_class_or_define(&lower)
                 }
+                // The main class's resource is titled `:main`, which no string names.
                 Type::Resource { type_name: Some(n), title: Some(title) } => {
-                    ev.compiler.catalog.get(n, title).is_some()
+                    !(n.eq_ignore_ascii_case("class") && &**title == "main")
+                        && ev.compiler.catalog.get(n, title).is_some()
                 }
-                Type::Class(Some(name)) => ev.compiler.catalog.get("Class", name).is_some(),
-                Type::Class(None) => true,
-                Type::Type(Some(inner)) if matches!(**inner, Type::Resource { title: None, type_name: Some(_) }) => {
-                    true
-                }
+                Type::Class(Some(name)) => &**name != "main" && ev.compiler.catalog.get("Class", name).is_some(),
+                Type::Class(None) => return Err(fail("The given class type is a reference to all classes")),
+                // `Type[File]` is `File`, `Type[File['x']]` is `File['x']`.
+                Type::Type(Some(inner)) => match &**inner {
+                    Type::Resource { type_name: None, .. } => {
+                        return Err(fail("The given resource type is a reference to all kind of types"))
+                    }
+                    Type::Resource { type_name: Some(n), title: None } => {
+                        let lower = n.to_lowercase();
+                        ev.load_definition(&lower)?;
+                        puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str())
+                            || ev.compiler.defines.contains_key(&lower)
+                    }
+                    Type::Resource { type_name: Some(n), title: Some(title) } => {
+                        !(n.eq_ignore_ascii_case("class") && &**title == "main")
+                            && ev.compiler.catalog.get(n, title).is_some()
+                    }
+                    // A class definition, declared or not.
+                    Type::Class(Some(name)) => {
+                        let lower = name.to_lowercase();
+                        ev.load_definition(&lower)?;
+                        ev.compiler.classes_defs.contains_key(&lower)
+                    }
+                    Type::Class(None) => return Err(fail("The given class type is a reference to all classes")),
+                    _ => false,
+                },
                 _ => false,
             },
             _ => return Err(fail("Invalid argument to 'defined'")),

@@ -519,6 +519,12 @@ impl Catalog {
             };
             let _ = catalog.add(resource);
         }
+        // The settings class is evaluated when compilation starts (`create_settings_scope`),
+        // its tags the catalog's.
+        if let Some(index) = catalog.position("Class", "settings") {
+            catalog.at_mut(index).evaluated = true;
+            catalog.take_class_tags(index);
+        }
         catalog
     }
 

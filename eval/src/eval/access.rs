@@ -13,6 +13,11 @@ use puppet_types::new::numeric::string_to_number;
 impl Evaluator {
     pub(super) fn access(&mut self, left: &Expr, keys: &[Expr], e: &Expr) -> Eval<Value> {
         let target = self.eval(left)?;
+        if let Value::Type(t) = &target {
+            if matches!(**t, puppet_types::Type::Class(None)) && !self.in_type_alias {
+                return self.class_access(t, keys, e);
+            }
+        }
         // One key into an array or a hash, the most common case, straight away. The keys are
         // not unfolded (Puppet's `eval_AccessExpression`): `*$x` is one key, an array, which
         // the accesses that flatten their keys splice.
@@ -75,6 +80,38 @@ impl Evaluator {
             }),
             _ => Err(fail_at(format!("Operator '[]' is not applicable to {}.", a_an(&label(&target))), left.at)),
         }
+    }
+
+    /// `Class[names]`. A key naming an unknown type is a type reference here (Puppet
+    /// evaluates `Foo` to one, and refuses it as a class name), and an error is placed at the
+    /// key Puppet blames (see [`puppet_types::params::class_references`]).
+    fn class_access(&mut self, class: &puppet_types::Type, keys: &[Expr], e: &Expr) -> Eval<Value> {
+        use puppet_syntax::ast::ExprKind;
+        let values = if keys.iter().any(|k| matches!(k.kind, ExprKind::Unfold(_))) {
+            self.eval_list(keys)?
+        } else {
+            let mut values = Vec::with_capacity(keys.len());
+            for key in keys {
+                values.push(match &key.kind {
+                    ExprKind::QualifiedReference(name) => match self.eval(key) {
+                        Err(crate::error::Flow::Error(err)) if err.message.starts_with("Resource type not found") => {
+                            Value::ty(puppet_types::Type::Reference(std::rc::Rc::from(name.as_str())))
+                        }
+                        other => other?,
+                    },
+                    _ => self.eval(key)?,
+                });
+            }
+            values
+        };
+        puppet_types::params::class_references(class, &values).map_err(|(err, blamed)| match blamed {
+            None => fail_at(err.message, e.at),
+            Some(i) => match keys.get(i) {
+                Some(key) => fail_at(err.message, key.at),
+                // past the keys written: an evaluation error with no position
+                None => fail_at(err.message, Span::default()),
+            },
+        })
     }
 
     /// `access_String`: the range of a substring (or sub-binary) of `len` units; `None` for

@@ -171,11 +171,16 @@ impl Evaluator {
             Some(e) => self.eval(e)?,
             None => Value::Undef,
         };
-        if let Some(out) = self.epp_output.last_mut() {
-            if name == epp::TEXT {
-                out.push_str(value.as_str().unwrap_or_default());
-            } else {
-                super::interpolate_into(out, &value);
+        if let Some((out, sensitive)) = self.epp_output.last_mut() {
+            match &value {
+                _ if name == epp::TEXT => out.push_str(value.as_str().unwrap_or_default()),
+                // A Sensitive value renders as what it wraps, and makes the whole result
+                // Sensitive (`eval_EppExpression`).
+                Value::Sensitive(inner) => {
+                    *sensitive = true;
+                    super::interpolate_into(out, inner);
+                }
+                _ => super::interpolate_into(out, &value),
             }
         }
         Ok(Value::Undef)
@@ -194,7 +199,7 @@ impl Evaluator {
         let saved_scope = std::mem::replace(&mut self.scope, Scope::local(&scope));
         let saved_file = self.loader.current_file.replace(file.clone());
         let saved_positions = self.epp_positions.replace((file.clone(), Rc::new(template.positions())));
-        self.epp_output.push(String::new());
+        self.epp_output.push((String::new(), false));
         let result = self.with_function_match_frames(|ev| {
             match (&template.parameters, given) {
                 (Some(parameters), _) => {
@@ -231,11 +236,12 @@ impl Evaluator {
                 None => Ok(()),
             }
         });
-        let out = self.epp_output.pop().unwrap_or_default();
+        let (out, sensitive) = self.epp_output.pop().unwrap_or_default();
         self.scope = saved_scope;
         self.loader.current_file = saved_file;
         self.epp_positions = saved_positions;
         match result {
+            Ok(()) if sensitive => Ok(Value::Sensitive(Rc::new(Value::from(out.as_str())))),
             Ok(()) => Ok(Value::from(out.as_str())),
             Err(Flow::Error(mut e)) if e.file.is_none() && !e.bare => {
                 if let Some(at) = e.at {

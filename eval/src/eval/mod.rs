@@ -198,8 +198,9 @@ pub struct Evaluator {
     pub(crate) param_guard: Option<ParamGuard>,
     /// Evaluating the body of a type alias.
     pub(crate) in_type_alias: bool,
-    /// The output of the EPP templates being rendered, innermost last.
-    pub(crate) epp_output: Vec<String>,
+    /// The output of the EPP templates being rendered, innermost last, with whether a
+    /// Sensitive value was rendered into it.
+    pub(crate) epp_output: Vec<(String, bool)>,
     /// The template being evaluated, if any: its file and where its rewritten source's
     /// positions are in it (for warnings placed in it).
     pub(crate) epp_positions: Option<(Rc<str>, Rc<puppet_syntax::epp::Positions>)>,
@@ -450,7 +451,10 @@ impl Evaluator {
             }
             self.garbled.remove(&alias.name.to_lowercase());
             match self.eval_type(type_expr) {
-                Ok(t) => alias.resolve_to(puppet_types::normalize::normalize(&t)),
+                Ok(t) => {
+                    alias.resolve_to(puppet_types::normalize::normalize(&t));
+                    puppet_types::normalize::settle_recursive_alias(&alias);
+                }
                 Err(e) => {
                     result = Err(e);
                     break;
@@ -855,8 +859,9 @@ impl Evaluator {
             return false;
         }
         match name.strip_prefix("::") {
-            Some(top) => self.top.get(top).is_some(),
-            None if name.contains("::") => self.top.get(name).is_some(),
+            Some(top) if !top.contains("::") => self.qualified_variable_exists(name),
+            Some(qualified) => self.qualified_variable_exists(qualified),
+            None if name.contains("::") => self.qualified_variable_exists(name),
             None => self.scope.get(name).is_some(),
         }
     }

@@ -72,6 +72,14 @@ impl Evaluator {
             }
         }
         let comparison = |op| compare_op(op, &l, &r).map(Value::Boolean).map_err(|err| fail_at(err.message, e.at));
+        if let (Value::Type(t), B::Equal | B::LessEqual | B::GreaterEqual) = (&l, op) {
+            let op = match op {
+                B::Equal => ComparisonOp::Eq,
+                B::LessEqual => ComparisonOp::Le,
+                _ => ComparisonOp::Ge,
+            };
+            return Ok(puppet_types::compare::compare_types_value(op, t, &r));
+        }
         match op {
             B::Equal => Ok(Value::Boolean(equals(&l, &r))),
             B::NotEqual => Ok(Value::Boolean(!equals(&l, &r))),
@@ -667,11 +675,13 @@ fn not_applicable_when(op: BinaryOp, left: &Value, right: &Value, at: Span) -> c
     )
 }
 
-/// Ruby's `to_s` of a value, as messages interpolate it.
+/// Ruby's `to_s` of a value, as messages interpolate it (a regexp as `Regexp#to_s`:
+/// `(?-mix:a)`).
 fn ruby_to_s(v: &Value) -> String {
     match v {
         Value::String(s) => s.to_string(),
         Value::Undef => String::new(),
+        Value::Regexp(r) => poppet_ruby::regexp::to_s(r.source()),
         _ => puppet_types::display::value_to_s(v),
     }
 }

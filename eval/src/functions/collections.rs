@@ -609,7 +609,25 @@ fn slice(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 
 // --- compare --------------------------------------------------------------------------------
 
+/// `compare`'s real dispatches as one parameter list: Puppet describes a call that no
+/// dispatch takes by them (`expects between 2 and 3 arguments`), but its `argument_mismatch`
+/// handlers take any number of arguments from two up, without a block.
+const COMPARE_DISPATCH: &str = "Any $a, Any $b, Any $ignore_case?";
+
+thread_local! {
+    static COMPARE_SIGNATURE: Result<puppet_types::dispatch::Signature, String> = super::parse_dispatch(COMPARE_DISPATCH);
+}
+
 fn compare_fn(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
+    if call.args.len() <= 3 || call.block.is_some() {
+        let signature = COMPARE_SIGNATURE.with(|s| s.clone()).map_err(fail)?;
+        puppet_types::dispatch::select_signature(
+            "compare",
+            std::slice::from_ref(&signature),
+            &call.args,
+            call.block.as_ref(),
+        )?;
+    }
     let (a, b) = (call.arg(0), call.arg(1));
     let extra = &call.args[2.min(call.args.len())..];
     let num = |v: &Value| matches!(v, Value::Integer(_) | Value::BigInt(_) | Value::Float(_));
@@ -759,7 +777,7 @@ pub static FUNCTIONS: &[Builtin] = &[
         call: slice,
     },
     // The real dispatches (Numeric, String with ignore_case, Semver, time values) and the
-    // argument_mismatch handlers are told apart inside; one dispatch gives Puppet's count
-    // messages.
-    Builtin { name: "compare", dispatches: &["Any $a, Any $b, Any $ignore_case?"], call: compare_fn },
+    // argument_mismatch handlers are told apart inside; `COMPARE_DISPATCH` gives Puppet's
+    // count messages.
+    Builtin { name: "compare", dispatches: &["Any *$args, Callable &$block?"], call: compare_fn },
 ];

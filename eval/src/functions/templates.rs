@@ -43,8 +43,11 @@ const INLINE_FILE: &str = "inlined-epp-text";
 
 fn inline_epp(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let source = call.arg(0);
-    let template =
-        epp::parse_template(source.as_str().unwrap_or_default()).map_err(|d| invalid("inline_epp", &d, INLINE_FILE))?;
+    let text = source.as_str().unwrap_or_default();
+    let template = epp::parse_template(text).map_err(|d| {
+        log_validation_errors(ev, &d, text);
+        invalid("inline_epp", &d, INLINE_FILE)
+    })?;
     // an inline template sees the calling scope
     let scope = ev.scope.clone();
     ev.render_template(&template, INLINE_FILE.into(), scope, parameters(&call).as_deref())
@@ -65,10 +68,22 @@ fn epp(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let text = std::fs::read(&path).map_err(|e| fail(format!("epp(): {}: {e}", path.display())))?;
     let file: Rc<str> = path.display().to_string().into();
     let text = String::from_utf8_lossy(&text);
-    let template = epp::parse_template(&text).map_err(|d| invalid("epp", &d, &file))?;
+    let template = epp::parse_template(&text).map_err(|d| {
+        log_validation_errors(ev, &d, &text);
+        invalid("epp", &d, &file)
+    })?;
     // a template file sees the global scope only
     let scope = ev.top.clone();
     ev.render_template(&template, file, scope, parameters(&call).as_deref())
+}
+
+/// A template with several validation errors: Puppet logs each before it gives up.
+fn log_validation_errors(ev: &mut Evaluator, d: &puppet_syntax::Diagnostic, text: &str) {
+    if d.message.starts_with("Language validation logged") {
+        for error in epp::validation_errors(text) {
+            ev.log(crate::eval::Level::Err, error.message);
+        }
+    }
 }
 
 /// `NAME(): Invalid EPP: MESSAGE (file: F, line: L, column: C)`; line 0 is no position.

@@ -1,36 +1,50 @@
 //! The checks of a heredoc's text in its syntax (`@(END:json)`), as Puppet's
 //! `puppet/syntax_checkers` make them: `json` (Ruby's JSON 2.6 parser, with its messages),
-//! `base64` and `pp` (the text parsed and validated as a manifest). A text that does not
+//! `base64`, `pp` (the text parsed and validated as a manifest) and `epp` (the text parsed
+//! as a template, its code validated). A text that does not
 //! conform stops validation (see the validator's module doc).
 
 use super::validate;
 use crate::Diagnostic;
 
-/// The checker's message when `text` does not conform to `syntax`. The checker is the one for
-/// the syntax or for its longest `+`-suffix that has one (`foo+json` is checked as JSON).
-pub(super) fn external_syntax(syntax: &str, text: &str) -> Option<String> {
+/// What Puppet's syntax checker says of `text` in `syntax`: `Ok` with the checker's message
+/// when the text does not conform, `Err` with the error the checker raises when it refuses
+/// the syntax itself (the `pp` and `epp` checkers take only their own name: `text+pp` is
+/// refused, whatever the text). The checker is the one for the syntax or for its longest
+/// `+`-suffix that has one (`foo+json` is checked as JSON).
+pub(super) fn external_syntax(syntax: &str, text: &str) -> Option<Result<String, String>> {
+    external_syntax_message(syntax, text).transpose()
+}
+
+fn external_syntax_message(syntax: &str, text: &str) -> Result<Option<String>, String> {
     let segments: Vec<&str> = syntax.split('+').collect();
     for i in 0..segments.len() {
+        let refused =
+            |name: &str| Err(format!("{name} syntax checker: the syntax identifier must be a String, e.g. pp"));
         match segments[i..].join("+").as_str() {
             "json" => {
-                return check_json(text).err().map(|e| {
+                return Ok(check_json(text).err().map(|e| {
                     format!(
                         "JSON syntax checker: Cannot parse invalid JSON string. \"{}\"",
                         escape_line_breaks(&truncate(&e, 100))
                     )
-                })
+                }))
             }
-            "base64" => return check_base64(text),
+            "base64" => return Ok(check_base64(text)),
+            "pp" if i > 0 => return refused("PP"),
             "pp" => {
-                return check_pp(text)
-                    .map(|e| format!("PP syntax checker: \"{}\"", escape_line_breaks(&truncate(&e, 500))))
+                return Ok(check_pp(text)
+                    .map(|e| format!("PP syntax checker: \"{}\"", escape_line_breaks(&truncate(&e, 500)))))
             }
-            // EPP templates are not parsed here.
-            "epp" => return None,
+            "epp" if i > 0 => return refused("EPP"),
+            "epp" => {
+                return Ok(check_epp(text)
+                    .map(|e| format!("EPP syntax checker: \"{}\"", escape_line_breaks(&truncate(&e, 500)))))
+            }
             _ => {}
         }
     }
-    None
+    Ok(None)
 }
 
 fn truncate(s: &str, chars: usize) -> String {
@@ -125,6 +139,17 @@ fn check_pp(text: &str) -> Option<String> {
             }
         }
     }
+}
+
+/// The template parsed as `EvaluatingEppParser#parse_string` parses it (and validates its
+/// code): the message of its error, with its place in the text unless it is at the end.
+fn check_epp(text: &str) -> Option<String> {
+    let d = crate::epp::parse_template(text).err()?;
+    Some(if d.span.line == 0 {
+        d.message
+    } else {
+        format!("{} (line: {}, column: {})", d.message, d.span.line, d.span.column)
+    })
 }
 
 /// Ruby's JSON 2.6 parser (`JSON.parse`, as Puppet 7.23 runs it): `Err` holds its message,

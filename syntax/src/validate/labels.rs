@@ -62,6 +62,7 @@ pub fn label(e: &Expr) -> String {
 pub(super) fn node_label(node: Element<'_>) -> String {
     match node {
         Element::Program => "Program".into(),
+        Element::Template => "Lambda".into(),
         Element::Node(Node::Expr(e)) => label(e),
         Element::Node(Node::Body(_)) => "Block Expression".into(),
         Element::Node(Node::Lambda(_)) => "Lambda".into(),
