@@ -1032,7 +1032,10 @@ impl Evaluator {
             }
             return Ok(t.clone());
         }
+        // `Node` names the resource type of node definitions (Puppet's loaders know it),
+        // though nothing can declare one.
         if puppet_types::literal::RESOURCE_TYPES.contains(&lower.as_str())
+            || lower == "node"
             || self.compiler.defines.contains_key(&lower)
             || self.ruby_type_exists(&lower)
         {
