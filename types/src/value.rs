@@ -242,7 +242,8 @@ impl PartialEq for Value {
             (String(a), String(b)) => a == b,
             (Regexp(a), Regexp(b)) => a.source() == b.source(),
             (Array(a), Array(b)) => a == b,
-            (Hash(a), Hash(b)) => a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x == y),
+            // Ruby's `Hash#eql?`: the same entries, in any order.
+            (Hash(a), Hash(b)) => a.len() == b.len() && a.iter().all(|(k, v)| b.get(k) == Some(v)),
             (Type(a), Type(b)) => a == b,
             (Timespan(a), Timespan(b)) => a == b,
             (Timestamp(a), Timestamp(b)) => a == b,
@@ -285,11 +286,14 @@ impl StdHash for Value {
                 }
             }
             Value::Hash(h) => {
+                // In any order, as the entries are compared: the sum of each entry's hash.
                 h.len().hash(state);
-                for (k, v) in h.iter() {
-                    k.hash(state);
-                    v.hash(state);
-                }
+                let entries = h.iter().fold(0u64, |sum, entry| {
+                    let mut one = std::collections::hash_map::DefaultHasher::new();
+                    entry.hash(&mut one);
+                    sum.wrapping_add(one.finish())
+                });
+                entries.hash(state);
             }
             Value::Type(t) => t.hash(state),
             Value::Timespan(t) => t.hash(state),
