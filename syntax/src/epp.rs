@@ -130,18 +130,25 @@ enum Part<'a> {
     Render { code: &'a str, at: usize, open: usize, close: usize, trim: bool },
 }
 
+impl Template {
+    /// A template of `template`'s text with nothing read from it yet.
+    fn empty(template: &str) -> Template {
+        Template {
+            parameters: None,
+            body: None,
+            pieces: Vec::new(),
+            synthetic: Vec::new(),
+            incomplete: None,
+            template: template.to_owned(),
+        }
+    }
+}
+
 /// Parses a template. A malformed one is Puppet's message for it, placed in the template
 /// (`Unbalanced epp tag, reached <eof> without closing tag.`, `Syntax error at '}'`).
 pub fn parse_template(template: &str) -> Result<Template, Diagnostic> {
     let (parts, params) = split(template)?;
-    let mut out = Template {
-        parameters: None,
-        body: None,
-        pieces: Vec::new(),
-        synthetic: Vec::new(),
-        incomplete: None,
-        template: template.to_owned(),
-    };
+    let mut out = Template::empty(template);
     if let Some((params, at)) = params {
         // the parameters, as those of a function
         let head = format!("function {FUNCTION}(");
@@ -273,14 +280,7 @@ impl Template {
 /// several, before its `Language validation logged N errors`), placed in the template.
 pub fn validation_errors(template: &str) -> Vec<Diagnostic> {
     let Ok((parts, _)) = split(template) else { return Vec::new() };
-    let mut out = Template {
-        parameters: None,
-        body: None,
-        pieces: Vec::new(),
-        synthetic: Vec::new(),
-        incomplete: None,
-        template: template.to_owned(),
-    };
+    let mut out = Template::empty(template);
     let (source, pieces, _) = rewrite(&parts, &mut out);
     out.pieces = pieces;
     let Ok(program) = crate::parse(&source) else { return Vec::new() };
