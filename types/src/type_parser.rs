@@ -238,6 +238,19 @@ impl Parser<'_> {
 
     /// A size parameter that is an Integer type as it is, or a range parameter made
     /// `Integer[v, default]`.
+    /// The size of `Collection[...]` and `String[...]`: an Integer type, or a range of two.
+    fn size_parameters(&self, ast: &Expr, p: &[Value], name: &str) -> Result<Size> {
+        match p {
+            [s] => self.size_from(ast, s),
+            [a, b] => {
+                self.assert_range(ast, a)?;
+                self.assert_range(ast, b)?;
+                size_of_range(a, b)
+            }
+            _ => Err(arity(name, "1 to 2", p.len())),
+        }
+    }
+
     fn size_from(&self, ast: &Expr, v: &Value) -> Result<Size> {
         match v {
             Value::Type(t) if matches!(**t, Type::Integer { .. }) => Ok(size_of(t)),
@@ -296,15 +309,7 @@ impl Parser<'_> {
                 };
                 collection(Type::Hash { key: Some(Rc::new(key)), value: Some(Rc::new(value)), size })
             }
-            "collection" => Type::Collection(Some(match p.as_slice() {
-                [s] => self.size_from(ast, s)?,
-                [a, b] => {
-                    self.assert_range(ast, a)?;
-                    self.assert_range(ast, b)?;
-                    size_of_range(a, b)?
-                }
-                _ => return Err(arity("Collection", "1 to 2", n)),
-            })),
+            "collection" => Type::Collection(Some(self.size_parameters(ast, &p, "Collection")?)),
             "class" => match p.as_slice() {
                 [Value::Undef] => Type::Class(None),
                 [Value::String(s)] => Type::Class(Some(Rc::from(s.strip_prefix("::").unwrap_or(s)))),
@@ -405,15 +410,7 @@ impl Parser<'_> {
                 [from, to] => float_range(from, to)?,
                 _ => return Err(arity("Float", "1 or 2", n)),
             },
-            "string" => Type::String(Some(StringParam::Size(match p.as_slice() {
-                [s] => self.size_from(ast, s)?,
-                [a, b] => {
-                    self.assert_range(ast, a)?;
-                    self.assert_range(ast, b)?;
-                    size_of_range(a, b)?
-                }
-                _ => return Err(arity("String", "1 to 2", n)),
-            }))),
+            "string" => Type::String(Some(StringParam::Size(self.size_parameters(ast, &p, "String")?))),
             "sensitive" => match p.as_slice() {
                 [t] => Type::Sensitive(Some(Rc::new(crate::infer::generalize(&self.assert_type(ast, t)?)))),
                 _ => return Err(arity("Sensitive", "0 to 1", n)),
