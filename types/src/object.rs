@@ -21,7 +21,7 @@ use crate::dispatch::{entry, struct_of, Signature};
 use crate::error::{Error, Result};
 use crate::instance::is_instance;
 use crate::regexp::Regexp;
-use crate::ty::{AttributeKind, CallableType, Member, ObjectExtension, ObjectType, StructElement, Type};
+use crate::ty::{AttributeKind, CallableType, Member, ObjectExtension, ObjectType, Type};
 use crate::value::{ObjectValue, Value};
 
 /// How many parents a chain may have before it is taken for a cycle.
@@ -36,20 +36,12 @@ fn pattern(source: &str) -> Type {
     Type::Pattern(Rc::from(vec![Rc::new(Regexp::new(source))]))
 }
 
-fn hash_of(key: Type, value: Type) -> Type {
-    Type::Hash { key: Some(Rc::new(key)), value: Some(Rc::new(value)), size: None }
-}
-
-fn type_of(t: Type) -> Type {
-    Type::Type(Some(Rc::new(t)))
-}
-
 fn callable() -> Type {
     Type::Callable(Rc::new(CallableType { params: None, block: None, return_type: None }))
 }
 
 fn annotations_type() -> Type {
-    Type::optional(hash_of(Type::Type(None), hash_of(pattern(MEMBER_NAME), Type::Any)))
+    Type::optional(Type::hash_of(Type::Type(None), Type::hash_of(pattern(MEMBER_NAME), Type::Any)))
 }
 
 /// `TYPE_OBJECT_I12N`: what an Object type's initialisation hash must be.
@@ -61,10 +53,10 @@ fn init_type() -> Type {
     struct_of(vec![
         entry("name", true, pattern(QUALIFIED_REFERENCE)),
         entry("parent", true, Type::Type(None)),
-        entry("type_parameters", true, hash_of(member.clone(), not_undef.clone())),
-        entry("attributes", true, hash_of(member.clone(), not_undef.clone())),
-        entry("constants", true, hash_of(member.clone(), Type::Any)),
-        entry("functions", true, hash_of(function_name, not_undef)),
+        entry("type_parameters", true, Type::hash_of(member.clone(), not_undef.clone())),
+        entry("attributes", true, Type::hash_of(member.clone(), not_undef.clone())),
+        entry("constants", true, Type::hash_of(member.clone(), Type::Any)),
+        entry("functions", true, Type::hash_of(function_name, not_undef)),
         entry("equality", true, Type::variant(vec![member.clone(), Type::array_of(member)])),
         entry("equality_include_type", true, Type::Boolean(None)),
         entry("checks", true, Type::Any),
@@ -93,7 +85,7 @@ fn attribute_type() -> Type {
 /// `TYPE_FUNCTION`: a function given as a hash.
 fn function_type() -> Type {
     struct_of(vec![
-        entry("type", false, type_of(callable())),
+        entry("type", false, Type::type_of(callable())),
         entry("final", true, Type::Boolean(None)),
         entry("override", true, Type::Boolean(None)),
         entry("annotations", true, annotations_type()),
@@ -345,7 +337,7 @@ pub fn from_init_hash(name: Option<Rc<str>>, init: &Value) -> Result<ObjectType>
             let spec = match spec {
                 Value::Hash(_) => spec.clone(),
                 _ => {
-                    assert_instance(&format!("function {label}[{key}]"), &type_of(callable()), spec)?;
+                    assert_instance(&format!("function {label}[{key}]"), &Type::type_of(callable()), spec)?;
                     let mut h = crate::value::Hash::default();
                     h.insert(Value::from("type"), spec.clone());
                     Value::Hash(Rc::new(h))
@@ -864,14 +856,6 @@ fn member_form(m: &Member) -> MemberForm<'_> {
         MemberForm::Type(&m.ty)
     } else {
         MemberForm::Hash(options)
-    }
-}
-
-/// Elements of a `Struct` as `(key, value type)`, for callers outside the crate.
-pub fn struct_elements(t: &Type) -> &[StructElement] {
-    match t {
-        Type::Struct(e) => e,
-        _ => &[],
     }
 }
 
