@@ -180,7 +180,10 @@ impl Session {
         }
         if !errors.is_empty() {
             // Several validation errors are logged one by one (their bare messages), then
-            // reported together.
+            // reported together; so are those a heredoc's text has.
+            for logged in errors.iter().flat_map(|e| &e.logged) {
+                self.log(Log { level: Level::Err, message: logged.clone() });
+            }
             if errors.len() > 1 {
                 for e in &errors {
                     self.log(Log { level: Level::Err, message: e.message.clone() });

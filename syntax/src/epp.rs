@@ -258,40 +258,23 @@ impl Template {
         // many there were (with no place)
         let diagnostics = if body { crate::validate_template(&program) } else { crate::validate(&program) };
         let warnings = diagnostics.iter().filter(|d| d.severity != crate::Severity::Error).count();
-        let mut errors = diagnostics.into_iter().filter(|d| d.severity == crate::Severity::Error);
-        match (errors.next(), errors.count()) {
-            (None, _) => {}
-            (Some(d), 0) => return Err(place(self, d)),
-            (Some(_), more) if warnings > 0 => {
-                let message =
-                    format!("Language validation logged {} errors, and {warnings} warnings. Giving up", more + 1);
-                return Err(Diagnostic::error(message, Span::default()));
-            }
-            (Some(_), more) => {
-                let message = format!("Language validation logged {} errors. Giving up", more + 1);
-                return Err(Diagnostic::error(message, Span::default()));
+        let mut errors: Vec<Diagnostic> =
+            diagnostics.into_iter().filter(|d| d.severity == crate::Severity::Error).collect();
+        match errors.len() {
+            0 => Ok(program),
+            1 => Err(place(self, errors.remove(0))),
+            // several: Puppet logs each, then counts them (with no place)
+            n => {
+                let message = match warnings {
+                    0 => format!("Language validation logged {n} errors. Giving up"),
+                    _ => format!("Language validation logged {n} errors, and {warnings} warnings. Giving up"),
+                };
+                let mut d = Diagnostic::error(message, Span::default());
+                d.logged = errors.into_iter().map(|e| e.message).collect();
+                Err(d)
             }
         }
-        Ok(program)
     }
-}
-
-/// The validation errors of a template that parses (Puppet logs each of them when there are
-/// several, before its `Language validation logged N errors`), placed in the template.
-pub fn validation_errors(template: &str) -> Vec<Diagnostic> {
-    let Ok((parts, _)) = split(template) else { return Vec::new() };
-    let mut out = Template::empty(template);
-    let (source, pieces, _) = rewrite(&parts, &mut out);
-    out.pieces = pieces;
-    let Ok(program) = crate::parse(&source) else { return Vec::new() };
-    crate::validate_template(&program)
-        .into_iter()
-        .filter(|d| d.severity == crate::Severity::Error)
-        .map(|d| {
-            let (line, column) = out.template_position(d.span);
-            Diagnostic::error(d.message, Span { line, column, ..d.span })
-        })
-        .collect()
 }
 
 /// The template's parts, and its parameter list (the text between the pipes, with its

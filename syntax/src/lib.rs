@@ -41,15 +41,18 @@ pub struct Diagnostic {
     pub severity: Severity,
     pub message: String,
     pub span: Span,
+    /// The errors Puppet logs one by one before this one, when this one only counts them
+    /// (`Language validation logged N errors`, also inside a heredoc's or a template's text).
+    pub logged: Vec<String>,
 }
 
 impl Diagnostic {
     pub fn error(message: impl Into<String>, span: Span) -> Self {
-        Diagnostic { severity: Severity::Error, message: message.into(), span }
+        Diagnostic { severity: Severity::Error, message: message.into(), span, logged: Vec::new() }
     }
 
     pub fn warning(message: impl Into<String>, span: Span) -> Self {
-        Diagnostic { severity: Severity::Warning, message: message.into(), span }
+        Diagnostic { severity: Severity::Warning, message: message.into(), span, logged: Vec::new() }
     }
 }
 

@@ -417,10 +417,10 @@ impl<'a> Checker<'a> {
             Heredoc { syntax, text } => {
                 if let String(value) = &text.kind {
                     match external_syntax(syntax, value) {
-                        Some(Ok(message)) => {
+                        Some(Ok((message, logged))) => {
                             let span = heredoc_text_pos(e);
                             let message = format!("Invalid produced text having syntax: '{syntax}'. {message}");
-                            self.stop = Some(Diagnostic::error(message, span));
+                            self.stop = Some(Diagnostic { logged, ..Diagnostic::error(message, span) });
                         }
                         // the checker refused the syntax: its error has no place
                         Some(Err(message)) => self.stop = Some(Diagnostic::error(message, Span::default())),

@@ -45,7 +45,7 @@ fn inline_epp(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let source = call.arg(0);
     let text = source.as_str().unwrap_or_default();
     let template = epp::parse_template(text).map_err(|d| {
-        log_validation_errors(ev, &d, text);
+        log_validation_errors(ev, &d);
         invalid("inline_epp", &d, INLINE_FILE)
     })?;
     // an inline template sees the calling scope
@@ -69,7 +69,7 @@ fn epp(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let file: Rc<str> = path.display().to_string().into();
     let text = String::from_utf8_lossy(&text);
     let template = epp::parse_template(&text).map_err(|d| {
-        log_validation_errors(ev, &d, &text);
+        log_validation_errors(ev, &d);
         invalid("epp", &d, &file)
     })?;
     // a template file sees the global scope only
@@ -78,11 +78,9 @@ fn epp(ev: &mut Evaluator, call: Call) -> Eval<Value> {
 }
 
 /// A template with several validation errors: Puppet logs each before it gives up.
-fn log_validation_errors(ev: &mut Evaluator, d: &puppet_syntax::Diagnostic, text: &str) {
-    if d.message.starts_with("Language validation logged") {
-        for error in epp::validation_errors(text) {
-            ev.log(crate::eval::Level::Err, error.message);
-        }
+fn log_validation_errors(ev: &mut Evaluator, d: &puppet_syntax::Diagnostic) {
+    for error in &d.logged {
+        ev.log(crate::eval::Level::Err, error.clone());
     }
 }
 

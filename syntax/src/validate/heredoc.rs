@@ -11,12 +11,13 @@ use crate::Diagnostic;
 /// when the text does not conform, `Err` with the error the checker raises when it refuses
 /// the syntax itself (the `pp` and `epp` checkers take only their own name: `text+pp` is
 /// refused, whatever the text). The checker is the one for the syntax or for its longest
-/// `+`-suffix that has one (`foo+json` is checked as JSON).
-pub(super) fn external_syntax(syntax: &str, text: &str) -> Option<Result<String, String>> {
+/// `+`-suffix that has one (`foo+json` is checked as JSON). The message comes with the
+/// errors Puppet logs before it (the `pp` and `epp` checkers' several validation errors).
+pub(super) fn external_syntax(syntax: &str, text: &str) -> Option<Result<(String, Vec<String>), String>> {
     external_syntax_message(syntax, text).transpose()
 }
 
-fn external_syntax_message(syntax: &str, text: &str) -> Result<Option<String>, String> {
+fn external_syntax_message(syntax: &str, text: &str) -> Result<Option<(String, Vec<String>)>, String> {
     let segments: Vec<&str> = syntax.split('+').collect();
     for i in 0..segments.len() {
         let refused =
@@ -24,22 +25,25 @@ fn external_syntax_message(syntax: &str, text: &str) -> Result<Option<String>, S
         match segments[i..].join("+").as_str() {
             "json" => {
                 return Ok(check_json(text).err().map(|e| {
-                    format!(
+                    let message = format!(
                         "JSON syntax checker: Cannot parse invalid JSON string. \"{}\"",
                         escape_line_breaks(&truncate(&e, 100))
-                    )
+                    );
+                    (message, Vec::new())
                 }))
             }
-            "base64" => return Ok(check_base64(text)),
+            "base64" => return Ok(check_base64(text).map(|message| (message, Vec::new()))),
             "pp" if i > 0 => return refused("PP"),
             "pp" => {
-                return Ok(check_pp(text)
-                    .map(|e| format!("PP syntax checker: \"{}\"", escape_line_breaks(&truncate(&e, 500)))))
+                return Ok(check_pp(text).map(|(e, logged)| {
+                    (format!("PP syntax checker: \"{}\"", escape_line_breaks(&truncate(&e, 500))), logged)
+                }))
             }
             "epp" if i > 0 => return refused("EPP"),
             "epp" => {
-                return Ok(check_epp(text)
-                    .map(|e| format!("EPP syntax checker: \"{}\"", escape_line_breaks(&truncate(&e, 500)))))
+                return Ok(check_epp(text).map(|(e, logged)| {
+                    (format!("EPP syntax checker: \"{}\"", escape_line_breaks(&truncate(&e, 500))), logged)
+                }))
             }
             _ => {}
         }
@@ -113,8 +117,9 @@ fn strict_base64(b: &[u8]) -> bool {
     true
 }
 
-/// Puppet parses (and validates) the text as a manifest; the message is its error's.
-fn check_pp(text: &str) -> Option<String> {
+/// Puppet parses (and validates) the text as a manifest; the message is its error's, with
+/// the errors it logged first when there were several.
+fn check_pp(text: &str) -> Option<(String, Vec<String>)> {
     let with_position = |d: &Diagnostic| {
         if d.message.ends_with("end of input") {
             d.message.clone()
@@ -123,33 +128,37 @@ fn check_pp(text: &str) -> Option<String> {
         }
     };
     match crate::parse(text) {
-        Err(diagnostics) => diagnostics.first().map(with_position),
+        Err(diagnostics) => diagnostics.first().map(|d| (with_position(d), Vec::new())),
         Ok(program) => {
             let diagnostics = validate(&program);
             let errors: Vec<&Diagnostic> =
                 diagnostics.iter().filter(|d| d.severity == crate::Severity::Error).collect();
             let warnings = diagnostics.len() - errors.len();
+            let logged = || errors.iter().map(|d| d.message.clone()).collect();
             match errors.len() {
                 0 => None,
-                1 => Some(with_position(errors[0])),
-                n if warnings > 0 => {
-                    Some(format!("Language validation logged {n} errors, and {warnings} warnings. Giving up"))
-                }
-                n => Some(format!("Language validation logged {n} errors. Giving up")),
+                1 => Some((with_position(errors[0]), Vec::new())),
+                n if warnings > 0 => Some((
+                    format!("Language validation logged {n} errors, and {warnings} warnings. Giving up"),
+                    logged(),
+                )),
+                n => Some((format!("Language validation logged {n} errors. Giving up"), logged())),
             }
         }
     }
 }
 
 /// The template parsed as `EvaluatingEppParser#parse_string` parses it (and validates its
-/// code): the message of its error, with its place in the text unless it is at the end.
-fn check_epp(text: &str) -> Option<String> {
+/// code): the message of its error, with its place in the text unless it is at the end, and
+/// the errors logged before it.
+fn check_epp(text: &str) -> Option<(String, Vec<String>)> {
     let d = crate::epp::parse_template(text).err()?;
-    Some(if d.span.line == 0 {
+    let message = if d.span.line == 0 {
         d.message
     } else {
         format!("{} (line: {}, column: {})", d.message, d.span.line, d.span.column)
-    })
+    };
+    Some((message, d.logged))
 }
 
 /// Ruby's JSON 2.6 parser (`JSON.parse`, as Puppet 7.23 runs it): `Err` holds its message,
