@@ -11,7 +11,7 @@ use puppet_syntax::Span;
 use puppet_types::display::value_to_s;
 use puppet_types::{Type, Value};
 
-use super::compiler::in_file;
+use super::compiler::{in_file, SettingsCode};
 use super::relationships::reference_value;
 use crate::catalog::{self, valid_tag, Attributes, Container, Kind, Resource};
 use crate::error::{bare, fail, Eval, Flow};
@@ -525,15 +525,65 @@ impl Evaluator {
             file: None,
         };
         self.compiler.classes_defs.insert("settings".into(), Rc::new(def));
+        self.compiler.settings = Rc::new(settings.clone());
         let scope = Scope::many(&self.top);
-        for (k, v) in settings.iter() {
+        self.merge_settings(&scope);
+        self.compiler.class_scopes.insert("settings".into(), scope);
+    }
+
+    /// The settings, `$name` and `$title` in the settings class's scope (`merge_settings`),
+    /// replacing what its code set.
+    fn merge_settings(&self, scope: &Scope) {
+        for (k, v) in self.compiler.settings.iter() {
             if let Value::String(name) = k {
-                scope.bind(name.clone(), v.clone());
+                scope.replace(name, v.clone());
             }
         }
-        scope.bind("name".into(), Value::from("settings"));
-        scope.bind("title".into(), Value::from("settings"));
-        self.compiler.class_scopes.insert("settings".into(), scope);
+        scope.replace("name", Value::from("settings"));
+        scope.replace("title", Value::from("settings"));
+    }
+
+    /// A program's own `class settings`: Puppet runs its code when the compile starts
+    /// (`create_settings_scope`), before the main class, in a scope of the top scope, with
+    /// its parameters' defaults and without its parent class; the settings are merged into
+    /// that scope afterwards.
+    pub(crate) fn run_settings_code(&mut self) -> Eval<()> {
+        if self.compiler.settings_code != SettingsCode::Defined {
+            return Ok(());
+        }
+        self.compiler.settings_code = SettingsCode::Run;
+        let Some(def) = self.compiler.classes_defs.get("settings").cloned() else { return Ok(()) };
+        let scope = Scope::many(&self.top);
+        self.compiler.class_scopes.insert("settings".into(), scope.clone());
+        // `$settings::x` names only the class's own variables until the merge
+        let qualified: Vec<(String, Value)> = ["all_local", "name", "title"]
+            .into_iter()
+            .map(str::to_owned)
+            .chain(self.compiler.settings.keys().filter_map(|k| k.as_str().map(str::to_owned)))
+            .filter_map(|name| {
+                let key = format!("settings::{name}");
+                self.top.remove(&key).map(|v| (key, v))
+            })
+            .collect();
+        let reference = catalog::reference("Class", "settings");
+        let index = self.compiler.catalog.position("Class", "settings");
+        let result = self.in_container(Container::new("Class", "settings"), def.file.clone(), scope.clone(), |ev| {
+            ev.bind_module_name("settings");
+            ev.scope.bind("title".into(), Value::from("settings"));
+            ev.scope.bind("name".into(), Value::from("settings"));
+            let bound = ev
+                .bind_definition_parameters(&def.parameters, IndexMap::new(), &reference, true)
+                .map_err(|flow| break_in_defaults(flow, &def))?;
+            if let Some(index) = index {
+                ev.compiler.catalog.at_mut(index).params = bound;
+            }
+            body_supporting_return(ev, def.body.as_ref())
+        });
+        self.merge_settings(&scope);
+        for (key, value) in qualified {
+            self.top.replace(&key, value);
+        }
+        result
     }
 
     /// Evaluates one defined resource's body.

@@ -46,6 +46,18 @@ pub struct Compiler {
     pub(crate) definition_error: Option<String>,
     /// Declaring through `create_resources` (its errors name no file).
     pub(crate) created_by_function: bool,
+    /// Puppet's settings, as the settings class's scope holds them.
+    pub(crate) settings: Rc<puppet_types::value::Hash>,
+    /// Where a program's own `class settings` is: defined and not run yet, or run.
+    pub(crate) settings_code: SettingsCode,
+}
+
+/// A program's own `class settings`, whose code Puppet runs when the compile starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SettingsCode {
+    None,
+    Defined,
+    Run,
 }
 
 impl Compiler {
@@ -64,6 +76,8 @@ impl Compiler {
             node_scope: None,
             definition_error: None,
             created_by_function: false,
+            settings: Rc::default(),
+            settings_code: SettingsCode::None,
         }
     }
 }
@@ -182,6 +196,11 @@ impl Evaluator {
             match &statement.kind {
                 ExprKind::Class { name, parameters, parent, body } => {
                     self.note_definition(seen, name, true, statement.at.line);
+                    if name.trim_start_matches("::").eq_ignore_ascii_case("settings")
+                        && self.compiler.settings_code == SettingsCode::None
+                    {
+                        self.compiler.settings_code = SettingsCode::Defined;
+                    }
                     let def = Definition {
                         name: name.clone(),
                         parameters: parameters.clone(),

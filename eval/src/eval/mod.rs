@@ -345,6 +345,7 @@ impl Evaluator {
         let defined = self.define_all(body, source);
         self.loader.loading_file = saved_loading;
         defined?;
+        self.run_settings_code()?;
         let frames = self.call_frames.len();
         let saved_file = std::mem::replace(&mut self.loader.current_file, self.program_name.clone());
         self.call_frames.push((self.program_name.clone(), 0));
