@@ -227,6 +227,12 @@ impl Template {
     ) -> Result<crate::Program, Diagnostic> {
         self.pieces = pieces;
         let place = |t: &Template, d: Diagnostic| {
+            // a lexical error is the one Puppet's lexer meets in the template's one stream
+            if !d.message.starts_with("Syntax error") {
+                if let Some(lexical) = crate::lexer::lex_epp(&t.template).error {
+                    return lexical;
+                }
+            }
             // past an expression that leaves a bracket open, the error is at its `%>`
             let incomplete = t.incomplete.and_then(|i| t.synthetic.get(i));
             if let Some(token) = incomplete.filter(|_| d.message.starts_with("Syntax error at ")) {
@@ -282,6 +288,7 @@ impl Template {
 #[allow(clippy::type_complexity)]
 fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagnostic> {
     let bytes = template.as_bytes();
+    let lexed = crate::lexer::lex_epp(template);
     let mut parts = Vec::new();
     let mut params = None;
     let mut text = String::new();
@@ -335,12 +342,10 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
                 None => return Err(unbalanced(template, tag_start)),
             }
         } else {
-            match find_close(template, i) {
-                Ok((end, trim)) => (end, if trim { 3 } else { 2 }, trim),
-                Err(Some(_)) => {
-                    return Err(unclosed_quote(template, i).unwrap_or_else(|| unbalanced(template, tag_start)))
-                }
-                Err(None) => return Err(unbalanced(template, tag_start)),
+            // where Puppet's lexer ends the code (strings and comments in it hold `%>`)
+            match lexed.closes.iter().find(|(at, _)| *at >= i) {
+                Some(&(end, trim)) => (end, if trim { 3 } else { 2 }, trim),
+                None => return Err(lexed.error.clone().unwrap_or_else(|| unbalanced(template, tag_start))),
             }
         };
         let code = &template[i..end];
@@ -397,41 +402,6 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
     Ok((parts, params))
 }
 
-/// Where the code of a tag ends: the offset of its `%>` (or of the `-` of `-%>`, then
-/// `true`), skipping quoted strings and comments (`# ...` to the end of the line,
-/// `/* ... */`), in which `%>` is text, as Puppet's lexer reads them. `Err` when the tag is
-/// not closed, with the offset of a quote that is not closed either.
-fn find_close(template: &str, from: usize) -> Result<(usize, bool), Option<usize>> {
-    let bytes = template.as_bytes();
-    let mut i = from;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'#' => i = template[i..].find('\n').map_or(bytes.len(), |n| i + n),
-            b'/' if template[i..].starts_with("/*") => {
-                i = template[i + 2..].find("*/").map_or(bytes.len(), |n| i + 2 + n + 2);
-            }
-            q @ (b'\'' | b'"') => {
-                let quote = i;
-                i += 1;
-                while i < bytes.len() && bytes[i] != q {
-                    if bytes[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                if i >= bytes.len() {
-                    return Err(Some(quote));
-                }
-                i += 1;
-            }
-            b'-' if template[i..].starts_with("-%>") => return Ok((i, true)),
-            b'%' if template[i..].starts_with("%>") => return Ok((i, false)),
-            _ => i += 1,
-        }
-    }
-    Err(None)
-}
-
 /// Whether the code leaves a bracket (`(`, `[`, `{`, `<|`, `<<|`) open, as Puppet's lexer
 /// reads its tokens.
 fn opens_brackets(code: &str) -> bool {
@@ -452,19 +422,6 @@ fn opens_brackets(code: &str) -> bool {
         }
     }
     depth > 0
-}
-
-/// Puppet's lexer error for a tag whose code (from `from`) opens a string that the rest of
-/// the template does not close (`Unclosed quote after '"' followed by '...'`), placed in the
-/// template.
-fn unclosed_quote(template: &str, from: usize) -> Option<Diagnostic> {
-    let d = crate::parse(template.get(from..)?).err()?.into_iter().next()?;
-    if !d.message.starts_with("Unclosed quote") {
-        return None;
-    }
-    let at = from + d.span.start;
-    let (line, column) = position_of(template, at);
-    Some(Diagnostic::error(d.message, Span { start: at, end: at, line, column }))
 }
 
 /// Puppet's error for a tag that is not closed, placed at the end of the template.

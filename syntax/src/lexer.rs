@@ -390,6 +390,32 @@ pub fn lex(source: &str) -> Lexed {
     lexed
 }
 
+/// A template lexed as Puppet's EPP lexer lexes it: one scanner over the whole text,
+/// starting in text, where `<%` (`<%-`, `<%=`) starts code and `%>` (`-%>`) ends it, so that
+/// a string opened in a tag runs on through the text after it and a heredoc's lines are the
+/// template's next lines.
+pub struct EppLexed {
+    /// Where each tag's code ended: the offset of its `%>`, or of the `-` of `-%>` (`true`).
+    pub closes: Vec<(usize, bool)>,
+    /// The lexical error that stopped the lexer.
+    pub error: Option<Diagnostic>,
+}
+
+/// Lexes a template (see [`EppLexed`]).
+pub fn lex_epp(template: &str) -> EppLexed {
+    let mut lexer = Lexer::new(template.as_bytes(), None, 0);
+    lexer.epp = true;
+    let result = lexer.epp_text().map_err(|e| (e, 0)).and_then(|()| lexer.scan());
+    let error = result.err().map(|(err, _)| match err.pos {
+        Some(pos) => {
+            let (line, column) = locate(template.as_bytes(), pos);
+            Diagnostic::error(err.message, Span { start: pos, end: pos, line, column })
+        }
+        None => no_position(err.message, err.at),
+    });
+    EppLexed { closes: lexer.epp_closes, error }
+}
+
 /// Checks a file's bytes as Puppet does before lexing: a byte order mark (of any of the
 /// encodings lexer_support.rb's `assert_not_bom` knows) is an error, then bytes that are not
 /// UTF-8 (`invalid byte sequence in UTF-8`). Both are reported without a position.
@@ -826,6 +852,10 @@ struct Lexer<'a> {
     slash_cache: Option<(usize, Option<usize>)>,
     /// The end of the blanks starting a line (for WSLPAREN): the line start, and the end.
     blank_cache: Option<(usize, usize)>,
+    /// Lexing a template (`epp_mode`): `%>` and `-%>` end the code and start text.
+    epp: bool,
+    /// Where code ended in a template: each `%>` (or the `-` of `-%>`, then `true`).
+    epp_closes: Vec<(usize, bool)>,
 }
 
 fn positionless(message: impl Into<String>, at: usize) -> LexErr {
@@ -847,6 +877,8 @@ impl<'a> Lexer<'a> {
             stack,
             slash_cache: None,
             blank_cache: None,
+            epp: false,
+            epp_closes: Vec::new(),
         }
     }
 
@@ -933,6 +965,53 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// epp_support.rb's `EppScanner#scan`: the text up to the next tag that opens code (or
+    /// the end), past literal `<%%` and `<%# ... %>` comments; the scanner's last match is
+    /// what it leaves.
+    fn epp_text(&mut self) -> LexResult<()> {
+        // what comes next follows a text token (`/` after it starts a regexp)
+        self.out.push(Tok { kind: TokenKind::Other, start: self.pos, len: 0, value: None });
+        while !self.eos() {
+            // `scan_until(/(<%)|\z/)`
+            let Some(k) = find(self.s, b"<%", self.pos) else {
+                self.matched = Some((self.s.len(), self.s.len()));
+                self.pos = self.s.len();
+                return Ok(());
+            };
+            self.matched = Some((k, k + 2));
+            self.pos = k + 2;
+            match self.peek(0) {
+                None => {
+                    return Err(
+                        self.error("Unbalanced embedded expression - opening <% and reaching end of input", self.pos)
+                    )
+                }
+                // `getch`: `<%%` is text
+                Some(b'%') => {
+                    self.matched = Some((self.pos, self.pos + 1));
+                    self.pos += 1;
+                }
+                Some(b'#') => {
+                    // `scan_until(/[^%]%>/)`
+                    let end = (self.pos..self.s.len().saturating_sub(2))
+                        .find(|&m| self.s[m] != b'%' && self.s[m + 1..].starts_with(b"%>"));
+                    let Some(m) = end else {
+                        return Err(self.error("Reaching end after opening <%# without seeing %>", self.pos));
+                    };
+                    self.matched = Some((m, m + 3));
+                    self.pos = m + 3;
+                }
+                Some(b'-' | b'=') => {
+                    self.matched = Some((self.pos, self.pos + 1));
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(_) => return Ok(()),
+            }
+        }
+        Ok(())
+    }
+
     fn regexp_acceptable(&self) -> bool {
         use TokenKind::*;
         !matches!(
@@ -961,7 +1040,9 @@ impl<'a> Lexer<'a> {
     /// `Lexer2#scan`'s loop, for the main lexer. On error, returns how many tokens the parser
     /// had received.
     fn scan(&mut self) -> Result<(), (LexErr, usize)> {
-        self.skip_ws();
+        if !self.epp {
+            self.skip_ws();
+        }
         while !self.eos() {
             self.after = self.out.last().map(|t| t.kind);
             let delivered = self.out.len();
@@ -1016,6 +1097,12 @@ impl<'a> Lexer<'a> {
             b';' => self.emit(Semic, 1),
             b'?' => self.emit(QMark, 1),
             b'*' => self.emit(Times, 1),
+            b'%' if self.epp && la1 == Some(b'>') => {
+                self.epp_closes.push((self.pos, false));
+                self.pos += 2;
+                self.epp_text()?;
+                Step::Nothing
+            }
             b'%' => self.emit(Modulo, 1),
             b'{' => {
                 self.brace_count += 1;
@@ -1047,6 +1134,12 @@ impl<'a> Lexer<'a> {
                 Some(b'>') => self.emit(PArrow, 2),
                 _ => self.emit(Plus, 1),
             },
+            b'-' if self.epp && la1 == Some(b'%') && la2 == Some(b'>') => {
+                self.epp_closes.push((self.pos, true));
+                self.pos += 3;
+                self.epp_text()?;
+                Step::Nothing
+            }
             b'-' => match la1 {
                 Some(b'>') => self.emit(InEdge, 2),
                 Some(b'=') => self.emit(Deletes, 2),
