@@ -532,6 +532,15 @@ impl Evaluator {
         Ok(())
     }
 
+    /// Resolves the program's Object type of this lower-case name if it is still pending
+    /// (see [`Evaluator::type_reference`]), with its error as it is raised.
+    pub(crate) fn resolve_pending_object(&mut self, lower: &str) -> Eval<()> {
+        match self.pending_objects.remove(lower) {
+            Some(pending) => self.resolve_object(pending),
+            None => Ok(()),
+        }
+    }
+
     /// `PObjectType#resolve`: the Object type of an alias from its hash, read as Puppet's
     /// type parser reads it (unknown names are references), named after the alias.
     fn resolve_object(&mut self, pending: PendingObject) -> Eval<()> {
@@ -996,14 +1005,12 @@ impl Evaluator {
         if let Some(t) = puppet_types::literal::builtin_type(&lower) {
             return Ok(t);
         }
-        if let Some(pending) = self.pending_objects.remove(&lower) {
-            self.resolve_object(pending).map_err(|e| match e {
-                Flow::Error(e) if e.at.is_none() => {
-                    fail_at(format!("Error while evaluating a Type-Name, {}", e.message), at)
-                }
-                other => other,
-            })?;
-        }
+        self.resolve_pending_object(&lower).map_err(|e| match e {
+            Flow::Error(e) if e.at.is_none() => {
+                fail_at(format!("Error while evaluating a Type-Name, {}", e.message), at)
+            }
+            other => other,
+        })?;
         if let Some(Type::Alias(a)) = self.aliases.get(&lower) {
             // An Object type declared by an alias is that type, named after it.
             if a.is_resolved() {

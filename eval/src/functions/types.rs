@@ -74,16 +74,49 @@ fn type_function(_ev: &mut Evaluator, call: Call) -> Eval<Value> {
     }))
 }
 
-/// `TypeParser#parse` of a type string, with the program's type aliases: a type name or a
-/// type name with parameters; an unknown name is an unresolved type reference.
-pub(crate) fn parse_type_string(ev: &Evaluator, src: &str) -> Eval<Type> {
-    let mut reader = puppet_types::literal::Reader::with_string_new(pfmt::string_new_hook);
-    for t in ev.aliases.values() {
-        if let Type::Alias(a) = t {
-            reader.alias_type(&a.name, a.resolved_type());
+/// `TypeParser#parse` of a type string with the loader of the code that calls it: the
+/// type map, Puppet's static types, then what the program and its modules define (type
+/// aliases, Object types, defined and resource types); an unknown name is an unresolved
+/// type reference.
+pub(crate) fn parse_type_string(ev: &mut Evaluator, src: &str) -> Eval<Type> {
+    let loader = EvaluatorLoader { ev: std::cell::RefCell::new(ev), error: std::cell::RefCell::new(None) };
+    let parsed = puppet_types::type_parser::parse(src, &loader);
+    if let Some(flow) = loader.error.into_inner() {
+        return Err(flow);
+    }
+    Ok(parsed?)
+}
+
+/// The loaders of the evaluated code as the type parser asks them (`loader.load(:type, name)`).
+struct EvaluatorLoader<'a> {
+    ev: std::cell::RefCell<&'a mut Evaluator>,
+    /// The first error loading a type raised (a broken Object type), raised after parsing.
+    error: std::cell::RefCell<Option<crate::error::Flow>>,
+}
+
+impl puppet_types::type_parser::TypeLoader for EvaluatorLoader<'_> {
+    fn load_type(&self, name: &str) -> Option<Type> {
+        if let Some(t) = puppet_types::type_parser::StaticLoader.load_type(name) {
+            return Some(t);
+        }
+        let mut ev = self.ev.try_borrow_mut().ok()?;
+        // an Object type's errors are the caller's (not a Type-Name's)
+        if let Err(flow) = ev.resolve_pending_object(&name.to_lowercase()) {
+            self.error.borrow_mut().get_or_insert(flow);
+            return None;
+        }
+        let saved = std::mem::replace(&mut ev.in_type_alias, true);
+        let found = ev.type_reference(name, puppet_syntax::Span::default());
+        ev.in_type_alias = saved;
+        match found {
+            Ok(Type::Reference(_)) => None,
+            Ok(t) => Some(t),
+            Err(flow) => {
+                self.error.borrow_mut().get_or_insert(flow);
+                None
+            }
         }
     }
-    Ok(puppet_types::assert_type::parse_type_string_with(&reader, src)?)
 }
 
 fn assert_type(ev: &mut Evaluator, call: Call) -> Eval<Value> {
