@@ -1017,7 +1017,7 @@ fn heredoc_text_pos(heredoc: &Expr) -> Span {
 // ---------------------------------------------------------------------------------------------
 // Literal values (`LiteralEvaluator`), for duplicate hash keys
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 enum Literal {
     String(String),
     Integer(num_bigint::BigInt),
@@ -1059,12 +1059,28 @@ fn literal(e: &Expr) -> Option<Literal> {
                     None => pairs.push((k, v)),
                 }
             }
-            // Ruby's hashes are equal whatever the order of their entries.
-            pairs.sort_by_key(|(k, v)| (k.inspect(), v.inspect()));
             Literal::Hash(pairs)
         }
         _ => return None,
     })
+}
+
+/// Ruby's `eql?`: hashes are equal whatever the order of their entries (and keep their
+/// order for messages).
+impl PartialEq for Literal {
+    fn eq(&self, other: &Literal) -> bool {
+        use Literal::*;
+        match (self, other) {
+            (String(a), String(b)) | (Regex(a), Regex(b)) => a == b,
+            (Integer(a), Integer(b)) => a == b,
+            (Float(a), Float(b)) => a == b,
+            (Boolean(a), Boolean(b)) => a == b,
+            (Undef, Undef) | (Default, Default) => true,
+            (Array(a), Array(b)) => a == b,
+            (Hash(a), Hash(b)) => a.len() == b.len() && a.iter().all(|pair| b.contains(pair)),
+            _ => false,
+        }
+    }
 }
 
 impl Literal {

@@ -15,7 +15,7 @@ use puppet_types::{Type, Value};
 use super::relationships::{reference_of, reference_value};
 use crate::catalog::{self, flatten, valid_tag, Attributes, Kind, Origin, Override, OverrideParam, Resource};
 use crate::error::{bare, fail, fail_at, Eval, Flow};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, Level, Strict};
 use crate::scope::Scope;
 
 impl Evaluator {
@@ -29,29 +29,7 @@ impl Evaluator {
     ) -> Eval<Value> {
         let type_name = match &type_expr.kind {
             ExprKind::QualifiedName(name) => name.clone(),
-            ExprKind::QualifiedReference(name) => name.clone(),
-            _ => match &self.eval(type_expr)? {
-                Value::String(s) => s.to_string(),
-                Value::Type(t) => match &**t {
-                    Type::Resource { type_name: Some(n), title: None } => n.to_string(),
-                    Type::Class(None) => "class".into(),
-                    other => {
-                        return Err(fail_at(
-                            format!("Illegal Resource Type expression, expected result of type String, got {other}"),
-                            type_expr.at,
-                        ))
-                    }
-                },
-                other => {
-                    return Err(fail_at(
-                        format!(
-                            "Illegal Resource Type expression, expected result of type String, got {}",
-                            value_to_s(other)
-                        ),
-                        type_expr.at,
-                    ))
-                }
-            },
+            _ => self.resource_type_name(type_expr)?,
         };
         let lower = type_name.trim_start_matches("::").to_lowercase();
         // A `default:` body gives the other bodies of the expression their defaults.
@@ -97,12 +75,48 @@ impl Evaluator {
             let reference = if lower == "class" {
                 self.declare_class_like(&title, params, e.at)
             } else {
-                self.declare_resource(&lower, &title, params, form, e.at)
+                self.declare_resource(&type_name, &title, params, form, e.at)
             }
             .map_err(|flow| statement_error(flow, e.at))?;
             declared.push(reference);
         }
         Ok(Value::array(declared))
+    }
+
+    /// The type of a resource expression written as a type (`File`, `Resource['file']`,
+    /// `Class`), as Puppet's `eval_ResourceExpression` reads it: an untitled resource type or
+    /// `Class`; anything else, or a type not written as a type name, is an illegal resource
+    /// type.
+    fn resource_type_name(&mut self, type_expr: &Expr) -> Eval<String> {
+        let acceptable = match &type_expr.kind {
+            ExprKind::QualifiedReference(_) => true,
+            ExprKind::Access { left, .. } => matches!(left.kind, ExprKind::QualifiedReference(_)),
+            _ => false,
+        };
+        let evaluated = self.eval(type_expr)?;
+        let illegal = |actual: String| {
+            Err(fail_at(
+                format!("Illegal Resource Type expression, expected result to be a type name, or untitled Resource, got {actual}"),
+                type_expr.at,
+            ))
+        };
+        let inferred = || puppet_types::infer::infer_generalized(&evaluated).to_string();
+        let Value::Type(t) = &evaluated else { return illegal(inferred()) };
+        if !acceptable {
+            return illegal(inferred());
+        }
+        match &**t {
+            Type::Class(None) => Ok("class".into()),
+            Type::Resource { type_name: Some(name), title: None } => Ok(name.to_string()),
+            // Puppet's `Resource` has no type name, and its resource expression crashes on it
+            // (Ruby's message, with its error highlight)
+            Type::Resource { type_name: None, title: None } => Err(statement_error(
+                fail("undefined method `include?' for nil:NilClass\n\n    if type_name.include?(':')\n                ^^^^^^^^^"),
+                type_expr.at,
+            )),
+            Type::Class(Some(_)) | Type::Resource { .. } => illegal(t.to_string()),
+            _ => illegal(inferred()),
+        }
     }
 
     /// The titles a title expression gives: a string, or an array of them (flattened).
@@ -194,15 +208,17 @@ impl Evaluator {
         Origin { file: self.loader.current_file.clone(), line: Some(line) }
     }
 
-    /// Adds one resource of a core or defined type to the catalog.
+    /// Adds one resource of a core or defined type to the catalog. `spelled`: the type's
+    /// name as the declaration gives it (an unknown type's message quotes it).
     pub(super) fn declare_resource(
         &mut self,
-        lower: &str,
+        spelled: &str,
         title: &str,
         params: Attributes,
         form: ResourceForm,
         at: Span,
     ) -> Eval<Value> {
+        let lower = &*spelled.trim_start_matches("::").to_lowercase();
         if crate::resource_types::get(lower).is_none() {
             self.load_definition(lower)?;
         }
@@ -219,7 +235,7 @@ impl Evaluator {
         } else if self.compiler.defines.contains_key(lower) {
             (Kind::Define, capitalize_segments(lower))
         } else {
-            return Err(fail(format!("Unknown resource type: '{lower}'")));
+            return Err(fail(format!("Unknown resource type: '{spelled}'")));
         };
         if form == ResourceForm::Exported {
             self.warn_at(
@@ -564,7 +580,17 @@ impl Evaluator {
         let target = self.eval(resources)?;
         let params = self.override_params(operations)?;
         for v in flatten(&target) {
+            if let Value::Type(t) = &v {
+                if let Type::Class(_) = &**t {
+                    return Err(fail_at(
+                        format!("Resource Override can only operate on resources, got: {}-Type", value_to_s(&v)),
+                        at,
+                    ));
+                }
+            }
             if let Some((type_name, title)) = reference_of(&v) {
+                // a node is a class to Puppet's resources (`Node['x']` overrides `Class[x]`)
+                let type_name = if type_name.eq_ignore_ascii_case("node") { "Class".to_owned() } else { type_name };
                 let source = Some((self.compiler.container.reference().into(), self.origin(at.line)));
                 let o = Override { key: catalog::key(&type_name, &title), params: params.clone(), at, source };
                 if !self.apply_override(&o)? {
@@ -606,8 +632,28 @@ impl Evaluator {
     pub(super) fn apply_override(&mut self, o: &Override) -> Eval<bool> {
         let Some(r) = self.compiler.catalog.get(&o.key.0, &o.key.1) else { return Ok(false) };
         if let Some((source, origin)) = &o.source {
-            if r.kind != Kind::Class && !self.may_override(source, &r.container) {
+            // a class's resource is its own code's (`Node['x']` overrides `Class[x]`)
+            let container = match r.kind {
+                Kind::Class => catalog::reference("Class", &r.title),
+                _ => r.container.to_string(),
+            };
+            if !self.may_override(source, &container) {
                 return Err(bare(format!("Only subclasses can override parameters{}", origin.suffix())));
+            }
+            // an evaluated class's (or defined resource's) code has read its parameters
+            if matches!(r.kind, Kind::Class | Kind::Define) && r.evaluated {
+                let defined_at = Origin { file: r.file.clone(), line: Some(r.at.line).filter(|l| *l > 0) }.suffix();
+                let message = match defined_at.trim_start() {
+                    "" => "Attempt to override an already evaluated resource with new values".to_owned(),
+                    at => {
+                        format!("Attempt to override an already evaluated resource, defined at {at}, with new values")
+                    }
+                };
+                match self.options.strict {
+                    Strict::Off => {}
+                    Strict::Warning => self.log(Level::Warning, format!("{message}{}", origin.suffix())),
+                    Strict::Error => return Err(bare(format!("{message}{}", origin.suffix()))),
+                }
             }
         }
         let Some(r) = self.compiler.catalog.get_mut(&o.key.0, &o.key.1) else { return Ok(false) };
