@@ -3,3 +3,4 @@
 
 pub mod excerpt;
 pub mod shell;
+pub mod tools;

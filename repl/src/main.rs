@@ -156,6 +156,10 @@ struct Source {
 }
 
 fn main() -> ExitCode {
+    // Puppet's developer commands (`poppet parser validate ...`); anything else is the runner
+    if std::env::args_os().nth(1).is_some_and(|a| a == "parser") {
+        return parser_command();
+    }
     let args = Args::parse();
     if let Some(template) = args.erb.clone() {
         return render_erb(&args, template);
@@ -332,6 +336,41 @@ impl NodeArgs {
 }
 
 /// The names `--platform` takes.
+/// `poppet parser ACTION`: Puppet's `puppet parser` face.
+#[derive(Parser)]
+#[command(name = "poppet parser", about = "Interact directly with the parser, as Puppet's `puppet parser` does")]
+struct ParserArgs {
+    #[command(subcommand)]
+    action: ParserAction,
+}
+
+#[derive(clap::Subcommand)]
+enum ParserAction {
+    /// Validate the syntax of one or more Puppet manifests: each file, or each directory's
+    /// `.pp` files in order up to the first that fails, or standard input when no file is
+    /// given; Puppet's messages, exit status 1 on any error.
+    Validate {
+        /// Colour the messages as Puppet's `color` setting does (`ansi`, `true`, `yes`; or
+        /// `false`).
+        #[arg(long, value_name = "WHEN", default_value = "ansi")]
+        color: String,
+        /// The manifests (files or directories).
+        paths: Vec<PathBuf>,
+    },
+}
+
+fn parser_command() -> ExitCode {
+    let args = ParserArgs::parse_from(std::env::args_os().skip(1));
+    match args.action {
+        ParserAction::Validate { color, paths } => {
+            let console = poppet::tools::Console { color: poppet::tools::color_setting(&color) };
+            let code =
+                on_deep_stack("validation", move || ExitCode::from(poppet::tools::parser::validate(&console, &paths)));
+            code
+        }
+    }
+}
+
 fn platform_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(puppet_eval::facts::PLATFORMS.iter().map(|(name, _)| *name))
 }

@@ -1,0 +1,274 @@
+//! `poppet parser validate` and `poppet parser dump`: Puppet 7.23's `puppet parser` face
+//! (`puppet/face/parser.rb`), with its output, its order and its exit codes.
+//!
+//! `validate` checks each manifest as Puppet's environment loads it (parsed, then validated):
+//! the problems Puppet logs while it validates (warnings, and each error when there are
+//! several) come as the files are read, in the order given; the error that stopped each file
+//! comes after all of them, as the face renders its result. A directory is a manifest
+//! directory: its `.pp` files (all the way down) in name order, up to the first that fails.
+//! Files are checked on all cores; what is printed is in Puppet's order.
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+
+use puppet_syntax::{Diagnostic, Severity};
+
+use super::{Console, Level};
+
+/// The environment's manifest `puppet parser validate` checks when given nothing.
+const DEFAULT_MANIFEST: &str = "/etc/puppet/code/environments/production/manifests";
+
+/// What checking one manifest gives: the lines Puppet logs while it checks, then the error
+/// that stops it (`None`: the manifest is valid).
+struct Checked {
+    logged: Vec<(Level, String)>,
+    error: Option<Stop>,
+}
+
+/// Why a manifest failed.
+enum Stop {
+    /// A parse error, rendered when all files are checked.
+    Parse(String),
+    /// An error that is no parse error (bytes that are not UTF-8): Puppet's face gives up on
+    /// the spot, without checking the files after it.
+    Abort(String),
+}
+
+/// `poppet parser validate [--color C] [PATH...]`; returns the exit code.
+pub fn validate(console: &Console, paths: &[PathBuf]) -> u8 {
+    let mut out = std::io::stderr().lock();
+    if paths.is_empty() {
+        let stdin = std::io::stdin();
+        if !stdin.is_terminal() {
+            let mut bytes = Vec::new();
+            if let Err(e) = stdin.lock().read_to_end(&mut bytes) {
+                console.line(&mut out, Level::Err, &format!("Could not read standard input: {e}"));
+                return 1;
+            }
+            let checked = check(&bytes, None);
+            return report(console, &mut out, vec![checked]);
+        }
+        console.notice(&format!("No manifest specified. Validating the default manifest {DEFAULT_MANIFEST}"));
+        return validate(console, &[PathBuf::from(DEFAULT_MANIFEST)]);
+    }
+    let (present, missing): (Vec<&PathBuf>, Vec<&PathBuf>) = paths.iter().partition(|p| p.exists());
+    let results = parallel_map(&present, |path| check_path(path));
+    if !missing.is_empty() {
+        // What was logged was printed as it came; the result is not rendered.
+        let mut aborted = false;
+        for checked in &results {
+            print_logged(console, &mut out, checked);
+            if let Some(Stop::Abort(message)) = &checked.error {
+                abort(console, &mut out, message);
+                aborted = true;
+                break;
+            }
+        }
+        if !aborted {
+            let list: Vec<String> =
+                missing.iter().map(|p| poppet_ruby::string::inspect(&format!("   {}\n", p.display()))).collect();
+            let message = format!("One or more file(s) specified did not exist:\n[{}]", list.join(", "));
+            abort(console, &mut out, &message);
+        }
+        return 1;
+    }
+    report(console, &mut out, results)
+}
+
+/// Prints what the checks logged, then their errors (Puppet's `when_rendering :console`).
+fn report(console: &Console, out: &mut impl Write, results: Vec<Checked>) -> u8 {
+    let mut errors = Vec::new();
+    for checked in results {
+        print_logged(console, out, &checked);
+        match checked.error {
+            Some(Stop::Abort(message)) => {
+                abort(console, out, &message);
+                return 1;
+            }
+            Some(Stop::Parse(message)) => errors.push(message),
+            None => {}
+        }
+    }
+    for message in &errors {
+        console.line(out, Level::Err, message);
+    }
+    u8::from(!errors.is_empty())
+}
+
+fn print_logged(console: &Console, out: &mut impl Write, checked: &Checked) {
+    for (level, message) in &checked.logged {
+        console.line(out, *level, message);
+    }
+}
+
+/// An error the face does not catch: Puppet prints it and its usage hint.
+fn abort(console: &Console, out: &mut impl Write, message: &str) {
+    console.line(out, Level::Err, message);
+    console.line(out, Level::Err, "Try 'puppet help parser validate' for usage");
+}
+
+/// A file, or a manifest directory (its `.pp` files in name order, up to the first that
+/// fails).
+fn check_path(path: &Path) -> Checked {
+    if !path.is_dir() {
+        let absolute = absolute(path);
+        return match std::fs::read(path) {
+            Ok(bytes) => check(&bytes, Some(&absolute)),
+            Err(e) => Checked {
+                logged: Vec::new(),
+                error: Some(Stop::Abort(format!("{e}: {}", absolute.display()).replace(" (os error", " (errno"))),
+            },
+        };
+    }
+    let mut files = Vec::new();
+    manifests_in(path, &mut files, 0);
+    files.sort();
+    let mut logged = Vec::new();
+    for file in files {
+        let checked = check_path(&file);
+        logged.extend(checked.logged);
+        if checked.error.is_some() {
+            return Checked { logged, error: checked.error };
+        }
+    }
+    Checked { logged, error: None }
+}
+
+/// The `.pp` files under `dir` (Ruby's `Dir.glob('**/*.pp')`: symbolic links to directories
+/// are not followed, so a loop of them ends).
+fn manifests_in(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else { continue };
+        if kind.is_dir() && depth < 256 {
+            manifests_in(&path, out, depth + 1);
+        } else if path.extension().is_some_and(|e| e == "pp") && path.is_file() {
+            out.push(path);
+        }
+    }
+}
+
+/// The path as Ruby's `File.expand_path` gives it (from the working directory).
+fn absolute(path: &Path) -> PathBuf {
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf())
+    };
+    let mut clean = PathBuf::new();
+    for part in joined.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                clean.pop();
+            }
+            other => clean.push(other),
+        }
+    }
+    clean
+}
+
+/// One manifest's bytes checked as Puppet's environment loads it; `file` is where it is
+/// (none for standard input).
+fn check(bytes: &[u8], file: Option<&Path>) -> Checked {
+    let place = |d: &Diagnostic| -> String {
+        match (file, d.span.line) {
+            (Some(f), 0) => format!(" (file: {})", f.display()),
+            (Some(f), line) => format!(" (file: {}, line: {line}, column: {})", f.display(), d.span.column),
+            (None, 0) => String::new(),
+            (None, line) => format!(" (line: {line}, column: {})", d.span.column),
+        }
+    };
+    let parse_error = |message: &str, suffix: String| {
+        Some(Stop::Parse(format!("Could not parse for environment production: {message}{suffix}")))
+    };
+    let source = match puppet_syntax::lexer::check_encoding(bytes) {
+        Ok(source) => source,
+        // a byte order mark is a parse error without a place; other bytes are Ruby's error
+        Err(d) if d.message.starts_with("Illegal") => {
+            return Checked { logged: Vec::new(), error: parse_error(&d.message, String::new()) }
+        }
+        Err(d) => {
+            return Checked {
+                logged: Vec::new(),
+                error: Some(Stop::Abort(format!("Could not parse for environment production: {}", d.message))),
+            }
+        }
+    };
+    let parsed = puppet_syntax::analyze(source);
+    let mut logged: Vec<(Level, String)> =
+        parsed.warnings.iter().map(|w| (Level::Warning, format!("{}{}", w.message, place(w)))).collect();
+    let program = match parsed.result {
+        Ok(program) => program,
+        Err(errors) => {
+            let error = errors.first().and_then(|d| parse_error(&d.message, place(d)));
+            return Checked { logged, error };
+        }
+    };
+    let diagnostics = puppet_syntax::validate(&program);
+    let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+    let warnings = diagnostics.len() - errors.len();
+    for d in &diagnostics {
+        match d.severity {
+            Severity::Warning => logged.push((Level::Warning, format!("{}{}", d.message, place(d)))),
+            // the errors a heredoc's text logged (they name no place)
+            Severity::Error => logged.extend(d.logged.iter().map(|m| (Level::Err, m.clone()))),
+        }
+    }
+    let error = match errors.as_slice() {
+        [] => None,
+        [one] => parse_error(&one.message, place(one)),
+        several => {
+            for d in several {
+                logged.push((Level::Err, format!("{}{}", d.message, place(d))));
+            }
+            let count = match warnings {
+                0 => format!("Language validation logged {} errors. Giving up", several.len()),
+                w => format!("Language validation logged {} errors, and {w} warnings. Giving up", several.len()),
+            };
+            Some(Stop::Parse(count))
+        }
+    };
+    Checked { logged, error }
+}
+
+/// `f` of each item, on every core, in the items' order.
+fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len()).max(1);
+    if threads == 1 {
+        return items.iter().map(f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .filter_map(|_| {
+                // parsing deep nesting recurses: as deep a stack as the runner's
+                std::thread::Builder::new()
+                    .stack_size(1 << 30)
+                    .spawn_scoped(scope, || {
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(item) = items.get(i) else { break };
+                            done.push((i, f(item)));
+                        }
+                        done
+                    })
+                    .ok()
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_default()).collect()
+    });
+    results.sort_by_key(|(i, _)| *i);
+    // a worker that could not start (or failed) leaves its items to this thread
+    let mut results = results.into_iter().peekable();
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        match results.next_if(|(j, _)| *j == i) {
+            Some((_, r)) => out.push(r),
+            None => out.push(f(item)),
+        }
+    }
+    out
+}
