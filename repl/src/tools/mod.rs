@@ -10,6 +10,8 @@ use std::io::Write;
 pub enum Level {
     Err,
     Warning,
+    /// A warning Puppet gives once in a run (`warnonce`).
+    WarningOnce,
     Notice,
 }
 
@@ -25,7 +27,7 @@ impl Console {
     pub fn line(&self, out: &mut impl Write, level: Level, message: &str) {
         let (name, color) = match level {
             Level::Err => ("Error", "\x1b[1;31m"),
-            Level::Warning => ("Warning", "\x1b[1;33m"),
+            Level::Warning | Level::WarningOnce => ("Warning", "\x1b[1;33m"),
             Level::Notice => ("Notice", "\x1b[m"),
         };
         let text = format!("{name}: {message}");

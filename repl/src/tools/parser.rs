@@ -23,16 +23,33 @@ const DEFAULT_MANIFEST: &str = "/etc/puppet/code/environments/production/manifes
 struct Checked {
     logged: Vec<(Level, String)>,
     error: Option<Stop>,
+    /// The defined types it defines, for the loaders the run shares: their names, and
+    /// where (`file://FILE?line=L&pos=C`).
+    defines: Vec<(String, String)>,
 }
 
 /// Why a manifest failed.
 enum Stop {
     /// A parse error, rendered when all files are checked.
     Parse(String),
-    /// An error that is no parse error (bytes that are not UTF-8): Puppet's face gives up on
-    /// the spot, without checking the files after it.
+    /// An error that is no parse error (bytes that are not UTF-8, a Ruby exception in
+    /// Puppet's lexer): Puppet's face gives up on the spot, without checking the files after
+    /// it.
     Abort(String),
+    /// Ruby's stack overflowed: Puppet prints nothing more and exits 1.
+    Silent,
+    /// An error rendered as it is, without the parse error's prefix.
+    Bare(String),
 }
+
+/// The Ruby exceptions Puppet's lexer raises on some inputs (see `puppet_syntax::lexer`),
+/// with the lines Ruby's error highlight adds to their message.
+const RUBY_EXCEPTIONS: &[(&str, &str)] = &[
+    ("undefined method `>=' for nil:NilClass", "\n\n          if la2 >= 'A' && la2 <= 'Z'\n                 ^^"),
+    ("undefined method `+' for nil:NilClass", "\n\n      offset_on_line(offset) +1\n                             ^"),
+    ("undefined method `length' for nil:NilClass", ""),
+    ("index out of range", ""),
+];
 
 /// `poppet parser validate [--color C] [PATH...]`; returns the exit code.
 pub fn validate(console: &Console, paths: &[PathBuf]) -> u8 {
@@ -56,13 +73,19 @@ pub fn validate(console: &Console, paths: &[PathBuf]) -> u8 {
     if !missing.is_empty() {
         // What was logged was printed as it came; the result is not rendered.
         let mut aborted = false;
+        let mut seen = Seen::default();
         for checked in &results {
-            print_logged(console, &mut out, checked);
-            if let Some(Stop::Abort(message)) = &checked.error {
-                abort(console, &mut out, message);
-                aborted = true;
-                break;
+            if let Some(message) = print_logged(console, &mut out, checked, &mut seen) {
+                abort(console, &mut out, &message);
+                return 1;
             }
+            match &checked.error {
+                Some(Stop::Abort(message)) => abort(console, &mut out, message),
+                Some(Stop::Silent) => {}
+                _ => continue,
+            }
+            aborted = true;
+            break;
         }
         if !aborted {
             let list: Vec<String> =
@@ -78,14 +101,19 @@ pub fn validate(console: &Console, paths: &[PathBuf]) -> u8 {
 /// Prints what the checks logged, then their errors (Puppet's `when_rendering :console`).
 fn report(console: &Console, out: &mut impl Write, results: Vec<Checked>) -> u8 {
     let mut errors = Vec::new();
+    let mut seen = Seen::default();
     for checked in results {
-        print_logged(console, out, &checked);
+        if let Some(message) = print_logged(console, out, &checked, &mut seen) {
+            abort(console, out, &message);
+            return 1;
+        }
         match checked.error {
             Some(Stop::Abort(message)) => {
                 abort(console, out, &message);
                 return 1;
             }
-            Some(Stop::Parse(message)) => errors.push(message),
+            Some(Stop::Parse(message) | Stop::Bare(message)) => errors.push(message),
+            Some(Stop::Silent) => return 1,
             None => {}
         }
     }
@@ -95,10 +123,37 @@ fn report(console: &Console, out: &mut impl Write, results: Vec<Checked>) -> u8 
     u8::from(!errors.is_empty())
 }
 
-fn print_logged(console: &Console, out: &mut impl Write, checked: &Checked) {
+/// What the run has seen: the warnings given once, the defined types and where.
+#[derive(Default)]
+struct Seen {
+    once: Vec<String>,
+    defines: std::collections::HashMap<String, String>,
+}
+
+/// Prints what a check logged; a defined type an earlier file defined too is the loaders'
+/// error, which stops the run.
+fn print_logged(console: &Console, out: &mut impl Write, checked: &Checked, seen: &mut Seen) -> Option<String> {
+    let once = &mut seen.once;
     for (level, message) in &checked.logged {
-        console.line(out, *level, message);
+        match level {
+            // `warnonce`: the first time in the run
+            Level::WarningOnce if once.contains(message) => {}
+            Level::WarningOnce => {
+                once.push(message.clone());
+                console.line(out, Level::Warning, message);
+            }
+            _ => console.line(out, *level, message),
+        }
     }
+    for (name, place) in &checked.defines {
+        if let Some(first) = seen.defines.get(name) {
+            return Some(format!(
+                "Attempt to redefine entity 'http://puppet.com/2016.1/runtime/type/{name}'. Originally set at {first}."
+            ));
+        }
+        seen.defines.insert(name.clone(), place.clone());
+    }
+    None
 }
 
 /// An error the face does not catch: Puppet prints it and its usage hint.
@@ -116,6 +171,7 @@ fn check_path(path: &Path) -> Checked {
             Ok(bytes) => check(&bytes, Some(&absolute)),
             Err(e) => Checked {
                 logged: Vec::new(),
+                defines: Vec::new(),
                 error: Some(Stop::Abort(format!("{e}: {}", absolute.display()).replace(" (os error", " (errno"))),
             },
         };
@@ -124,14 +180,16 @@ fn check_path(path: &Path) -> Checked {
     manifests_in(path, &mut files, 0);
     files.sort();
     let mut logged = Vec::new();
+    let mut defines = Vec::new();
     for file in files {
         let checked = check_path(&file);
         logged.extend(checked.logged);
+        defines.extend(checked.defines);
         if checked.error.is_some() {
-            return Checked { logged, error: checked.error };
+            return Checked { logged, defines, error: checked.error };
         }
     }
-    Checked { logged, error: None }
+    Checked { logged, defines, error: None }
 }
 
 /// The `.pp` files under `dir` (Ruby's `Dir.glob('**/*.pp')`: symbolic links to directories
@@ -187,11 +245,12 @@ fn check(bytes: &[u8], file: Option<&Path>) -> Checked {
         Ok(source) => source,
         // a byte order mark is a parse error without a place; other bytes are Ruby's error
         Err(d) if d.message.starts_with("Illegal") => {
-            return Checked { logged: Vec::new(), error: parse_error(&d.message, String::new()) }
+            return Checked { logged: Vec::new(), defines: Vec::new(), error: parse_error(&d.message, String::new()) }
         }
         Err(d) => {
             return Checked {
                 logged: Vec::new(),
+                defines: Vec::new(),
                 error: Some(Stop::Abort(format!("Could not parse for environment production: {}", d.message))),
             }
         }
@@ -202,8 +261,14 @@ fn check(bytes: &[u8], file: Option<&Path>) -> Checked {
     let program = match parsed.result {
         Ok(program) => program,
         Err(errors) => {
-            let error = errors.first().and_then(|d| parse_error(&d.message, place(d)));
-            return Checked { logged, error };
+            let error = errors.first().and_then(|d| match RUBY_EXCEPTIONS.iter().find(|(m, _)| *m == d.message) {
+                Some((message, highlight)) => {
+                    Some(Stop::Abort(format!("Could not parse for environment production: {message}{highlight}")))
+                }
+                None if d.message == "stack level too deep" => Some(Stop::Silent),
+                None => parse_error(&d.message, place(d)),
+            });
+            return Checked { logged, defines: Vec::new(), error };
         }
     };
     let diagnostics = puppet_syntax::validate(&program);
@@ -216,8 +281,10 @@ fn check(bytes: &[u8], file: Option<&Path>) -> Checked {
             Severity::Error => logged.extend(d.logged.iter().map(|m| (Level::Err, m.clone()))),
         }
     }
+    let mut defines = Vec::new();
     let error = match errors.as_slice() {
-        [] => None,
+        // the environment then knows its definitions (`Puppet::Resource::Type#set_arguments`)
+        [] => metaparameters(&program, &mut logged, &mut defines, file),
         [one] => parse_error(&one.message, place(one)),
         several => {
             for d in several {
@@ -230,7 +297,71 @@ fn check(bytes: &[u8], file: Option<&Path>) -> Checked {
             Some(Stop::Parse(count))
         }
     };
-    Checked { logged, error }
+    Checked { logged, defines, error }
+}
+
+/// Puppet's metaparameters, which a class or defined type should not take as parameters.
+const METAPARAMETERS: &[&str] =
+    &["alias", "audit", "before", "loglevel", "noop", "notify", "require", "schedule", "stage", "subscribe", "tag"];
+
+/// What Puppet says of definitions with parameters named as metaparameters: a warning for
+/// one with a default (logged once per run: see [`report`]), an error for one without.
+/// Also lists the defined types (for [`Checked::defines`]).
+fn metaparameters(
+    program: &puppet_syntax::Program,
+    logged: &mut Vec<(Level, String)>,
+    defines: &mut Vec<(String, String)>,
+    file: Option<&Path>,
+) -> Option<Stop> {
+    use puppet_syntax::ast::ExprKind;
+    let file = file.map_or_else(String::new, |f| f.display().to_string());
+    fn walk(
+        statements: &[puppet_syntax::ast::Expr],
+        logged: &mut Vec<(Level, String)>,
+        defines: &mut Vec<(String, String)>,
+        file: &str,
+    ) -> Option<Stop> {
+        for statement in statements {
+            if let ExprKind::Define { name, .. } = &statement.kind {
+                let place = format!("file://{file}?line={}&pos={}", statement.at.line, statement.at.column);
+                defines.push((name.trim_start_matches("::").to_lowercase(), place));
+            }
+            let (name, parameters, body) = match &statement.kind {
+                ExprKind::Class { name, parameters, body, .. } | ExprKind::Define { name, parameters, body } => {
+                    (name, parameters, body)
+                }
+                _ => continue,
+            };
+            let name = name.trim_start_matches("::").to_lowercase();
+            for p in parameters.iter().filter(|p| METAPARAMETERS.contains(&p.name.as_str())) {
+                if p.value.is_none() {
+                    return Some(Stop::Bare(format!(
+                        "{} is a metaparameter; please choose another parameter name in the {name} definition",
+                        p.name
+                    )));
+                }
+                logged.push((
+                    Level::WarningOnce,
+                    format!("{} is a metaparam; this value will inherit to all contained resources in the {name} definition", p.name),
+                ));
+            }
+            if let Some(body) = body {
+                let inner = match &body.kind {
+                    ExprKind::Block(statements) => statements.as_slice(),
+                    _ => std::slice::from_ref(&**body),
+                };
+                if let Some(stop) = walk(inner, logged, defines, file) {
+                    return Some(stop);
+                }
+            }
+        }
+        None
+    }
+    let body = program.body.as_ref()?;
+    match &body.kind {
+        ExprKind::Block(statements) => walk(statements, logged, defines, &file),
+        _ => walk(std::slice::from_ref(body), logged, defines, &file),
+    }
 }
 
 /// `f` of each item, on every core, in the items' order.

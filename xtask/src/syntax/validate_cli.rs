@@ -1,0 +1,133 @@
+//! Compares `poppet parser validate` with `puppet parser validate`, byte for byte (standard
+//! error, standard output, exit status), over the manifests of a corpus and over mutants of
+//! them that Puppet refuses.
+//!
+//! ```sh
+//! cargo build --release -p poppet
+//! cargo xtask check validate-cli /tmp/puppet-corpus/pp-files.txt
+//! ```
+//!
+//! Both commands get the same batches of files (so the order of what they print is checked
+//! too). The mutants are written to a temporary directory, three of each tenth manifest: cut
+//! at two thirds of its text (syntax errors, mostly at the end of input), an assignment to
+//! `$0` in front (one validation error), and assignments to `$0` and `$1` (several: each
+//! logged, then counted). Exits 1 on any difference.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+const BATCH: usize = 100;
+const SHOWN: usize = 10;
+
+pub fn main(args: Vec<String>) -> ExitCode {
+    let Some(list) = args.first() else {
+        eprintln!("usage: validate-cli PP-FILES.txt");
+        return ExitCode::from(2);
+    };
+    let files: Vec<String> = match std::fs::read_to_string(list) {
+        Ok(text) => text.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect(),
+        Err(e) => {
+            eprintln!("cannot read {list}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let poppet = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/poppet");
+    if !poppet.is_file() {
+        eprintln!("{} is not built: run `cargo build --release -p poppet`", poppet.display());
+        return ExitCode::from(2);
+    }
+    let mutants_dir = std::env::temp_dir().join(format!("poppet-validate-cli-{}", std::process::id()));
+    let mutants = match write_mutants(&files, &mutants_dir) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("cannot write the mutants: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut differences = Vec::new();
+    let mut batches = 0;
+    let mut failing = 0;
+    for (what, list) in [("corpus", &files), ("mutants", &mutants)] {
+        for batch in list.chunks(BATCH) {
+            batches += 1;
+            let puppet = run(Command::new("puppet").args(["parser", "validate", "--color", "false"]), batch);
+            let ours = run(Command::new(&poppet).args(["parser", "validate", "--color", "false"]), batch);
+            match (puppet, ours) {
+                (Ok(p), Ok(o)) => {
+                    failing += usize::from(p.0 != 0);
+                    if p != o {
+                        differences.push(format!(
+                            "{what} batch from {}:\n  puppet (exit {}):\n{}\n  poppet (exit {}):\n{}",
+                            batch[0],
+                            p.0,
+                            first_difference(&p.1, &o.1).0,
+                            o.0,
+                            first_difference(&p.1, &o.1).1
+                        ));
+                    }
+                }
+                (Err(e), _) | (_, Err(e)) => {
+                    eprintln!("{e}");
+                    let _ = std::fs::remove_dir_all(&mutants_dir);
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&mutants_dir);
+    println!(
+        "validate-cli: {} manifests and {} mutants in {batches} batches ({failing} failing in Puppet): {} batches differ",
+        files.len(),
+        mutants.len(),
+        differences.len()
+    );
+    for d in differences.iter().take(SHOWN) {
+        println!("{d}");
+    }
+    if differences.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// The exit status and everything printed (standard error, then standard output).
+fn run(command: &mut Command, files: &[String]) -> Result<(i32, String), String> {
+    let output = command.args(files).output().map_err(|e| format!("cannot run {command:?}: {e}"))?;
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stderr), String::from_utf8_lossy(&output.stdout));
+    Ok((output.status.code().unwrap_or(-1), text))
+}
+
+/// The first line where the outputs differ, with the line before it, on each side.
+fn first_difference(a: &str, b: &str) -> (String, String) {
+    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    let at = la.iter().zip(&lb).position(|(x, y)| x != y).unwrap_or(la.len().min(lb.len()));
+    let around = |lines: &[&str]| {
+        lines[at.saturating_sub(1)..(at + 1).min(lines.len())]
+            .iter()
+            .map(|l| format!("    {l}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    (around(&la), around(&lb))
+}
+
+/// Three mutants of every tenth manifest, written under `dir`.
+fn write_mutants(files: &[String], dir: &Path) -> std::io::Result<Vec<String>> {
+    std::fs::create_dir_all(dir)?;
+    let mut out = Vec::new();
+    for (i, file) in files.iter().enumerate().filter(|(i, _)| i % 10 == 0) {
+        let Ok(text) = std::fs::read_to_string(file) else { continue };
+        let mut cut = text.len() * 2 / 3;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let versions = [text[..cut].to_string(), format!("$0 = 1\n{text}"), format!("$0 = 1\n{text}\n$1 = 2\n")];
+        for (k, version) in versions.iter().enumerate() {
+            let path: PathBuf = dir.join(format!("m{i}_{k}.pp"));
+            std::fs::write(&path, version)?;
+            out.push(path.display().to_string());
+        }
+    }
+    Ok(out)
+}
