@@ -66,8 +66,8 @@ check "PN: our AST of every corpus manifest, printed as PN, is identical to Pupp
 check "validation: our diagnostics for every corpus manifest are Puppet's" \
   cargo xtask check validate-corpus "$CORPUS/pp-files.txt"
 
-check "poppet parser validate prints what puppet parser validate prints (corpus and mutants)" \
-  bash -c 'cargo build --release -p poppet && cargo xtask check validate-cli "$0/pp-files.txt"' "$CORPUS"
+check "poppet parser validate|dump print what puppet parser validate|dump print (corpus and mutants)" \
+  bash -c 'cargo build --release -p poppet && cargo xtask check parser-cli "$0/pp-files.txt"' "$CORPUS"
 
 check "evaluation: every corpus manifest evaluates as Puppet 7.23 does (no panic; notices, warnings, errors)" \
   cargo xtask check eval-corpus "$CORPUS/pp-files.txt"

@@ -357,6 +357,28 @@ enum ParserAction {
         /// The manifests (files or directories).
         paths: Vec<PathBuf>,
     },
+    /// Print the parse tree of manifests, of `-e CODE`, or of standard input, as Puppet's
+    /// `puppet parser dump` does (PN, or PN as JSON); the exit status is 0, as Puppet's.
+    Dump {
+        /// The source text to dump.
+        #[arg(short = 'e', long = "e", value_name = "SOURCE")]
+        code: Option<String>,
+        /// `pn` (Puppet's Extended S-Expression Notation) or `json` (the same graph as JSON);
+        /// Puppet's deprecated `old` format is not written.
+        #[arg(long, value_name = "FORMAT", default_value = "pn")]
+        format: String,
+        /// Indent the output.
+        #[arg(long)]
+        pretty: bool,
+        /// Validate what was parsed (only syntax errors are reported otherwise).
+        #[arg(long)]
+        validate: bool,
+        /// Colour the messages as Puppet's `color` setting does.
+        #[arg(long, value_name = "WHEN", default_value = "ansi")]
+        color: String,
+        /// The manifests.
+        files: Vec<PathBuf>,
+    },
 }
 
 fn parser_command() -> ExitCode {
@@ -367,6 +389,21 @@ fn parser_command() -> ExitCode {
             let code =
                 on_deep_stack("validation", move || ExitCode::from(poppet::tools::parser::validate(&console, &paths)));
             code
+        }
+        ParserAction::Dump { code, format, pretty, validate, color, files } => {
+            let console = poppet::tools::Console { color: poppet::tools::color_setting(&color) };
+            let format = match format.as_str() {
+                "pn" => poppet::tools::parser::DumpFormat::Pn,
+                "json" => poppet::tools::parser::DumpFormat::Json,
+                other => {
+                    eprintln!("Error: poppet parser dump writes --format pn or json, not '{other}'");
+                    return ExitCode::from(2);
+                }
+            };
+            on_deep_stack("the dump", move || {
+                let code = code.as_deref();
+                ExitCode::from(poppet::tools::parser::dump(&console, format, pretty, validate, code, &files))
+            })
         }
     }
 }

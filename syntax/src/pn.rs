@@ -39,11 +39,21 @@ impl Pn {
     /// The text form, on one line.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        self.format(&mut out);
+        self.format(None, &mut out);
         out
     }
 
-    fn format(&self, out: &mut String) {
+    /// The text form indented as `--pretty` prints it (`PN::Indent.new('  ')`).
+    pub fn to_pretty(&self) -> String {
+        let mut out = String::new();
+        self.format(Some(""), &mut out);
+        out
+    }
+
+    /// `pn.rb` `format(indent, b)`: one line without `indent`; with it, each element on its
+    /// own line, one step deeper.
+    fn format(&self, indent: Option<&str>, out: &mut String) {
+        let deeper = indent.map(|i| format!("{i}  "));
         match self {
             Pn::Nil => out.push_str("nil"),
             Pn::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -57,19 +67,24 @@ impl Pn {
             Pn::Str(s) => double_quote(s, out),
             Pn::List(elements) => {
                 out.push('[');
-                format_elements(elements, out);
+                format_elements(elements, deeper.as_deref(), out);
                 out.push(']');
             }
             Pn::Map(entries) => {
                 out.push('{');
                 for (i, (key, value)) in entries.iter().enumerate() {
-                    if i > 0 {
-                        out.push(' ');
+                    match &deeper {
+                        Some(d) => {
+                            out.push('\n');
+                            out.push_str(d);
+                        }
+                        None if i > 0 => out.push(' '),
+                        None => {}
                     }
                     out.push(':');
                     out.push_str(key);
                     out.push(' ');
-                    value.format(out);
+                    value.format(deeper.as_deref(), out);
                 }
                 out.push('}');
             }
@@ -77,21 +92,137 @@ impl Pn {
                 out.push('(');
                 out.push_str(name);
                 if !elements.is_empty() {
-                    out.push(' ');
-                    format_elements(elements, out);
+                    if indent.is_none() {
+                        out.push(' ');
+                    }
+                    format_elements(elements, deeper.as_deref(), out);
                 }
                 out.push(')');
             }
         }
     }
+
+    /// `JSON.dump(pn.to_data)`, or `JSON.pretty_unparse` with `pretty`: a call is
+    /// `{"^": [name, ...]}`, a map `{"#": [key, value, ...]}`.
+    pub fn to_json(&self, pretty: bool) -> String {
+        let mut out = String::new();
+        self.json(if pretty { Some("") } else { None }, &mut out);
+        out
+    }
+
+    fn json(&self, indent: Option<&str>, out: &mut String) {
+        let array = |items: Vec<Json<'_>>, indent: Option<&str>, out: &mut String| {
+            // Ruby's generator (json 2.6) breaks an empty array's line when it indents
+            if items.is_empty() {
+                match indent {
+                    Some(i) => {
+                        out.push_str("[\n\n");
+                        out.push_str(i);
+                        out.push(']');
+                    }
+                    None => out.push_str("[]"),
+                }
+                return;
+            }
+            let deeper = indent.map(|i| format!("{i}  "));
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                if let Some(d) = &deeper {
+                    out.push('\n');
+                    out.push_str(d);
+                }
+                item.write(deeper.as_deref(), out);
+            }
+            if let Some(i) = indent {
+                out.push('\n');
+                out.push_str(i);
+            }
+            out.push(']');
+        };
+        let object = |key: &str, items: Vec<Json<'_>>, indent: Option<&str>, out: &mut String| {
+            let deeper = indent.map(|i| format!("{i}  "));
+            out.push('{');
+            if let Some(d) = &deeper {
+                out.push('\n');
+                out.push_str(d);
+            }
+            json_string(key, out);
+            out.push_str(if indent.is_some() { ": " } else { ":" });
+            array(items, deeper.as_deref(), out);
+            if let Some(i) = indent {
+                out.push('\n');
+                out.push_str(i);
+            }
+            out.push('}');
+        };
+        match self {
+            Pn::Nil => out.push_str("null"),
+            Pn::Bool(_) | Pn::Int(_) | Pn::Integer(_) | Pn::Float(_) => self.format(None, out),
+            Pn::Str(s) => json_string(s, out),
+            Pn::List(elements) => array(elements.iter().map(Json::Pn).collect(), indent, out),
+            Pn::Map(entries) => {
+                let items = entries.iter().flat_map(|(k, v)| [Json::Key(k), Json::Pn(v)]).collect();
+                object("#", items, indent, out);
+            }
+            Pn::Call(name, elements) => {
+                let items = std::iter::once(Json::Key(name)).chain(elements.iter().map(Json::Pn)).collect();
+                object("^", items, indent, out);
+            }
+        }
+    }
 }
 
-fn format_elements(elements: &[Pn], out: &mut String) {
-    for (i, element) in elements.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
+/// An element of a JSON array of [`Pn::to_json`]: a node, or a name.
+enum Json<'a> {
+    Pn(&'a Pn),
+    Key(&'a str),
+}
+
+impl Json<'_> {
+    fn write(&self, indent: Option<&str>, out: &mut String) {
+        match self {
+            Json::Pn(pn) => pn.json(indent, out),
+            Json::Key(key) => json_string(key, out),
         }
-        element.format(out);
+    }
+}
+
+/// Ruby's JSON generator's string: `"` and `\\` escaped, control characters as `\b \f \n
+/// \r \t` or `\u00XX`, everything else as it is.
+fn json_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn format_elements(elements: &[Pn], indent: Option<&str>, out: &mut String) {
+    for (i, element) in elements.iter().enumerate() {
+        match indent {
+            Some(current) => {
+                out.push('\n');
+                out.push_str(current);
+            }
+            None if i > 0 => out.push(' '),
+            None => {}
+        }
+        element.format(indent, out);
     }
 }
 

@@ -90,8 +90,8 @@ enum Check {
     PnCorpus(Rest),
     /// PP-FILES.txt: our validation of every manifest is Puppet's
     ValidateCorpus(Rest),
-    /// PP-FILES.txt: `poppet parser validate` prints what `puppet parser validate` prints, over the corpus and mutants of it
-    ValidateCli(Rest),
+    /// PP-FILES.txt: `poppet parser validate|dump` print what `puppet parser validate|dump` print, over the corpus and mutants of it
+    ParserCli(Rest),
     /// PP-FILES.txt: every manifest evaluates as in Puppet 7.23 (no panic; notices, warnings, errors)
     EvalCorpus(Rest),
     /// [MODULEPATH] [--show N]: every class of the corpus modules compiled here and in Puppet 7.23
@@ -155,7 +155,7 @@ fn main() -> ExitCode {
             Check::ParseCorpus(a) => parse::corpus::main(a.args),
             Check::PnCorpus(a) => syntax::pn_corpus::main(a.args),
             Check::ValidateCorpus(a) => syntax::validate_corpus::main(a.args),
-            Check::ValidateCli(a) => syntax::validate_cli::main(a.args),
+            Check::ParserCli(a) => syntax::parser_cli::main(a.args),
             Check::EvalCorpus(a) => eval::corpus::main(a.args),
             Check::Modules(a) => eval::modules_corpus::main(a.args),
             Check::Templates(a) => eval::modules_corpus::templates_main(a.args),

@@ -51,6 +51,11 @@ const RUBY_EXCEPTIONS: &[(&str, &str)] = &[
     ("index out of range", ""),
 ];
 
+/// The message Ruby gives for one of [`RUBY_EXCEPTIONS`] (with its highlight).
+fn ruby_exception(message: &str) -> Option<String> {
+    RUBY_EXCEPTIONS.iter().find(|(m, _)| *m == message).map(|(m, highlight)| format!("{m}{highlight}"))
+}
+
 /// `poppet parser validate [--color C] [PATH...]`; returns the exit code.
 pub fn validate(console: &Console, paths: &[PathBuf]) -> u8 {
     let mut out = std::io::stderr().lock();
@@ -261,10 +266,8 @@ fn check(bytes: &[u8], file: Option<&Path>) -> Checked {
     let program = match parsed.result {
         Ok(program) => program,
         Err(errors) => {
-            let error = errors.first().and_then(|d| match RUBY_EXCEPTIONS.iter().find(|(m, _)| *m == d.message) {
-                Some((message, highlight)) => {
-                    Some(Stop::Abort(format!("Could not parse for environment production: {message}{highlight}")))
-                }
+            let error = errors.first().and_then(|d| match ruby_exception(&d.message) {
+                Some(crash) => Some(Stop::Abort(format!("Could not parse for environment production: {crash}"))),
                 None if d.message == "stack level too deep" => Some(Stop::Silent),
                 None => parse_error(&d.message, place(d)),
             });
@@ -402,4 +405,182 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Ve
         }
     }
     out
+}
+
+/// The formats of `poppet parser dump`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DumpFormat {
+    Pn,
+    Json,
+}
+
+/// `poppet parser dump [--format pn|json] [--pretty] [--validate] (-e CODE | FILE...)`:
+/// Puppet's `dump` action, quirks included: each file's PN after `--- FILE` with nothing
+/// between them, JSON without the headers; a file that does not parse logs `--- FILE` and
+/// its error and dumps nothing; the exit status is 0 whatever happened. Returns the exit
+/// code.
+pub fn dump(
+    console: &Console,
+    format: DumpFormat,
+    pretty: bool,
+    validate: bool,
+    code: Option<&str>,
+    files: &[PathBuf],
+) -> u8 {
+    let mut err = std::io::stderr().lock();
+    let output = dump_all(console, &mut err, format, pretty, validate, code, files);
+    match output {
+        Ok(Some(output)) => {
+            // the face's console rendering of a string: the string and a line break
+            let _ = writeln!(std::io::stdout().lock(), "{output}");
+            0
+        }
+        Ok(None) => 1,
+        Err(message) => {
+            console.line(&mut err, Level::Err, &message);
+            console.line(&mut err, Level::Err, "Try 'puppet help parser dump' for usage");
+            1
+        }
+    }
+}
+
+/// What `dump` prints (`None`: nothing, an error was printed), or the error that ends it.
+fn dump_all(
+    console: &Console,
+    mut err: &mut impl Write,
+    format: DumpFormat,
+    pretty: bool,
+    validate: bool,
+    code: Option<&str>,
+    files: &[PathBuf],
+) -> Result<Option<String>, String> {
+    let mut output = String::new();
+    if let Some(code) = code {
+        output = dump_one(
+            console,
+            &mut err,
+            code.as_bytes(),
+            Source::Code("command-line-string"),
+            format,
+            pretty,
+            validate,
+        )?;
+    } else if files.is_empty() {
+        let stdin = std::io::stdin();
+        if stdin.is_terminal() {
+            return Err("No input to parse given on command line or stdin".into());
+        }
+        let mut bytes = Vec::new();
+        if let Err(e) = stdin.lock().read_to_end(&mut bytes) {
+            console.line(&mut err, Level::Err, &format!("Could not read standard input: {e}"));
+            return Ok(None);
+        }
+        output = dump_one(console, &mut err, &bytes, Source::Code("stdin"), format, pretty, validate)?;
+    } else {
+        let (present, missing): (Vec<&PathBuf>, Vec<&PathBuf>) = files.iter().partition(|p| p.exists());
+        for file in present {
+            match std::fs::read(file) {
+                Ok(bytes) => {
+                    output.push_str(&dump_one(
+                        console,
+                        &mut err,
+                        &bytes,
+                        Source::File(file),
+                        format,
+                        pretty,
+                        validate,
+                    )?);
+                }
+                Err(e) => return Err(format!("{e}: {}", file.display())),
+            }
+        }
+        if !missing.is_empty() {
+            output.push_str("One or more file(s) specified did not exist:\n");
+            let list: Vec<String> = missing.iter().map(|f| format!("   {}", f.display())).collect();
+            output.push_str(&list.join("\n"));
+        }
+    }
+    Ok(Some(output))
+}
+
+/// What `dump` reads: a file (its name printed), or text with the name Puppet gives it.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    File(&'a Path),
+    Code(&'a str),
+}
+
+/// One source's dump (`dump_parse`): its text, or nothing when it does not parse (then
+/// `--- FILE` and the error are logged). Validating, messages name the source.
+fn dump_one(
+    console: &Console,
+    err: &mut impl Write,
+    bytes: &[u8],
+    source: Source<'_>,
+    format: DumpFormat,
+    pretty: bool,
+    validate: bool,
+) -> Result<String, String> {
+    let (file, name) = match source {
+        Source::File(f) => (Some(f), f.display().to_string()),
+        Source::Code(name) => (None, name.to_owned()),
+    };
+    let text = |d: &Diagnostic| match (validate, d.span.line) {
+        (false, _) => puppet_syntax::lexer::puppet_text(d),
+        (true, 0) => format!("{} (file: {name})", d.message),
+        (true, line) => format!("{} (file: {name}, line: {line}, column: {})", d.message, d.span.column),
+    };
+    let failed = |err: &mut dyn Write, message: &str| {
+        let mut err = err;
+        if let Some(f) = file {
+            console.line(&mut err, Level::Err, &format!("--- {}", f.display()));
+        }
+        console.line(&mut err, Level::Err, message);
+        String::new()
+    };
+    let source = match puppet_syntax::lexer::check_encoding(bytes) {
+        Ok(source) => source,
+        // a byte order mark is a parse error (naming no place); other bytes are Ruby's error,
+        // which ends the command
+        Err(d) if d.message.starts_with("Illegal") => return Ok(failed(err, &d.message)),
+        Err(d) => return Err(d.message),
+    };
+    let program = match puppet_syntax::parse(source) {
+        Ok(program) => program,
+        Err(errors) => {
+            // a Ruby exception in Puppet's lexer ends the command
+            if let Some(crash) = errors.first().and_then(|d| ruby_exception(&d.message)) {
+                return Err(crash);
+            }
+            let message = errors.first().map_or_else(|| "Syntax error".to_owned(), text);
+            return Ok(failed(err, &message));
+        }
+    };
+    if validate {
+        let diagnostics = puppet_syntax::validate(&program);
+        let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+        for d in diagnostics.iter().filter(|d| d.severity == Severity::Warning) {
+            console.line(err, Level::Warning, &text(d));
+        }
+        match errors.as_slice() {
+            [] => {}
+            [one] => return Ok(failed(err, &text(one))),
+            several => {
+                for d in several {
+                    console.line(err, Level::Err, &text(d));
+                }
+                let count = format!("Language validation logged {} errors. Giving up (file: {name})", several.len());
+                return Ok(failed(err, &count));
+            }
+        }
+    }
+    let pn = puppet_syntax::pn::program(&program);
+    Ok(match format {
+        DumpFormat::Json => pn.to_json(pretty),
+        DumpFormat::Pn => {
+            let header = file.map_or_else(String::new, |f| format!("--- {}", f.display()));
+            let text = if pretty { pn.to_pretty() } else { pn.to_text() };
+            format!("{header}{text}")
+        }
+    })
 }

@@ -3,11 +3,11 @@
 
 pub mod lexer;
 pub mod lower_fuzz;
+pub mod parser_cli;
 pub mod pn_corpus;
 pub mod record_pn;
 pub mod record_validate;
 pub mod syntax_mutants;
-pub mod validate_cli;
 pub mod validate_corpus;
 pub mod validate_mutants;
 

@@ -1,10 +1,11 @@
-//! Compares `poppet parser validate` with `puppet parser validate`, byte for byte (standard
-//! error, standard output, exit status), over the manifests of a corpus and over mutants of
-//! them that Puppet refuses.
+//! Compares `poppet parser validate|dump` with `puppet parser validate|dump`, byte for byte
+//! (standard error, standard output, exit status), over the manifests of a corpus and over
+//! mutants of them that Puppet refuses: `validate`, `dump --format pn`, and
+//! `dump --format json --pretty --validate`.
 //!
 //! ```sh
 //! cargo build --release -p poppet
-//! cargo xtask check validate-cli /tmp/puppet-corpus/pp-files.txt
+//! cargo xtask check parser-cli /tmp/puppet-corpus/pp-files.txt
 //! ```
 //!
 //! Both commands get the same batches of files (so the order of what they print is checked
@@ -21,7 +22,7 @@ const SHOWN: usize = 10;
 
 pub fn main(args: Vec<String>) -> ExitCode {
     let Some(list) = args.first() else {
-        eprintln!("usage: validate-cli PP-FILES.txt");
+        eprintln!("usage: parser-cli PP-FILES.txt");
         return ExitCode::from(2);
     };
     let files: Vec<String> = match std::fs::read_to_string(list) {
@@ -36,7 +37,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
         eprintln!("{} is not built: run `cargo build --release -p poppet`", poppet.display());
         return ExitCode::from(2);
     }
-    let mutants_dir = std::env::temp_dir().join(format!("poppet-validate-cli-{}", std::process::id()));
+    let mutants_dir = std::env::temp_dir().join(format!("poppet-parser-cli-{}", std::process::id()));
     let mutants = match write_mutants(&files, &mutants_dir) {
         Ok(m) => m,
         Err(e) => {
@@ -47,36 +48,43 @@ pub fn main(args: Vec<String>) -> ExitCode {
     let mut differences = Vec::new();
     let mut batches = 0;
     let mut failing = 0;
-    for (what, list) in [("corpus", &files), ("mutants", &mutants)] {
-        for batch in list.chunks(BATCH) {
-            batches += 1;
-            let puppet = run(Command::new("puppet").args(["parser", "validate", "--color", "false"]), batch);
-            let ours = run(Command::new(&poppet).args(["parser", "validate", "--color", "false"]), batch);
-            match (puppet, ours) {
-                (Ok(p), Ok(o)) => {
-                    failing += usize::from(p.0 != 0);
-                    if p != o {
-                        differences.push(format!(
-                            "{what} batch from {}:\n  puppet (exit {}):\n{}\n  poppet (exit {}):\n{}",
-                            batch[0],
-                            p.0,
-                            first_difference(&p.1, &o.1).0,
-                            o.0,
-                            first_difference(&p.1, &o.1).1
-                        ));
+    let commands: [&[&str]; 3] = [
+        &["parser", "validate", "--color", "false"],
+        &["parser", "dump", "--color", "false", "--format", "pn"],
+        &["parser", "dump", "--color", "false", "--format", "json", "--pretty", "--validate"],
+    ];
+    for command in commands {
+        for (what, list) in [("corpus", &files), ("mutants", &mutants)] {
+            for batch in list.chunks(BATCH) {
+                batches += 1;
+                let puppet = run(Command::new("puppet").args(command), batch);
+                let ours = run(Command::new(&poppet).args(command), batch);
+                match (puppet, ours) {
+                    (Ok(p), Ok(o)) => {
+                        failing += usize::from(p.0 != 0);
+                        if p != o {
+                            let (theirs, mine) = first_difference(&p.1, &o.1);
+                            differences.push(format!(
+                                "{} of a {what} batch from {}:\n  puppet (exit {}):\n{theirs}\n  poppet (exit {}):\n{mine}",
+                                command[..2].join(" "),
+                                batch[0],
+                                p.0,
+                                o.0,
+                            ));
+                        }
                     }
-                }
-                (Err(e), _) | (_, Err(e)) => {
-                    eprintln!("{e}");
-                    let _ = std::fs::remove_dir_all(&mutants_dir);
-                    return ExitCode::from(2);
+                    (Err(e), _) | (_, Err(e)) => {
+                        eprintln!("{e}");
+                        let _ = std::fs::remove_dir_all(&mutants_dir);
+                        return ExitCode::from(2);
+                    }
                 }
             }
         }
     }
     let _ = std::fs::remove_dir_all(&mutants_dir);
     println!(
-        "validate-cli: {} manifests and {} mutants in {batches} batches ({failing} failing in Puppet): {} batches differ",
+        "parser-cli: {} manifests and {} mutants, validated and dumped, in {batches} batches ({failing} failing in Puppet): {} batches differ",
         files.len(),
         mutants.len(),
         differences.len()
