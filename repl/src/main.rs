@@ -29,7 +29,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
     about = "Evaluate Puppet code: a runner and an interactive shell",
     after_help = "Code is compiled as `puppet apply` compiles it, with Puppet 7.23's defaults \
 (strict_variables off, strict=warning) for node `testnode` with the facts Facter reports on a \
-Debian 12 node (--platform, --facts and --fact change them)."
+Debian 12 node (--platform, --facts and --fact change them).
+
+Puppet's developer commands: `poppet parser validate [PATH...]` and `poppet parser dump \
+[--format pn|json] [--pretty] [--validate] (-e CODE | FILE...)` (`poppet parser --help`)."
 )]
 struct Args {
     /// Puppet code to run.
@@ -338,7 +341,11 @@ impl NodeArgs {
 /// The names `--platform` takes.
 /// `poppet parser ACTION`: Puppet's `puppet parser` face.
 #[derive(Parser)]
-#[command(name = "poppet parser", about = "Interact directly with the parser, as Puppet's `puppet parser` does")]
+#[command(
+    name = "poppet parser",
+    bin_name = "poppet parser",
+    about = "Interact directly with the parser, as Puppet's `puppet parser` does"
+)]
 struct ParserArgs {
     #[command(subcommand)]
     action: ParserAction,
@@ -386,9 +393,7 @@ fn parser_command() -> ExitCode {
     match args.action {
         ParserAction::Validate { color, paths } => {
             let console = poppet::tools::Console { color: poppet::tools::color_setting(&color) };
-            let code =
-                on_deep_stack("validation", move || ExitCode::from(poppet::tools::parser::validate(&console, &paths)));
-            code
+            on_deep_stack("validation", move || ExitCode::from(poppet::tools::parser::validate(&console, &paths)))
         }
         ParserAction::Dump { code, format, pretty, validate, color, files } => {
             let console = poppet::tools::Console { color: poppet::tools::color_setting(&color) };
