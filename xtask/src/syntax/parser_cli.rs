@@ -8,6 +8,11 @@
 //! cargo xtask check parser-cli /tmp/puppet-corpus/pp-files.txt
 //! ```
 //!
+//! Then the commands' edges, on fixtures written beside the mutants (see [`FIXTURES`] and
+//! [`INVOCATIONS`]): manifest directories, missing files, symbolic link loops, standard input,
+//! byte order marks and invalid UTF-8, Ruby's exceptions in Puppet's lexer, metaparameters as
+//! parameters, defined types redefined across files, colours.
+//!
 //! Both commands get the same batches of files (so the order of what they print is checked
 //! too). The mutants are written to a temporary directory, three of each tenth manifest: cut
 //! at two thirds of its text (syntax errors, mostly at the end of input), an assignment to
@@ -19,6 +24,57 @@ use std::process::{Command, ExitCode};
 
 const BATCH: usize = 100;
 const SHOWN: usize = 10;
+
+/// The fixtures' files: name and text.
+const FIXTURES: &[(&str, &[u8])] = &[
+    ("ok.pp", b"notice(1)\n"),
+    ("bad.pp", b"notice(1\n"),
+    ("two.pp", b"$0 = 1\n$1 = 2\n"),
+    ("warn.pp", b"$x = {a => 1, a => 2}\n"),
+    ("one.pp", b"class a { class b {} }\nif true { class c {} }\n"),
+    ("syn.pp", b"notice(1 +)\n"),
+    ("empty.pp", b""),
+    ("bom.pp", b"\xef\xbb\xbfnotice(1)\n"),
+    ("invalid.pp", b"notice(\"\xff\")\n"),
+    ("crash.pp", b"class a inherits ::apache::"),
+    ("heredoc.pp", b"$x = @(\"END\")\n  ${\"a}\n  END\n"),
+    ("meta1.pp", b"define foo($tag) {}\n"),
+    ("meta2.pp", b"class bar($tag = 1, $noop = 2) {}\ndefine baz($tag = 1) {}\nclass q { define w($alias = 1) {} }\n"),
+    ("meta3.pp", b"define baz($tag = 1) {}\n"),
+    ("dir/b.pp", b"if {\n"),
+    ("dir/x/y.pp", b"$0 = 1\n"),
+    ("dir/z.pp", b"notice(2)\n"),
+    ("dir/notes.txt", b"if {\n"),
+    ("good/a.pp", b"notice(1)\n"),
+    ("good/sub/b.pp", b"$x = {a => 1, a => 2}\n"),
+];
+
+/// The commands run in the fixtures' directory: arguments, and the fixture on standard
+/// input (else none).
+const INVOCATIONS: &[(&[&str], Option<&str>)] = &[
+    (&["validate", "ok.pp", "bad.pp", "two.pp", "warn.pp", "one.pp", "syn.pp", "empty.pp"], None),
+    (&["validate", "--color", "false", "ok.pp", "bad.pp", "two.pp", "warn.pp"], None),
+    (&["validate", "--color=false", "bom.pp", "ok.pp"], None),
+    (&["validate", "--color=false", "invalid.pp", "two.pp"], None),
+    (&["validate", "--color=false", "crash.pp", "two.pp"], None),
+    (&["validate", "--color=false", "heredoc.pp"], None),
+    (&["validate", "--color=false", "two.pp", "nothere.pp", "ok.pp"], None),
+    (&["validate", "--color=false", "loop1"], None),
+    (&["validate", "--color=false", "dir", "good"], None),
+    (&["validate", "--color=false", "."], None),
+    (&["validate", "--color=false", "meta1.pp", "ok.pp"], None),
+    (&["validate", "--color=false", "meta2.pp", "meta2.pp", "meta3.pp"], None),
+    (&["validate", "--color=false"], Some("two.pp")),
+    (&["validate"], Some("bad.pp")),
+    (&["dump", "--color=false", "--format", "pn", "ok.pp", "warn.pp", "bad.pp", "nothere.pp"], None),
+    (&["dump", "--format", "pn", "--pretty", "--validate", "two.pp", "warn.pp", "one.pp", "ok.pp"], None),
+    (&["dump", "--format", "json", "--pretty", "warn.pp", "ok.pp"], None),
+    (&["dump", "--format", "json", "-e", "notice(\"a\\tb\", [], {})"], None),
+    (&["dump", "--color=false", "--validate", "--format", "pn", "-e", "$0 = 1"], None),
+    (&["dump", "--color=false", "--format", "pn", "bom.pp", "invalid.pp", "ok.pp"], None),
+    (&["dump", "--color=false", "--format", "pn", "crash.pp"], None),
+    (&["dump", "--color=false", "--format", "pn", "--validate"], Some("two.pp")),
+];
 
 pub fn main(args: Vec<String>) -> ExitCode {
     let Some(list) = args.first() else {
@@ -82,9 +138,19 @@ pub fn main(args: Vec<String>) -> ExitCode {
             }
         }
     }
+    let fixtures = mutants_dir.join("fixtures");
+    let edges = match write_fixtures(&fixtures) {
+        Ok(()) => compare_edges(&poppet, &fixtures, &mut differences),
+        Err(e) => {
+            eprintln!("cannot write the fixtures: {e}");
+            let _ = std::fs::remove_dir_all(&mutants_dir);
+            return ExitCode::from(2);
+        }
+    };
     let _ = std::fs::remove_dir_all(&mutants_dir);
+    println!("parser-cli: {edges} invocations on fixtures");
     println!(
-        "parser-cli: {} manifests and {} mutants, validated and dumped, in {batches} batches ({failing} failing in Puppet): {} batches differ",
+        "parser-cli: {} manifests and {} mutants, validated and dumped, in {batches} batches ({failing} failing in Puppet), and the fixtures: {} differ",
         files.len(),
         mutants.len(),
         differences.len()
@@ -97,6 +163,47 @@ pub fn main(args: Vec<String>) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
+}
+
+fn write_fixtures(dir: &Path) -> std::io::Result<()> {
+    for (name, text) in FIXTURES {
+        let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(path, text)?;
+    }
+    // a loop of symbolic links, which does not exist to Puppet
+    std::os::unix::fs::symlink("loop2", dir.join("loop1"))?;
+    std::os::unix::fs::symlink("loop1", dir.join("loop2"))
+}
+
+/// Runs [`INVOCATIONS`] with both commands; how many ran.
+fn compare_edges(poppet: &Path, dir: &Path, differences: &mut Vec<String>) -> usize {
+    for (args, stdin) in INVOCATIONS {
+        let input = || match stdin {
+            Some(name) => std::fs::File::open(dir.join(name)).map_or(std::process::Stdio::null(), Into::into),
+            None => std::process::Stdio::null(),
+        };
+        let mut theirs = Command::new("puppet");
+        theirs.arg("parser").args(*args).current_dir(dir).stdin(input());
+        let mut ours = Command::new(poppet);
+        ours.arg("parser").args(*args).current_dir(dir).stdin(input());
+        match (run(&mut theirs, &[]), run(&mut ours, &[])) {
+            (Ok(p), Ok(o)) if p == o => {}
+            (Ok(p), Ok(o)) => {
+                let (theirs, mine) = first_difference(&p.1, &o.1);
+                differences.push(format!(
+                    "parser {} (stdin {stdin:?}):\n  puppet (exit {}):\n{theirs}\n  poppet (exit {}):\n{mine}",
+                    args.join(" "),
+                    p.0,
+                    o.0
+                ));
+            }
+            (Err(e), _) | (_, Err(e)) => differences.push(e),
+        }
+    }
+    INVOCATIONS.len()
 }
 
 /// The exit status and everything printed (standard error, then standard output).
