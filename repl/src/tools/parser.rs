@@ -43,7 +43,8 @@ enum Stop {
 }
 
 /// The Ruby exceptions Puppet's lexer raises on some inputs (see `puppet_syntax::lexer`),
-/// with the lines Ruby's error highlight adds to their message.
+/// with the lines Ruby's error highlight adds to their message (recorded from Puppet for the
+/// first two; no input was found that raises the `length` one to record its highlight).
 const RUBY_EXCEPTIONS: &[(&str, &str)] = &[
     ("undefined method `>=' for nil:NilClass", "\n\n          if la2 >= 'A' && la2 <= 'Z'\n                 ^^"),
     ("undefined method `+' for nil:NilClass", "\n\n      offset_on_line(offset) +1\n                             ^"),
