@@ -9,12 +9,53 @@
 #                                                      # evaluator against Puppet's compiler, e.g. --runs 20
 #   bash bench/run.sh shell [poppet-bench-shell options] # the shell's highlighting per keystroke
 #                                                        # (bench/shell), e.g. --runs 5000 --lines 200
+#   bash bench/run.sh cli [RUNS]  # whole commands: `poppet parser validate` against `puppet parser
+#                                 # validate`, over the corpus in one call and on one file (best of RUNS,
+#                                 # default 3; peak RSS by GNU time when /usr/bin/time is there)
 #
 # The corpus list defaults to $POPPET_CORPUS/pp-files.txt (POPPET_CORPUS=/tmp/puppet-corpus),
 # which scripts/install-corpus.sh writes. Only reports; asserts nothing about the timings.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+
+if [ "${1:-}" = cli ]; then
+  runs=${2:-3}
+  cargo build --release -q -p poppet
+  poppet=${CARGO_TARGET_DIR:-$root/target}/release/poppet
+  list=${POPPET_CORPUS:-/tmp/puppet-corpus}/pp-files.txt
+  mapfile -t files < "$list"
+  one=$(mktemp --suffix=.pp)
+  trap 'rm -f "$one"' EXIT
+  echo 'notice(1)' > "$one"
+  # best wall time of $runs runs (ms), and the peak RSS of the last (KB, or "?")
+  measure() {
+    local best="" ms rss="?" start end
+    for _ in $(seq "$runs"); do
+      start=$(date +%s%N)
+      if [ -x /usr/bin/time ]; then
+        # the command's messages and GNU time's line share stderr; the last line is time's
+        rss=$(/usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n 1) || true
+      else
+        "$@" >/dev/null 2>&1 || true
+      fi
+      end=$(date +%s%N)
+      ms=$(( (end - start) / 1000000 ))
+      if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+    done
+    echo "$best $rss"
+  }
+  printf '%-34s %12s %12s %10s %10s %8s\n' workload "poppet ms" "puppet ms" "poppet KB" "puppet KB" ratio
+  for workload in corpus one; do
+    if [ "$workload" = corpus ]; then set -- "${files[@]}"; else set -- "$one"; fi
+    read -r ours ours_rss < <(measure "$poppet" parser validate --color false "$@")
+    read -r theirs theirs_rss < <(measure puppet parser validate --color false "$@")
+    ratio=$(awk -v a="$theirs" -v b="$ours" 'BEGIN { printf "%.0fx", a / (b > 0 ? b : 1) }')
+    label="parser validate ($workload: $# files)"
+    printf '%-34s %12s %12s %10s %10s %8s\n' "$label" "$ours" "$theirs" "$ours_rss" "$theirs_rss" "$ratio"
+  done
+  exit 0
+fi
 
 if [ "${1:-}" = fmt ]; then
   shift
