@@ -221,6 +221,36 @@ fn message(code: u32, text: &str, at: usize) -> String {
     format!("{code}: unexpected token at '{}'", text.get(at..).unwrap_or_default())
 }
 
+/// A string as Ruby's JSON generator writes it (`JSON.dump`, `generate`): `"` and `\\`
+/// escaped, control characters as `\b \f \n \r \t` or `\u00xx`, everything else (`/`,
+/// non-ASCII) as it is.
+///
+/// ```
+/// let mut out = String::new();
+/// poppet_ruby::json::generate_string("a\"\u{1}/é", &mut out);
+/// assert_eq!(out, r#""a\"\u0001/é""#);
+/// ```
+pub fn generate_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => {
+                use std::fmt::Write;
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse_error;

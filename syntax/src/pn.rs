@@ -149,7 +149,7 @@ impl Pn {
                 out.push('\n');
                 out.push_str(d);
             }
-            json_string(key, out);
+            poppet_ruby::json::generate_string(key, out);
             out.push_str(if indent.is_some() { ": " } else { ":" });
             array(items, deeper.as_deref(), out);
             if let Some(i) = indent {
@@ -161,7 +161,7 @@ impl Pn {
         match self {
             Pn::Nil => out.push_str("null"),
             Pn::Bool(_) | Pn::Int(_) | Pn::Integer(_) | Pn::Float(_) => self.format(None, out),
-            Pn::Str(s) => json_string(s, out),
+            Pn::Str(s) => poppet_ruby::json::generate_string(s, out),
             Pn::List(elements) => array(elements.iter().map(Json::Pn).collect(), indent, out),
             Pn::Map(entries) => {
                 let items = entries.iter().flat_map(|(k, v)| [Json::Key(k), Json::Pn(v)]).collect();
@@ -185,31 +185,9 @@ impl Json<'_> {
     fn write(&self, indent: Option<&str>, out: &mut String) {
         match self {
             Json::Pn(pn) => pn.json(indent, out),
-            Json::Key(key) => json_string(key, out),
+            Json::Key(key) => poppet_ruby::json::generate_string(key, out),
         }
     }
-}
-
-/// Ruby's JSON generator's string: `"` and `\\` escaped, control characters as `\b \f \n
-/// \r \t` or `\u00XX`, everything else as it is.
-fn json_string(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 fn format_elements(elements: &[Pn], indent: Option<&str>, out: &mut String) {
