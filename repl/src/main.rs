@@ -160,8 +160,11 @@ struct Source {
 
 fn main() -> ExitCode {
     // Puppet's developer commands (`poppet parser validate ...`); anything else is the runner
-    if std::env::args_os().nth(1).is_some_and(|a| a == "parser") {
-        return parser_command();
+    match std::env::args_os().nth(1).as_deref().and_then(|a| a.to_str()) {
+        Some("parser") => return parser_command(),
+        Some("epp") => return poppet::tools::epp::command(std::env::args_os().skip(1)),
+        Some("lookup") => return poppet::tools::lookup::command(std::env::args_os().skip(1)),
+        _ => {}
     }
     let args = Args::parse();
     if let Some(template) = args.erb.clone() {
@@ -203,7 +206,7 @@ fn main() -> ExitCode {
     let node = args.node.clone();
     let catalog = args.catalog;
     let modulepath = args.modulepath.clone();
-    on_deep_stack("the evaluation thread", move || {
+    poppet::tools::on_deep_stack("the evaluation thread", move || {
         let mut session = match new_session(&node_args, options, &node, modulepath.as_deref()) {
             Ok(s) => s,
             Err(code) => return code,
@@ -224,15 +227,6 @@ fn main() -> ExitCode {
 
 /// Runs `work` on a thread with a deep stack (evaluation recurses once per nesting level of
 /// code and of calls); its exit code, or an error naming `what` when the thread fails.
-fn on_deep_stack(what: &str, work: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
-    match std::thread::Builder::new().stack_size(1 << 30).spawn(work).map(|w| w.join()) {
-        Ok(Ok(code)) => code,
-        _ => {
-            eprintln!("Error: {what} failed");
-            ExitCode::from(1)
-        }
-    }
-}
 
 /// A session for the node of the command line, with its module path.
 fn new_session(
@@ -257,7 +251,7 @@ fn render_erb(args: &Args, template: String) -> ExitCode {
     let modulepath = args.modulepath.clone();
     let values = args.values.clone();
     let min_level = args.log_level.level();
-    on_deep_stack("the evaluation thread", move || {
+    poppet::tools::on_deep_stack("the evaluation thread", move || {
         let mut session = match new_session(&node_args, options, &node, modulepath.as_deref()) {
             Ok(s) => s,
             Err(code) => return code,
@@ -393,7 +387,9 @@ fn parser_command() -> ExitCode {
     match args.action {
         ParserAction::Validate { color, paths } => {
             let console = poppet::tools::Console { color: poppet::tools::color_setting(&color) };
-            on_deep_stack("validation", move || ExitCode::from(poppet::tools::parser::validate(&console, &paths)))
+            poppet::tools::on_deep_stack("validation", move || {
+                ExitCode::from(poppet::tools::parser::validate(&console, &paths))
+            })
         }
         ParserAction::Dump { code, format, pretty, validate, color, files } => {
             let console = poppet::tools::Console { color: poppet::tools::color_setting(&color) };
@@ -405,7 +401,7 @@ fn parser_command() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            on_deep_stack("the dump", move || {
+            poppet::tools::on_deep_stack("the dump", move || {
                 let code = code.as_deref();
                 ExitCode::from(poppet::tools::parser::dump(&console, format, pretty, validate, code, &files))
             })
@@ -574,7 +570,7 @@ fn interactive(args: &Args) -> ExitCode {
     let init = if args.no_init { None } else { poppet::shell::default_init_path() };
     let log_level = args.log_level.level();
     let modulepath = args.modulepath.clone();
-    on_deep_stack("the shell's thread", move || {
+    poppet::tools::on_deep_stack("the shell's thread", move || {
         let facts = match node_facts(&node_args) {
             Ok(f) => f,
             Err(code) => return code,

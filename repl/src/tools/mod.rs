@@ -1,9 +1,12 @@
 //! Puppet's developer commands, as `poppet` subcommands with Puppet's options, output and
 //! exit codes: `poppet parser validate|dump` (Puppet's `puppet parser` face).
 
+pub mod epp;
+pub mod lookup;
 pub mod parser;
 
 use std::io::Write;
+use std::process::ExitCode;
 
 /// A log level of Puppet's console destination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,4 +53,16 @@ impl Console {
 /// else do not (`html` is not offered).
 pub fn color_setting(value: &str) -> bool {
     matches!(value, "ansi" | "true" | "yes")
+}
+
+/// Runs `work` on a thread with a deep stack (parsing and evaluating deep nesting recurse),
+/// as the runner does; a thread that fails is reported as `what` failing.
+pub fn on_deep_stack(what: &str, work: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
+    match std::thread::Builder::new().stack_size(1 << 30).spawn(work).map(|w| w.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("Error: {what} failed");
+            ExitCode::from(1)
+        }
+    }
 }
