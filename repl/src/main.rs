@@ -225,9 +225,6 @@ fn main() -> ExitCode {
     })
 }
 
-/// Runs `work` on a thread with a deep stack (evaluation recurses once per nesting level of
-/// code and of calls); its exit code, or an error naming `what` when the thread fails.
-
 /// A session for the node of the command line, with its module path.
 fn new_session(
     node_args: &NodeArgs,
