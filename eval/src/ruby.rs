@@ -43,3 +43,53 @@ pub fn class_name(value: &Value) -> &'static str {
         _ => "Object",
     }
 }
+
+/// Ruby's `to_yaml` of the value (Psych's document with the default options).
+pub fn to_yaml(value: &Value) -> Result<String, String> {
+    crate::functions::ported::stdlib_data::ruby_to_yaml(value).map_err(|f| match f {
+        crate::error::Flow::Error(e) => e.message,
+        _ => String::new(),
+    })
+}
+
+/// Ruby's `to_json` of the value (the `json` gem's compact generator; a float as Ruby
+/// prints it).
+pub fn to_json(value: &Value) -> String {
+    let mut out = String::new();
+    write_json(value, &mut out);
+    out
+}
+
+fn write_json(value: &Value, out: &mut String) {
+    match value {
+        Value::Undef => out.push_str("null"),
+        Value::String(s) => poppet_ruby::json::generate_string(s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(v, out);
+            }
+            out.push(']');
+        }
+        Value::Hash(map) => {
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                match k {
+                    Value::String(s) => poppet_ruby::json::generate_string(s, out),
+                    other => poppet_ruby::json::generate_string(&to_s(other), out),
+                }
+                out.push(':');
+                write_json(v, out);
+            }
+            out.push('}');
+        }
+        Value::Integer(_) | Value::BigInt(_) | Value::Float(_) | Value::Boolean(_) => out.push_str(&to_s(value)),
+        other => poppet_ruby::json::generate_string(&to_s(other), out),
+    }
+}

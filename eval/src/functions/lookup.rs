@@ -5,8 +5,9 @@
 //! functions warn that they are deprecated, once per session.
 //!
 //! The `hiera_*` functions search Hiera's global layer only (Puppet lets them see the
-//! environment's data when the environment has a version 5 `hiera.yaml`, which Poppet's has
-//! not): they find nothing, and give their default, their block's value or Puppet's error.
+//! environment's data when the environment has a version 5 `hiera.yaml`); the evaluator
+//! compiles without a global layer (`hiera::Layers`), so they find nothing, and give their
+//! default, their block's value or Puppet's error.
 
 use puppet_types::value::Hash;
 use puppet_types::Value;

@@ -1,4 +1,5 @@
-//! A module's `hiera.yaml` (`pops/lookup/hiera_config.rb`): read, checked with Puppet's
+//! A layer's `hiera.yaml` (`pops/lookup/hiera_config.rb`): the global one, an environment's
+//! or a module's: read, checked with Puppet's
 //! messages, and turned into hierarchy entries whose locations are resolved at each lookup.
 //!
 //! Version 5 is Hiera 5's format; version 4 (deprecated) is read into the same entries;
@@ -53,10 +54,33 @@ pub struct Entry {
     pub extension: Option<String>,
 }
 
-/// A module's Hiera configuration.
+/// Which layer a configuration belongs to: its rules differ (version 3 only in the global
+/// layer, version 4 not there, `default_hierarchy` only in modules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Global,
+    Environment,
+    Module,
+}
+
+impl Place {
+    /// The provider's name: `Global Data Provider`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Place::Global => "Global",
+            Place::Environment => "Environment",
+            Place::Module => "Module",
+        }
+    }
+}
+
+/// A layer's Hiera configuration.
 #[derive(Debug)]
 pub struct Config {
     pub path: PathBuf,
+    /// Puppet's default configuration, used where the file does not exist (the global
+    /// layer): paths that do not exist are dropped, and levels left without any.
+    pub is_default: bool,
     /// The directory of `hiera.yaml`, which relative data directories start from.
     pub root: PathBuf,
     pub version: i64,
@@ -74,8 +98,34 @@ pub struct Warning {
     pub message: String,
 }
 
-/// Reads the module's configuration at `path`: `None` when a module ignores it (version 3).
-pub fn load(path: &Path, strict: Strict, warnings: &mut Vec<Warning>) -> Result<Option<Config>, HieraError> {
+/// Puppet's default version 5 configuration (`DEFAULT_CONFIG_HASH`) rooted at `root`: `common.yaml`
+/// in `data`, read with `yaml_data`.
+pub fn default_v5(root: &Path) -> Config {
+    Config {
+        path: root.join(CONFIG_FILE_NAME),
+        is_default: true,
+        root: root.to_path_buf(),
+        version: 5,
+        hierarchy: vec![Entry {
+            name: "Common".into(),
+            function: Function { kind: "data_hash", name: "yaml_data".into() },
+            datadir: "data".into(),
+            locations: Locations::Paths(vec!["common.yaml".into()]),
+            extension: None,
+        }],
+        default_hierarchy: None,
+        text: String::new(),
+    }
+}
+
+/// Reads the configuration at `path` of a layer: `None` when the layer ignores it
+/// (version 3 outside the global layer).
+pub fn load(
+    path: &Path,
+    strict: Strict,
+    warnings: &mut Vec<Warning>,
+    place: Place,
+) -> Result<Option<Config>, HieraError> {
     let text = std::fs::read_to_string(path).map_err(|e| HieraError::Puppet(format!("({}): {e}", path.display())))?;
     let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let shown = path.display().to_string();
@@ -93,7 +143,7 @@ pub fn load(path: &Path, strict: Strict, warnings: &mut Vec<Warning>) -> Result<
                 once: None,
                 message: format!("{shown}: File exists but does not contain a valid YAML hash. Falling back to Hiera version 3 default config"),
             });
-            return version_3(&shown, Hash::default(), strict, warnings);
+            return version_3(&shown, Hash::default(), strict, warnings, place);
         }
     };
     let version = match config.get(&Value::from("version")) {
@@ -104,12 +154,22 @@ pub fn load(path: &Path, strict: Strict, warnings: &mut Vec<Warning>) -> Result<
         Some(Value::Boolean(_)) => 3,
         Some(other) => ruby_to_i(&puppet_types::display::value_to_s(other)),
     };
-    let mut c =
-        Config { path: path.to_path_buf(), root, version, hierarchy: Vec::new(), default_hierarchy: None, text };
+    let mut c = Config {
+        path: path.to_path_buf(),
+        is_default: false,
+        root,
+        version,
+        hierarchy: Vec::new(),
+        default_hierarchy: None,
+        text,
+    };
     match version {
-        5 => c.version_5(config)?,
+        5 => c.version_5(config, place)?,
+        4 if place == Place::Global => {
+            return Err(c.fail("hiera.yaml version 4 cannot be used in the global layer".into(), None))
+        }
         4 => c.version_4(config, strict, warnings)?,
-        3 => return version_3(&shown, config, strict, warnings),
+        3 => return version_3(&shown, config, strict, warnings, place),
         n => {
             return Err(HieraError::Lookup(format!(
                 "This runtime does not support hiera.yaml version {n} (file: {shown})"
@@ -130,12 +190,14 @@ fn ruby_to_i(s: &str) -> i64 {
     digits[..end].parse::<i64>().map_or(0, |n| sign * n)
 }
 
-/// A version 3 configuration: deprecated, checked, then ignored at a module's root.
+/// A version 3 configuration: deprecated, checked, then ignored at a module's or an
+/// environment's root (in the global layer its backends are not modelled: an error).
 fn version_3(
     shown: &str,
     mut config: Hash,
     strict: Strict,
     warnings: &mut Vec<Warning>,
+    place: Place,
 ) -> Result<Option<Config>, HieraError> {
     if strict != Strict::Off {
         warnings.push(Warning {
@@ -171,12 +233,21 @@ fn version_3(
         fields.push_str(&format!(", Optional[{}] => Hash[String[1], Any]", puppet_types::display::puppet_quote(b)));
     }
     assert_config(shown, &format!("Struct[{{{fields}}}]"), &Value::hash(config))?;
+    let (a_place, root) = match place {
+        Place::Global => {
+            return Err(HieraError::Other(format!(
+                "{shown}: Hiera 3 backends in the global layer are not available: Poppet reads version 5 configurations there"
+            )))
+        }
+        Place::Environment => ("an environment", "the environment root"),
+        Place::Module => ("a module", "module root"),
+    };
     if strict == Strict::Error {
-        return Err(HieraError::Lookup(format!("hiera.yaml version 3 cannot be used in a module (file: {shown})")));
+        return Err(HieraError::Lookup(format!("hiera.yaml version 3 cannot be used in {a_place} (file: {shown})")));
     }
     warnings.push(Warning {
         once: Some(shown.to_string()),
-        message: "hiera.yaml version 3 found at module root was ignored".into(),
+        message: format!("hiera.yaml version 3 found at {root} was ignored"),
     });
     Ok(None)
 }
@@ -262,7 +333,7 @@ impl Config {
         None
     }
 
-    fn version_5(&mut self, mut config: Hash) -> Result<(), HieraError> {
+    fn version_5(&mut self, mut config: Hash, place: Place) -> Result<(), HieraError> {
         let s = |v: &str| Value::from(v);
         let shown = self.path.display().to_string();
         if config.get(&s("defaults")).is_none_or(Value::is_undef) {
@@ -314,13 +385,19 @@ impl Config {
             let mut out: Vec<Entry> = Vec::new();
             for item in items.iter() {
                 let Value::Hash(he) = item else { continue };
-                out.push(c.entry_v5(he, default_function.as_ref(), &datadir)?);
+                out.push(c.entry_v5(he, default_function.as_ref(), &datadir, place)?);
             }
             Ok(out)
         };
         self.hierarchy = entries(self, "hierarchy")?;
         if config.contains_key(&s("plan_hierarchy")) {
             entries(self, "plan_hierarchy")?;
+        }
+        if config.contains_key(&s("default_hierarchy")) && place != Place::Module {
+            return Err(self.fail(
+                "'default_hierarchy' is only allowed in the module layer".into(),
+                self.find_line(r"\s+default_hierarchy:", 1),
+            ));
         }
         if config.contains_key(&s("default_hierarchy")) {
             self.default_hierarchy = Some(entries(self, "default_hierarchy")?);
@@ -333,7 +410,13 @@ impl Config {
 
     /// `validate_hierarchy` and the entry's provider as `create_configured_data_providers`
     /// makes it.
-    fn entry_v5(&self, he: &Hash, default_function: Option<&Function>, datadir: &str) -> Result<Entry, HieraError> {
+    fn entry_v5(
+        &self,
+        he: &Hash,
+        default_function: Option<&Function>,
+        datadir: &str,
+        place: Place,
+    ) -> Result<Entry, HieraError> {
         let s = |v: &str| Value::from(v);
         let name = text(he.get(&s("name"))).unwrap_or_default();
         let functions: Vec<&'static str> = FUNCTION_KEYS.iter().copied().filter(|k| he.contains_key(&s(k))).collect();
@@ -355,7 +438,7 @@ impl Config {
                 ))
             }
         };
-        if function.kind == "hiera3_backend" {
+        if function.kind == "hiera3_backend" && place != Place::Global {
             return Err(self.fail(
                 "'hiera3_backend' is only allowed in the global layer".into(),
                 self.find_line(r"\s+hiera3_backend:", 1),

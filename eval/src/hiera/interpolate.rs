@@ -9,6 +9,7 @@
 
 use puppet_types::Value;
 
+use super::explain::{Event, Kind};
 use super::{split_key, sub_lookup, HieraError, Invocation, Segment};
 use crate::eval::{Evaluator, Strict};
 
@@ -36,7 +37,10 @@ impl Evaluator {
         allow_methods: bool,
     ) -> Result<Value, HieraError> {
         match &value {
-            Value::String(s) if s.contains("%{") => self.interpolate_string(s, inv, allow_methods),
+            Value::String(s) if s.contains("%{") => self.explained(
+                || Kind::Interpolate { expression: s.to_string() },
+                |ev| ev.interpolate_string(s, inv, allow_methods),
+            ),
             Value::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for i in items.iter() {
@@ -133,17 +137,34 @@ impl Evaluator {
             Segment::Index(i) => i.to_string(),
         };
         let root_value = Value::from(root.as_str());
-        let value = match inv.overrides.get(&root_value) {
-            Some(v) => v.clone(),
-            None => match self.hiera_variable(&root)? {
-                Some(v) => v,
-                None => inv.defaults.get(&root_value).cloned().unwrap_or(Value::Undef),
+        let value = self.explained(
+            || Kind::Scope { name: "Global Scope".into() },
+            |ev| -> Result<Value, HieraError> {
+                Ok(match inv.overrides.get(&root_value) {
+                    Some(v) => {
+                        ev.report(|| Event::FoundInOverrides { key: root.clone(), value: v.clone() });
+                        v.clone()
+                    }
+                    None => match ev.hiera_variable(&root)? {
+                        Some(v) => {
+                            ev.report(|| Event::Found { key: root.clone(), value: v.clone() });
+                            v
+                        }
+                        None => match inv.defaults.get(&root_value) {
+                            Some(v) => {
+                                ev.report(|| Event::FoundInDefaults { key: root.clone(), value: v.clone() });
+                                v.clone()
+                            }
+                            None => Value::Undef,
+                        },
+                    },
+                })
             },
-        };
+        )?;
         if value.is_undef() || segments.is_empty() {
             return Ok(value);
         }
-        Ok(sub_lookup(key, &segments, value)?.unwrap_or(Value::Undef))
+        Ok(sub_lookup(key, &segments, value, self.hiera.explainer.as_mut())?.unwrap_or(Value::Undef))
     }
 
     /// `scope[name]`: a variable as Puppet's scope looks it up for Hiera; a missing one is

@@ -21,6 +21,8 @@ pub enum Strategy {
     Deep {
         options: DeepOptions,
         reverse: bool,
+        /// The options as given, without `strategy` (what an explanation shows).
+        given: Option<Hash>,
     },
 }
 
@@ -110,7 +112,10 @@ impl Strategy {
                     None | Some(Value::Undef) => None,
                     Some(v) => Some(puppet_types::display::value_to_s(v)),
                 };
+                let mut given = o.clone();
+                given.shift_remove(&Value::from("strategy"));
                 Strategy::Deep {
+                    given: (!given.is_empty()).then_some(given),
                     options: DeepOptions {
                         knockout_prefix,
                         sort_merged_arrays: flag("sort_merged_arrays"),
@@ -124,35 +129,23 @@ impl Strategy {
         Ok(strategy)
     }
 
-    /// `MergeStrategy#lookup`: the values `found` gives for each of `variants`, merged
-    /// (`None`: no variant has the key). With one variant its value is only made unique; the
-    /// first found value is converted (`unique` makes an array of it), the next merged in.
-    pub fn lookup<T>(
-        &self,
-        variants: &[T],
-        mut found: impl FnMut(&T) -> Result<Option<Value>, HieraError>,
-    ) -> Result<Option<Value>, HieraError> {
-        if let Strategy::First = self {
-            for v in variants {
-                if let Some(value) = found(v)? {
-                    return Ok(Some(value));
-                }
-            }
-            return Ok(None);
+    /// The strategy's name (`MergeStrategy.key`), as an explanation shows it.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Strategy::First => "first",
+            Strategy::Unique => "unique",
+            Strategy::Hash => "hash",
+            Strategy::Deep { reverse: true, .. } => "reverse_deep",
+            Strategy::Deep { .. } => "deep",
         }
-        if let [one] = variants {
-            return Ok(found(one)?.map(|v| self.merge_single(v)));
+    }
+
+    /// The options an explanation shows (`options_wo_strategy`).
+    pub fn shown_options(&self) -> Option<Value> {
+        match self {
+            Strategy::Deep { given: Some(g), .. } => Some(Value::hash(g.clone())),
+            _ => None,
         }
-        let mut memo: Option<Value> = None;
-        for v in variants {
-            if let Some(value) = found(v)? {
-                memo = Some(match memo {
-                    None => self.convert_value(value),
-                    Some(m) => self.merge(m, value)?,
-                });
-            }
-        }
-        Ok(memo)
     }
 
     /// `convert_value`: how the first value found enters a merge.
@@ -166,7 +159,7 @@ impl Strategy {
         }
     }
 
-    fn merge_single(&self, value: Value) -> Value {
+    pub fn merge_single(&self, value: Value) -> Value {
         match (self, &value) {
             (Strategy::Unique, Value::Array(items)) => Value::array(uniq(items.iter().cloned())),
             _ => value,
@@ -200,7 +193,7 @@ impl Strategy {
                 }
                 Ok(Value::hash(merged))
             }
-            Strategy::Deep { options, reverse } => {
+            Strategy::Deep { options, reverse, .. } => {
                 let (source, dest) = if *reverse { (e2, e1) } else { (e1, e2) };
                 deep_merge(source, dest, options, 0)
             }

@@ -2,6 +2,7 @@
 //! over the corpus manifests and the corpus modules.
 
 pub mod corpus;
+pub mod lookup_cli;
 pub mod modules_corpus;
 pub mod record;
 

@@ -1,0 +1,42 @@
+/// Ruby's backtrace of `EnvironmentNotFound` (each line after `\tfrom `).
+const NOT_FOUND_TRACE: &[&str] = &[
+    "/usr/lib/ruby/vendor_ruby/puppet/application_support.rb:34:in `push_application_context'",
+    "/usr/lib/ruby/vendor_ruby/puppet/application.rb:409:in `run'",
+    "/usr/lib/ruby/vendor_ruby/puppet/util/command_line.rb:143:in `run'",
+    "/usr/lib/ruby/vendor_ruby/puppet/util/command_line.rb:77:in `execute'",
+    "/usr/bin/puppet:5:in `<main>'",
+];
+
+/// Ruby's backtrace of the `ParseError` of a broken `environment.conf`.
+const PARSE_ERROR_TRACE: &[&str] = &[
+    "/usr/lib/ruby/vendor_ruby/puppet/settings/config_file.rb:33:in `each'",
+    "/usr/lib/ruby/vendor_ruby/puppet/settings/config_file.rb:33:in `block in parse_file'",
+    "/usr/lib/ruby/vendor_ruby/puppet/settings/config_file.rb:29:in `each'",
+    "/usr/lib/ruby/vendor_ruby/puppet/settings/config_file.rb:29:in `parse_file'",
+    "/usr/lib/ruby/vendor_ruby/puppet/settings.rb:1241:in `parse_file'",
+    "/usr/lib/ruby/vendor_ruby/puppet/settings/environment_conf.rb:27:in `load_from'",
+    "/usr/lib/ruby/vendor_ruby/puppet/environments.rb:226:in `get_conf'",
+    "/usr/lib/ruby/vendor_ruby/puppet/environments.rb:300:in `block in get_conf'",
+    "/usr/lib/ruby/vendor_ruby/puppet/environments.rb:299:in `each'",
+    "/usr/lib/ruby/vendor_ruby/puppet/environments.rb:299:in `get_conf'",
+    "/usr/lib/ruby/vendor_ruby/puppet/environments.rb:487:in `get_conf'",
+    "/usr/lib/ruby/vendor_ruby/puppet/settings.rb:1621:in `conf'",
+    "/usr/lib/ruby/vendor_ruby/puppet/settings.rb:1607:in `include?'",
+    "/usr/lib/ruby/vendor_ruby/puppet/settings.rb:1424:in `block in lookup'",
+    "/usr/lib/ruby/vendor_ruby/puppet/settings.rb:1423:in `each'",
+    "/usr/lib/ruby/vendor_ruby/puppet/settings.rb:1423:in `find'",
+    "/usr/lib/ruby/vendor_ruby/puppet/settings.rb:1423:in `lookup'",
+    "/usr/lib/ruby/vendor_ruby/puppet/settings.rb:1471:in `lookup_and_convert'",
+    "/usr/lib/ruby/vendor_ruby/puppet/settings.rb:1454:in `interpolate'",
+    "/usr/lib/ruby/vendor_ruby/puppet/environments.rb:242:in `create_environment'",
+    "/usr/lib/ruby/vendor_ruby/puppet/environments.rb:218:in `get'",
+    "/usr/lib/ruby/vendor_ruby/puppet/environments.rb:289:in `block in get'",
+    "/usr/lib/ruby/vendor_ruby/puppet/environments.rb:288:in `each'",
+    "/usr/lib/ruby/vendor_ruby/puppet/environments.rb:288:in `get'",
+    "/usr/lib/ruby/vendor_ruby/puppet/environments.rb:404:in `get_entry'",
+    "/usr/lib/ruby/vendor_ruby/puppet/environments.rb:387:in `get'",
+    "/usr/lib/ruby/vendor_ruby/puppet/application.rb:210:in `available_application_names'",
+    "/usr/lib/ruby/vendor_ruby/puppet/util/command_line.rb:94:in `find_subcommand'",
+    "/usr/lib/ruby/vendor_ruby/puppet/util/command_line.rb:77:in `execute'",
+    "/usr/bin/puppet:5:in `<main>'",
+];
