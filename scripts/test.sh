@@ -69,6 +69,12 @@ check "validation: our diagnostics for every corpus manifest are Puppet's" \
 check "poppet parser validate|dump print what puppet parser validate|dump print (corpus and mutants)" \
   bash -c 'cargo build --release -p poppet && cargo xtask check parser-cli "$0/pp-files.txt"' "$CORPUS"
 
+check "poppet epp validate|render|dump print what puppet epp validate|render|dump print (corpus templates, mutants, fixtures)" \
+  bash -c 'cargo build --release -p poppet && cargo xtask check epp-cli "$0/epp-files.txt"' "$CORPUS"
+
+check "poppet lookup prints what puppet lookup prints (the fixture control repo, the corpus modules' data; recorded)" \
+  bash -c 'cargo build --release -p poppet && cargo xtask check lookup-cli'
+
 check "evaluation: every corpus manifest evaluates as Puppet 7.23 does (no panic; notices, warnings, errors)" \
   cargo xtask check eval-corpus "$CORPUS/pp-files.txt"
 

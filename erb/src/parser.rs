@@ -1131,9 +1131,11 @@ impl Parser {
                 }
             }
             "while" | "until" => {
+                let saved = self.no_do;
                 self.no_do += 1;
                 let cond = self.expr_stmt();
-                self.no_do -= 1;
+                // restored, not decremented: a list that failed inside left it at 0
+                self.no_do = saved;
                 let cond = cond?;
                 if !self.eat_kw("do") && !matches!(self.peek(), Tok::Term) {
                     return Err(self.unexpected());
@@ -1145,9 +1147,10 @@ impl Parser {
             "for" => {
                 let targets = self.mlhs_for()?;
                 self.expect_kw("in")?;
+                let saved = self.no_do;
                 self.no_do += 1;
                 let iter = self.expr_stmt();
-                self.no_do -= 1;
+                self.no_do = saved;
                 let iter = iter?;
                 if !self.eat_kw("do") && !matches!(self.peek(), Tok::Term) {
                     return Err(self.unexpected());

@@ -11,6 +11,7 @@
 //!   relationships, collectors) and [`hiera`]: Hiera 5 data and `lookup`.
 //! - [`facts`]: the node's facts (`--facts` files, or a small built-in set);
 //!   [`resource_types`]: the core resource types' schemas, generated from Puppet.
+//! - [`environment`]: directory environments (`environment.conf`, the environment path).
 //! - [`json`]: values as JSON (`--output json`, the catalog's JSON form).
 //! - [`error`]: `Flow`, the unwinding type (errors, and `break`/`next`/`return` as values).
 //!
@@ -22,6 +23,7 @@
 //! ```
 
 pub mod catalog;
+pub mod environment;
 pub mod error;
 pub mod eval;
 pub mod facts;

@@ -144,6 +144,12 @@ impl Session {
         Session { evaluator, logs }
     }
 
+    /// What was logged since the last program ran (by calls into the evaluator outside
+    /// [`Session::run`], such as `Evaluator::hiera_search`), taken.
+    pub fn take_logs(&self) -> Vec<Log> {
+        std::mem::take(&mut *self.logs.borrow_mut())
+    }
+
     /// Parses, validates and evaluates `source` against the session's scope.
     pub fn run(&mut self, source: &str) -> Outcome {
         self.logs.borrow_mut().clear();
@@ -167,7 +173,7 @@ impl Session {
         self.evaluator.announce_modules();
         let parsed = puppet_syntax::analyze(source);
         for w in &parsed.warnings {
-            self.log(Log { level: Level::Warning, message: w.to_string() });
+            self.log(Log { level: Level::Warning, message: w.to_string(), source: None });
         }
         let program = match parsed.result {
             Ok(p) => p,
@@ -176,17 +182,17 @@ impl Session {
         let diagnostics = puppet_syntax::validate(&program);
         let errors: Vec<Diagnostic> = diagnostics.iter().filter(|d| d.severity == Severity::Error).cloned().collect();
         for w in diagnostics.iter().filter(|d| d.severity == Severity::Warning) {
-            self.log(Log { level: Level::Warning, message: w.to_string() });
+            self.log(Log { level: Level::Warning, message: w.to_string(), source: None });
         }
         if !errors.is_empty() {
             // Several validation errors are logged one by one (their bare messages), then
             // reported together; so are those a heredoc's text has.
             for logged in errors.iter().flat_map(|e| &e.logged) {
-                self.log(Log { level: Level::Err, message: logged.clone() });
+                self.log(Log { level: Level::Err, message: logged.clone(), source: None });
             }
             if errors.len() > 1 {
                 for e in &errors {
-                    self.log(Log { level: Level::Err, message: e.message.clone() });
+                    self.log(Log { level: Level::Err, message: e.message.clone(), source: None });
                 }
             }
             return (None, Some(parse_failure(&errors)), false);
@@ -231,6 +237,13 @@ pub(crate) fn parse_failure(errors: &[Diagnostic]) -> Failure {
         column: d.span.column,
         file: None,
         trace: Vec::new(),
+    }
+}
+
+impl From<Flow> for Failure {
+    /// An evaluation that left early, as Puppet reports it.
+    fn from(flow: Flow) -> Failure {
+        flow_failure(flow)
     }
 }
 

@@ -31,8 +31,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 (strict_variables off, strict=warning) for node `testnode` with the facts Facter reports on a \
 Debian 12 node (--platform, --facts and --fact change them).
 
-Puppet's developer commands: `poppet parser validate [PATH...]` and `poppet parser dump \
-[--format pn|json] [--pretty] [--validate] (-e CODE | FILE...)` (`poppet parser --help`)."
+Puppet's developer commands, with Puppet's options and output: `poppet parser validate|dump`, \
+`poppet epp validate|render|dump` and `poppet lookup KEY...` (`poppet parser --help`, \
+`poppet epp --help`, `poppet lookup --help`)."
 )]
 struct Args {
     /// Puppet code to run.
@@ -356,16 +357,17 @@ enum ParserAction {
         paths: Vec<PathBuf>,
     },
     /// Print the parse tree of manifests, of `-e CODE`, or of standard input, as Puppet's
-    /// `puppet parser dump` does (PN, or PN as JSON); the exit status is 0, as Puppet's.
+    /// `puppet parser dump` does (its deprecated old format, PN, or PN as JSON); the exit
+    /// status is 0, as Puppet's.
     Dump {
         /// The source text to dump.
         #[arg(short = 'e', long = "e", value_name = "SOURCE")]
         code: Option<String>,
-        /// `pn` (Puppet's Extended S-Expression Notation) or `json` (the same graph as JSON);
-        /// Puppet's deprecated `old` format is not written.
-        #[arg(long, value_name = "FORMAT", default_value = "pn")]
+        /// `old` (Puppet's default, deprecated format), `pn` (Puppet's Extended S-Expression
+        /// Notation) or `json` (the same graph as PN, in JSON).
+        #[arg(long, value_name = "FORMAT", default_value = "old")]
         format: String,
-        /// Indent the output.
+        /// Indent the output (PN and JSON only).
         #[arg(long)]
         pretty: bool,
         /// Validate what was parsed (only syntax errors are reported otherwise).
@@ -391,10 +393,11 @@ fn parser_command() -> ExitCode {
         ParserAction::Dump { code, format, pretty, validate, color, files } => {
             let console = poppet::tools::Console { color: poppet::tools::color_setting(&color) };
             let format = match format.as_str() {
+                "old" => poppet::tools::parser::DumpFormat::Old,
                 "pn" => poppet::tools::parser::DumpFormat::Pn,
                 "json" => poppet::tools::parser::DumpFormat::Json,
                 other => {
-                    eprintln!("Error: poppet parser dump writes --format pn or json, not '{other}'");
+                    eprintln!("Error: poppet parser dump writes --format old, pn or json, not '{other}'");
                     return ExitCode::from(2);
                 }
             };

@@ -42,6 +42,11 @@ pub struct Template {
     /// expression, where the rewritten source would go on.
     incomplete: Option<usize>,
     template: String,
+    /// What validation found on the way, placed in the template (see [`Checked`]).
+    warnings: Vec<Diagnostic>,
+    logged: Vec<Diagnostic>,
+    /// Whether the parsed code is validated.
+    validate: bool,
 }
 
 /// Rewritten source standing for one of the tokens Puppet's lexer makes of a template (a
@@ -140,15 +145,52 @@ impl Template {
             synthetic: Vec::new(),
             incomplete: None,
             template: template.to_owned(),
+            warnings: Vec::new(),
+            logged: Vec::new(),
+            validate: true,
         }
     }
+}
+
+/// A template as Puppet's `EvaluatingEppParser` reads it: what its validation warned of and,
+/// when it gave up after several errors, each of them (Puppet logs both, placed in the
+/// template), then the template or the error that stopped it.
+#[derive(Debug)]
+pub struct Checked {
+    pub warnings: Vec<Diagnostic>,
+    pub logged: Vec<Diagnostic>,
+    pub result: Result<Template, Diagnostic>,
 }
 
 /// Parses a template. A malformed one is Puppet's message for it, placed in the template
 /// (`Unbalanced epp tag, reached <eof> without closing tag.`, `Syntax error at '}'`).
 pub fn parse_template(template: &str) -> Result<Template, Diagnostic> {
-    let (parts, params) = split(template)?;
+    check(template).result
+}
+
+/// Parses and validates a template, keeping what validation logged (see [`Checked`]).
+pub fn check(template: &str) -> Checked {
+    checked(template, true)
+}
+
+/// Parses a template without validating it (syntax errors only, as Puppet's parser alone
+/// reports them).
+pub fn check_syntax(template: &str) -> Checked {
+    checked(template, false)
+}
+
+fn checked(template: &str, validate: bool) -> Checked {
     let mut out = Template::empty(template);
+    out.validate = validate;
+    let result = read(template, &mut out);
+    let warnings = std::mem::take(&mut out.warnings);
+    let logged = std::mem::take(&mut out.logged);
+    Checked { warnings, logged, result: result.map(|()| out) }
+}
+
+/// Reads the template's parameters and body into `out`.
+fn read(template: &str, out: &mut Template) -> Result<(), Diagnostic> {
+    let (parts, params) = split(template)?;
     if let Some((params, at)) = params {
         // the parameters, as those of a function
         let head = format!("function {FUNCTION}(");
@@ -159,12 +201,12 @@ pub fn parse_template(template: &str) -> Result<Template, Diagnostic> {
             out.parameters = Some(parameters);
         }
     }
-    let (source, pieces, synthetic) = rewrite(&parts, &mut out);
+    let (source, pieces, synthetic) = rewrite(&parts, out);
     out.synthetic = synthetic;
     out.body = out.parse_mapped(&source, pieces, true)?.body;
     out.synthetic = Vec::new();
     out.incomplete = None;
-    Ok(out)
+    Ok(())
 }
 
 /// The body's rewritten source: text parts and rendered expressions as calls of [`TEXT`] and
@@ -262,10 +304,18 @@ impl Template {
         })?;
         // Puppet's validation of what was parsed (as a lambda's body): its error, or how
         // many there were (with no place)
-        let diagnostics = if body { crate::validate_template(&program) } else { crate::validate(&program) };
-        let warnings = diagnostics.iter().filter(|d| d.severity != crate::Severity::Error).count();
-        let mut errors: Vec<Diagnostic> =
-            diagnostics.into_iter().filter(|d| d.severity == crate::Severity::Error).collect();
+        let diagnostics = match (self.validate, body) {
+            (false, _) => Vec::new(),
+            (true, true) => crate::validate_template(&program),
+            (true, false) => crate::validate(&program),
+        };
+        let (mut errors, warned): (Vec<Diagnostic>, Vec<Diagnostic>) =
+            diagnostics.into_iter().partition(|d| d.severity == crate::Severity::Error);
+        let warnings = warned.len();
+        for w in warned {
+            let (line, column) = self.template_position(w.span);
+            self.warnings.push(Diagnostic { span: Span { line, column, ..w.span }, ..w });
+        }
         match errors.len() {
             0 => Ok(program),
             1 => Err(place(self, errors.remove(0))),
@@ -276,7 +326,8 @@ impl Template {
                     _ => format!("Language validation logged {n} errors, and {warnings} warnings. Giving up"),
                 };
                 let mut d = Diagnostic::error(message, Span::default());
-                d.logged = errors.into_iter().map(|e| e.message).collect();
+                d.logged = errors.iter().map(|e| e.message.clone()).collect();
+                self.logged = errors.into_iter().map(|e| place(self, e)).collect();
                 Err(d)
             }
         }
@@ -294,14 +345,20 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
     let mut text = String::new();
     let mut i = 0;
     let mut seen_tag = false;
-    // where the scan of the current text started: after the tag before it
+    // where the scan of the current text started: after the tag before it (comments are
+    // part of the text's scan)
     let mut text_start = 0;
+    // Puppet's `EppScanner#scan` gives no text at all when the template ends right after a
+    // comment or a `<%%` (its loop ends before it returns what it scanned)
+    let mut lost_at_end = false;
     while i < bytes.len() {
         if template[i..].starts_with("<%%") {
             text.push_str("<%");
             i += 3;
+            lost_at_end = i == bytes.len();
             continue;
         }
+        lost_at_end = false;
         if template[i..].starts_with("%%>") {
             text.push_str("%>");
             i += 3;
@@ -333,13 +390,14 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
             _ => b' ',
         };
         let (end, close_len, trim_right) = if kind == b'#' {
-            match template[i..].find("%>") {
-                Some(k) => {
-                    let end = i + k;
+            // the first `%>` not after a `%` (`/[^%]%>/` from the `#`)
+            let close = (i..bytes.len()).find(|&k| bytes[k..].starts_with(b"%>") && bytes[k - 1] != b'%');
+            match close {
+                Some(end) => {
                     let trim = end > i && bytes[end - 1] == b'-';
                     (if trim { end - 1 } else { end }, if trim { 3 } else { 2 }, trim)
                 }
-                None => return Err(unbalanced(template, tag_start)),
+                None => return Err(lexed.error.clone().unwrap_or_else(|| unbalanced(template, tag_start))),
             }
         } else {
             // where Puppet's lexer ends the code (strings and comments in it hold `%>`)
@@ -349,11 +407,22 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
             }
         };
         let code = &template[i..end];
+        if kind == b'#' {
+            // the text goes on after a comment (`<%#-` trims the blanks before it)
+            if bytes.get(i) == Some(&b'-') {
+                text.truncate(text.trim_end_matches([' ', '\t']).len());
+            }
+            i = end + close_len;
+            lost_at_end = i == bytes.len();
+            if trim_right {
+                i = template.len() - trim_leading(&template[i..]).len();
+            }
+            continue;
+        }
         if !text.is_empty() {
             parts.push(Part::Text(std::mem::take(&mut text), text_start));
         }
         match kind {
-            b'#' => {}
             // `<%= %>`: Puppet's parser meets the closing tag where an expression must be
             b'=' if code.trim().is_empty() => {
                 let (line, column) = position_of(template, end);
@@ -370,10 +439,9 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
                         let inner_end = i + code.trim_end().len() - 1;
                         params = template.get(pipe + 1..inner_end).map(|p| (p, pipe + 1));
                     }
-                    // a parameter list that is not closed: Puppet reads on to the end
-                    (Some(_), _) if first => {
-                        return Err(Diagnostic::error("Syntax error at end of input", Span::default()));
-                    }
+                    // a parameter list that is not closed: Puppet's parser meets the text
+                    // after the tag (a `RENDER_STRING`, trimmed), or the end of input
+                    (Some(_), _) if first => return Err(unclosed_parameters(template, end + close_len, trim_right)),
                     // a parameter list anywhere else: no statement starts with `|`
                     (Some(_), _) => {
                         let (line, column) = position_of(template, pipe);
@@ -390,16 +458,23 @@ fn split(template: &str) -> Result<(Vec<Part<'_>>, Option<(&str, usize)>), Diagn
         i = end + close_len;
         text_start = i;
         if trim_right {
-            // the blanks after the tag go, and the line break after them
-            let rest = template[i..].trim_start_matches([' ', '\t']);
-            let rest = rest.strip_prefix("\r\n").or_else(|| rest.strip_prefix('\n')).unwrap_or(rest);
-            i = template.len() - rest.len();
+            i = template.len() - trim_leading(&template[i..]).len();
         }
     }
-    if !text.is_empty() {
+    // the text after the last tag, even when empty (Puppet's lexer gives a `RENDER_STRING`
+    // of what it scans at the end, `(render-s '')` in the old dump)
+    if !lost_at_end && (!text.is_empty() || text_start < template.len()) {
         parts.push(Part::Text(text, text_start));
     }
     Ok((parts, params))
+}
+
+/// The text after a `-%>` without what it trims: the blanks after the tag and the line
+/// break after them (`/^[ \t]*\r?(?:\n|\z)?/`).
+fn trim_leading(text: &str) -> &str {
+    let rest = text.trim_start_matches([' ', '\t']);
+    let rest = rest.strip_prefix('\r').unwrap_or(rest);
+    rest.strip_prefix('\n').unwrap_or(rest)
 }
 
 /// Whether the code leaves a bracket (`(`, `[`, `{`, `<|`, `<<|`) open, as Puppet's lexer
@@ -422,6 +497,24 @@ fn opens_brackets(code: &str) -> bool {
         }
     }
     depth > 0
+}
+
+/// Puppet's error for a parameter list whose tag closes before its `|`: at the text after
+/// the tag, when there is some, else at the end of input.
+fn unclosed_parameters(template: &str, after: usize, trim: bool) -> Diagnostic {
+    let raw = template.get(after..).unwrap_or_default();
+    let raw = raw.find("<%").map_or(raw, |k| &raw[..k]);
+    if raw.is_empty() {
+        return Diagnostic::error("Syntax error at end of input", Span::default());
+    }
+    let value = if trim {
+        let rest = raw.trim_start_matches([' ', '\t']);
+        rest.strip_prefix("\r\n").or_else(|| rest.strip_prefix('\n')).unwrap_or(rest)
+    } else {
+        raw
+    };
+    let (line, column) = position_of(template, after);
+    Diagnostic::error(format!("Syntax error at '{value}'"), Span { start: after, end: after, line, column })
 }
 
 /// Puppet's error for a tag that is not closed, placed at the end of the template.
@@ -457,7 +550,12 @@ mod tests {
         assert_eq!(texts("  <%- $a = 1 -%>\nx"), ["C: $a = 1 ", "T:x"]);
         assert_eq!(texts("abc  <%- $a = 1 %>x"), ["T:abc", "C: $a = 1 ", "T:x"]);
         assert_eq!(texts("<%= 1 -%>  \nx"), ["R: 1 ", "T:x"]);
-        assert_eq!(texts("x<%# c %>y <%% z %%>"), ["T:x", "T:y <% z %>"]);
+        assert_eq!(texts("x<%# c %>y <%% z %%>"), ["T:xy <% z %>"]);
+        // recorded from `puppet epp dump`: the text before a comment that ends the template
+        // is lost, the text after a trimming tag is there even when empty
+        assert_eq!(texts("x<%# c %>"), Vec::<String>::new());
+        assert_eq!(texts("<% $a = 1 -%>\n"), ["C: $a = 1 ", "T:"]);
+        assert_eq!(texts("<%# c -%>\n"), ["T:"]);
         assert_eq!(texts("<%= '%>' %>"), ["R: '%>' "]);
         assert_eq!(texts("a<%= 1 "), ["E:Unbalanced epp tag, reached <eof> without closing tag."]);
     }

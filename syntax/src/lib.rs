@@ -1,5 +1,6 @@
 //! The Puppet language's typed AST, lowered from [tree-sitter-puppet] trees, and PN, the
-//! S-expression form in which `puppet parser dump --format pn` prints Puppet's AST.
+//! S-expression form in which `puppet parser dump --format pn` prints Puppet's AST (and, in
+//! [`dump`], the deprecated format it prints by default).
 //!
 //! ```
 //! let program = puppet_syntax::parse("$x = 1 + 2 * 3\n").expect("valid Puppet");
@@ -12,6 +13,7 @@
 //! [tree-sitter-puppet]: https://docs.rs/tree-sitter-puppet
 
 pub mod ast;
+pub mod dump;
 pub mod epp;
 pub mod lexer;
 mod lower;

@@ -10,6 +10,7 @@
 use std::fmt::Write;
 
 use crate::ast::{AttributeOp, CallKind, CaseOption, Expr, ExprKind, Lambda, Parameter, Program, ResourceForm};
+use crate::epp;
 
 /// A PN node.
 #[derive(Clone, Debug, PartialEq)]
@@ -243,6 +244,22 @@ pub fn program(program: &Program) -> Pn {
     }
 }
 
+/// The PN of a template, as `puppet epp dump --format pn` prints it: a lambda of its
+/// parameters whose body is one `epp` expression of the template's statements.
+pub fn template(template: &epp::Template) -> Pn {
+    let mut entries = Vec::new();
+    if let Some(params) = template.parameters.as_deref().filter(|p| !p.is_empty()) {
+        entries.push(("params".to_string(), parameters(params)));
+    }
+    let statements = match &template.body {
+        Some(Expr { kind: ExprKind::Block(statements), .. }) => statements.iter().map(expr).collect(),
+        Some(body) => vec![expr(body)],
+        None => Vec::new(),
+    };
+    entries.push(("body".to_string(), Pn::List(vec![Pn::call("epp", statements)])));
+    Pn::call("lambda", vec![Pn::Map(entries)])
+}
+
 fn boxed(e: &Option<Box<Expr>>) -> Option<&Expr> {
     e.as_deref()
 }
@@ -428,6 +445,16 @@ pub fn expr(e: &Expr) -> Pn {
             "?",
             vec![expr(left), Pn::List(entries.iter().map(|s| binary("=>", &s.matching, &s.value)).collect())],
         ),
+        // a template's text and `<%= %>` (see `crate::epp`)
+        ExprKind::Call { kind: CallKind::Function, functor, arguments, lambda: None, .. } if matches!(&functor.kind, ExprKind::QualifiedName(n) if n == epp::TEXT || n == epp::RENDER) =>
+        {
+            let name = if matches!(&functor.kind, ExprKind::QualifiedName(n) if n == epp::TEXT) {
+                "render-s"
+            } else {
+                "render"
+            };
+            Pn::call(name, arguments.iter().map(expr).collect())
+        }
         ExprKind::Call { kind, functor, arguments, lambda: l, rval_required } => {
             let mut entries = vec![("functor".to_string(), expr(functor)), ("args".to_string(), list(arguments))];
             if let Some(l) = l {

@@ -5,6 +5,8 @@
 //! cargo xtask record pn|validate|eval|types|catalog CASE-FILE...  golden expectations from Puppet 7.23
 //! cargo xtask record lexer CASES.txt                      the lexer's cases, from Puppet's lexer
 //! cargo xtask check parse-corpus|pn-corpus|validate-corpus|eval-corpus PP-FILES.txt
+//! cargo xtask record lookup-cli [--check]                 `puppet lookup` of tests/lookup/cases.txt and the corpus modules' data
+//! cargo xtask check lookup-cli [--live]                   `poppet lookup` against that recording
 //! cargo xtask check modules [MODULEPATH]                  every class of the corpus modules
 //! cargo xtask fuzz mutate|lower [--corpus PP-FILES.txt]   parser and lowering fuzzers
 //! cargo xtask fuzz syntax-mutants|validate-mutants …      syntax-error and validation mutants
@@ -80,6 +82,8 @@ enum Record {
     Eval(Rest),
     /// [--check] CASE-FILE...: the whole-catalog suite (eval/tests/golden_catalog) with its settings
     Catalog(Rest),
+    /// [--check]: `puppet lookup` of tests/lookup/cases.txt and of the corpus modules' data, tests/lookup/recorded.txt
+    LookupCli(Rest),
 }
 
 #[derive(Subcommand)]
@@ -92,6 +96,10 @@ enum Check {
     ValidateCorpus(Rest),
     /// PP-FILES.txt: `poppet parser validate|dump` print what `puppet parser validate|dump` print, over the corpus and mutants of it
     ParserCli(Rest),
+    /// EPP-FILES.txt: `poppet epp validate|render|dump` print what `puppet epp validate|render|dump` print, over the corpus templates, mutants of them and fixtures
+    EppCli(Rest),
+    /// [--live] [--show N]: `poppet lookup` prints what `puppet lookup` printed (tests/lookup/recorded.txt)
+    LookupCli(Rest),
     /// PP-FILES.txt: every manifest evaluates as in Puppet 7.23 (no panic; notices, warnings, errors)
     EvalCorpus(Rest),
     /// [MODULEPATH] [--show N]: every class of the corpus modules compiled here and in Puppet 7.23
@@ -150,12 +158,15 @@ fn main() -> ExitCode {
             Record::Types(a) => types::record::main(a.args),
             Record::Eval(a) => eval::record::main(a.args),
             Record::Catalog(a) => eval::record::catalog_main(a.args),
+            Record::LookupCli(a) => eval::lookup_cli::record_main(a.args),
         },
         Group::Check(c) => match c {
             Check::ParseCorpus(a) => parse::corpus::main(a.args),
             Check::PnCorpus(a) => syntax::pn_corpus::main(a.args),
             Check::ValidateCorpus(a) => syntax::validate_corpus::main(a.args),
             Check::ParserCli(a) => syntax::parser_cli::main(a.args),
+            Check::EppCli(a) => syntax::epp_cli::main(a.args),
+            Check::LookupCli(a) => eval::lookup_cli::check_main(a.args),
             Check::EvalCorpus(a) => eval::corpus::main(a.args),
             Check::Modules(a) => eval::modules_corpus::main(a.args),
             Check::Templates(a) => eval::modules_corpus::templates_main(a.args),

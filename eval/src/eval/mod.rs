@@ -150,6 +150,9 @@ impl Level {
 pub struct Log {
     pub level: Level,
     pub message: String,
+    /// What Puppet's console names as the message's source, when the evaluator knows it
+    /// better than "the scope" (`Scope(FILE, LINE)` in a template's code).
+    pub source: Option<String>,
 }
 
 /// Where log messages go as they are made.
@@ -300,8 +303,20 @@ impl Evaluator {
     }
 
     pub fn log(&mut self, level: Level, message: impl Into<String>) {
-        let log = Log { level, message: message.into() };
+        let log = Log { level, message: message.into(), source: None };
         (self.sink)(&log);
+    }
+
+    /// A logging function's message (`notice(...)` called at `at`): in a template's code,
+    /// its source is the template's scope, `Scope(FILE, LINE)`.
+    pub(crate) fn log_call(&mut self, level: Level, message: String, at: Span) {
+        let source = match (&self.epp_positions, &self.loader.current_file) {
+            (Some((template, positions)), Some(current)) if Rc::ptr_eq(template, current) => {
+                Some(format!("Scope({template}, {})", positions.position(at).0))
+            }
+            _ => None,
+        };
+        (self.sink)(&Log { level, message, source });
     }
 
     /// A warning at a position, as Puppet logs it: `MESSAGE (line: N, column: M)`.

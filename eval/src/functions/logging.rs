@@ -11,7 +11,7 @@ const VALUES: &[&str] = &["Any *$values"];
 
 fn log(ev: &mut Evaluator, call: &Call, level: Level) -> Eval<Value> {
     let message: Vec<String> = call.args.iter().map(|v| ev.interpolate(v)).collect();
-    ev.log(level, message.join(" "));
+    ev.log_call(level, message.join(" "), call.at);
     Ok(Value::Undef)
 }
 

@@ -53,7 +53,7 @@ pub(crate) mod ruby;
 mod scanf;
 mod strings;
 mod system;
-pub(crate) mod templates;
+pub mod templates;
 mod types;
 
 /// Ruby's `==` between values, for the evaluator's operators (`[1] - [1.0]`).

@@ -43,52 +43,58 @@ const INLINE_FILE: &str = "inlined-epp-text";
 
 fn inline_epp(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let source = call.arg(0);
-    let text = source.as_str().unwrap_or_default();
-    let template = epp::parse_template(text).map_err(|d| {
-        log_validation_errors(ev, &d);
-        invalid("inline_epp", &d, INLINE_FILE)
-    })?;
-    // an inline template sees the calling scope
-    let scope = ev.scope.clone();
-    ev.render_template(&template, INLINE_FILE.into(), scope, parameters(&call).as_deref())
+    render_inline(ev, source.as_str().unwrap_or_default(), parameters(&call))
 }
 
 fn epp(ev: &mut Evaluator, call: Call) -> Eval<Value> {
     let name = call.arg(0);
-    let name = name.as_str().unwrap_or_default();
-    // `.epp` is added to a name that is not a file as given
-    let name = if name.ends_with(".epp") || Path::new(name).is_absolute() && Path::new(name).is_file() {
-        name.to_owned()
-    } else {
-        format!("{name}.epp")
-    };
+    render_file(ev, name.as_str().unwrap_or_default(), parameters(&call))
+}
+
+/// `inline_epp(text, args)`: the template rendered in a scope local to the caller's.
+pub fn render_inline(ev: &mut Evaluator, text: &str, args: Option<Rc<Hash>>) -> Eval<Value> {
+    let template = parse(ev, text, INLINE_FILE, "inline_epp")?;
+    // an inline template sees the calling scope
+    let scope = ev.scope.clone();
+    ev.render_template(&template, INLINE_FILE.into(), scope, args.as_deref())
+}
+
+/// `epp(name, args)`: the template (`module/name.epp` in the module's `templates`, or an
+/// absolute path) rendered in a scope local to the top scope. `.epp` is added to a name that
+/// is not an existing file.
+pub fn render_file(ev: &mut Evaluator, name: &str, args: Option<Rc<Hash>>) -> Eval<Value> {
+    let name = if name.ends_with(".epp") || Path::new(name).exists() { name.to_owned() } else { format!("{name}.epp") };
     let Some(path) = find_in_module(ev, &name, "templates") else {
         return Err(fail(format!("Could not find template '{name}'")));
     };
     let text = std::fs::read(&path).map_err(|e| fail(format!("epp(): {}: {e}", path.display())))?;
     let file: Rc<str> = path.display().to_string().into();
-    let text = String::from_utf8_lossy(&text);
-    let template = epp::parse_template(&text).map_err(|d| {
-        log_validation_errors(ev, &d);
-        invalid("epp", &d, &file)
-    })?;
+    let template = parse(ev, &String::from_utf8_lossy(&text), &file, "epp")?;
     // a template file sees the global scope only
     let scope = ev.top.clone();
-    ev.render_template(&template, file, scope, parameters(&call).as_deref())
+    ev.render_template(&template, file, scope, args.as_deref())
 }
 
-/// A template with several validation errors: Puppet logs each before it gives up.
-fn log_validation_errors(ev: &mut Evaluator, d: &puppet_syntax::Diagnostic) {
-    for error in &d.logged {
-        ev.log(crate::eval::Level::Err, error.clone());
+/// The template, parsed and validated as Puppet's `EvaluatingEppParser` does: its warnings
+/// logged (placed in `file`), and when it gives up after several errors, each of them (as
+/// the evaluator's error logs are: their messages).
+fn parse(ev: &mut Evaluator, text: &str, file: &str, function: &str) -> Eval<epp::Template> {
+    let checked = epp::check(text);
+    for d in &checked.warnings {
+        ev.log(crate::eval::Level::Warning, format!("{}{}", d.message, placed(d, file)));
     }
+    for d in &checked.logged {
+        ev.log(crate::eval::Level::Err, d.message.clone());
+    }
+    checked.result.map_err(|d| fail(format!("{function}(): Invalid EPP: {}{}", d.message, placed(&d, file))))
 }
 
-/// `NAME(): Invalid EPP: MESSAGE (file: F, line: L, column: C)`; line 0 is no position.
-fn invalid(function: &str, d: &puppet_syntax::Diagnostic, file: &str) -> crate::error::Flow {
-    let place =
-        if d.span.line == 0 { String::new() } else { format!(", line: {}, column: {}", d.span.line, d.span.column) };
-    fail(format!("{function}(): Invalid EPP: {} (file: {file}{place})", d.message))
+/// ` (file: F, line: L, column: C)`, or ` (file: F)` for no position (line 0).
+pub fn placed(d: &puppet_syntax::Diagnostic, file: &str) -> String {
+    match d.span.line {
+        0 => format!(" (file: {file})"),
+        line => format!(" (file: {file}, line: {line}, column: {})", d.span.column),
+    }
 }
 
 fn parameters(call: &Call) -> Option<Rc<Hash>> {
@@ -111,6 +117,12 @@ fn file(ev: &mut Evaluator, call: Call) -> Eval<Value> {
         }
     }
     Err(fail(format!("Could not find any files from {}", names.join(", "))))
+}
+
+/// `module/name` in the module's `templates`, or an absolute path, when it is a file
+/// (Puppet's `Puppet::Parser::Files.find_template`).
+pub fn template_file(ev: &Evaluator, name: &str) -> Option<PathBuf> {
+    find_in_module(ev, name, "templates")
 }
 
 /// `module/path` in the module's `dir` (`templates`, `files`), as Puppet's `find_template` and

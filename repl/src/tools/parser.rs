@@ -53,7 +53,7 @@ const RUBY_EXCEPTIONS: &[(&str, &str)] = &[
 ];
 
 /// The message Ruby gives for one of [`RUBY_EXCEPTIONS`] (with its highlight).
-fn ruby_exception(message: &str) -> Option<String> {
+pub(crate) fn ruby_exception(message: &str) -> Option<String> {
     RUBY_EXCEPTIONS.iter().find(|(m, _)| *m == message).map(|(m, highlight)| format!("{m}{highlight}"))
 }
 
@@ -411,14 +411,17 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Ve
 /// The formats of `poppet parser dump`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DumpFormat {
+    /// Puppet's deprecated default (`ModelTreeDumper`, [`puppet_syntax::dump`]).
+    Old,
     Pn,
     Json,
 }
 
-/// `poppet parser dump [--format pn|json] [--pretty] [--validate] (-e CODE | FILE...)`:
-/// Puppet's `dump` action, quirks included: each file's PN after `--- FILE` with nothing
-/// between them, JSON without the headers; a file that does not parse logs `--- FILE` and
-/// its error and dumps nothing; the exit status is 0 whatever happened. Returns the exit
+/// `poppet parser dump [--format old|pn|json] [--pretty] [--validate] (-e CODE | FILE...)`:
+/// Puppet's `dump` action, quirks included: each file's dump after `--- FILE` with nothing
+/// between them (the old format ends each with a line break, PN does not), JSON without the
+/// headers, `-e` and standard input without them; a file that does not parse logs `--- FILE`
+/// and its error and dumps nothing; the exit status is 0 whatever happened. Returns the exit
 /// code.
 pub fn dump(
     console: &Console,
@@ -432,8 +435,10 @@ pub fn dump(
     let output = dump_all(console, &mut err, format, pretty, validate, code, files);
     match output {
         Ok(Some(output)) => {
-            // the face's console rendering of a string: the string and a line break
-            let _ = writeln!(std::io::stdout().lock(), "{output}");
+            // the face's console rendering of a string, with Ruby's `puts`: a line break
+            // unless it ends with one
+            let newline = if output.ends_with('\n') { "" } else { "\n" };
+            let _ = write!(std::io::stdout().lock(), "{output}{newline}");
             0
         }
         Ok(None) => 1,
@@ -575,11 +580,13 @@ fn dump_one(
             }
         }
     }
-    let pn = puppet_syntax::pn::program(&program);
+    let header = file.map_or_else(String::new, |f| format!("--- {}", f.display()));
     Ok(match format {
-        DumpFormat::Json => pn.to_json(pretty),
+        // `--pretty` does not change it
+        DumpFormat::Old => format!("{header}{}\n", puppet_syntax::dump::program(&program)),
+        DumpFormat::Json => puppet_syntax::pn::program(&program).to_json(pretty),
         DumpFormat::Pn => {
-            let header = file.map_or_else(String::new, |f| format!("--- {}", f.display()));
+            let pn = puppet_syntax::pn::program(&program);
             let text = if pretty { pn.to_pretty() } else { pn.to_text() };
             format!("{header}{text}")
         }

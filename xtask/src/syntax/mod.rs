@@ -1,6 +1,7 @@
 //! Tools for puppet-syntax: the recorders of its golden suites (PN, validation, the lexer's
 //! cases), its checks against Puppet over the corpus, and its fuzzers.
 
+pub mod epp_cli;
 pub mod lexer;
 pub mod lower_fuzz;
 pub mod parser_cli;

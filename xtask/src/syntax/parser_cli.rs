@@ -1,7 +1,7 @@
 //! Compares `poppet parser validate|dump` with `puppet parser validate|dump`, byte for byte
 //! (standard error, standard output, exit status), over the manifests of a corpus and over
-//! mutants of them that Puppet refuses: `validate`, `dump --format pn`, and
-//! `dump --format json --pretty --validate`.
+//! mutants of them that Puppet refuses: `validate`, `dump` (its default, deprecated `old`
+//! format), `dump --format pn`, and `dump --format json --pretty --validate`.
 //!
 //! ```sh
 //! cargo build --release -p poppet
@@ -74,6 +74,19 @@ const INVOCATIONS: &[(&[&str], Option<&str>)] = &[
     (&["dump", "--color=false", "--format", "pn", "bom.pp", "invalid.pp", "ok.pp"], None),
     (&["dump", "--color=false", "--format", "pn", "crash.pp"], None),
     (&["dump", "--color=false", "--format", "pn", "--validate"], Some("two.pp")),
+    // the old format, Puppet's default: a line break after each dump, none added after them
+    (&["dump", "--color=false", "ok.pp", "warn.pp", "bad.pp", "nothere.pp"], None),
+    (&["dump", "--color=false", "ok.pp", "one.pp", "empty.pp"], None),
+    (&["dump", "--color=false", "bad.pp"], None),
+    (&["dump", "--color=false", "nothere.pp"], None),
+    (&["dump", "--color=false", "--format", "old", "--pretty", "--validate", "two.pp", "warn.pp", "one.pp"], None),
+    (&["dump", "-e", "if $a { 1 }\nnotice(!if $b { 2 })\n$x = @(END)\n  a\n   b\n  END\n"], None),
+    (&["dump", "--color=false", "-e", "notice(1 +)"], None),
+    (&["dump", "-e", ""], None),
+    (&["dump", "--color=false"], Some("one.pp")),
+    (&["dump", "--color=false"], Some("syn.pp")),
+    (&["dump", "--color=false", "bom.pp", "invalid.pp", "ok.pp"], None),
+    (&["dump", "--color=false", "crash.pp"], None),
 ];
 
 pub fn main(args: Vec<String>) -> ExitCode {
@@ -104,8 +117,9 @@ pub fn main(args: Vec<String>) -> ExitCode {
     let mut differences = Vec::new();
     let mut batches = 0;
     let mut failing = 0;
-    let commands: [&[&str]; 3] = [
+    let commands: [&[&str]; 4] = [
         &["parser", "validate", "--color", "false"],
+        &["parser", "dump", "--color", "false"],
         &["parser", "dump", "--color", "false", "--format", "pn"],
         &["parser", "dump", "--color", "false", "--format", "json", "--pretty", "--validate"],
     ];
@@ -165,14 +179,29 @@ pub fn main(args: Vec<String>) -> ExitCode {
     }
 }
 
-fn write_fixtures(dir: &Path) -> std::io::Result<()> {
-    for (name, text) in FIXTURES {
+/// Writes fixture files (name, text) under `dir`.
+pub(crate) fn write_files(dir: &Path, files: &[(&str, &[u8])]) -> std::io::Result<()> {
+    for (name, text) in files {
         let path = dir.join(name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
         std::fs::write(path, text)?;
     }
+    Ok(())
+}
+
+/// The first two thirds of a text (cut at a character boundary).
+pub(crate) fn two_thirds(text: &str) -> &str {
+    let mut cut = text.len() * 2 / 3;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    &text[..cut]
+}
+
+fn write_fixtures(dir: &Path) -> std::io::Result<()> {
+    write_files(dir, FIXTURES)?;
     // a loop of symbolic links, which does not exist to Puppet
     std::os::unix::fs::symlink("loop2", dir.join("loop1"))?;
     std::os::unix::fs::symlink("loop1", dir.join("loop2"))
@@ -207,14 +236,14 @@ fn compare_edges(poppet: &Path, dir: &Path, differences: &mut Vec<String>) -> us
 }
 
 /// The exit status and everything printed (standard error, then standard output).
-fn run(command: &mut Command, files: &[String]) -> Result<(i32, String), String> {
+pub(crate) fn run(command: &mut Command, files: &[String]) -> Result<(i32, String), String> {
     let output = command.args(files).output().map_err(|e| format!("cannot run {command:?}: {e}"))?;
     let text = format!("{}{}", String::from_utf8_lossy(&output.stderr), String::from_utf8_lossy(&output.stdout));
     Ok((output.status.code().unwrap_or(-1), text))
 }
 
 /// The first line where the outputs differ, with the line before it, on each side.
-fn first_difference(a: &str, b: &str) -> (String, String) {
+pub(crate) fn first_difference(a: &str, b: &str) -> (String, String) {
     let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
     let at = la.iter().zip(&lb).position(|(x, y)| x != y).unwrap_or(la.len().min(lb.len()));
     let around = |lines: &[&str]| {
@@ -233,11 +262,7 @@ fn write_mutants(files: &[String], dir: &Path) -> std::io::Result<Vec<String>> {
     let mut out = Vec::new();
     for (i, file) in files.iter().enumerate().filter(|(i, _)| i % 10 == 0) {
         let Ok(text) = std::fs::read_to_string(file) else { continue };
-        let mut cut = text.len() * 2 / 3;
-        while !text.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        let versions = [text[..cut].to_string(), format!("$0 = 1\n{text}"), format!("$0 = 1\n{text}\n$1 = 2\n")];
+        let versions = [two_thirds(&text).to_string(), format!("$0 = 1\n{text}"), format!("$0 = 1\n{text}\n$1 = 2\n")];
         for (k, version) in versions.iter().enumerate() {
             let path: PathBuf = dir.join(format!("m{i}_{k}.pp"));
             std::fs::write(&path, version)?;
