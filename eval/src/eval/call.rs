@@ -196,6 +196,25 @@ impl Evaluator {
         scope: Rc<Scope>,
         given: Option<&puppet_types::value::Hash>,
     ) -> Eval<Value> {
+        // As Puppet's `EppEvaluator`: a key naming a variable with `::` is no argument but a
+        // variable set in the calling scope (a leading `::` dropped)
+        let arguments;
+        let given = match given {
+            Some(h) if h.keys().any(|k| k.as_str().is_some_and(|k| k.contains("::"))) => {
+                let mut rest = puppet_types::value::Hash::default();
+                for (k, v) in h.iter() {
+                    match k.as_str().filter(|k| k.contains("::")) {
+                        Some(name) => self.scope.replace(name.strip_prefix("::").unwrap_or(name), v.clone()),
+                        None => {
+                            rest.insert(k.clone(), v.clone());
+                        }
+                    }
+                }
+                arguments = rest;
+                Some(&arguments)
+            }
+            other => other,
+        };
         let saved_scope = std::mem::replace(&mut self.scope, Scope::local(&scope));
         let saved_file = self.loader.current_file.replace(file.clone());
         let saved_positions = self.epp_positions.replace((file.clone(), Rc::new(template.positions())));

@@ -119,6 +119,7 @@ const INVOCATIONS: &[(&[&str], Option<&str>)] = &[
     (&["render", "@/nope.epp", "@/bad.epp"], None),
     (&["render", "@/nope.epp", "@/w.epp", "--values", "{a => 1}"], None),
     (&["render", "@/empty.epp"], None),
+    (&["render", "-e", "<%= $x %>|<%= $::x %>|<%= $a::b %>", "--values", "{'::x' => 1, 'a::b' => 2}"], None),
     (&["render", "--values", "{a => 2}"], Some("w.epp")),
 ];
 
