@@ -1137,6 +1137,24 @@ impl Evaluator {
 
     /// `global_lookup_options` and `env_lookup_options`: the two layers' `lookup_options`
     /// (the environment's winning), searched once.
+    /// The `lookup_options` of the global or environment layer (validated), when the layer
+    /// is `configured`.
+    fn layer_lookup_options(
+        &mut self,
+        configured: bool,
+        layer: &Layer,
+        key: &LookupKey,
+        meta: &Invocation,
+    ) -> Result<Option<Hash>, HieraError> {
+        if !configured {
+            return Ok(None);
+        }
+        match self.provider_lookup(layer, key, meta, &Strategy::Hash, false)? {
+            Some(v) => validate_lookup_options(v, None),
+            None => Ok(None),
+        }
+    }
+
     fn env_lookup_options(&mut self, meta: &Invocation) -> Result<Option<Hash>, HieraError> {
         if let Some(o) = &self.hiera.env_options {
             return Ok(o.clone());
@@ -1145,26 +1163,14 @@ impl Evaluator {
         let global = match self.hiera.global_options.clone() {
             Some(g) => g,
             None => {
-                let found = match self.hiera.layers.global {
-                    Some(_) => self.provider_lookup(&Layer::Global, &options_key, meta, &Strategy::Hash, false)?,
-                    None => None,
-                };
-                let g = match found {
-                    Some(v) => validate_lookup_options(v, None)?,
-                    None => None,
-                };
+                let configured = self.hiera.layers.global.is_some();
+                let g = self.layer_lookup_options(configured, &Layer::Global, &options_key, meta)?;
                 self.hiera.global_options = Some(g.clone());
                 g
             }
         };
-        let found = match self.hiera.layers.environment {
-            Some(_) => self.provider_lookup(&Layer::Environment, &options_key, meta, &Strategy::Hash, false)?,
-            None => None,
-        };
-        let env = match found {
-            Some(v) => validate_lookup_options(v, None)?,
-            None => None,
-        };
+        let configured = self.hiera.layers.environment.is_some();
+        let env = self.layer_lookup_options(configured, &Layer::Environment, &options_key, meta)?;
         let merged = match (global, env) {
             (None, e) => e,
             (g, None) => g,
