@@ -75,6 +75,9 @@ check "poppet epp validate|render|dump print what puppet epp validate|render|dum
 check "poppet lookup prints what puppet lookup prints (the fixture control repo, the corpus modules' data; recorded)" \
   bash -c 'cargo build --release -p poppet && cargo xtask check lookup-cli'
 
+check "poppet catalog compile prints what puppet catalog compile prints (the fixture control repo's nodes; recorded)" \
+  bash -c 'cargo build --release -p poppet && cargo xtask check compile-cli'
+
 check "evaluation: every corpus manifest evaluates as Puppet 7.23 does (no panic; notices, warnings, errors)" \
   cargo xtask check eval-corpus "$CORPUS/pp-files.txt"
 

@@ -136,10 +136,15 @@ fn merge(into: &mut Hash, changes: Hash) {
 /// are Booleans, `0755` is octal), the reader Hiera data uses.
 pub fn read(path: &std::path::Path) -> Result<Hash, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Facts from a document's text, as [`read`] reads a file.
+pub fn parse(text: &str) -> Result<Hash, String> {
     let first = if text.trim_start().starts_with('{') {
-        pfmt::data::json::documents(&text).next().transpose().map_err(|e| e.to_string())
+        pfmt::data::json::documents(text).next().transpose().map_err(|e| e.to_string())
     } else {
-        match crate::hiera::yaml::read(&text) {
+        match crate::hiera::yaml::read(text) {
             Ok(doc) => match doc.unusable.iter().next() {
                 Some((key, what)) => Err(format!("the value of '{key}' is a {what}, not data")),
                 None => Ok(doc.value),
@@ -152,8 +157,8 @@ pub fn read(path: &std::path::Path) -> Result<Hash, String> {
     };
     match &first {
         Ok(Some(Value::Hash(h))) => Ok(puppet_facts_values(h).unwrap_or_else(|| (**h).clone())),
-        Ok(_) => Err(format!("{}: the facts must be a hash", path.display())),
-        Err(e) => Err(format!("{}: {e}", path.display())),
+        Ok(_) => Err("the facts must be a hash".to_string()),
+        Err(e) => Err(e.clone()),
     }
 }
 

@@ -86,7 +86,7 @@ impl Failure {
     pub fn location(&self) -> String {
         if let Some(file) = &self.file {
             return match (self.line, self.column) {
-                (0, _) => String::new(),
+                (0, _) => format!(" (file: {file})"),
                 (l, 0) => format!(" (file: {file}, line: {l})"),
                 (l, c) => format!(" (file: {file}, line: {l}, column: {c})"),
             };
@@ -100,9 +100,14 @@ impl Failure {
 
     /// The error as `puppet apply` prints it after `Error: ` (without ` on node NAME`).
     pub fn puppet_text(&self) -> String {
+        self.text_in("production")
+    }
+
+    /// The error as Puppet prints it when it compiles for `environment`.
+    pub fn text_in(&self, environment: &str) -> String {
         match self.kind {
             FailureKind::Parse => {
-                format!("Could not parse for environment production: {}{}", self.message, self.location())
+                format!("Could not parse for environment {environment}: {}{}", self.message, self.location())
             }
             FailureKind::Validation => self.message.clone(),
             FailureKind::Evaluation => format!("Evaluation Error: {}{}", self.message, self.location()),
@@ -152,8 +157,22 @@ impl Session {
 
     /// Parses, validates and evaluates `source` against the session's scope.
     pub fn run(&mut self, source: &str) -> Outcome {
+        let name = self.evaluator.program_name.clone();
+        self.outcome(&[(name, source)], false)
+    }
+
+    /// Parses, validates and evaluates a main manifest's files (each named, and its text) as
+    /// one program against the session's scope, as Puppet compiles an environment's
+    /// manifest (a file, or a directory's files in order): the first file that does not
+    /// parse or validate stops it.
+    pub fn run_manifests(&mut self, files: &[(Option<Rc<str>>, &str)]) -> Outcome {
+        self.outcome(files, true)
+    }
+
+    /// The outcome of evaluating `files`; a parse error names its file when `named`.
+    fn outcome(&mut self, files: &[(Option<Rc<str>>, &str)], named: bool) -> Outcome {
         self.logs.borrow_mut().clear();
-        let (value, error, compiled) = self.evaluate(source);
+        let (value, error, compiled) = self.evaluate(files, named);
         let logs = std::mem::take(&mut *self.logs.borrow_mut());
         let (resources, relationships) = if compiled {
             (self.evaluator.compiler.catalog.references(), self.evaluator.compiler.catalog.edges())
@@ -169,35 +188,23 @@ impl Session {
 
     /// The program's value or failure, and whether its catalog compiled (a resource the
     /// core types' checks refuse fails a catalog that did).
-    fn evaluate(&mut self, source: &str) -> (Option<Value>, Option<Failure>, bool) {
+    fn evaluate(&mut self, files: &[(Option<Rc<str>>, &str)], named: bool) -> (Option<Value>, Option<Failure>, bool) {
         self.evaluator.announce_modules();
-        let parsed = puppet_syntax::analyze(source);
-        for w in &parsed.warnings {
-            self.log(Log { level: Level::Warning, message: w.to_string(), source: None });
-        }
-        let program = match parsed.result {
-            Ok(p) => p,
-            Err(errors) => return (None, Some(parse_failure(&errors)), false),
-        };
-        let diagnostics = puppet_syntax::validate(&program);
-        let errors: Vec<Diagnostic> = diagnostics.iter().filter(|d| d.severity == Severity::Error).cloned().collect();
-        for w in diagnostics.iter().filter(|d| d.severity == Severity::Warning) {
-            self.log(Log { level: Level::Warning, message: w.to_string(), source: None });
-        }
-        if !errors.is_empty() {
-            // Several validation errors are logged one by one (their bare messages), then
-            // reported together; so are those a heredoc's text has.
-            for logged in errors.iter().flat_map(|e| &e.logged) {
-                self.log(Log { level: Level::Err, message: logged.clone(), source: None });
-            }
-            if errors.len() > 1 {
-                for e in &errors {
-                    self.log(Log { level: Level::Err, message: e.message.clone(), source: None });
+        let mut programs = Vec::new();
+        for (name, source) in files {
+            match self.parse(source) {
+                Ok(program) => programs.push(program),
+                Err(mut failure) => {
+                    if named && failure.kind == FailureKind::Parse {
+                        failure.file = name.as_deref().map(str::to_owned);
+                    }
+                    return (None, Some(failure), false);
                 }
             }
-            return (None, Some(parse_failure(&errors)), false);
         }
-        let compiled = self.evaluator.run(&program, source).and_then(|v| {
+        let named: Vec<(Option<Rc<str>>, &puppet_syntax::ast::Program, &str)> =
+            files.iter().zip(&programs).map(|((name, source), p)| (name.clone(), p, *source)).collect();
+        let compiled = self.evaluator.run_manifests(&named).and_then(|v| {
             self.evaluator.evaluate_node()?;
             self.evaluator.finish_catalog()?;
             Ok(v)
@@ -215,6 +222,35 @@ impl Session {
                 (None, Some(flow_failure(flow)), false)
             }
         }
+    }
+
+    /// One file parsed and validated, its warnings (and the errors Puppet logs before it
+    /// gives up) logged.
+    fn parse(&mut self, source: &str) -> Result<puppet_syntax::ast::Program, Failure> {
+        let parsed = puppet_syntax::analyze(source);
+        for w in &parsed.warnings {
+            self.log(Log { level: Level::Warning, message: w.to_string(), source: None, location: None });
+        }
+        let program = parsed.result.map_err(|errors| parse_failure(&errors))?;
+        let diagnostics = puppet_syntax::validate(&program);
+        let errors: Vec<Diagnostic> = diagnostics.iter().filter(|d| d.severity == Severity::Error).cloned().collect();
+        for w in diagnostics.iter().filter(|d| d.severity == Severity::Warning) {
+            self.log(Log { level: Level::Warning, message: w.to_string(), source: None, location: None });
+        }
+        if !errors.is_empty() {
+            // Several validation errors are logged one by one (their bare messages), then
+            // reported together; so are those a heredoc's text has.
+            for logged in errors.iter().flat_map(|e| &e.logged) {
+                self.log(Log { level: Level::Err, message: logged.clone(), source: None, location: None });
+            }
+            if errors.len() > 1 {
+                for e in &errors {
+                    self.log(Log { level: Level::Err, message: e.message.clone(), source: None, location: None });
+                }
+            }
+            return Err(parse_failure(&errors));
+        }
+        Ok(program)
     }
 }
 

@@ -213,7 +213,8 @@ fn catalog() {
             let outcome = session.run(source);
             let mut lines = our_messages(&outcome);
             if outcome.error.is_none() {
-                let json = session.evaluator.compiler.catalog.to_json(&session.evaluator.compiler.node_name);
+                let json =
+                    session.evaluator.compiler.catalog.to_json(&session.evaluator.compiler.node_name, "production");
                 lines.extend(poppet_tests::catalog::lines(&json));
             }
             oracle::hide_modulepath(lines, &modules)

@@ -165,6 +165,8 @@ fn main() -> ExitCode {
         Some("parser") => return parser_command(),
         Some("epp") => return poppet::tools::epp::command(std::env::args_os().skip(1)),
         Some("lookup") => return poppet::tools::lookup::command(std::env::args_os().skip(1)),
+        Some("catalog") => return poppet::tools::catalog::command(std::env::args_os().skip(1)),
+        Some("compile") => return poppet::tools::catalog::compile_shortcut(std::env::args_os().skip(1)),
         _ => {}
     }
     let args = Args::parse();
@@ -219,7 +221,7 @@ fn main() -> ExitCode {
         }
         let outcome = session.run(&source.text);
         if catalog.is_some() && outcome.error.is_none() {
-            let json = session.evaluator.compiler.catalog.to_json(&node);
+            let json = session.evaluator.compiler.catalog.to_json(&node, "production");
             println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
         }
         report(&outcome, &source, output, colour)

@@ -7,6 +7,8 @@
 //! cargo xtask check parse-corpus|pn-corpus|validate-corpus|eval-corpus PP-FILES.txt
 //! cargo xtask record lookup-cli [--check]                 `puppet lookup` of tests/lookup/cases.txt and the corpus modules' data
 //! cargo xtask check lookup-cli [--live]                   `poppet lookup` against that recording
+//! cargo xtask record compile-cli [--check]                `puppet catalog compile` of tests/compile/cases.txt
+//! cargo xtask check compile-cli [--live]                  `poppet catalog compile` against that recording
 //! cargo xtask check modules [MODULEPATH]                  every class of the corpus modules
 //! cargo xtask fuzz mutate|lower [--corpus PP-FILES.txt]   parser and lowering fuzzers
 //! cargo xtask fuzz syntax-mutants|validate-mutants …      syntax-error and validation mutants
@@ -84,6 +86,8 @@ enum Record {
     Catalog(Rest),
     /// [--check]: `puppet lookup` of tests/lookup/cases.txt and of the corpus modules' data, tests/lookup/recorded.txt
     LookupCli(Rest),
+    /// [--check]: `puppet catalog compile` of tests/compile/cases.txt in the fixture control repo, tests/compile/recorded.txt
+    CompileCli(Rest),
 }
 
 #[derive(Subcommand)]
@@ -100,6 +104,8 @@ enum Check {
     EppCli(Rest),
     /// [--live] [--show N]: `poppet lookup` prints what `puppet lookup` printed (tests/lookup/recorded.txt)
     LookupCli(Rest),
+    /// [--live] [--show N]: `poppet catalog compile` prints what `puppet catalog compile` printed (tests/compile/recorded.txt)
+    CompileCli(Rest),
     /// PP-FILES.txt: every manifest evaluates as in Puppet 7.23 (no panic; notices, warnings, errors)
     EvalCorpus(Rest),
     /// [MODULEPATH] [--show N]: every class of the corpus modules compiled here and in Puppet 7.23
@@ -159,6 +165,7 @@ fn main() -> ExitCode {
             Record::Eval(a) => eval::record::main(a.args),
             Record::Catalog(a) => eval::record::catalog_main(a.args),
             Record::LookupCli(a) => eval::lookup_cli::record_main(a.args),
+            Record::CompileCli(a) => eval::compile_cli::record_main(a.args),
         },
         Group::Check(c) => match c {
             Check::ParseCorpus(a) => parse::corpus::main(a.args),
@@ -167,6 +174,7 @@ fn main() -> ExitCode {
             Check::ParserCli(a) => syntax::parser_cli::main(a.args),
             Check::EppCli(a) => syntax::epp_cli::main(a.args),
             Check::LookupCli(a) => eval::lookup_cli::check_main(a.args),
+            Check::CompileCli(a) => eval::compile_cli::check_main(a.args),
             Check::EvalCorpus(a) => eval::corpus::main(a.args),
             Check::Modules(a) => eval::modules_corpus::main(a.args),
             Check::Templates(a) => eval::modules_corpus::templates_main(a.args),

@@ -367,6 +367,7 @@ impl Evaluator {
                 self.scope.bind(name.clone(), v.clone());
             }
         }
+        let given_order: Vec<Rc<str>> = given.keys().cloned().collect();
         let mut pending: Vec<Rc<str>> = names.iter().filter(|n| !given.contains_key(*n)).cloned().collect();
         let mut values = Vec::with_capacity(parameters.len());
         for (p, name) in parameters.iter().zip(&names) {
@@ -411,8 +412,12 @@ impl Evaluator {
             }
             bound.insert(name.clone(), value);
         }
+        // The resource has the given values in the order given, then the defaults.
+        let mut ordered: IndexMap<Rc<str>, Value> =
+            given_order.iter().filter_map(|k| bound.shift_remove_entry(k)).collect();
+        ordered.extend(bound);
         match problems.as_slice() {
-            [] => Ok(bound),
+            [] => Ok(ordered),
             [one] => Err(fail(format!("{reference}: {one}"))),
             many => Err(fail(format!("{reference}:\n  {}", many.join("\n  ")))),
         }

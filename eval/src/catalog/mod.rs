@@ -619,27 +619,43 @@ impl Catalog {
         edges
     }
 
-    /// The catalog in the shape of Puppet's JSON catalog (`puppet catalog` output): the
-    /// resources with their parameters (`Stage[main]`, `Class[Settings]` and `Class[main]`
-    /// first, as Puppet has them), the containment edges, the classes.
-    pub fn to_json(&self, node: &str) -> serde_json::Value {
+    /// The catalog in the shape of Puppet's JSON catalog (`Catalog#to_data_hash`, what
+    /// `puppet catalog compile` prints) without what differs from compile to compile
+    /// (`version`, `code_id`, `catalog_uuid`, `catalog_format`): its tags, the resources with
+    /// their parameters (`Stage[main]`, `Class[Settings]` and `Class[main]` first, as Puppet
+    /// has them), the containment edges, the classes; keys in Puppet's order.
+    pub fn to_json(&self, node: &str, environment: &str) -> serde_json::Value {
         use serde_json::json;
         let main_tags = self.get("Class", "main").map_or_else(|| vec!["class".to_owned()], Resource::all_tags);
         let mut resources = vec![
-            json!({"type": "Stage", "title": "main", "tags": ["stage"], "exported": false, "parameters": {"name": "main"}}),
-            json!({"type": "Class", "title": "Settings", "tags": ["class", "settings"], "exported": false}),
-            json!({"type": "Class", "title": "main", "tags": main_tags, "exported": false, "parameters": {"name": "main"}}),
+            json!({"type": "Stage", "title": "main", "tags": ["stage"], "exported": false, "kind": "compilable_type", "parameters": {"name": "main"}}),
+            json!({"type": "Class", "title": "Settings", "tags": ["class", "settings"], "exported": false, "kind": "unknown"}),
+            json!({"type": "Class", "title": "main", "tags": main_tags, "exported": false, "kind": "unknown", "parameters": {"name": "main"}}),
         ];
         let mut edges = vec![
             json!({"source": "Stage[main]", "target": "Class[Settings]"}),
             json!({"source": "Stage[main]", "target": "Class[main]"}),
         ];
         let classes: Vec<&str> = std::iter::once("settings").chain(self.classes.iter().map(String::as_str)).collect();
+        // The catalog's own tags: each class's (`add_class`), then the tags the classes and
+        // nodes had when they were put in the catalog (`instantiate_resource` merges them):
+        // their types', the titles being the classes' again.
+        let mut tags = Vec::new();
+        for class in &classes {
+            add_tag(&mut tags, class);
+        }
+        for r in self.resources.iter().filter(|r| r.listed() && r.kind == Kind::Class) {
+            add_tag(&mut tags, if &*r.type_name == "Node" { "node" } else { "class" });
+        }
         for r in self.resources.iter().filter(|r| r.listed()) {
             let mut params = serde_json::Map::new();
             let mut sensitive = Vec::new();
             let namevar = self.namevar(r);
-            for (k, v) in r.params.iter().filter(|(_, v)| !v.is_undef()) {
+            // `to_hash` is the title's namevar merged with the parameters: a namevar given
+            // comes first.
+            let namevar_first =
+                r.params.get_key_value(namevar).into_iter().chain(r.params.iter().filter(|(k, _)| ***k != *namevar));
+            for (k, v) in namevar_first.filter(|(_, v)| !v.is_undef()) {
                 // the namevar is not written when it is the title
                 if **k == *namevar && matches!(v, Value::Integer(_) | Value::Float(_)) {
                     // a number made the title (`create_resources`): written as its text
@@ -669,25 +685,45 @@ impl Catalog {
                 params.insert(k.to_string(), value_json(v));
             }
             let title = if &*r.type_name == "Class" { capitalize_segments(&r.title) } else { r.title.to_string() };
-            let mut entry =
-                json!({"type": &*r.type_name, "title": title, "tags": r.all_tags(), "exported": r.exported});
-            // An included class has no place (line 0); one declared like a resource has. What a
-            // function (create_resources) declared has the file of the manifest that called it,
-            // and `unknown` for the program's code.
-            if r.kind != Kind::Class || r.at.line > 0 {
-                entry["line"] = json!(r.at.line);
+            let mut entry = serde_json::Map::new();
+            entry.insert("type".into(), json!(&*r.type_name));
+            entry.insert("title".into(), json!(title));
+            entry.insert("tags".into(), json!(r.all_tags()));
+            // An included class has no place (line 0), nor a node; a class declared like a
+            // resource has. What a function (create_resources) declared has the file of the
+            // manifest that called it, and `unknown` for the program's code.
+            if (r.kind != Kind::Class || r.at.line > 0) && &*r.type_name != "Node" {
                 if let Some(file) = &r.file {
-                    entry["file"] = json!(&**file);
+                    entry.insert("file".into(), json!(&**file));
                 } else if r.by_function {
-                    entry["file"] = json!("unknown");
+                    entry.insert("file".into(), json!("unknown"));
                 }
+                entry.insert("line".into(), json!(r.at.line));
+            }
+            // `kind` is the resource type's: a class declared like a resource names it
+            // `Class`, one included finds its definition, which is no kind Puppet names.
+            let kind = match r.kind {
+                Kind::Builtin => "compilable_type",
+                Kind::Define => "defined_type",
+                Kind::Class if &*r.type_name == "Class" && r.at.line > 0 => "class",
+                Kind::Class => "unknown",
+            };
+            // what a function declared has no `exported` until the data hash defaults it,
+            // after `kind`
+            if r.by_function {
+                entry.insert("kind".into(), json!(kind));
+                entry.insert("exported".into(), json!(r.exported));
+            } else {
+                entry.insert("exported".into(), json!(r.exported));
+                entry.insert("kind".into(), json!(kind));
             }
             if !params.is_empty() {
-                entry["parameters"] = params.into();
+                entry.insert("parameters".into(), params.into());
             }
             if !sensitive.is_empty() {
-                entry["sensitive_parameters"] = sensitive.into();
+                entry.insert("sensitive_parameters".into(), sensitive.into());
             }
+            let entry = serde_json::Value::Object(entry);
             resources.push(entry);
             // a stage is contained in nothing: it is a top-level container
             if &*r.type_name != "Stage" {
@@ -697,7 +733,16 @@ impl Catalog {
         for (container, class) in &self.contained {
             edges.push(json!({"source": container, "target": class}));
         }
-        json!({"name": node, "environment": "production", "resources": resources, "edges": edges, "classes": classes})
+        // The graph lists its edges by target, the targets in the order they were added.
+        let position: HashMap<String, usize> = resources
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                (format!("{}[{}]", r["type"].as_str().unwrap_or_default(), r["title"].as_str().unwrap_or_default()), i)
+            })
+            .collect();
+        edges.sort_by_key(|e| e["target"].as_str().and_then(|t| position.get(t)).copied().unwrap_or(usize::MAX));
+        json!({"tags": tags, "name": node, "environment": environment, "resources": resources, "edges": edges, "classes": classes})
     }
 
     /// What Puppet's compiler does last (`Compiler#finish`): each resource not evaluated

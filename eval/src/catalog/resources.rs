@@ -409,7 +409,8 @@ impl Evaluator {
         }
         for r in self.compiler.catalog.resources() {
             if let Some(tags) = r.params.get("tag") {
-                for tag in flatten(tags) {
+                // an undef tag is none (Ruby's `compact`)
+                for tag in flatten(tags).into_iter().filter(|t| !t.is_undef()) {
                     let text = value_to_s(&tag);
                     if !valid_tag(&text) {
                         return Err(bare(format!("Invalid tag '{text}' (line: {})", r.at.line)));

@@ -150,9 +150,13 @@ impl Level {
 pub struct Log {
     pub level: Level,
     pub message: String,
-    /// What Puppet's console names as the message's source, when the evaluator knows it
-    /// better than "the scope" (`Scope(FILE, LINE)` in a template's code).
+    /// What Puppet's console names as the message's source, for the messages of logging
+    /// functions: the scope's resource (`Scope(Class[main])`), `Scope(FILE, LINE)` in a
+    /// template's code.
     pub source: Option<String>,
+    /// Where Ruby code that logged it was (`FILE:LINE:in `METHOD'`), which Puppet's console
+    /// adds on a line of its own (`(location: ...)`) for a deprecation.
+    pub location: Option<String>,
 }
 
 /// Where log messages go as they are made.
@@ -303,20 +307,27 @@ impl Evaluator {
     }
 
     pub fn log(&mut self, level: Level, message: impl Into<String>) {
-        let log = Log { level, message: message.into(), source: None };
+        let log = Log { level, message: message.into(), source: None, location: None };
         (self.sink)(&log);
     }
 
-    /// A logging function's message (`notice(...)` called at `at`): in a template's code,
-    /// its source is the template's scope, `Scope(FILE, LINE)`.
+    /// A message logged by (ported) Ruby code at `location` (see [`Log::location`]).
+    pub(crate) fn log_at(&mut self, level: Level, message: String, location: Option<String>) {
+        (self.sink)(&Log { level, message, source: None, location });
+    }
+
+    /// A logging function's message (`notice(...)` called at `at`), its source the scope's
+    /// resource (`Scope(Class[main])`, `Scope(Node[web01])`), in a template's code the
+    /// template's scope, `Scope(FILE, LINE)`.
     pub(crate) fn log_call(&mut self, level: Level, message: String, at: Span) {
         let source = match (&self.epp_positions, &self.loader.current_file) {
             (Some((template, positions)), Some(current)) if Rc::ptr_eq(template, current) => {
-                Some(format!("Scope({template}, {})", positions.position(at).0))
+                format!("Scope({template}, {})", positions.position(at).0)
             }
-            _ => None,
+            _ => format!("Scope({})", self.compiler.container.reference()),
         };
-        (self.sink)(&Log { level, message, source });
+        let source = Some(source);
+        (self.sink)(&Log { level, message, source, location: None });
     }
 
     /// A warning at a position, as Puppet logs it: `MESSAGE (line: N, column: M)`.
@@ -348,31 +359,60 @@ impl Evaluator {
     /// (functions, type aliases) first, as Puppet's loaders know them before evaluation
     /// starts, then its statements.
     pub fn run(&mut self, program: &Program, source: &str) -> Eval<Value> {
+        let name = self.program_name.clone();
+        self.run_programs(&[(name, program, source)], false)
+    }
+
+    /// Evaluates the files of a main manifest as one program, as Puppet's code merger joins
+    /// a manifest directory's files: every file's definitions first, then each file's
+    /// statements in order, each file named in what it declares and in its errors (`None`:
+    /// the program has no file).
+    pub fn run_manifests(&mut self, programs: &[(Option<Rc<str>>, &Program, &str)]) -> Eval<Value> {
+        self.run_programs(programs, true)
+    }
+
+    /// [`Evaluator::run_manifests`]; an error in a program's own code names its file when
+    /// `named`.
+    fn run_programs(&mut self, programs: &[(Option<Rc<str>>, &Program, &str)], named: bool) -> Eval<Value> {
         self.interrupt.store(false, Ordering::Relaxed);
         self.matches.clear();
         self.frame_start = 0;
         self.match_base = 0;
-        let Some(body) = &program.body else { return Ok(Value::Undef) };
-        self.source = Rc::from(source);
+        let bodies: Vec<(&Option<Rc<str>>, &Expr, &str)> =
+            programs.iter().filter_map(|(name, p, source)| p.body.as_ref().map(|b| (name, b, *source))).collect();
+        if bodies.is_empty() {
+            return Ok(Value::Undef);
+        }
         self.garbled.values_mut().for_each(|named| *named = false);
         self.hiera.reset();
-        let saved_loading = std::mem::replace(&mut self.loader.loading_file, self.program_name.clone());
-        let defined = self.define_all(body, source);
-        self.loader.loading_file = saved_loading;
-        defined?;
-        self.run_settings_code()?;
-        let frames = self.call_frames.len();
-        let saved_file = std::mem::replace(&mut self.loader.current_file, self.program_name.clone());
-        self.call_frames.push((self.program_name.clone(), 0));
-        let result = self.eval(body);
-        self.call_frames.truncate(frames);
-        self.loader.current_file = saved_file;
-        match result {
-            Err(Flow::Break(at)) => Err(illegal_context("break", *at)),
-            Err(Flow::Next(exit)) => Err(illegal_context("next", exit.at)),
-            Err(Flow::Return(exit)) => Err(illegal_context("return", exit.at)),
-            other => other,
+        for (name, body, source) in &bodies {
+            self.source = Rc::from(*source);
+            let saved_loading = std::mem::replace(&mut self.loader.loading_file, (*name).clone());
+            let defined = self.define_all(body, source);
+            self.loader.loading_file = saved_loading;
+            defined?;
         }
+        self.run_settings_code()?;
+        let mut value = Value::Undef;
+        for (name, body, source) in bodies {
+            self.source = Rc::from(source);
+            let frames = self.call_frames.len();
+            let saved_file = std::mem::replace(&mut self.loader.current_file, name.clone());
+            self.call_frames.push((name.clone(), 0));
+            let mut result = self.eval(body);
+            if named {
+                result = result.map_err(|flow| crate::catalog::compiler::in_file(flow, name.as_ref()));
+            }
+            self.call_frames.truncate(frames);
+            self.loader.current_file = saved_file;
+            value = match result {
+                Err(Flow::Break(at)) => Err(illegal_context("break", *at)),
+                Err(Flow::Next(exit)) => Err(illegal_context("next", exit.at)),
+                Err(Flow::Return(exit)) => Err(illegal_context("return", exit.at)),
+                other => other,
+            }?;
+        }
+        Ok(value)
     }
 
     /// Puppet's stack trace as stdlib's `deprecation` writes it (`"#{stack[0]}:#{stack[1]}"`):

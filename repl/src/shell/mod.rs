@@ -716,7 +716,7 @@ fn new_session(
         match &*sink.program.borrow() {
             Some(name) => {
                 let message = log.message.replace(&format!("(file: {name}, "), "(");
-                print_log(&Log { level: log.level, message, source: None }, sink.colour.get());
+                print_log(&Log { level: log.level, message, source: None, location: None }, sink.colour.get());
             }
             None => print_log(log, sink.colour.get()),
         }

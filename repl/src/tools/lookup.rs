@@ -23,13 +23,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use puppet_eval::environment::{self, EnvironmentError, Given, Settings};
+use puppet_eval::environment::{self, Given, Settings};
 use puppet_eval::hiera::HieraError;
 use puppet_eval::{Options, Session};
 use puppet_types::value::Hash;
 use puppet_types::Value;
 
-use super::{Console, Level};
+use super::{node, Console, Level};
 
 #[derive(Parser)]
 #[command(name = "poppet lookup", about = "Interactive Hiera lookup (Puppet 7.23's `puppet lookup`)")]
@@ -107,8 +107,6 @@ struct Args {
     color: String,
 }
 
-include!("lookup_traces.rs");
-
 const RUN_HELP: &str = "Run 'puppet lookup --help' for more details";
 
 /// `poppet lookup ARGS` (`args` starts with `lookup`); returns the exit code.
@@ -148,35 +146,6 @@ fn run(args: Args) -> ExitCode {
     }
 }
 
-/// Ruby's report of an uncaught exception: `FILE:LINE:in `METHOD': MESSAGE (CLASS)`, then the
-/// backtrace.
-fn crash(e: &EnvironmentError) -> Stop {
-    let (first, class, trace, rest) = match e {
-        EnvironmentError::NotFound { .. } => (
-            "/usr/lib/ruby/vendor_ruby/puppet/environments.rb:40:in `get!'",
-            "Puppet::Environments::EnvironmentNotFound",
-            NOT_FOUND_TRACE,
-            String::new(),
-        ),
-        EnvironmentError::Parse { file, line, .. } => (
-            "/usr/lib/ruby/vendor_ruby/puppet/settings/config_file.rb:37:in `block (2 levels) in parse_file'",
-            "Puppet::Settings::ParseError",
-            PARSE_ERROR_TRACE,
-            format!("\n (file: {}, line: {line})", file.display()),
-        ),
-    };
-    let message = match e {
-        EnvironmentError::Parse { text, .. } => format!("Could not match line {text}"),
-        other => other.to_string(),
-    };
-    let mut out = format!("{first}: {message} ({class}){rest}\n");
-    for t in trace {
-        out.push_str(&format!("\tfrom {t}\n"));
-    }
-    eprint!("{out}");
-    Stop::Code(1)
-}
-
 fn lookup(args: &Args, console: &Console) -> Result<(), Stop> {
     let given = Given {
         confdir: args.confdir.clone(),
@@ -188,7 +157,10 @@ fn lookup(args: &Args, console: &Console) -> Result<(), Stop> {
     };
     let settings = Settings::new(&given);
     let env_name = args.environment.clone().unwrap_or_else(|| "production".into());
-    let env = environment::load(&settings, &env_name).map_err(|e| crash(&e))?;
+    let env = environment::load(&settings, &env_name).map_err(|e| {
+        eprint!("{}", node::crash_report(&e));
+        Stop::Code(1)
+    })?;
     let stderr = || std::io::stderr().lock();
     for w in &env.warnings {
         console.line(&mut stderr(), Level::Warning, w);
@@ -262,13 +234,13 @@ fn lookup(args: &Args, console: &Console) -> Result<(), Stop> {
 
     // `generate_scope`: the node, its facts, the compiler.
     let given_facts = match &args.facts {
-        Some(f) => Some(read_facts(f)?),
+        Some(f) => Some(node::read_facts(f).map_err(Stop::Error)?),
         None => None,
     };
     let (node, mut facts) = match &args.node {
         Some(n) => (n.clone(), Hash::default()),
         None => {
-            let host = host_name();
+            let host = node::host_name();
             (host.clone(), puppet_eval::facts::builtin(&host))
         }
     };
@@ -281,12 +253,15 @@ fn lookup(args: &Args, console: &Console) -> Result<(), Stop> {
         return Err(Stop::Error(format!("No facts available for target node: {node}")));
     }
     let mut session = Session::new(Options::default(), &facts, &node);
-    install_node(&session, &facts, &env_name);
+    let mut server = Hash::default();
+    server.insert(Value::from("environment"), Value::from(env_name.as_str()));
+    node::install_node(&session, &facts, &env_name, server);
     let modulepath = env.modulepath.iter().map(|p| p.to_string_lossy().into_owned()).collect::<Vec<_>>().join(":");
     session.evaluator.set_modulepath(&modulepath);
     if args.compile {
-        let source = manifest_source(&env.manifest);
-        let outcome = session.run(&source);
+        let files = node::read_manifest(&env.manifest).map_err(Stop::Error)?;
+        let files: Vec<(Option<std::rc::Rc<str>>, &str)> = files.iter().map(|(n, t)| (n.clone(), t.as_str())).collect();
+        let outcome = session.run_manifests(&files);
         for log in &outcome.logs {
             print_log(console, log, None);
         }
@@ -383,109 +358,6 @@ fn search(session: &mut Session, args: &Args, keys: &[String], merge: &Value) ->
             many.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ")
         ),
     }))
-}
-
-/// The facts of `--facts`: JSON for `.json`, YAML for `.yml` and `.yaml`, else whichever
-/// reads; a hash, else Puppet's error.
-fn read_facts(file: &str) -> Result<Hash, Stop> {
-    let incorrect = || {
-        Stop::Error(format!(
-            "Incorrectly formatted data in {file} given via the --facts flag (only accepts yaml and json files)"
-        ))
-    };
-    let facts = puppet_eval::facts::read(&PathBuf::from(file)).map_err(|_| incorrect())?;
-    // Puppet's node facts hold no nil: a null fact is an empty string
-    let facts: Hash = facts.iter().map(|(k, v)| (k.clone(), no_nil(v))).collect();
-    const TRUSTED: [&str; 4] = ["hostname", "domain", "fqdn", "clientcert"];
-    let has = |k: &str| facts.contains_key(&Value::from(k));
-    if TRUSTED.iter().any(|k| has(k)) && !TRUSTED.iter().all(|k| has(k)) {
-        return Err(Stop::Error(format!(
-            "When overriding any of the hostname,domain,fqdn,clientcert facts with {file} given via the --facts flag, they must all be overridden."
-        )));
-    }
-    Ok(facts)
-}
-
-/// A fact's value with every nil (JSON's `null`, YAML's `~`) an empty string, at any depth.
-fn no_nil(v: &Value) -> Value {
-    match v {
-        Value::Undef => Value::from(""),
-        Value::Array(items) => Value::array(items.iter().map(no_nil).collect()),
-        Value::Hash(h) => Value::hash(h.iter().map(|(k, v)| (k.clone(), no_nil(v))).collect()),
-        other => other.clone(),
-    }
-}
-
-/// The node's top scope as `puppet lookup` makes it: each fact, `$facts` exactly the facts
-/// given, `$trusted` local (its certificate name the `clientcert` fact, if any), the
-/// environment's name.
-fn install_node(session: &Session, facts: &Hash, env_name: &str) {
-    let top = &session.evaluator.top;
-    let s = |v: &str| Value::from(v);
-    for name in ["clientcert", "clientversion", "clientnoop"] {
-        if !facts.contains_key(&s(name)) {
-            top.remove(name);
-        }
-    }
-    top.replace("facts", Value::hash(facts.clone()));
-    let certname = match facts.get(&s("clientcert")) {
-        Some(Value::String(c)) => Some(c.to_string()),
-        _ => None,
-    };
-    let (host, domain) = match &certname {
-        Some(c) => match c.split_once('.') {
-            Some((h, d)) => (s(h), s(d)),
-            None => (s(c), Value::Undef),
-        },
-        None => (Value::Undef, Value::Undef),
-    };
-    let mut trusted = Hash::default();
-    trusted.insert(s("authenticated"), s("local"));
-    trusted.insert(s("certname"), certname.as_deref().map_or(Value::Undef, s));
-    trusted.insert(s("extensions"), Value::hash(Hash::default()));
-    trusted.insert(s("hostname"), host);
-    trusted.insert(s("domain"), domain);
-    trusted.insert(s("external"), Value::hash(Hash::default()));
-    top.replace("trusted", Value::hash(trusted));
-    top.replace("environment", s(env_name));
-    let mut server = Hash::default();
-    server.insert(s("environment"), s(env_name));
-    top.replace("server_facts", Value::hash(server));
-}
-
-/// This host's name, as Puppet's `node_name_value` (its certificate name) defaults to it.
-fn host_name() -> String {
-    std::fs::read_to_string("/etc/hostname")
-        .ok()
-        .map(|h| h.trim().to_string())
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "testnode".into())
-}
-
-/// The main manifest's source: a file, or a directory's `.pp` files in order.
-fn manifest_source(path: &std::path::Path) -> String {
-    if path.is_dir() {
-        let mut files: Vec<PathBuf> = walk(path);
-        files.sort();
-        files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect::<Vec<_>>().join("\n")
-    } else {
-        std::fs::read_to_string(path).unwrap_or_default()
-    }
-}
-
-fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                out.extend(walk(&p));
-            } else if p.extension().is_some_and(|x| x == "pp") {
-                out.push(p);
-            }
-        }
-    }
-    out
 }
 
 /// A log line as Puppet's console prints it (a warning without a place says so).

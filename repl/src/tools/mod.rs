@@ -1,8 +1,10 @@
 //! Puppet's developer commands, as `poppet` subcommands with Puppet's options, output and
 //! exit codes: `poppet parser validate|dump` (Puppet's `puppet parser` face).
 
+pub mod catalog;
 pub mod epp;
 pub mod lookup;
+pub mod node;
 pub mod parser;
 
 use std::io::Write;

@@ -1,10 +1,12 @@
 //! Tools for puppet-eval: the recorder of its golden suites, and its checks against Puppet
 //! over the corpus manifests and the corpus modules.
 
+pub mod compile_cli;
 pub mod corpus;
 pub mod lookup_cli;
 pub mod modules_corpus;
 pub mod record;
+pub mod recorded_cli;
 
 use poppet_tests::oracle::Expectation;
 use puppet_eval::{Level, Outcome};

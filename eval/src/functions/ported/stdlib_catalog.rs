@@ -540,7 +540,12 @@ pub(super) fn deprecate(ev: &mut Evaluator, key: &str, message: &str, use_strict
     if std::env::var("STDLIB_LOG_DEPRECATIONS").as_deref() == Ok("false") || !first_deprecation(ev, key) {
         return Ok(None);
     }
-    ev.log(crate::eval::Level::Warning, message.clone());
+    // `Puppet.deprecation_warning` says where in the Ruby it was called
+    let line = if stdlib_9(ev) { 35 } else { 36 };
+    let location = ev
+        .module_dir("stdlib")
+        .map(|dir| format!("{}:{line}:in `deprecation'", dir.join("lib/puppet/functions/deprecation.rb").display()));
+    ev.log_at(crate::eval::Level::Warning, message.clone(), location);
     Ok(Some(message))
 }
 
