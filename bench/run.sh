@@ -10,7 +10,8 @@
 #   bash bench/run.sh shell [poppet-bench-shell options] # the shell's highlighting per keystroke
 #                                                        # (bench/shell), e.g. --runs 5000 --lines 200
 #   bash bench/run.sh cli [RUNS]  # whole commands: `poppet parser validate` against `puppet parser
-#                                 # validate`, over the corpus in one call and on one file (best of RUNS,
+#                                 # validate`, over the corpus in one call and on one file, and
+#                                 # `catalog compile` of the fixture control repo's nodes (best of RUNS,
 #                                 # default 3; peak RSS by GNU time when /usr/bin/time is there)
 #
 # The corpus list defaults to $POPPET_CORPUS/pp-files.txt (POPPET_CORPUS=/tmp/puppet-corpus),
@@ -53,6 +54,17 @@ if [ "${1:-}" = cli ]; then
     ratio=$(awk -v a="$theirs" -v b="$ours" 'BEGIN { printf "%.0fx", a / (b > 0 ? b : 1) }')
     label="parser validate ($workload: $# files)"
     printf '%-34s %12s %12s %10s %10s %8s\n' "$label" "$ours" "$theirs" "$ours_rss" "$theirs_rss" "$ratio"
+  done
+  # node catalogs of the fixture control repo (roles and profiles over corpus modules), with
+  # the facts a server cached for them
+  fixture=$root/tests/fixtures/control-repo
+  settings=(--environmentpath "$fixture/environments" --environment site --hiera_config "$fixture/hiera.yaml"
+    --vardir "$fixture/var" --facts_terminus yaml --confdir "$fixture" --codedir "$fixture")
+  for node in web01.example.com db01.example.com; do
+    read -r ours ours_rss < <(measure "$poppet" catalog compile "${settings[@]}" "$node")
+    read -r theirs theirs_rss < <(measure puppet catalog compile "${settings[@]}" "$node")
+    ratio=$(awk -v a="$theirs" -v b="$ours" 'BEGIN { printf "%.0fx", a / (b > 0 ? b : 1) }')
+    printf '%-34s %12s %12s %10s %10s %8s\n' "catalog compile ($node)" "$ours" "$theirs" "$ours_rss" "$theirs_rss" "$ratio"
   done
   exit 0
 fi

@@ -370,7 +370,7 @@ fn measure_ours(job: &Job, runs: usize) -> Measurement {
     let outcome = session.run(source);
     let mut notices: Vec<String> = outcome.notices().iter().map(|s| s.to_string()).collect();
     if job.modulepath.is_some() {
-        let json = session.evaluator.compiler.catalog.to_json("testnode");
+        let json = session.evaluator.compiler.catalog.to_json("testnode", "production");
         let resources = json["resources"].as_array().map_or(0, Vec::len);
         notices.push(format!("catalog: {resources} resources"));
     }

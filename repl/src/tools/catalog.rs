@@ -141,8 +141,18 @@ fn compile_command(args: CompileArgs) -> ExitCode {
     })
 }
 
+/// The formats Puppet's network format handler knows (`--render-as` is checked against them
+/// with the options, before anything runs).
+const FORMATS: [&str; 11] =
+    ["s", "json", "yaml", "pson", "binary", "msgpack", "dot", "console", "flat", "rich_data_json", "rich_data_msgpack"];
+
 fn compile(args: &CompileArgs, console: &Console) -> Result<(), u8> {
     let started = Instant::now();
+    let err = |message: &str| console.line(&mut std::io::stderr().lock(), Level::Err, message);
+    if let Some(format) = args.render_as.as_deref().filter(|f| !FORMATS.contains(&f.to_lowercase().as_str())) {
+        err(&format!("Could not parse application options: I don't know how to render '{format}'"));
+        return Err(1);
+    }
     let given = Given {
         confdir: args.confdir.clone(),
         codedir: args.codedir.clone(),
@@ -157,7 +167,6 @@ fn compile(args: &CompileArgs, console: &Console) -> Result<(), u8> {
         eprint!("{}", node::crash_report(&e));
         1
     })?;
-    let err = |message: &str| console.line(&mut std::io::stderr().lock(), Level::Err, message);
     for w in &env.warnings {
         console.line(&mut std::io::stderr().lock(), Level::Warning, w);
     }
