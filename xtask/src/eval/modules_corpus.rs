@@ -137,7 +137,8 @@ pub fn main(args: Vec<String>) -> ExitCode {
             session.evaluator.set_modulepath(&path_text);
             session.evaluator.template_log = Some(Vec::new());
             let outcome = session.run(&program.code);
-            let json = outcome.error.is_none().then(|| session.evaluator.compiler.catalog.to_json("testnode", "production"));
+            let json =
+                outcome.error.is_none().then(|| session.evaluator.compiler.catalog.to_json("testnode", "production"));
             let rendered = session.evaluator.template_log.take().unwrap_or_default();
             (judge(theirs, &our_expectation(&outcome), json.as_ref(), &modulepath), rendered)
         });
