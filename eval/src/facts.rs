@@ -165,7 +165,10 @@ pub fn parse(text: &str) -> Result<Hash, String> {
 /// The facts of `puppet facts` output (`{"name": ..., "values": {...}, "timestamp": ...}`).
 fn puppet_facts_values(h: &Hash) -> Option<Hash> {
     let key = |k: &str| h.get(&Value::from(k));
-    let envelope = h.len() <= 4 && matches!(key("name"), Some(Value::String(_))) && key("timestamp").is_some();
+    // `puppet facts` writes a timestamp; a server's cache (`yaml/facts/NODE.yaml`, a
+    // `Puppet::Node::Facts` object) may have only the name and the values
+    let envelope =
+        h.len() <= 4 && matches!(key("name"), Some(Value::String(_))) && (key("timestamp").is_some() || h.len() == 2);
     match key("values") {
         Some(Value::Hash(values)) if envelope => Some((**values).clone()),
         _ => None,

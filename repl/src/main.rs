@@ -95,6 +95,11 @@ struct Args {
     /// Where modules are loaded from (classes, defined types, functions, type aliases).
     #[arg(long, value_name = "DIR[:DIR]")]
     modulepath: Option<String>,
+    /// Evaluate in a directory environment (a control repository's `environments/NAME`): its
+    /// `environment.conf`'s module path, its Hiera data; the shell first compiles its main
+    /// manifest (`manifests/`, node definitions) for the node.
+    #[arg(long = "environment-dir", value_name = "DIR")]
+    environment_dir: Option<PathBuf>,
     /// Print the compiled catalog (resources, parameters, containment edges) as JSON on
     /// stdout; log messages then go to stderr.
     #[arg(long, value_enum, value_name = "FORMAT")]
@@ -208,12 +213,20 @@ fn main() -> ExitCode {
     let colour = use_colour(args.color, std::io::stderr().is_terminal());
     let node = args.node.clone();
     let catalog = args.catalog;
-    let modulepath = args.modulepath.clone();
+    let environment = match environment(&args) {
+        Ok(e) => e,
+        Err(code) => return code,
+    };
+    let modulepath = args.modulepath.clone().or_else(|| environment.as_ref().map(|e| e.modulepath.clone()));
     poppet::tools::on_deep_stack("the evaluation thread", move || {
         let mut session = match new_session(&node_args, options, &node, modulepath.as_deref()) {
             Ok(s) => s,
             Err(code) => return code,
         };
+        let env_name = environment.as_ref().map_or("production", |e| e.name.as_str());
+        if let Some(env) = &environment {
+            env.install(&mut session);
+        }
         session.evaluator.interrupt = interrupt;
         if let Output::Text = output {
             let to_stderr = catalog.is_some();
@@ -221,11 +234,49 @@ fn main() -> ExitCode {
         }
         let outcome = session.run(&source.text);
         if catalog.is_some() && outcome.error.is_none() {
-            let json = session.evaluator.compiler.catalog.to_json(&node, "production");
+            let json = session.evaluator.compiler.catalog.to_json(&node, env_name);
             println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
         }
         report(&outcome, &source, output, colour)
     })
+}
+
+/// `--environment-dir DIR`: the environment, read as Puppet reads an environment of an
+/// environment path (`DIR`'s parent) by its name; Puppet's error for one it cannot read.
+fn environment(args: &Args) -> Result<Option<poppet::shell::Environment>, ExitCode> {
+    let Some(dir) = &args.environment_dir else { return Ok(None) };
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+        eprintln!("Error: {} is no environment directory", dir.display());
+        return Err(ExitCode::from(1));
+    };
+    let given = puppet_eval::environment::Given {
+        environmentpath: Some(parent.to_string_lossy().into_owned()),
+        ..Default::default()
+    };
+    let settings = puppet_eval::environment::Settings::new(&given);
+    let name = name.to_string_lossy().into_owned();
+    match puppet_eval::environment::load(&settings, &name) {
+        Ok(env) => {
+            for w in &env.warnings {
+                eprintln!("Warning: {w}");
+            }
+            let modulepath = env.modulepath.iter().map(|p| p.to_string_lossy().into_owned()).collect::<Vec<_>>();
+            Ok(Some(poppet::shell::Environment {
+                name,
+                modulepath: modulepath.join(":"),
+                hiera: puppet_eval::hiera::Layers {
+                    global: Some(settings.hiera_config.clone()),
+                    environment: Some(env.dir.clone()),
+                },
+                manifest: env.manifest.clone(),
+            }))
+        }
+        Err(e) => {
+            eprintln!("Error: {e}");
+            Err(ExitCode::from(1))
+        }
+    }
 }
 
 /// A session for the node of the command line, with its module path.
@@ -571,7 +622,11 @@ fn interactive(args: &Args) -> ExitCode {
     let quiet = args.quiet;
     let init = if args.no_init { None } else { poppet::shell::default_init_path() };
     let log_level = args.log_level.level();
-    let modulepath = args.modulepath.clone();
+    let environment = match environment(args) {
+        Ok(e) => e,
+        Err(code) => return code,
+    };
+    let modulepath = args.modulepath.clone().or_else(|| environment.as_ref().map(|e| e.modulepath.clone()));
     poppet::tools::on_deep_stack("the shell's thread", move || {
         let facts = match node_facts(&node_args) {
             Ok(f) => f,
@@ -588,6 +643,7 @@ fn interactive(args: &Args) -> ExitCode {
             history,
             log_level,
             modulepath,
+            environment,
         })
     })
 }

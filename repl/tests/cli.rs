@@ -382,3 +382,22 @@ fn breakpoints_are_the_shells() {
     assert_eq!(text(&out.stderr), "Error: Unknown function: 'debug::break'. (line: 1, column: 1)\n");
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn environment_dir_gives_the_environments_modules_and_data() {
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/control-repo/environments/site");
+    let code = "notice($environment) notice(lookup('profile::base::motd')) notice(defined('role::web'))";
+    let out = poppet(&["--environment-dir", fixture, "--node", "web01.example.com", "-e", code], None);
+    // the main manifest is not compiled for code given (as `puppet apply` compiles the code
+    // instead); the environment's module path finds role::web, its Hiera data the node's
+    // message
+    assert_eq!(text(&out.stdout), "Notice: site\nNotice: web01: the front door\nNotice: true\n");
+    assert!(out.status.success());
+    let out = poppet(&["--environment-dir", "/nonexistent/envs/nosuch", "-e", "notice(1)"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("Error: Could not find a directory environment named 'nosuch'"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -481,7 +481,9 @@ pub(super) fn expand_home(path: &str) -> PathBuf {
 
 /// `:reload`: the session again from the start, with the loaded files read afresh.
 fn reload(shell: &mut Shell, _: &str) -> Next {
-    let files: Vec<String> = shell.loaded().iter().map(|f| f.display().to_string()).collect();
+    // an environment's main manifest is read afresh too
+    let files: Vec<String> =
+        shell.main_manifest().into_iter().chain(shell.loaded()).map(|f| f.display().to_string()).collect();
     if files.is_empty() {
         println!("Nothing loaded yet (:load FILE).");
         return Next::Continue;

@@ -80,6 +80,33 @@ pub struct Config {
     pub log_level: Level,
     /// Where modules are loaded from (`--modulepath`).
     pub modulepath: Option<String>,
+    /// The directory environment the session is in (`--environment-dir`), if any.
+    pub environment: Option<Environment>,
+}
+
+/// A directory environment a session evaluates in: its name, its module path, Hiera's
+/// layers, its main manifest (a file or a directory of them).
+#[derive(Clone, Debug)]
+pub struct Environment {
+    pub name: String,
+    pub modulepath: String,
+    pub hiera: puppet_eval::hiera::Layers,
+    pub manifest: PathBuf,
+}
+
+impl Environment {
+    /// Makes `session` evaluate in the environment: its Hiera layers, `$environment` and
+    /// `$server_facts['environment']` its name.
+    pub fn install(&self, session: &mut Session) {
+        session.evaluator.set_hiera_layers(self.hiera.clone());
+        let top = &session.evaluator.top;
+        top.replace("environment", Value::from(self.name.as_str()));
+        if let Some(Value::Hash(server)) = &top.get("server_facts") {
+            let mut server = (**server).clone();
+            server.insert(Value::from("environment"), Value::from(self.name.as_str()));
+            top.replace("server_facts", Value::hash(server));
+        }
+    }
 }
 
 /// What `:set` changes.
@@ -150,6 +177,7 @@ pub struct Shell {
     node: String,
     base_options: Options,
     modulepath: Option<String>,
+    environment: Option<Environment>,
     /// How the session's log lines are shown (shared with its sink).
     sink: Sink,
     names: Rc<RefCell<Names>>,
@@ -190,6 +218,9 @@ impl Shell {
         if let Some(path) = &config.modulepath {
             session.evaluator.set_modulepath(path);
         }
+        if let Some(env) = &config.environment {
+            env.install(&mut session);
+        }
         let mut shell = Shell {
             session,
             settings: Settings { format: None, colour: config.colour, timing: false, show_types: false, trace: false },
@@ -197,6 +228,7 @@ impl Shell {
             node: config.node.clone(),
             base_options: config.options,
             modulepath: config.modulepath.clone(),
+            environment: config.environment.clone(),
             sink,
             names: Rc::default(),
             highlighter: Rc::new(Highlighter::new()),
@@ -490,6 +522,32 @@ impl Shell {
     pub fn reset(&mut self) {
         self.fresh_session();
         self.run_init();
+        self.run_main_manifest();
+        self.refresh_names();
+    }
+
+    /// In an environment, compiles its main manifest (its files as one program, as Puppet
+    /// does): the node definitions match the node, whose classes and resources are then in
+    /// the catalog. Like the init file, it starts the session: `:reload` and `:reset` run it
+    /// again, `:undo` does not take it back. Its errors are shown.
+    pub fn run_main_manifest(&mut self) {
+        let Some(env) = &self.environment else { return };
+        let files = match crate::tools::node::read_manifest(&env.manifest) {
+            Ok(files) => files,
+            Err(message) => {
+                println!("Error: {message}");
+                return;
+            }
+        };
+        for file in &files {
+            self.sources.insert(file.name.clone(), Rc::from(file.text.as_str()));
+        }
+        let checkpoint = self.session.evaluator.checkpoint();
+        let outcome = self.session.run_manifests(&crate::tools::node::programs(&files));
+        if let Some(failure) = &outcome.error {
+            self.session.evaluator.rollback(checkpoint);
+            println!("Error: {}", failure.text_in(&env.name));
+        }
         self.refresh_names();
     }
 
@@ -499,6 +557,9 @@ impl Shell {
             new_session(self.session.evaluator.options, &self.facts, &self.node, &self.sink, &self.interrupt);
         if let Some(path) = &self.modulepath {
             self.session.evaluator.set_modulepath(path);
+        }
+        if let Some(env) = &self.environment {
+            env.install(&mut self.session);
         }
         self.journal.clear();
         self.sources.clear();
@@ -574,6 +635,7 @@ impl Shell {
         let journal = std::mem::take(&mut self.journal);
         self.fresh_session();
         self.run_init();
+        self.run_main_manifest();
         let mut count = 0;
         for entry in journal {
             count += 1;
@@ -598,6 +660,11 @@ impl Shell {
         }
         self.refresh_names();
         count
+    }
+
+    /// The environment's main manifest (a file or a directory), in an environment.
+    pub fn main_manifest(&self) -> Option<&PathBuf> {
+        self.environment.as_ref().map(|e| &e.manifest)
     }
 
     /// The files loaded so far, in order.
@@ -799,6 +866,7 @@ pub fn run(config: Config) -> ExitCode {
         );
     }
     shell.run_init();
+    shell.run_main_manifest();
     loop {
         editor.borrow_mut().set_colour(shell.settings.colour);
         let read = editor.borrow_mut().read_line(PROMPT);

@@ -23,7 +23,6 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::rc::Rc;
 use std::time::Instant;
 
 use clap::Parser;
@@ -218,8 +217,7 @@ fn compile(args: &CompileArgs, console: &Console) -> Result<(), u8> {
     });
 
     let files = node::read_manifest(&env.manifest).map_err(|m| failed(&m))?;
-    let files: Vec<(Option<Rc<str>>, &str)> = files.iter().map(|(n, t)| (n.clone(), t.as_str())).collect();
-    let outcome = session.run_manifests(&files);
+    let outcome = session.run_manifests(&node::programs(&files));
     for log in &outcome.logs {
         print_log(console, log);
     }
@@ -245,14 +243,7 @@ fn cached_facts(vardir: &Path, node: &str) -> Result<Hash, String> {
     if !file.is_file() {
         return Ok(Hash::default());
     }
-    let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-    // the object's tag names a Ruby class; its mapping is the data
-    let text = text.replacen("--- !ruby/object:Puppet::Node::Facts", "---", 1);
-    let data = puppet_eval::facts::parse(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-    match data.get(&Value::from("values")) {
-        Some(Value::Hash(values)) if data.contains_key(&Value::from("name")) => Ok((**values).clone()),
-        _ => Ok(data),
-    }
+    puppet_eval::facts::read(&file)
 }
 
 /// `$server_facts`, as the compiler terminus makes them from this host's facts.
@@ -440,11 +431,9 @@ fn print_log(console: &Console, log: &puppet_eval::Log) {
         L::Warning => Level::Warning,
         L::Err | L::Alert | L::Emerg | L::Crit => Level::Err,
     };
-    let message = match &log.source {
-        Some(source) if level == Level::Notice => format!("{source}: {}", log.message),
-        _ if log.location.is_some() => {
-            format!("{}\n   (location: {})", log.message, log.location.as_deref().unwrap_or_default())
-        }
+    let message = match (&log.source, &log.location) {
+        (Some(source), _) if level == Level::Notice => format!("{source}: {}", log.message),
+        (_, Some(location)) => format!("{}\n   (location: {location})", log.message),
         // Puppet's console says where a warning or error is from, or that it cannot
         _ if level != Level::Notice && !log.message.contains("(file") => {
             format!("{}\n   (file & line not available)", log.message)

@@ -260,8 +260,7 @@ fn lookup(args: &Args, console: &Console) -> Result<(), Stop> {
     session.evaluator.set_modulepath(&modulepath);
     if args.compile {
         let files = node::read_manifest(&env.manifest).map_err(Stop::Error)?;
-        let files: Vec<(Option<std::rc::Rc<str>>, &str)> = files.iter().map(|(n, t)| (n.clone(), t.as_str())).collect();
-        let outcome = session.run_manifests(&files);
+        let outcome = session.run_manifests(&node::programs(&files));
         for log in &outcome.logs {
             print_log(console, log, None);
         }

@@ -145,15 +145,21 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
     }
 }
 
-/// A main manifest's files read: each named by its path, and its text (a file that cannot
-/// be read gives Puppet's error).
-pub fn read_manifest(path: &Path) -> Result<Vec<(Option<Rc<str>>, String)>, String> {
+/// A file of a main manifest: its path, which names it, and its text.
+pub struct ManifestFile {
+    pub name: Rc<str>,
+    pub text: String,
+}
+
+/// A main manifest's files read (a file that cannot be read gives Puppet's error; one that
+/// is not there is no file).
+pub fn read_manifest(path: &Path) -> Result<Vec<ManifestFile>, String> {
     let mut out = Vec::new();
     for file in manifest_files(path) {
         match std::fs::read(&file) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes).into_owned();
-                out.push((Some(Rc::from(file.to_string_lossy().as_ref())), text));
+                out.push(ManifestFile { name: Rc::from(file.to_string_lossy().as_ref()), text });
             }
             // Puppet compiles nothing for a main manifest that is not there
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -161,4 +167,9 @@ pub fn read_manifest(path: &Path) -> Result<Vec<(Option<Rc<str>>, String)>, Stri
         }
     }
     Ok(out)
+}
+
+/// The files as `Session::run_manifests` takes them.
+pub fn programs(files: &[ManifestFile]) -> Vec<(Option<Rc<str>>, &str)> {
+    files.iter().map(|f| (Some(f.name.clone()), f.text.as_str())).collect()
 }
