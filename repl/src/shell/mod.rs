@@ -532,7 +532,7 @@ impl Shell {
     /// again, `:undo` does not take it back. Its errors are shown.
     pub fn run_main_manifest(&mut self) {
         let Some(env) = &self.environment else { return };
-        let files = match crate::tools::node::read_manifest(&env.manifest) {
+        let files = match crate::tools::node::read_manifest(&env.manifest, &env.name) {
             Ok(files) => files,
             Err(message) => {
                 println!("Error: {message}");

@@ -216,7 +216,7 @@ fn compile(args: &CompileArgs, console: &Console) -> Result<(), u8> {
         environment: Some(env.dir.clone()),
     });
 
-    let files = node::read_manifest(&env.manifest).map_err(|m| failed(&m))?;
+    let files = node::read_manifest(&env.manifest, &env_name).map_err(|m| failed(&m))?;
     let outcome = session.run_manifests(&node::programs(&files));
     for log in &outcome.logs {
         print_log(console, log);

@@ -259,7 +259,7 @@ fn lookup(args: &Args, console: &Console) -> Result<(), Stop> {
     let modulepath = env.modulepath.iter().map(|p| p.to_string_lossy().into_owned()).collect::<Vec<_>>().join(":");
     session.evaluator.set_modulepath(&modulepath);
     if args.compile {
-        let files = node::read_manifest(&env.manifest).map_err(Stop::Error)?;
+        let files = node::read_manifest(&env.manifest, &env_name).map_err(Stop::Error)?;
         let outcome = session.run_manifests(&node::programs(&files));
         for log in &outcome.logs {
             print_log(console, log, None);

@@ -130,6 +130,8 @@ pub fn manifest_files(path: &Path) -> Vec<PathBuf> {
 /// How deep a manifest directory is walked (a symbolic link loop ends here).
 const MAX_DEPTH: usize = 64;
 
+/// The `.pp` files under `dir`: `**` does not go into a symbolic link to a directory (so a
+/// link loop ends), a link to a file counts.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
     if depth > MAX_DEPTH {
         return;
@@ -137,9 +139,12 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for e in entries.flatten() {
         let p = e.path();
+        let linked = e.file_type().is_ok_and(|t| t.is_symlink());
         if p.is_dir() {
-            walk(&p, out, depth + 1);
-        } else if p.extension().is_some_and(|x| x == "pp") {
+            if !linked {
+                walk(&p, out, depth + 1);
+            }
+        } else if p.extension().is_some_and(|x| x == "pp") && p.is_file() {
             out.push(p);
         }
     }
@@ -151,15 +156,17 @@ pub struct ManifestFile {
     pub text: String,
 }
 
-/// A main manifest's files read (a file that cannot be read gives Puppet's error; one that
-/// is not there is no file).
-pub fn read_manifest(path: &Path) -> Result<Vec<ManifestFile>, String> {
+/// A main manifest's files read for environment `env`: a file that cannot be read, or is
+/// not UTF-8 (or starts with a byte order mark), gives Puppet's error; one that is not there
+/// is no file.
+pub fn read_manifest(path: &Path, env: &str) -> Result<Vec<ManifestFile>, String> {
     let mut out = Vec::new();
     for file in manifest_files(path) {
         match std::fs::read(&file) {
             Ok(bytes) => {
-                let text = String::from_utf8_lossy(&bytes).into_owned();
-                out.push(ManifestFile { name: Rc::from(file.to_string_lossy().as_ref()), text });
+                let text = puppet_syntax::lexer::check_encoding(&bytes)
+                    .map_err(|d| format!("Could not parse for environment {env}: {}", d.message))?;
+                out.push(ManifestFile { name: Rc::from(file.to_string_lossy().as_ref()), text: text.to_owned() });
             }
             // Puppet compiles nothing for a main manifest that is not there
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
