@@ -139,7 +139,16 @@ fn index(value: i16) -> Option<usize> {
 
 /// Runs Puppet's parser over `lexed.tokens`.
 pub fn recognize(source: &str, lexed: &Lexed) -> Outcome {
-    let terminals: Vec<i16> = lexed.tokens.iter().map(|t| terminal(t.kind)).collect();
+    // each kind's terminal looked up once (`terminal` searches the token table by name)
+    let mut by_kind = [None; 256];
+    let terminals: Vec<i16> = lexed
+        .tokens
+        .iter()
+        .map(|t| match by_kind.get_mut(t.kind as usize) {
+            Some(known) => *known.get_or_insert_with(|| terminal(t.kind)),
+            None => terminal(t.kind),
+        })
+        .collect();
     let mut states: Vec<i16> = vec![0];
     let mut values: Vec<Value> = Vec::new();
     // The index of the next token to shift, and its terminal once read.
@@ -179,12 +188,13 @@ pub fn recognize(source: &str, lexed: &Lexed) -> Outcome {
             };
             let len = index(len).unwrap_or(0);
             states.truncate(states.len().saturating_sub(len));
-            let vals = values.split_off(values.len().saturating_sub(len));
+            let first = values.len().saturating_sub(len);
             let next_offset = lexed.tokens.get(next).map_or(source.len(), |t| t.start);
-            let value = match reduce(source, lexed, rule, vals, next_offset) {
+            let value = match reduce(source, lexed, rule, &mut values[first..], next_offset) {
                 Ok(value) => value,
                 Err(invalid) => return invalid,
             };
+            values.truncate(first);
             values.push(value);
             let Some(&top) = states.last() else {
                 return Outcome::Rejected(next);
@@ -212,13 +222,7 @@ pub fn recognize(source: &str, lexed: &Lexed) -> Outcome {
 }
 
 /// The value `rule` makes of `vals`, or the error its action raises.
-fn reduce(
-    source: &str,
-    lexed: &Lexed,
-    rule: usize,
-    mut vals: Vec<Value>,
-    next_offset: usize,
-) -> Result<Value, Outcome> {
+fn reduce(source: &str, lexed: &Lexed, rule: usize, vals: &mut [Value], next_offset: usize) -> Result<Value, Outcome> {
     let r = rules();
     let offset = OFFSET_FROM
         .get(rule)
