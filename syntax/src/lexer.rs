@@ -372,6 +372,7 @@ pub fn lex(source: &str) -> Lexed {
         Ok(()) => out.len(),
         Err((_, delivered)) => *delivered,
     };
+    lexed.tokens.reserve_exact(delivered);
     for (i, tok) in out.into_iter().take(delivered).enumerate() {
         lexed.tokens.push(Token { kind: tok.kind, start: tok.start, end: tok.start + tok.len });
         if let Some(value) = tok.value {

@@ -89,17 +89,31 @@ pub struct Parsed {
 
 /// Parses and lowers Puppet source, keeping warnings (`Unrecognized escape sequence '\q'`).
 pub fn analyze(source: &str) -> Parsed {
-    let mut parser = tree_sitter::Parser::new();
-    let language = tree_sitter_puppet::LANGUAGE.into();
     let failed =
         |message: &str| Parsed { result: Err(vec![Diagnostic::error(message, Span::default())]), warnings: Vec::new() };
-    if parser.set_language(&language).is_err() {
-        return failed("the Puppet grammar could not be loaded");
+    let tree = PARSER.with_borrow_mut(|parser| {
+        if parser.is_none() {
+            let mut new = tree_sitter::Parser::new();
+            new.set_language(language()).map_err(|_| "the Puppet grammar could not be loaded")?;
+            *parser = Some(new);
+        }
+        parser.as_mut().and_then(|p| p.parse(source, None)).ok_or("the parser gave no tree")
+    });
+    match tree {
+        Ok(tree) => lower_tree(source, &tree),
+        Err(message) => failed(message),
     }
-    let Some(tree) = parser.parse(source, None) else {
-        return failed("the parser gave no tree");
-    };
-    lower_tree(source, &tree)
+}
+
+thread_local! {
+    /// Each thread's parser, kept from one source to the next (with the buffers it grew).
+    static PARSER: std::cell::RefCell<Option<tree_sitter::Parser>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The tree-sitter-puppet grammar.
+fn language() -> &'static tree_sitter::Language {
+    static LANGUAGE: std::sync::OnceLock<tree_sitter::Language> = std::sync::OnceLock::new();
+    LANGUAGE.get_or_init(|| tree_sitter_puppet::LANGUAGE.into())
 }
 
 /// Lowers the tree that tree-sitter-puppet parsed from `source`.

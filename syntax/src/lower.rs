@@ -21,6 +21,10 @@
 //! what), the syntax error comes from Puppet's own automaton (`lr.rs`), not from
 //! here.
 
+use std::collections::HashMap;
+use std::num::NonZeroU16;
+use std::sync::OnceLock;
+
 use tree_sitter::Node;
 
 use crate::ast::*;
@@ -41,8 +45,13 @@ pub(crate) struct Lowerer<'a> {
     source: &'a str,
     /// The byte offset where each line starts.
     line_starts: Vec<usize>,
-    /// Heredoc bodies in document order; the n-th heredoc header owns the n-th body.
-    bodies: Vec<Node<'a>>,
+    /// Whether the source is all ASCII (a column is then a count of bytes).
+    ascii: bool,
+    root: Node<'a>,
+    /// Heredoc bodies in document order; the n-th heredoc header owns the n-th body. Found
+    /// when the first header is lowered (a walk of the whole tree, which most manifests,
+    /// having no heredoc, are spared).
+    bodies: Option<Vec<Node<'a>>>,
     next_body: usize,
     /// Names of the enclosing classes: nested definitions are named `outer::inner`.
     namestack: Vec<String>,
@@ -54,10 +63,60 @@ pub(crate) struct Lowerer<'a> {
     pub warnings: Vec<Diagnostic>,
 }
 
+/// The grammar's node kinds and field names, read once. tree-sitter measures a node's kind (a
+/// C string) and checks it as UTF-8 at each call, and finds a field by name by comparing the
+/// name with each of the grammar's field names in turn: both are hot in lowering.
+struct Grammar {
+    /// By kind id (`Node::kind_id`).
+    kinds: Vec<&'static str>,
+    /// By name.
+    fields: HashMap<&'static str, NonZeroU16, foldhash::fast::FixedState>,
+}
+
+fn grammar() -> &'static Grammar {
+    static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
+    GRAMMAR.get_or_init(|| {
+        let language = crate::language();
+        let kinds = (0..language.node_kind_count())
+            .map(|id| u16::try_from(id).ok().and_then(|id| language.node_kind_for_id(id)).unwrap_or(""))
+            .collect();
+        let fields = (1..=language.field_count())
+            .filter_map(|id| {
+                let id = u16::try_from(id).ok()?;
+                Some((language.field_name_for_id(id)?, NonZeroU16::new(id)?))
+            })
+            .collect();
+        Grammar { kinds, fields }
+    })
+}
+
+/// `node.kind()`, from the table of kinds (an error node's kind is not in it).
+pub(crate) fn kind<'t>(node: Node<'t>) -> &'t str {
+    grammar().kinds.get(usize::from(node.kind_id())).copied().unwrap_or_else(|| node.kind())
+}
+
+/// The id of the field `name` (`None`: the grammar has no such field).
+fn field_id(name: &str) -> Option<NonZeroU16> {
+    grammar().fields.get(name).copied()
+}
+
+/// The first child in the field `name`.
+fn field<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
+    node.child_by_field_id(field_id(name)?.get())
+}
+
+/// The children in the field `name`.
+fn fields<'t>(node: Node<'t>, name: &str) -> Vec<Node<'t>> {
+    let Some(id) = field_id(name) else { return Vec::new() };
+    let mut cursor = node.walk();
+    let children = node.children_by_field_id(id, &mut cursor).collect();
+    children
+}
+
 /// Children that carry meaning: named, not comments, not heredoc text (an extra).
 fn significant<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
-    node.named_children(&mut cursor).filter(|c| !matches!(c.kind(), "comment" | "heredoc_body")).collect()
+    node.named_children(&mut cursor).filter(|c| !matches!(kind(*c), "comment" | "heredoc_body")).collect()
 }
 
 /// Every node of the tree in document order (pre-order), without recursion: trees can be
@@ -84,7 +143,7 @@ pub(crate) fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bo
 
 fn collect_bodies<'t>(root: Node<'t>, out: &mut Vec<Node<'t>>) {
     preorder(root, |node| {
-        if node.kind() == "heredoc_body" {
+        if kind(node) == "heredoc_body" {
             out.push(node);
         }
         true
@@ -93,15 +152,15 @@ fn collect_bodies<'t>(root: Node<'t>, out: &mut Vec<Node<'t>>) {
 
 impl<'a> Lowerer<'a> {
     pub fn new(source: &'a str, root: Node<'a>) -> Self {
-        let mut bodies = Vec::new();
-        collect_bodies(root, &mut bodies);
         let line_starts = std::iter::once(0)
             .chain(source.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1))
             .collect();
         Lowerer {
             source,
             line_starts,
-            bodies,
+            ascii: source.is_ascii(),
+            root,
+            bodies: None,
             next_body: 0,
             namestack: Vec::new(),
             interpolated_variable: None,
@@ -124,38 +183,47 @@ impl<'a> Lowerer<'a> {
         let offset = offset.min(self.source.len());
         let line = self.line_starts.partition_point(|&start| start <= offset);
         let line_start = self.line_starts.get(line.wrapping_sub(1)).copied().unwrap_or(0);
-        let column = self.source.get(line_start..offset).map_or(0, |text| text.chars().count());
+        let column = match self.source.get(line_start..offset) {
+            Some(text) if self.ascii => text.len(),
+            Some(text) => text.chars().count(),
+            None => 0,
+        };
         Span { start: offset, end: offset, line: line as u32, column: column as u32 + 1 }
     }
 
     fn new_expr(&self, kind: ExprKind, node: Node<'_>) -> Expr {
+        let span = self.span(node);
         // Puppet places these where it places their first part (`loc result, val[0]`).
         let at = match &kind {
             ExprKind::Selector { left, .. } | ExprKind::Access { left, .. } => left.at,
             ExprKind::Call { kind: CallKind::Function, functor, .. } => functor.at,
-            _ => self.placed_at(node),
+            _ => self.placing_node(node).map_or(span, |at| self.span(at)),
         };
-        Expr::placed(kind, self.span(node), at)
+        Expr::placed(kind, span, at)
     }
 
     /// Where Puppet places the expression `node` lowers to (see [`Expr::at`]).
     fn placed_at(&self, node: Node<'_>) -> Span {
-        let token = |kind: &str| {
+        self.span(self.placing_node(node).unwrap_or(node))
+    }
+
+    /// The part of `node` where Puppet places its expression, when it is not `node` itself.
+    fn placing_node<'t>(&self, node: Node<'t>) -> Option<Node<'t>> {
+        let token = |wanted: &str| {
             let mut cursor = node.walk();
-            let found = node.children(&mut cursor).find(|c| c.kind() == kind);
+            let found = node.children(&mut cursor).find(|c| kind(*c) == wanted);
             found
         };
-        let at = match node.kind() {
-            "binary_expression" | "assignment" | "relationship" => self.field(node, "operator"),
+        match kind(node) {
+            "binary_expression" | "assignment" | "relationship" => field(node, "operator"),
             "hash_pair" => token("=>"),
-            "method_call" => match self.field(node, "arguments") {
+            "method_call" => match field(node, "arguments") {
                 Some(arguments) => arguments.child(0),
                 None => token("."),
             },
-            "type_alias" => self.field(node, "name"),
+            "type_alias" => field(node, "name"),
             _ => None,
-        };
-        self.span(at.unwrap_or(node))
+        }
     }
 
     fn error(&mut self, node: Node<'_>, message: String) -> Expr {
@@ -165,7 +233,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn field(&self, node: Node<'a>, name: &str) -> Option<Node<'a>> {
-        node.child_by_field_name(name)
+        field(node, name)
     }
 
     fn lower_field(&mut self, node: Node<'a>, name: &str) -> Expr {
@@ -224,19 +292,19 @@ impl<'a> Lowerer<'a> {
 
     fn expr_at_depth(&mut self, node: Node<'a>) -> Expr {
         if self.interpolated_variable == Some(node.start_byte())
-            && matches!(node.kind(), "name" | "number" | "word" | "boolean")
+            && matches!(kind(node), "name" | "number" | "word" | "boolean")
         {
             self.interpolated_variable = None;
             // `${true}`: the keyword is read as a name (see the grammar), but Puppet's lexer
             // made it a BOOLEAN token, so its variable is named by a boolean.
-            if node.kind() == "boolean" || (node.kind() == "name" && matches!(self.text(node), "true" | "false")) {
+            if kind(node) == "boolean" || (kind(node) == "name" && matches!(self.text(node), "true" | "false")) {
                 let value = self.new_expr(ExprKind::Boolean(self.text(node) == "true"), node);
                 return self.new_expr(ExprKind::VariableOf(Box::new(value)), node);
             }
             let name = self.text(node).to_string();
             return self.new_expr(ExprKind::Variable(name), node);
         }
-        let kind = match node.kind() {
+        let kind = match kind(node) {
             "number" => return self.number(node),
             "boolean" => ExprKind::Boolean(self.text(node) == "true"),
             "undef" => ExprKind::Undef,
@@ -318,7 +386,7 @@ impl<'a> Lowerer<'a> {
                 let left = self.boxed_field(node, "value");
                 let entries = significant(node)
                     .into_iter()
-                    .filter(|n| n.kind() == "selector_entry")
+                    .filter(|n| kind(*n) == "selector_entry")
                     .map(|n| SelectorEntry {
                         matching: self.lower_field(n, "match"),
                         value: self.lower_field(n, "value"),
@@ -357,7 +425,7 @@ impl<'a> Lowerer<'a> {
                 let span = Span { end: method_node.end_byte(), ..self.span(start) };
                 let dot = {
                     let mut cursor = node.walk();
-                    let dot = node.children(&mut cursor).find(|c| c.kind() == ".");
+                    let dot = node.children(&mut cursor).find(|c| kind(*c) == ".");
                     dot
                 };
                 let functor = Expr::placed(
@@ -376,7 +444,7 @@ impl<'a> Lowerer<'a> {
             "collector" => {
                 let type_expr = self.boxed_field(node, "type");
                 let query_node = self.field(node, "query");
-                let exported = query_node.is_some_and(|q| q.kind() == "exported_query");
+                let exported = query_node.is_some_and(|q| kind(q) == "exported_query");
                 let query = query_node.and_then(|q| significant(q).first().copied()).map(|q| Box::new(self.expr(q)));
                 let operations = self.attributes(node);
                 ExprKind::Collect { type_expr, exported, query, operations }
@@ -387,11 +455,9 @@ impl<'a> Lowerer<'a> {
                 let test = self.boxed_field(node, "value");
                 let options = significant(node)
                     .into_iter()
-                    .filter(|n| n.kind() == "case_option")
+                    .filter(|n| kind(*n) == "case_option")
                     .map(|option| {
-                        let mut cursor = option.walk();
-                        let values: Vec<Node<'_>> = option.children_by_field_name("match", &mut cursor).collect();
-                        let values = values.into_iter().map(|v| self.expr(v)).collect();
+                        let values = fields(option, "match").into_iter().map(|v| self.expr(v)).collect();
                         let body = self.body(self.field(option, "body")).map(|b| *b);
                         CaseOption { values, body, span: self.span(option) }
                     })
@@ -403,7 +469,7 @@ impl<'a> Lowerer<'a> {
                 let type_name = self.boxed_field(node, "type");
                 let bodies = significant(node)
                     .into_iter()
-                    .filter(|n| n.kind() == "resource_body")
+                    .filter(|n| kind(*n) == "resource_body")
                     .map(|body| ResourceBody {
                         title: self.lower_field(body, "title"),
                         operations: self.attributes(body),
@@ -443,9 +509,7 @@ impl<'a> Lowerer<'a> {
                 ExprKind::Function { name, parameters, body, return_type }
             }
             "node_definition" => {
-                let mut cursor = node.walk();
-                let names: Vec<Node<'_>> = node.children_by_field_name("name", &mut cursor).collect();
-                let matches = names.into_iter().map(|n| self.expr(n)).collect();
+                let matches = fields(node, "name").into_iter().map(|n| self.expr(n)).collect();
                 let parent = self.field(node, "parent").map(|p| Box::new(self.expr(p)));
                 let body = self.body(self.field(node, "body"));
                 ExprKind::Node { matches, parent, body }
@@ -470,7 +534,7 @@ impl<'a> Lowerer<'a> {
     /// one entry, and adjacent ones are merged (`f(a => 1, b => 2)` passes one hash).
     fn argument(&mut self, node: Node<'a>) -> Argument {
         let e = self.expr(node);
-        if node.kind() == "hash_pair" {
+        if kind(node) == "hash_pair" {
             let span = e.span;
             Argument { expr: Expr::new(ExprKind::Hash(vec![e]), span), unfolded: true }
         } else {
@@ -491,13 +555,13 @@ impl<'a> Lowerer<'a> {
     fn attributes(&mut self, node: Node<'a>) -> Vec<AttributeOp> {
         significant(node)
             .into_iter()
-            .filter(|n| n.kind() == "attribute")
+            .filter(|n| kind(*n) == "attribute")
             .map(|attribute| {
                 let span = self.span(attribute);
                 let value = self.lower_field(attribute, "value");
                 let name_node = self.field(attribute, "name");
                 match name_node {
-                    Some(n) if n.kind() == "splat" => AttributeOp::Splat { value, span },
+                    Some(n) if kind(n) == "splat" => AttributeOp::Splat { value, span },
                     _ => AttributeOp::Set {
                         name: name_node.map_or(String::new(), |n| self.text(n).to_string()),
                         append: self.field(attribute, "operator").is_some_and(|o| self.text(o) == "+>"),
@@ -542,7 +606,7 @@ impl<'a> Lowerer<'a> {
                 _ => {
                     // Puppet positions it at the `{`.
                     let mut cursor = node.walk();
-                    let brace = node.children(&mut cursor).find(|c| c.kind() == "{");
+                    let brace = node.children(&mut cursor).find(|c| kind(*c) == "{");
                     return self.error(
                         brace.unwrap_or(node),
                         "Syntax error resource body without title or hash with +>".into(),
@@ -570,8 +634,7 @@ impl<'a> Lowerer<'a> {
     fn conditional(&mut self, node: Node<'a>, unless: bool) -> Expr {
         let test = self.boxed_field(node, "condition");
         let then = self.body(self.field(node, "body"));
-        let mut cursor = node.walk();
-        let alternatives: Vec<Node<'_>> = node.children_by_field_name("alternative", &mut cursor).collect();
+        let alternatives = fields(node, "alternative");
         let otherwise = self.alternatives(&alternatives);
         let kind =
             if unless { ExprKind::Unless { test, then, otherwise } } else { ExprKind::If { test, then, otherwise } };
@@ -581,7 +644,7 @@ impl<'a> Lowerer<'a> {
     /// `elsif` clauses nest: `if a {} elsif b {} else {}` is `if a {} else { if b {} else {} }`.
     fn alternatives(&mut self, clauses: &[Node<'a>]) -> Option<Box<Expr>> {
         let (first, rest) = clauses.split_first()?;
-        match first.kind() {
+        match kind(*first) {
             "elsif_clause" => {
                 let test = self.boxed_field(*first, "condition");
                 let then = self.body(self.field(*first, "body"));
@@ -613,7 +676,7 @@ impl<'a> Lowerer<'a> {
         let Some(node) = node else { return Vec::new() };
         significant(node)
             .into_iter()
-            .filter(|n| n.kind() == "parameter")
+            .filter(|n| kind(*n) == "parameter")
             .map(|p| Parameter {
                 name: self.field(p, "name").map_or(String::new(), |n| variable_name(self.text(n)).to_string()),
                 type_expr: self.field(p, "type").map(|t| self.expr(t)),
@@ -665,7 +728,7 @@ impl<'a> Lowerer<'a> {
             }
             _ => self.lower_field(node, "value"),
         };
-        if let Some(n) = name_node.filter(|n| n.kind() == "access_expression") {
+        if let Some(n) = name_node.filter(|n| kind(*n) == "access_expression") {
             let lhs = self.expr(n);
             let kind = ExprKind::TypeMapping { type_expr: Box::new(lhs), mapping_expr: Box::new(rhs) };
             return Expr::placed(kind, span, self.placed_at(node));
@@ -701,17 +764,18 @@ impl<'a> Lowerer<'a> {
         let mut cursor = node.walk();
         let parts: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         for (i, part) in parts.iter().enumerate() {
-            match part.kind() {
+            match kind(*part) {
                 "string_content" => {
                     // Puppet warns where the text's segment ends: after the closing quote, the
                     // `${` or the `$` that ends it.
-                    let end =
-                        match parts[i + 1..].iter().find(|p| !matches!(p.kind(), "string_content" | "escape_sequence"))
-                        {
-                            Some(p) if p.kind() == "interpolation" => p.start_byte() + 2,
-                            Some(p) => p.start_byte() + 1,
-                            None => node.end_byte(),
-                        };
+                    let end = match parts[i + 1..]
+                        .iter()
+                        .find(|p| !matches!(kind(**p), "string_content" | "escape_sequence"))
+                    {
+                        Some(p) if kind(*p) == "interpolation" => p.start_byte() + 2,
+                        Some(p) => p.start_byte() + 1,
+                        None => node.end_byte(),
+                    };
                     self.warn_escapes(self.text(*part), end);
                     segments.text(self.text(*part));
                 }
@@ -748,7 +812,7 @@ impl<'a> Lowerer<'a> {
     /// `$x` or `${…}` in a string.
     fn interpolation(&mut self, node: Node<'a>) -> Expr {
         let span = self.span(node);
-        let inner = if node.kind() == "variable" {
+        let inner = if kind(node) == "variable" {
             self.expr(node)
         } else {
             match significant(node).first().copied() {
@@ -759,10 +823,10 @@ impl<'a> Lowerer<'a> {
                     let first = first_leaf(inner);
                     let alone = first.byte_range() == inner.byte_range();
                     let mut next = first.next_sibling();
-                    while let Some(n) = next.filter(|n| matches!(n.kind(), "comment" | "heredoc_body")) {
+                    while let Some(n) = next.filter(|n| matches!(kind(*n), "comment" | "heredoc_body")) {
                         next = n.next_sibling();
                     }
-                    let followed = next.is_some_and(|s| matches!(s.kind(), "[" | "."));
+                    let followed = next.is_some_and(|s| matches!(kind(s), "[" | "."));
                     if alone || followed {
                         self.interpolated_variable = Some(first.start_byte());
                     }
@@ -779,13 +843,19 @@ impl<'a> Lowerer<'a> {
     fn heredoc(&mut self, node: Node<'a>) -> Expr {
         let span = self.span(node);
         let syntax = self.field(node, "syntax").map_or(String::new(), |s| self.text(s).to_string());
-        let Some(body) = self.bodies.get(self.next_body).copied() else {
+        let root = self.root;
+        let bodies = self.bodies.get_or_insert_with(|| {
+            let mut bodies = Vec::new();
+            collect_bodies(root, &mut bodies);
+            bodies
+        });
+        let Some(body) = bodies.get(self.next_body).copied() else {
             return self.error(node, "Heredoc without any following lines of text".into());
         };
         self.next_body += 1;
         let mut cursor = body.walk();
         let parts: Vec<Node<'_>> = body.named_children(&mut cursor).collect();
-        let Some(end) = parts.last().filter(|p| p.kind() == "heredoc_end").copied() else {
+        let Some(end) = parts.last().filter(|p| kind(**p) == "heredoc_end").copied() else {
             return self.error(node, "Heredoc without end-tagged line".into());
         };
         // The end line: `  |- END`. Its leading blanks are the margin when `|` is there.
@@ -801,7 +871,7 @@ impl<'a> Lowerer<'a> {
         let body_start = parts.first().map_or(end.start_byte(), |p| p.start_byte());
         let mut at_line_start = true;
         for part in &parts[..parts.len() - 1] {
-            match part.kind() {
+            match kind(*part) {
                 "heredoc_content" => {
                     let raw = self.text(*part);
                     let mut out = String::new();

@@ -139,7 +139,16 @@ fn index(value: i16) -> Option<usize> {
 
 /// Runs Puppet's parser over `lexed.tokens`.
 pub fn recognize(source: &str, lexed: &Lexed) -> Outcome {
-    let terminals: Vec<i16> = lexed.tokens.iter().map(|t| terminal(t.kind)).collect();
+    // each kind's terminal looked up once (`terminal` searches the token table by name)
+    let mut by_kind = [None; 256];
+    let terminals: Vec<i16> = lexed
+        .tokens
+        .iter()
+        .map(|t| match by_kind.get_mut(t.kind as usize) {
+            Some(known) => *known.get_or_insert_with(|| terminal(t.kind)),
+            None => terminal(t.kind),
+        })
+        .collect();
     let mut states: Vec<i16> = vec![0];
     let mut values: Vec<Value> = Vec::new();
     // The index of the next token to shift, and its terminal once read.
@@ -179,12 +188,13 @@ pub fn recognize(source: &str, lexed: &Lexed) -> Outcome {
             };
             let len = index(len).unwrap_or(0);
             states.truncate(states.len().saturating_sub(len));
-            let vals = values.split_off(values.len().saturating_sub(len));
+            let first = values.len().saturating_sub(len);
             let next_offset = lexed.tokens.get(next).map_or(source.len(), |t| t.start);
-            let value = match reduce(source, lexed, rule, vals, next_offset) {
+            let value = match reduce(source, lexed, rule, &mut values[first..], next_offset) {
                 Ok(value) => value,
                 Err(invalid) => return invalid,
             };
+            values.truncate(first);
             values.push(value);
             let Some(&top) = states.last() else {
                 return Outcome::Rejected(next);
@@ -212,13 +222,7 @@ pub fn recognize(source: &str, lexed: &Lexed) -> Outcome {
 }
 
 /// The value `rule` makes of `vals`, or the error its action raises.
-fn reduce(
-    source: &str,
-    lexed: &Lexed,
-    rule: usize,
-    mut vals: Vec<Value>,
-    next_offset: usize,
-) -> Result<Value, Outcome> {
+fn reduce(source: &str, lexed: &Lexed, rule: usize, vals: &mut [Value], next_offset: usize) -> Result<Value, Outcome> {
     let r = rules();
     let offset = OFFSET_FROM
         .get(rule)
@@ -233,7 +237,7 @@ fn reduce(
     };
     let shape_of = |vals: &[Value], k: usize| vals.get(k).map_or(Shape::Other, |v| v.shape.clone());
     let shape = if rule == r.name {
-        match shape_of(&vals, 0) {
+        match shape_of(vals, 0) {
             Shape::Token(i) => Shape::Name(i),
             _ => Shape::Other,
         }
@@ -242,7 +246,7 @@ fn reduce(
     } else if rule == r.access {
         Shape::Access
     } else if rule == r.virtual_ || rule == r.exported {
-        if !matches!(shape_of(&vals, 1), Shape::Resource) {
+        if !matches!(shape_of(vals, 1), Shape::Resource) {
             let message = if rule == r.virtual_ {
                 "Virtual (@) can only be applied to a Resource Expression"
             } else {
@@ -254,9 +258,9 @@ fn reduce(
     } else if rule == r.titled || rule == r.class_resource {
         Shape::Resource
     } else if rule == r.untitled {
-        match shape_of(&vals, 0) {
+        match shape_of(vals, 0) {
             Shape::Name(_) => {
-                if matches!(shape_of(&vals, 2), Shape::Operations { append: true }) {
+                if matches!(shape_of(vals, 2), Shape::Operations { append: true }) {
                     return Err(invalid("Syntax error resource body without title or hash with +>", vals.get(1)));
                 }
                 Shape::Other
@@ -272,7 +276,7 @@ fn reduce(
     } else if rule == r.no_operations {
         Shape::Operations { append: false }
     } else if rule == r.more_operations {
-        let append = [0, 2].iter().any(|&k| matches!(shape_of(&vals, k), Shape::Operations { append: true }));
+        let append = [0, 2].iter().any(|&k| matches!(shape_of(vals, k), Shape::Operations { append: true }));
         Shape::Operations { append }
     } else if rule == r.append {
         Shape::Operations { append: true }
@@ -281,17 +285,17 @@ fn reduce(
     } else if rule == r.string_name {
         return Err(invalid("A quoted string is not valid as a name here", vals.first()));
     } else if rule == r.commas {
-        match shape_of(&vals, 0) {
+        match shape_of(vals, 0) {
             Shape::Commas(first) => Shape::Commas(first),
-            _ => match shape_of(&vals, 1) {
+            _ => match shape_of(vals, 1) {
                 Shape::Token(comma) => Shape::Commas(comma),
                 _ => Shape::Other,
             },
         }
     } else if rule == r.first_statement {
-        Shape::Statements(vec![shape_of(&vals, 0)])
+        Shape::Statements(vec![shape_of(vals, 0)])
     } else if rule == r.statement_after_semicolon || rule == r.next_statement {
-        let last = shape_of(&vals, vals.len().saturating_sub(1));
+        let last = shape_of(vals, vals.len().saturating_sub(1));
         match vals.first_mut().map(|v| std::mem::replace(&mut v.shape, Shape::Other)) {
             Some(Shape::Statements(mut list)) => {
                 list.push(last);
@@ -305,7 +309,7 @@ fn reduce(
         }
         Shape::Other
     } else {
-        KEEPS.get(rule).and_then(|&k| index(k)).map_or(Shape::Other, |k| shape_of(&vals, k))
+        KEEPS.get(rule).and_then(|&k| index(k)).map_or(Shape::Other, |k| shape_of(vals, k))
     };
     Ok(Value { shape, offset })
 }

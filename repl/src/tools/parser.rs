@@ -215,10 +215,15 @@ fn manifests_in(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
 
 /// The path as Ruby's `File.expand_path` gives it (from the working directory).
 fn absolute(path: &Path) -> PathBuf {
+    // asked once: the command does not change directory
+    static WORKING_DIRECTORY: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     let joined = if path.is_absolute() {
         path.to_path_buf()
     } else {
-        std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf())
+        match WORKING_DIRECTORY.get_or_init(|| std::env::current_dir().ok()) {
+            Some(dir) => dir.join(path),
+            None => path.to_path_buf(),
+        }
     };
     let mut clean = PathBuf::new();
     for part in joined.components() {
