@@ -418,6 +418,26 @@ enum ParserAction {
         /// `false`).
         #[arg(long, value_name = "WHEN", default_value = "ansi")]
         color: String,
+        /// How to render the result, as Puppet's `--render-as` does: `console` (the errors
+        /// logged), `json` (for each manifest that failed, its error's `issue_code`,
+        /// `message`, `full_message`, `file`, `line` and `pos`, on standard output; nothing
+        /// when all are valid), `pson` or `rich_data_json` (each manifest's message as a
+        /// JSON object on one line), `flat` (`MANIFEST=MESSAGE` lines) or `s` (Ruby's
+        /// inspect of the errors). Only `console` and `json` exit 1 on an error, as in
+        /// Puppet. Puppet's `yaml`, `msgpack`, `rich_data_msgpack`, `dot` and `binary` are
+        /// refused (Puppet's dump its Ruby objects, or fail).
+        #[arg(long = "render-as", value_name = "FORMAT", default_value = "console")]
+        render_as: String,
+        /// Puppet's `strict` setting: what a key given twice in a hash is (`off`: nothing,
+        /// `warning`, the default: a warning, `error`: an error).
+        #[arg(long, value_name = "off|warning|error", default_value = "warning")]
+        strict: String,
+        /// Puppet's `tasks` setting (Bolt's mode): what only a catalog has (resources,
+        /// classes, defined types, nodes, relationships, collectors) is an error (`... is
+        /// only available when compiling a catalog`). `plan` definitions and `apply` blocks
+        /// are not read yet (an error says so).
+        #[arg(long)]
+        tasks: bool,
         /// The manifests (files or directories).
         paths: Vec<PathBuf>,
     },
@@ -449,10 +469,33 @@ enum ParserAction {
 fn parser_command() -> ExitCode {
     let args = ParserArgs::parse_from(std::env::args_os().skip(1));
     match args.action {
-        ParserAction::Validate { color, paths } => {
+        ParserAction::Validate { color, render_as, strict, tasks, paths } => {
             let console = poppet::tools::Console { color: poppet::tools::color_setting(&color) };
+            let strict = match strict.as_str() {
+                "off" => puppet_syntax::Strict::Off,
+                "warning" => puppet_syntax::Strict::Warning,
+                "error" => puppet_syntax::Strict::Error,
+                other => {
+                    // Puppet's settings refuse it before anything runs (coloured as `--color`
+                    // says when that comes first on Puppet's command line)
+                    let message = format!(
+                        "Could not initialize global default settings: Invalid value '{other}' for parameter strict. Allowed values are 'off', 'warning', 'error'"
+                    );
+                    console.line(&mut std::io::stderr().lock(), poppet::tools::Level::Err, &message);
+                    return ExitCode::from(1);
+                }
+            };
+            let render = match poppet::tools::parser::Render::named(&render_as) {
+                Ok(render) => render,
+                Err(message) => {
+                    console.line(&mut std::io::stderr().lock(), poppet::tools::Level::Err, &message);
+                    return ExitCode::from(1);
+                }
+            };
+            let options =
+                poppet::tools::parser::ValidateOptions { render, settings: puppet_syntax::Settings { strict, tasks } };
             poppet::tools::on_deep_stack("validation", move || {
-                ExitCode::from(poppet::tools::parser::validate(&console, &paths))
+                ExitCode::from(poppet::tools::parser::validate(&console, &paths, options))
             })
         }
         ParserAction::Dump { code, format, pretty, validate, color, files } => {

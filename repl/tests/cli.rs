@@ -401,3 +401,68 @@ fn environment_dir_gives_the_environments_modules_and_data() {
         text(&out.stderr)
     );
 }
+
+/// `poppet parser validate --render-as json` of standard input: what `puppet parser validate
+/// --color=false --render-as json < FILE` printed (Puppet 7.23), the errors logged on
+/// standard error, the JSON on standard output.
+#[test]
+fn validate_renders_json_as_puppet() {
+    let out = poppet(&["parser", "validate", "--color=false", "--render-as", "json"], Some(b"notice(1\n"));
+    assert_eq!(
+        text(&out.stdout),
+        r#"{
+  "STDIN": {
+    "issue_code": "SYNTAX_ERROR",
+    "message": "Syntax error at end of input",
+    "full_message": "Could not parse for environment production: Syntax error at end of input",
+    "file": null,
+    "line": null,
+    "pos": null
+  }
+}
+"#
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let out = poppet(&["parser", "validate", "--color=false", "--render-as", "json"], Some(b"$0 = 1\n$1 = 2\n"));
+    assert_eq!(
+        text(&out.stderr),
+        "Error: Illegal attempt to assign to the numeric match result variable '$0'. Numeric variables are not assignable (line: 1, column: 1)\n\
+         Error: Illegal attempt to assign to the numeric match result variable '$1'. Numeric variables are not assignable (line: 2, column: 1)\n"
+    );
+    assert_eq!(
+        text(&out.stdout),
+        r#"{
+  "STDIN": {
+    "issue_code": null,
+    "message": "Language validation logged 2 errors. Giving up",
+    "full_message": "Could not parse for environment production: Language validation logged 2 errors. Giving up",
+    "file": null,
+    "line": null,
+    "pos": null
+  }
+}
+"#
+    );
+    // valid: nothing, exit 0
+    let out = poppet(&["parser", "validate", "--render-as", "json"], Some(b"notice(1)\n"));
+    assert_eq!((text(&out.stdout), text(&out.stderr), out.status.code()), (String::new(), String::new(), Some(0)));
+}
+
+/// `--strict error` makes a duplicate key an error, `--tasks` refuses what only a catalog
+/// has (Puppet 7.23's words for the same input).
+#[test]
+fn validate_strict_and_tasks() {
+    let out = poppet(&["parser", "validate", "--color=false", "--strict", "error"], Some(b"$x = {a => 1, a => 2}\n"));
+    assert_eq!(
+        text(&out.stderr),
+        "Error: Could not parse for environment production: The key 'a' is declared more than once (line: 1, column: 17)\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let out = poppet(&["parser", "validate", "--color=false", "--strict", "off"], Some(b"$x = {a => 1, a => 2}\n"));
+    assert_eq!((text(&out.stderr), out.status.code()), (String::new(), Some(0)));
+    let out = poppet(&["parser", "validate", "--color=false", "--tasks"], Some(b"class a {}\n"));
+    assert_eq!(
+        text(&out.stderr),
+        "Error: Could not parse for environment production: A Host Class Definition is only available when compiling a catalog (line: 1, column: 1)\n"
+    );
+}

@@ -149,6 +149,9 @@ pub enum TokenKind {
     Type,
     Attr,
     Private,
+    /// `plan` and `apply`: keywords in tasks mode only.
+    Plan,
+    Apply,
 }
 
 impl TokenKind {
@@ -235,6 +238,8 @@ impl TokenKind {
             Type => "TYPE",
             Attr => "ATTR",
             Private => "PRIVATE",
+            Plan => "PLAN",
+            Apply => "APPLY",
         }
     }
 
@@ -261,6 +266,8 @@ impl TokenKind {
                 | Type
                 | Attr
                 | Private
+                | Plan
+                | Apply
         )
     }
 }
@@ -360,12 +367,18 @@ const STACK_TOO_DEEP: &str = "stack level too deep";
 
 /// Lexes Puppet source as `puppet parser validate` does. Never panics.
 pub fn lex(source: &str) -> Lexed {
+    lex_with(source, false)
+}
+
+/// [`lex`], with Puppet's `tasks` setting: `plan` and `apply` are then keywords.
+pub fn lex_with(source: &str, tasks: bool) -> Lexed {
     let mut lexed = Lexed::default();
     if let Some(message) = bom_error(source.as_bytes()) {
         lexed.error = Some(no_position(message, 0));
         return lexed;
     }
     let mut lexer = Lexer::new(source.as_bytes(), None, 0);
+    lexer.tasks = tasks;
     let result = lexer.scan();
     let Lexer { out, .. } = lexer;
     let delivered = match &result {
@@ -855,6 +868,8 @@ struct Lexer<'a> {
     blank_cache: Option<(usize, usize)>,
     /// Lexing a template (`epp_mode`): `%>` and `-%>` end the code and start text.
     epp: bool,
+    /// Puppet's `tasks` setting: `plan` and `apply` are keywords (`@taskm_keywords`).
+    tasks: bool,
     /// Where code ended in a template: each `%>` (or the `-` of `-%>`, then `true`).
     epp_closes: Vec<(usize, bool)>,
 }
@@ -879,7 +894,17 @@ impl<'a> Lexer<'a> {
             slash_cache: None,
             blank_cache: None,
             epp: false,
+            tasks: false,
             epp_closes: Vec::new(),
+        }
+    }
+
+    /// The keywords of Puppet's tasks mode (lexer2.rb's `@taskm_keywords`).
+    fn tasks_keyword(&self, word: &[u8]) -> Option<TokenKind> {
+        match word {
+            b"plan" if self.tasks => Some(TokenKind::Plan),
+            b"apply" if self.tasks => Some(TokenKind::Apply),
+            _ => None,
         }
     }
 
@@ -1229,7 +1254,10 @@ impl<'a> Lexer<'a> {
                 self.matched = Some((before, end));
                 self.pos = end;
                 let word = &self.s[before..end];
-                let kind = if is_name(word) { keyword(word).unwrap_or(Name) } else { Word };
+                let kind = match is_name(word) {
+                    true => keyword(word).or_else(|| self.tasks_keyword(word)).unwrap_or(Name),
+                    false => Word,
+                };
                 Step::Direct(Tok { kind, start: before, len: end - before, value: None })
             }
             b'A'..=b'Z' => {
@@ -1636,7 +1664,13 @@ impl<'a> Lexer<'a> {
 }
 
 fn transform_to_variable(tok: &mut Tok) {
-    if matches!(tok.kind, TokenKind::Number | TokenKind::Name | TokenKind::Word) || tok.kind.is_keyword() {
+    // not `plan` and `apply` in tasks mode: Puppet looks their token names up in a table
+    // keyed by the words (`@taskm_keywords[:PLAN]`), and finds nothing, so `"${plan}"` is a
+    // syntax error there
+    let tasks_keyword = matches!(tok.kind, TokenKind::Plan | TokenKind::Apply);
+    if matches!(tok.kind, TokenKind::Number | TokenKind::Name | TokenKind::Word)
+        || tok.kind.is_keyword() && !tasks_keyword
+    {
         tok.kind = TokenKind::Variable;
     }
 }

@@ -6,9 +6,10 @@
 //! "an 'undef' expression", …), and Puppet's default severities
 //! (`validation/validator_factory_4_0.rb`): a duplicate hash key is a warning (`strict` is
 //! `warning` by default), a future reserved word a deprecation (printed as a warning),
-//! everything else an error. Checks Puppet makes only in other modes (`--tasks`) or that need
-//! the file's place in a module (`ILLEGAL_DEFINITION_LOCATION`, `ILLEGAL_TOP_CONSTRUCT_LOCATION`)
-//! are not made.
+//! everything else an error. [`validate_with`] takes the settings that change this: `strict`
+//! (the severity of a duplicate key) and `tasks` (Bolt's `TasksChecker`, which refuses what
+//! only a catalog has). Checks that need the file's place in a module
+//! (`ILLEGAL_DEFINITION_LOCATION`, `ILLEGAL_TOP_CONSTRUCT_LOCATION`) are not made.
 //!
 //! Positions are Puppet's: the line and column of the model element Puppet reports, which is
 //! not always where the expression starts. Puppet positions a binary operation, an assignment,
@@ -37,9 +38,34 @@ use heredoc::external_syntax;
 pub use labels::label;
 use labels::{a_an, a_an_uc, node_label};
 
-/// Puppet's validation diagnostics for a program, in source order.
+/// Puppet's validation diagnostics for a program, in source order, with Puppet's default
+/// settings.
 pub fn validate(program: &Program) -> Vec<Diagnostic> {
-    let mut checker = Checker { path: Vec::new(), out: Vec::new(), stop: None };
+    validate_with(program, Settings::default())
+}
+
+/// Puppet's settings that change what validation says: `strict` (what a key given twice in
+/// a hash is: `off` ignores it, `warning` warns, `error` refuses it) and `tasks` (Bolt's
+/// mode, whose `TasksChecker` refuses what only a catalog has: resources, classes, defined
+/// types, nodes, relationships, collectors).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    pub strict: Strict,
+    pub tasks: bool,
+}
+
+/// Puppet's `strict` setting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Strict {
+    Off,
+    #[default]
+    Warning,
+    Error,
+}
+
+/// [`validate`] with other settings than Puppet's defaults.
+pub fn validate_with(program: &Program, settings: Settings) -> Vec<Diagnostic> {
+    let mut checker = Checker { path: Vec::new(), out: Vec::new(), stop: None, settings };
     if let Some(body) = &program.body {
         checker.path.push(Element::Program);
         checker.visit(Element::Node(Node::Expr(body)));
@@ -51,7 +77,7 @@ pub fn validate(program: &Program) -> Vec<Diagnostic> {
 /// of one: the template is a lambda, its code that lambda's body, so no definition is at
 /// the top (`<% class a {} %>` is refused).
 pub fn validate_template(program: &Program) -> Vec<Diagnostic> {
-    let mut checker = Checker { path: Vec::new(), out: Vec::new(), stop: None };
+    let mut checker = Checker { path: Vec::new(), out: Vec::new(), stop: None, settings: Settings::default() };
     if let Some(body) = &program.body {
         checker.path.push(Element::Program);
         checker.path.push(Element::Template);
@@ -96,6 +122,7 @@ struct Checker<'a> {
     out: Vec<Diagnostic>,
     /// The error that stopped validation (a heredoc's text in the wrong syntax).
     stop: Option<Diagnostic>,
+    settings: Settings,
 }
 
 impl<'a> Checker<'a> {
@@ -125,7 +152,7 @@ impl<'a> Checker<'a> {
     /// A body Puppet builds with `f_build_body`: always a block.
     fn visit_body(&mut self, body: Option<&'a Expr>) {
         match body {
-            Some(b) if is_block(b) => self.visit_expr(b),
+            Some(b) if self.is_block(b) => self.visit_expr(b),
             Some(b) => self.visit(Element::Node(Node::Body(b))),
             None => {}
         }
@@ -238,6 +265,9 @@ impl<'a> Checker<'a> {
                     self.query(q);
                 }
             }
+            Element::Node(Node::Expr(e)) if self.settings.tasks && catalog_only(e) => {
+                self.error(format!("{} is only available when compiling a catalog", a_an_uc(&label(e))), pos(e))
+            }
             Element::Node(Node::Expr(e)) => self.check_expr(e),
         }
     }
@@ -246,7 +276,7 @@ impl<'a> Checker<'a> {
         use ExprKind::*;
         match &e.kind {
             Block(statements) => {
-                if let Some(name) = resource_without_title(statements) {
+                if let Some(name) = self.untitled(statements) {
                     self.error(
                         format!(
                             "This expression is invalid. Did you try declaring a '{name}' resource without a title?"
@@ -630,14 +660,14 @@ impl<'a> Checker<'a> {
     /// A class, define or node may not end with an expression that has no effect.
     fn no_idem_last(&mut self, definition: &'a Expr, body: Option<&'a Expr>) {
         let last = match body.map(|b| (b, &b.kind)) {
-            Some((b, ExprKind::Block(statements))) if is_block(b) => statements.last(),
+            Some((b, ExprKind::Block(statements))) if self.is_block(b) => statements.last(),
             _ => body,
         };
         let Some(last) = last.filter(|l| idem(Some(l))) else {
             return;
         };
         if let ExprKind::Block(statements) = &last.kind {
-            if resource_without_title(statements).is_some() {
+            if self.untitled(statements).is_some() {
                 return;
             }
         }
@@ -839,7 +869,8 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// `check_LiteralHash`: a literal key given twice (a warning, as `strict` is `warning`).
+    /// `check_LiteralHash`: a literal key given twice (`DUPLICATE_KEY`, whose severity is
+    /// the `strict` setting: a warning by default).
     fn duplicate_keys(&mut self, hash: &'a Expr, entries: &'a [Expr]) {
         let mut seen: Vec<Literal> = Vec::new();
         for entry in entries {
@@ -854,7 +885,12 @@ impl<'a> Checker<'a> {
                 // of its own: the hash's is taken.
                 let synthesized = key.span == value.span;
                 let at = if synthesized { hash.span } else { pos(entry) };
-                self.warning(format!("The key '{}' is declared more than once", literal.to_s()), at);
+                let message = format!("The key '{}' is declared more than once", literal.to_s());
+                match self.settings.strict {
+                    Strict::Off => {}
+                    Strict::Warning => self.warning(message, at),
+                    Strict::Error => self.error(message, at),
+                }
             } else {
                 seen.push(literal);
             }
@@ -862,10 +898,38 @@ impl<'a> Checker<'a> {
     }
 }
 
-/// Whether a body is a block of statements: `foo { a => 1 }` (a name and a hash, see
-/// [`resource_without_title`]) is a block too, but a statement of the body that holds it.
-fn is_block(body: &Expr) -> bool {
-    matches!(&body.kind, ExprKind::Block(statements) if resource_without_title(statements).is_none())
+impl Checker<'_> {
+    /// Whether a body is a block of statements: `foo { a => 1 }` (a name and a hash, see
+    /// [`resource_without_title`]) is a block too, but a statement of the body that holds it.
+    fn is_block(&self, body: &Expr) -> bool {
+        matches!(&body.kind, ExprKind::Block(statements) if self.untitled(statements).is_none())
+    }
+
+    /// [`resource_without_title`], which the tasks checker never finds (`TasksChecker`'s
+    /// `resource_without_title?` is false: `foo { a => 1 }` is then a name with no effect).
+    fn untitled<'e>(&self, statements: &'e [Expr]) -> Option<&'e str> {
+        if self.settings.tasks {
+            return None;
+        }
+        resource_without_title(statements)
+    }
+}
+
+/// What the tasks checker refuses in place of checking it (`illegalTasksExpression`:
+/// `EXPRESSION_NOT_SUPPORTED_WHEN_SCRIPTING`), as a plan has no catalog.
+fn catalog_only(e: &Expr) -> bool {
+    use ExprKind::*;
+    matches!(
+        e.kind,
+        Collect { .. }
+            | Class { .. }
+            | Node { .. }
+            | Relationship { .. }
+            | ResourceDefaults { .. }
+            | Resource { .. }
+            | ResourceOverride { .. }
+            | Define { .. }
+    )
 }
 
 /// `resource_without_title?`: `file { mode => 1 }` read as a name and a hash.

@@ -12,7 +12,7 @@
 //! cargo xtask check modules [MODULEPATH]                  every class of the corpus modules
 //! cargo xtask fuzz mutate|lower [--corpus PP-FILES.txt]   parser and lowering fuzzers
 //! cargo xtask fuzz syntax-mutants|validate-mutants …      syntax-error and validation mutants
-//! cargo xtask gen lr-tables|resource-types|settings|did-you-mean|ruby-methods|catalog-edges  generated files, from Puppet 7.23
+//! cargo xtask gen lr-tables|resource-types|settings|did-you-mean|ruby-methods|issues|catalog-edges  generated files, from Puppet 7.23
 //! cargo xtask dump tokens FILE...                         our lexer's tokens as JSON lines
 //! ```
 //!
@@ -138,6 +138,8 @@ enum Gen {
     DidYouMean,
     /// The methods Ruby's objects have in Puppet's Ruby, for erb/src/ruby_methods.tsv
     RubyMethods,
+    /// Puppet's issues (codes and message templates), for syntax/src/issues.tsv
+    Issues,
     /// CASE-FILE: rewrites the catalog edges, classes and tags of each case (repl/tests/catalog_edges.txt)
     CatalogEdges { file: String },
 }
@@ -191,6 +193,7 @@ fn main() -> ExitCode {
             Gen::Settings => ruby("settings.rb", &[]),
             Gen::DidYouMean => ruby("did_you_mean.rb", &[]),
             Gen::RubyMethods => ruby("ruby_methods.rb", &[]),
+            Gen::Issues => ruby("issues.rb", &[]),
             Gen::CatalogEdges { file } => ruby("catalog_edges.rb", &[file]),
         },
         Group::Dump(Dump::Tokens { files }) => {

@@ -31,7 +31,7 @@ struct Checked {
 /// Why a manifest failed.
 enum Stop {
     /// A parse error, rendered when all files are checked.
-    Parse(String),
+    Parse(Failure),
     /// An error that is no parse error (bytes that are not UTF-8, a Ruby exception in
     /// Puppet's lexer): Puppet's face gives up on the spot, without checking the files after
     /// it.
@@ -57,8 +57,98 @@ pub(crate) fn ruby_exception(message: &str) -> Option<String> {
     RUBY_EXCEPTIONS.iter().find(|(m, _)| *m == message).map(|(m, highlight)| format!("{m}{highlight}"))
 }
 
-/// `poppet parser validate [--color C] [PATH...]`; returns the exit code.
-pub fn validate(console: &Console, paths: &[PathBuf]) -> u8 {
+/// How `validate` renders its result: Puppet's `--render-as` formats that mean something
+/// for this action.
+///
+/// | format | what Puppet prints | exit status |
+/// | --- | --- | --- |
+/// | `console` (the default) | each error, logged | 1 on an error |
+/// | `json` | the action's own JSON: for each manifest that failed, the error's issue code, message, full message, file, line and column, pretty-printed; nothing when all are valid | 1 on an error |
+/// | `pson`, `rich_data_json` | a JSON object of each manifest's full message, on one line | 0 |
+/// | `flat` | `MANIFEST=MESSAGE` lines | 0 |
+/// | `s` | Ruby's `inspect` of the hash of exceptions | 0 |
+///
+/// The others Puppet knows are refused: `yaml` dumps Ruby's exception objects (backtraces,
+/// the model's objects), `rich_data_msgpack` fails on a Ruby error, `msgpack`, `dot` and
+/// `binary` exit 1 silently (Ruby's `NotImplementedError` escapes the face).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Render {
+    Console,
+    Json,
+    Pson,
+    Flat,
+    S,
+}
+
+impl Render {
+    /// The format `--render-as NAME` names (Puppet's names, in any case), or the message
+    /// that refuses it.
+    pub fn named(name: &str) -> Result<Render, String> {
+        Ok(match name.to_lowercase().as_str() {
+            "console" => Render::Console,
+            "json" => Render::Json,
+            "pson" | "rich_data_json" => Render::Pson,
+            "flat" => Render::Flat,
+            "s" => Render::S,
+            known @ ("yaml" | "msgpack" | "rich_data_msgpack" | "dot" | "binary") => {
+                return Err(format!(
+                    "Could not parse application options: poppet does not render '{known}' (Puppet's is of its Ruby objects, or fails); use console, json, pson, rich_data_json, flat or s"
+                ))
+            }
+            _ => return Err(format!("Could not parse application options: I don't know how to render '{name}'")),
+        })
+    }
+}
+
+/// `poppet parser validate`'s options besides the manifests.
+#[derive(Clone, Copy, Debug)]
+pub struct ValidateOptions {
+    pub render: Render,
+    /// Puppet's `strict` and `tasks` settings, as validation sees them.
+    pub settings: puppet_syntax::Settings,
+}
+
+/// A parse error, as Puppet's `Puppet::ParseErrorWithIssue` holds it.
+struct Failure {
+    /// The issue's code (`None` for the count of several errors).
+    code: Option<&'static str>,
+    /// The basic message, without the place.
+    message: String,
+    file: Option<PathBuf>,
+    /// Line and column, 0 when Puppet has none.
+    line: u32,
+    column: u32,
+    /// The count of several errors (`Language validation logged N errors`), logged as the
+    /// basic message alone.
+    counted: bool,
+}
+
+impl Failure {
+    /// The exception's message: `Could not parse for environment production: MESSAGE
+    /// (file: FILE, line: L, column: C)`.
+    fn full(&self) -> String {
+        let place = match (&self.file, self.line) {
+            (Some(f), 0) => format!(" (file: {})", f.display()),
+            (Some(f), line) => format!(" (file: {}, line: {line}, column: {})", f.display(), self.column),
+            (None, 0) => String::new(),
+            (None, line) => format!(" (line: {line}, column: {})", self.column),
+        };
+        format!("Could not parse for environment production: {}{place}", self.message)
+    }
+
+    /// What `Puppet.log_exception` logs of it.
+    fn logged(&self) -> String {
+        if self.counted {
+            self.message.clone()
+        } else {
+            self.full()
+        }
+    }
+}
+
+/// `poppet parser validate [--color C] [--render-as F] [--strict S] [--tasks] [PATH...]`;
+/// returns the exit code.
+pub fn validate(console: &Console, paths: &[PathBuf], options: ValidateOptions) -> u8 {
     let mut out = std::io::stderr().lock();
     if paths.is_empty() {
         let stdin = std::io::stdin();
@@ -68,14 +158,14 @@ pub fn validate(console: &Console, paths: &[PathBuf]) -> u8 {
                 console.line(&mut out, Level::Err, &format!("Could not read standard input: {e}"));
                 return 1;
             }
-            let checked = check(&bytes, None);
-            return report(console, &mut out, vec![checked]);
+            let checked = check(&bytes, None, options.settings);
+            return report(console, &mut out, vec![("STDIN".to_owned(), checked)], options.render);
         }
         console.notice(&format!("No manifest specified. Validating the default manifest {DEFAULT_MANIFEST}"));
-        return validate(console, &[PathBuf::from(DEFAULT_MANIFEST)]);
+        return validate(console, &[PathBuf::from(DEFAULT_MANIFEST)], options);
     }
     let (present, missing): (Vec<&PathBuf>, Vec<&PathBuf>) = paths.iter().partition(|p| p.exists());
-    let results = parallel_map(&present, |path| check_path(path));
+    let results = parallel_map(&present, |path| check_path(path, options.settings));
     if !missing.is_empty() {
         // What was logged was printed as it came; the result is not rendered.
         let mut aborted = false;
@@ -101,14 +191,17 @@ pub fn validate(console: &Console, paths: &[PathBuf]) -> u8 {
         }
         return 1;
     }
-    report(console, &mut out, results)
+    let keyed = present.iter().map(|p| p.display().to_string()).zip(results).collect();
+    report(console, &mut out, keyed, options.render)
 }
 
-/// Prints what the checks logged, then their errors (Puppet's `when_rendering :console`).
-fn report(console: &Console, out: &mut impl Write, results: Vec<Checked>) -> u8 {
-    let mut errors = Vec::new();
+/// Prints what the checks logged, then renders their errors (the face's `when_rendering`),
+/// each under the manifest as given (`STDIN` for standard input). The errors are a Ruby hash
+/// keyed by manifest: one given twice is there once, where it first came.
+fn report(console: &Console, out: &mut impl Write, results: Vec<(String, Checked)>, render: Render) -> u8 {
+    let mut errors: Vec<(String, Stop)> = Vec::new();
     let mut seen = Seen::default();
-    for checked in results {
+    for (key, checked) in results {
         if let Some(message) = print_logged(console, out, &checked, &mut seen) {
             abort(console, out, &message);
             return 1;
@@ -118,15 +211,109 @@ fn report(console: &Console, out: &mut impl Write, results: Vec<Checked>) -> u8 
                 abort(console, out, &message);
                 return 1;
             }
-            Some(Stop::Parse(message) | Stop::Bare(message)) => errors.push(message),
             Some(Stop::Silent) => return 1,
+            Some(stop) => match errors.iter_mut().find(|(k, _)| *k == key) {
+                Some(entry) => entry.1 = stop,
+                None => errors.push((key, stop)),
+            },
             None => {}
         }
     }
-    for message in &errors {
-        console.line(out, Level::Err, message);
+    let text = |stop: &Stop| match stop {
+        Stop::Parse(failure) => failure.full(),
+        Stop::Bare(message) | Stop::Abort(message) => message.clone(),
+        Stop::Silent => String::new(),
+    };
+    let mut stdout = std::io::stdout().lock();
+    match render {
+        Render::Console => {
+            for (_, stop) in &errors {
+                let message = match stop {
+                    Stop::Parse(failure) => failure.logged(),
+                    other => text(other),
+                };
+                console.line(out, Level::Err, &message);
+            }
+            u8::from(!errors.is_empty())
+        }
+        Render::Json if errors.is_empty() => 0,
+        Render::Json => {
+            // the face asks each error for `to_h`, which a `Puppet::ParseError` has not
+            if let Some((_, Stop::Bare(message))) = errors.iter().find(|(_, s)| matches!(s, Stop::Bare(_))) {
+                let crash = format!(
+                    "undefined method `to_h' for #<Puppet::ParseError: {message}>\n\n          file_errors = error.to_h.reject {{ |k, _| ignore_error_keys.include?(k) }}\n                             ^^^^^\nDid you mean?  to_s"
+                );
+                abort(console, out, &crash);
+                return 1;
+            }
+            let _ = writeln!(stdout, "{}", json(&errors));
+            1
+        }
+        Render::Pson => {
+            let mut line = String::from("{");
+            for (i, (key, stop)) in errors.iter().enumerate() {
+                if i > 0 {
+                    line.push(',');
+                }
+                poppet_ruby::json::generate_string(key, &mut line);
+                line.push(':');
+                poppet_ruby::json::generate_string(&text(stop), &mut line);
+            }
+            line.push('}');
+            let _ = writeln!(stdout, "{line}");
+            0
+        }
+        Render::Flat => {
+            let lines: String = errors.iter().map(|(key, stop)| format!("{key}={}\n", text(stop))).collect();
+            // Ruby's `puts`: a line break unless the text ends with one
+            let newline = if lines.ends_with('\n') { "" } else { "\n" };
+            let _ = write!(stdout, "{lines}{newline}");
+            0
+        }
+        Render::S => {
+            let entries: Vec<String> = errors
+                .iter()
+                .map(|(key, stop)| {
+                    let class = if matches!(stop, Stop::Parse(_)) { "ParseErrorWithIssue" } else { "ParseError" };
+                    format!("{}=>#<Puppet::{class}: {}>", poppet_ruby::string::inspect(key), text(stop))
+                })
+                .collect();
+            let _ = writeln!(stdout, "{{{}}}", entries.join(", "));
+            0
+        }
     }
-    u8::from(!errors.is_empty())
+}
+
+/// The face's JSON: each error's `to_h` without its arguments, environment and node,
+/// pretty-printed by Ruby's JSON generator.
+fn json(errors: &[(String, Stop)]) -> String {
+    let string = |s: &str| {
+        let mut out = String::new();
+        poppet_ruby::json::generate_string(s, &mut out);
+        out
+    };
+    let number = |n: u32| if n == 0 { "null".to_owned() } else { n.to_string() };
+    let mut out = String::from("{\n");
+    let mut first = true;
+    for (key, stop) in errors {
+        let Stop::Parse(failure) = stop else { continue };
+        if !first {
+            out.push_str(",\n");
+        }
+        first = false;
+        let fields = [
+            ("issue_code", failure.code.map_or_else(|| "null".to_owned(), string)),
+            ("message", string(&failure.message)),
+            ("full_message", string(&failure.full())),
+            ("file", failure.file.as_ref().map_or_else(|| "null".to_owned(), |f| string(&f.display().to_string()))),
+            ("line", number(failure.line)),
+            ("pos", number(if failure.line == 0 { 0 } else { failure.column })),
+        ];
+        let body: Vec<String> = fields.iter().map(|(name, value)| format!("    \"{name}\": {value}")).collect();
+        out.push_str(&format!("  {}: {{\n{}\n  }}", string(key), body.join(",\n")));
+    }
+    out.push_str("\n}");
+    out
 }
 
 /// What the run has seen: the warnings given once, the defined types and where.
@@ -170,11 +357,11 @@ fn abort(console: &Console, out: &mut impl Write, message: &str) {
 
 /// A file, or a manifest directory (its `.pp` files in name order, up to the first that
 /// fails).
-fn check_path(path: &Path) -> Checked {
+fn check_path(path: &Path, settings: puppet_syntax::Settings) -> Checked {
     if !path.is_dir() {
         let absolute = absolute(path);
         return match std::fs::read(path) {
-            Ok(bytes) => check(&bytes, Some(&absolute)),
+            Ok(bytes) => check(&bytes, Some(&absolute), settings),
             Err(e) => Checked {
                 logged: Vec::new(),
                 defines: Vec::new(),
@@ -188,7 +375,7 @@ fn check_path(path: &Path) -> Checked {
     let mut logged = Vec::new();
     let mut defines = Vec::new();
     for file in files {
-        let checked = check_path(&file);
+        let checked = check_path(&file, settings);
         logged.extend(checked.logged);
         defines.extend(checked.defines);
         if checked.error.is_some() {
@@ -240,7 +427,12 @@ fn absolute(path: &Path) -> PathBuf {
 
 /// One manifest's bytes checked as Puppet's environment loads it; `file` is where it is
 /// (none for standard input).
-fn check(bytes: &[u8], file: Option<&Path>) -> Checked {
+///
+/// An error that is none of Puppet's issues ends the run, as the face does not catch it: the
+/// `Puppet::ParseError` Puppet's parser raises on its own (`illegal comma separated argument
+/// list`, `Virtual (@) can only be applied to a Resource Expression`, a regexp Ruby refuses)
+/// and a heredoc syntax checker's `ArgumentError`.
+fn check(bytes: &[u8], file: Option<&Path>, settings: puppet_syntax::Settings) -> Checked {
     let place = |d: &Diagnostic| -> String {
         match (file, d.span.line) {
             (Some(f), 0) => format!(" (file: {})", f.display()),
@@ -249,38 +441,44 @@ fn check(bytes: &[u8], file: Option<&Path>) -> Checked {
             (None, line) => format!(" (line: {line}, column: {})", d.span.column),
         }
     };
-    let parse_error = |message: &str, suffix: String| {
-        Some(Stop::Parse(format!("Could not parse for environment production: {message}{suffix}")))
+    let failure = |d: &Diagnostic, file: Option<&Path>| Failure {
+        code: puppet_syntax::issues::code(&d.message),
+        message: d.message.clone(),
+        file: file.map(Path::to_path_buf),
+        line: d.span.line,
+        column: d.span.column,
+        counted: false,
     };
+    let stopped = |error: Stop| Checked { logged: Vec::new(), defines: Vec::new(), error: Some(error) };
     let source = match puppet_syntax::lexer::check_encoding(bytes) {
         Ok(source) => source,
-        // a byte order mark is a parse error without a place; other bytes are Ruby's error
-        Err(d) if d.message.starts_with("Illegal") => {
-            return Checked { logged: Vec::new(), defines: Vec::new(), error: parse_error(&d.message, String::new()) }
-        }
-        Err(d) => {
-            return Checked {
-                logged: Vec::new(),
-                defines: Vec::new(),
-                error: Some(Stop::Abort(format!("Could not parse for environment production: {}", d.message))),
-            }
-        }
+        // a byte order mark is a parse error without a file or place; other bytes are
+        // Ruby's error
+        Err(d) if d.message.starts_with("Illegal") => return stopped(Stop::Parse(failure(&d, None))),
+        Err(d) => return stopped(Stop::Abort(format!("Could not parse for environment production: {}", d.message))),
     };
-    let parsed = puppet_syntax::analyze(source);
+    let parsed = puppet_syntax::analyze_with(source, settings.tasks);
     let mut logged: Vec<(Level, String)> =
         parsed.warnings.iter().map(|w| (Level::Warning, format!("{}{}", w.message, place(w)))).collect();
     let program = match parsed.result {
         Ok(program) => program,
         Err(errors) => {
-            let error = errors.first().and_then(|d| match ruby_exception(&d.message) {
-                Some(crash) => Some(Stop::Abort(format!("Could not parse for environment production: {crash}"))),
-                None if d.message == "stack level too deep" => Some(Stop::Silent),
-                None => parse_error(&d.message, place(d)),
+            let error = errors.first().map(|d| match ruby_exception(&d.message) {
+                Some(crash) => Stop::Abort(format!("Could not parse for environment production: {crash}")),
+                None if d.message == "stack level too deep" => Stop::Silent,
+                None => match puppet_syntax::issues::code(&d.message) {
+                    Some(_) => Stop::Parse(failure(d, file)),
+                    // the parser's own `Puppet::ParseError` (a regexp's error names no file)
+                    None if d.span.line == 0 => {
+                        Stop::Abort(format!("Could not parse for environment production: {}", d.message))
+                    }
+                    None => Stop::Abort(failure(d, file).full()),
+                },
             });
             return Checked { logged, defines: Vec::new(), error };
         }
     };
-    let diagnostics = puppet_syntax::validate(&program);
+    let diagnostics = puppet_syntax::validate_with(&program, settings);
     let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
     let warnings = diagnostics.len() - errors.len();
     for d in &diagnostics {
@@ -294,16 +492,28 @@ fn check(bytes: &[u8], file: Option<&Path>) -> Checked {
     let error = match errors.as_slice() {
         // the environment then knows its definitions (`Puppet::Resource::Type#set_arguments`)
         [] => metaparameters(&program, &mut logged, &mut defines, file),
-        [one] => parse_error(&one.message, place(one)),
+        // a syntax checker's `ArgumentError` (`EPP syntax checker: the syntax identifier
+        // must be a String, e.g. pp`) is none of Puppet's issues, and ends the run
+        [one] if puppet_syntax::issues::code(&one.message).is_none() => {
+            Some(Stop::Abort(format!("Could not parse for environment production: {}", one.message)))
+        }
+        [one] => Some(Stop::Parse(failure(one, file))),
         several => {
             for d in several {
                 logged.push((Level::Err, format!("{}{}", d.message, place(d))));
             }
-            let count = match warnings {
+            let message = match warnings {
                 0 => format!("Language validation logged {} errors. Giving up", several.len()),
                 w => format!("Language validation logged {} errors, and {w} warnings. Giving up", several.len()),
             };
-            Some(Stop::Parse(count))
+            Some(Stop::Parse(Failure {
+                code: None,
+                message,
+                file: file.map(Path::to_path_buf),
+                line: 0,
+                column: 0,
+                counted: true,
+            }))
         }
     };
     Checked { logged, defines, error }

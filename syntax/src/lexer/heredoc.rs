@@ -312,6 +312,7 @@ impl<'a> Lexer<'a> {
                 UqPattern::UqNe
             };
             let mut sub = Lexer::new(&text, Some(SubMode { escapes, pattern }), self.stack + STRING_FRAME);
+            sub.tasks = self.tasks;
             if let Err(mut e) = sub.interpolate(Quoting::Unquoted) {
                 e.at = before;
                 return Err(e);

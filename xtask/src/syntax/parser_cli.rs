@@ -1,6 +1,7 @@
 //! Compares `poppet parser validate|dump` with `puppet parser validate|dump`, byte for byte
 //! (standard error, standard output, exit status), over the manifests of a corpus and over
-//! mutants of them that Puppet refuses: `validate`, `dump` (its default, deprecated `old`
+//! mutants of them that Puppet refuses: `validate`, `validate --render-as json` (the
+//! mutants only: its issue codes, messages and places), `dump` (its default, deprecated `old`
 //! format), `dump --format pn`, and `dump --format json --pretty --validate`.
 //!
 //! ```sh
@@ -11,7 +12,9 @@
 //! Then the commands' edges, on fixtures written beside the mutants (see [`FIXTURES`] and
 //! [`INVOCATIONS`]): manifest directories, missing files, symbolic link loops, standard input,
 //! byte order marks and invalid UTF-8, Ruby's exceptions in Puppet's lexer, metaparameters as
-//! parameters, defined types redefined across files, colours.
+//! parameters, defined types redefined across files, colours, the errors that are none of
+//! Puppet's issues, `--render-as` (`json`, `pson`, `flat`, `s`, unknown formats), `--strict`
+//! and `--tasks`.
 //!
 //! Both commands get the same batches of files (so the order of what they print is checked
 //! too). The mutants are written to a temporary directory, three of each tenth manifest: cut
@@ -47,6 +50,22 @@ const FIXTURES: &[(&str, &[u8])] = &[
     ("dir/notes.txt", b"if {\n"),
     ("good/a.pp", b"notice(1)\n"),
     ("good/sub/b.pp", b"$x = {a => 1, a => 2}\n"),
+    ("dup.pp", b"$x = {a => 1, a => 2, b => 1, b => 2}\n"),
+    ("dup1.pp", b"$x = {\"\xc3\xa9/\\t\\u0001\\\"\" => 1, \"\xc3\xa9/\\t\\u0001\\\"\" => 2}\n$y = \"\\q\"\n"),
+    (
+        "tasks.pp",
+        b"File <| |>\nFile <<| |>>\nnode a {}\nFile['a'] -> File['b']\nFile { mode => 1 }\nFile['a'] { mode => 1 }\ndefine d() {}\n@file { 'x': }\nif true { class c {} }\nfoo { mode => 1 }\n",
+    ),
+    ("class.pp", b"class a {}\n"),
+    ("comma.pp", b"notice(1), 2\n"),
+    ("virtual.pp", b"@if true {}\n"),
+    ("regexp.pp", b"$x = /(/\n"),
+    ("heredoc_epp.pp", b"$x = @(END:text+epp)\n  <%= 1 + %>\n  | END\n"),
+    ("heredoc_json.pp", b"$x = @(END:json)\n  {\"a\": }\n  | END\n"),
+    ("tasks_words.pp", b"$x = { plan => 1, apply => 2 }\nnotice(plan::foo, Plan)\n$plan = 1\nFile['a'] { plan => 1 }\n"),
+    ("plan_call.pp", b"notice(plan)\n"),
+    ("plan_interp.pp", b"notice(\"${plan}\")\n"),
+    ("apply_call.pp", b"apply(1)\n"),
 ];
 
 /// The commands run in the fixtures' directory: arguments, and the fixture on standard
@@ -66,6 +85,57 @@ const INVOCATIONS: &[(&[&str], Option<&str>)] = &[
     (&["validate", "--color=false", "meta2.pp", "meta2.pp", "meta3.pp"], None),
     (&["validate", "--color=false"], Some("two.pp")),
     (&["validate"], Some("bad.pp")),
+    // the parser's own errors, and a heredoc checker's ArgumentError, end the run
+    (&["validate", "--color=false", "comma.pp", "ok.pp", "virtual.pp"], None),
+    (&["validate", "--color=false", "regexp.pp", "ok.pp"], None),
+    (&["validate", "--color=false", "heredoc_epp.pp", "ok.pp"], None),
+    (&["validate", "--color=false", "one.pp", "./one.pp", "one.pp"], None),
+    // --render-as: the action's JSON (issue codes), and Puppet's other renderings
+    (&["validate", "--color=false", "--render-as", "json", "ok.pp", "bad.pp", "two.pp", "warn.pp", "one.pp"], None),
+    (&["validate", "--render-as", "json", "syn.pp", "empty.pp", "bom.pp", "ok.pp", "bad.pp", "./bad.pp"], None),
+    (&["validate", "--color=false", "--render-as", "json", "heredoc_json.pp", "heredoc.pp"], None),
+    (&["validate", "--color=false", "--render-as", "json", "heredoc_json.pp", "comma.pp"], None),
+    (&["validate", "--color=false", "--render-as", "json", "meta1.pp", "ok.pp"], None),
+    (&["validate", "--color=false", "--render-as", "json", "meta2.pp", "two.pp"], None),
+    (&["validate", "--color=false", "--render-as", "json", "invalid.pp", "two.pp"], None),
+    (&["validate", "--color=false", "--render-as", "json", "two.pp", "nothere.pp"], None),
+    (&["validate", "--color=false", "--render-as", "json", "dir", "good"], None),
+    (&["validate", "--color=false", "--render-as", "json", "ok.pp", "warn.pp", "good"], None),
+    (&["validate", "--color=false", "--render-as", "json"], Some("two.pp")),
+    (&["validate", "--color=false", "--render-as=json"], Some("bad.pp")),
+    (&["validate", "--color=false", "--render-as", "JSON", "one.pp", "crash.pp"], None),
+    (&["validate", "--color=false", "--render-as", "pson", "ok.pp", "bad.pp", "two.pp", "bom.pp", "meta1.pp"], None),
+    (&["validate", "--color=false", "--render-as", "pson", "ok.pp"], None),
+    (&["validate", "--color=false", "--render-as", "rich_data_json", "bad.pp", "two.pp"], None),
+    (&["validate", "--color=false", "--render-as", "flat", "ok.pp", "bad.pp", "two.pp", "meta1.pp"], None),
+    (&["validate", "--color=false", "--render-as", "flat", "ok.pp"], None),
+    (&["validate", "--color=false", "--render-as", "s", "ok.pp", "bad.pp", "two.pp", "meta1.pp"], None),
+    (&["validate", "--color=false", "--render-as", "s", "warn.pp"], None),
+    (&["validate", "--color=false", "--render-as", "console", "ok.pp", "bad.pp", "two.pp"], None),
+    (&["validate", "--color=false", "--render-as", "pson"], Some("bad.pp")),
+    (&["validate", "--color=false", "--render-as", "xyz", "ok.pp"], None),
+    (&["validate", "--render-as", "", "ok.pp"], None),
+    // --strict: what a duplicate key is
+    (&["validate", "--color=false", "--strict", "off", "warn.pp", "dup.pp", "dup1.pp", "two.pp"], None),
+    (&["validate", "--color=false", "--strict", "warning", "warn.pp", "dup.pp", "dup1.pp"], None),
+    (&["validate", "--color=false", "--strict=error", "warn.pp", "dup.pp", "dup1.pp", "ok.pp"], None),
+    (&["validate", "--color=false", "--strict", "error", "--render-as", "json", "warn.pp", "dup.pp", "dup1.pp"], None),
+    (&["validate", "--color=false", "--strict", "error", "--render-as", "pson", "dup1.pp"], None),
+    (&["validate", "--color=false", "--strict", "error", "--render-as", "s", "dup1.pp"], None),
+    (&["validate", "--color=false", "--strict", "error", "good"], None),
+    (&["validate", "--color=false", "--strict", "bogus", "ok.pp"], None),
+    // --tasks: what only a catalog has is refused
+    (&["validate", "--color=false", "--tasks", "tasks.pp", "class.pp", "ok.pp", "warn.pp", "two.pp"], None),
+    (&["validate", "--color=false", "--tasks", "--render-as", "json", "tasks.pp", "class.pp", "bad.pp"], None),
+    (&["validate", "--color=false", "--tasks", "--strict", "error", "dup.pp", "meta2.pp", "one.pp"], None),
+    (&["validate", "--color=false", "--tasks"], Some("tasks.pp")),
+    // `plan` and `apply` are keywords in tasks mode
+    (
+        &["validate", "--color=false", "--tasks", "tasks_words.pp", "plan_call.pp", "plan_interp.pp", "apply_call.pp"],
+        None,
+    ),
+    (&["validate", "--color=false", "tasks_words.pp", "plan_call.pp", "plan_interp.pp", "apply_call.pp"], None),
+    (&["validate", "--color=false", "--tasks", "--render-as", "json", "plan_interp.pp", "apply_call.pp"], None),
     (&["dump", "--color=false", "--format", "pn", "ok.pp", "warn.pp", "bad.pp", "nothere.pp"], None),
     (&["dump", "--format", "pn", "--pretty", "--validate", "two.pp", "warn.pp", "one.pp", "ok.pp"], None),
     (&["dump", "--format", "json", "--pretty", "warn.pp", "ok.pp"], None),
@@ -101,7 +171,10 @@ pub fn main(args: Vec<String>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let poppet = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/poppet");
+    // the release build of the workspace's target directory (`CARGO_TARGET_DIR` if set)
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"), PathBuf::from);
+    let poppet = target.join("release/poppet");
     if !poppet.is_file() {
         eprintln!("{} is not built: run `cargo build --release -p poppet`", poppet.display());
         return ExitCode::from(2);
@@ -117,14 +190,18 @@ pub fn main(args: Vec<String>) -> ExitCode {
     let mut differences = Vec::new();
     let mut batches = 0;
     let mut failing = 0;
-    let commands: [&[&str]; 4] = [
-        &["parser", "validate", "--color", "false"],
-        &["parser", "dump", "--color", "false"],
-        &["parser", "dump", "--color", "false", "--format", "pn"],
-        &["parser", "dump", "--color", "false", "--format", "json", "--pretty", "--validate"],
+    // each command, over the corpus and the mutants (`--render-as json` over the mutants
+    // only: the corpus is valid, and prints nothing)
+    let commands: [(&[&str], bool); 5] = [
+        (&["parser", "validate", "--color", "false"], true),
+        (&["parser", "validate", "--color", "false", "--render-as", "json"], false),
+        (&["parser", "dump", "--color", "false"], true),
+        (&["parser", "dump", "--color", "false", "--format", "pn"], true),
+        (&["parser", "dump", "--color", "false", "--format", "json", "--pretty", "--validate"], true),
     ];
-    for command in commands {
-        for (what, list) in [("corpus", &files), ("mutants", &mutants)] {
+    for (command, corpus) in commands {
+        let lists = [("corpus", &files), ("mutants", &mutants)];
+        for (what, list) in lists.into_iter().filter(|(what, _)| corpus || *what == "mutants") {
             for batch in list.chunks(BATCH) {
                 batches += 1;
                 let puppet = run(Command::new("puppet").args(command), batch);
@@ -136,7 +213,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
                             let (theirs, mine) = first_difference(&p.1, &o.1);
                             differences.push(format!(
                                 "{} of a {what} batch from {}:\n  puppet (exit {}):\n{theirs}\n  poppet (exit {}):\n{mine}",
-                                command[..2].join(" "),
+                                command.join(" "),
                                 batch[0],
                                 p.0,
                                 o.0,
