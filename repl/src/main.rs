@@ -478,9 +478,7 @@ fn parser_command() -> ExitCode {
                 other => {
                     // Puppet's settings refuse it before anything runs (coloured as `--color`
                     // says when that comes first on Puppet's command line)
-                    let message = format!(
-                        "Could not initialize global default settings: Invalid value '{other}' for parameter strict. Allowed values are 'off', 'warning', 'error'"
-                    );
+                    let message = poppet::tools::invalid_strict(other);
                     console.line(&mut std::io::stderr().lock(), poppet::tools::Level::Err, &message);
                     return ExitCode::from(1);
                 }

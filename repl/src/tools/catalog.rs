@@ -148,6 +148,15 @@ const FORMATS: [&str; 11] =
 fn compile(args: &CompileArgs, console: &Console) -> Result<(), u8> {
     let started = Instant::now();
     let err = |message: &str| console.line(&mut std::io::stderr().lock(), Level::Err, message);
+    let strict = match args.strict.as_str() {
+        "off" => puppet_eval::Strict::Off,
+        "warning" => puppet_eval::Strict::Warning,
+        "error" => puppet_eval::Strict::Error,
+        other => {
+            err(&super::invalid_strict(other));
+            return Err(1);
+        }
+    };
     if let Some(format) = args.render_as.as_deref().filter(|f| !FORMATS.contains(&f.to_lowercase().as_str())) {
         err(&format!("Could not parse application options: I don't know how to render '{format}'"));
         return Err(1);
@@ -169,15 +178,6 @@ fn compile(args: &CompileArgs, console: &Console) -> Result<(), u8> {
     for w in &env.warnings {
         console.line(&mut std::io::stderr().lock(), Level::Warning, w);
     }
-    let strict = match args.strict.as_str() {
-        "off" => puppet_eval::Strict::Off,
-        "warning" => puppet_eval::Strict::Warning,
-        "error" => puppet_eval::Strict::Error,
-        other => {
-            err(&format!("Invalid value '{other}' for parameter strict. Allowed values are 'off', 'warning', 'error'"));
-            return Err(1);
-        }
-    };
     let host = node::host_name();
     let name = args.certname.clone().or_else(|| args.node.clone()).unwrap_or_else(|| host.clone()).to_lowercase();
     // A failure of the compiler terminus: logged, then reported by the face.

@@ -51,6 +51,14 @@ impl Console {
     }
 }
 
+/// What Puppet says of a `--strict` value that is none of `off`, `warning`, `error`: its
+/// settings refuse it before anything runs.
+pub fn invalid_strict(value: &str) -> String {
+    format!(
+        "Could not initialize global default settings: Invalid value '{value}' for parameter strict. Allowed values are 'off', 'warning', 'error'"
+    )
+}
+
 /// Puppet's `--color` values: `ansi`, `true` and `yes` colour; `false`, `no` and anything
 /// else do not (`html` is not offered).
 pub fn color_setting(value: &str) -> bool {
