@@ -466,3 +466,26 @@ fn validate_strict_and_tasks() {
         "Error: Could not parse for environment production: A Host Class Definition is only available when compiling a catalog (line: 1, column: 1)\n"
     );
 }
+
+/// The `hiera_*` functions search all three layers in an environment with data of its own,
+/// merging as their names say (what `puppet apply --environment site` printed for the same
+/// code, Puppet 7.23, a Debian node).
+#[test]
+fn hiera_functions_see_the_environments_data() {
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/control-repo/environments/site");
+    let code = "notice(hiera('profile::base::motd')) notice(hiera_array('profile::base::packages')) \
+                notice(hiera_hash('profile::base::users'))";
+    let out = poppet(&["--environment-dir", fixture, "--node", "vm", "-e", code], None);
+    let deprecated = |f: &str| {
+        format!("Warning: The function '{f}' is deprecated in favor of using 'lookup'. See https://puppet.com/docs/puppet/7.23/deprecated_language.html\n")
+    };
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{}Notice: Managed by Puppet\n{}Notice: [apt-transport-https, vim, curl]\n{}Notice: {{deploy => {{uid => 1001, shell => /bin/bash}}}}\n",
+            deprecated("hiera"),
+            deprecated("hiera_array"),
+            deprecated("hiera_hash")
+        )
+    );
+}

@@ -13,7 +13,7 @@ use puppet_types::value::Hash;
 use puppet_types::Value;
 
 use super::{Builtin, Call};
-use crate::error::{bare, fail, Eval};
+use crate::error::{fail, Eval, Flow};
 use crate::eval::{Evaluator, Strict};
 use crate::hiera::{Invocation, LookupKey, Request};
 
@@ -66,7 +66,11 @@ fn lookup(ev: &mut Evaluator, call: Call) -> Eval<Value> {
                     .contains_key(&Value::from("default_value"))
                     .then(|| option("default_value").unwrap_or(Value::Undef)),
                 block: call.block.clone(),
-                invocation: Invocation { overrides: hash("override"), defaults: hash("default_values_hash") },
+                invocation: Invocation {
+                    overrides: hash("override"),
+                    defaults: hash("default_values_hash"),
+                    global_only: false,
+                },
             }
         }
     };
@@ -80,8 +84,11 @@ enum After {
     Include,
 }
 
-/// `Hiera::PuppetFunction`: the deprecation warning, then a lookup in the global layer,
-/// which has no data here.
+/// `Hiera::PuppetFunction`: the deprecation warning, then a lookup (`hiera` as its
+/// `lookup_options` say, `hiera_array` and `hiera_include` unique, `hiera_hash` a hash
+/// merge) in all three layers when the environment has data of its own, else in the global
+/// layer only. Hiera 3's location overrides (the third argument) are not supported: the
+/// argument is accepted and has no effect.
 fn hiera_function(ev: &mut Evaluator, call: &Call, name: &str, after: After) -> Eval<Value> {
     if call.dispatch == 0 {
         // Puppet 7.23's `hiera_splat` calls a method that does not exist.
@@ -99,11 +106,22 @@ fn hiera_function(ev: &mut Evaluator, call: &Call, name: &str, after: After) -> 
         LookupKey::parse(&key_text)?;
     }
     // Dispatches: (key), (key, default, override?), (key) { block }, (key, override) { block }.
-    let value = match (&call.block, call.dispatch) {
-        (Some(block), _) => ev.call_block(block, &[key])?,
-        (None, 2) => call.arg(1),
-        _ => return Err(bare(format!("Function lookup() did not find a value for the name '{key_text}'"))),
+    let merge = match name {
+        "hiera_array" | "hiera_include" => Value::from("unique"),
+        "hiera_hash" => Value::from("hash"),
+        _ => Value::Undef,
     };
+    let global_only = !ev.environment_has_data().map_err(Flow::from)?;
+    let request = Request {
+        name: key.clone(),
+        names: vec![key_text.clone()],
+        value_type: None,
+        merge,
+        default: (call.block.is_none() && call.dispatch == 2).then(|| call.arg(1)),
+        block: call.block.clone(),
+        invocation: Invocation { global_only, ..Invocation::default() },
+    };
+    let value = ev.lookup(request)?;
     match after {
         After::Return => Ok(value),
         After::Include => {

@@ -183,6 +183,9 @@ struct LookupOptions {
 pub struct Invocation {
     pub overrides: Hash,
     pub defaults: Hash,
+    /// Only the global layer is searched (`set_global_only`: a `hiera_*` call in an
+    /// environment without data of its own).
+    pub global_only: bool,
 }
 
 /// One step into a found value (`a.b.0` in `mod::key.a.b.0`).
@@ -517,6 +520,7 @@ impl Evaluator {
             || Kind::Top { key: key.text.clone() },
             |ev| match ev.do_lookup(&key, inv, &merge)? {
                 Some(v) => Ok(Some(v)),
+                None if inv.global_only => Ok(None),
                 None => match ev.lookup_default_in_module(&key, inv)? {
                     Some(v) => ev.dig(&key, v),
                     None => Ok(None),
@@ -599,8 +603,9 @@ impl Evaluator {
     /// `do_lookup`: the key merged over the three layers (`PROVIDER_STACK`), then dug into.
     fn do_lookup(&mut self, key: &LookupKey, inv: &Invocation, merge: &Value) -> Found {
         let strategy = Strategy::from_value(merge)?;
-        let layers = [Layer::Global, Layer::Environment, Layer::Module(String::new())];
-        let found = self.merge_lookup(&strategy, &layers, |ev, layer| match layer {
+        let all = [Layer::Global, Layer::Environment, Layer::Module(String::new())];
+        let layers = if inv.global_only { &all[..1] } else { &all[..] };
+        let found = self.merge_lookup(&strategy, layers, |ev, layer| match layer {
             Layer::Global => {
                 // The global layer looks first; its recursion guard is the one that sees a
                 // key looked up again from its own data (Puppet words it so).
@@ -708,6 +713,15 @@ impl Evaluator {
     /// A layer's configuration, read once per compilation (its warnings then): the global
     /// `hiera.yaml` (Puppet's default one where there is none), the environment's, a
     /// module's.
+    /// Whether the environment has a data provider of its own (a `hiera.yaml`), Puppet's
+    /// `has_environment_data_provider?`.
+    pub(crate) fn environment_has_data(&mut self) -> Result<bool, HieraError> {
+        if self.hiera.layers.environment.is_none() {
+            return Ok(false);
+        }
+        Ok(self.layer_config(&Layer::Environment)?.is_some())
+    }
+
     fn layer_config(&mut self, layer: &Layer) -> Result<Option<Rc<Config>>, HieraError> {
         if let Some(c) = self.hiera.configs.get(layer) {
             return c.clone();
