@@ -43,8 +43,9 @@ fn tree_sitter_on_mimalloc() {
 Debian 12 node (--platform, --facts and --fact change them).
 
 Puppet's developer commands, with Puppet's options and output: `poppet parser validate|dump`, \
-`poppet epp validate|render|dump` and `poppet lookup KEY...` (`poppet parser --help`, \
-`poppet epp --help`, `poppet lookup --help`)."
+`poppet epp validate|render|dump`, `poppet lookup KEY...` and `poppet catalog compile NODE` \
+(`poppet compile --node NODE`) (`poppet parser --help`, `poppet epp --help`, `poppet lookup \
+--help`, `poppet catalog compile --help`)."
 )]
 struct Args {
     /// Puppet code to run.

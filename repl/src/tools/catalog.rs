@@ -34,7 +34,11 @@ use puppet_types::Value;
 use super::{node, Console, Level};
 
 #[derive(Parser)]
-#[command(name = "poppet catalog", about = "Compile catalogs (Puppet 7.23's `puppet catalog`)")]
+#[command(
+    name = "poppet catalog",
+    bin_name = "poppet catalog",
+    about = "Compile catalogs (Puppet 7.23's `puppet catalog`)"
+)]
 struct CatalogCli {
     #[command(subcommand)]
     action: Action,
@@ -119,7 +123,11 @@ pub fn command(args: impl Iterator<Item = OsString>) -> ExitCode {
 /// `poppet compile ARGS` (`args` starts with `compile`): `poppet catalog compile`.
 pub fn compile_shortcut(args: impl Iterator<Item = OsString>) -> ExitCode {
     #[derive(Parser)]
-    #[command(name = "poppet compile", about = "Compile the catalog of a node (`poppet catalog compile`)")]
+    #[command(
+        name = "poppet compile",
+        bin_name = "poppet compile",
+        about = "Compile the catalog of a node (`poppet catalog compile`)"
+    )]
     struct Shortcut {
         #[command(flatten)]
         args: CompileArgs,

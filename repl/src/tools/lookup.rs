@@ -32,7 +32,11 @@ use puppet_types::Value;
 use super::{node, Console, Level};
 
 #[derive(Parser)]
-#[command(name = "poppet lookup", about = "Interactive Hiera lookup (Puppet 7.23's `puppet lookup`)")]
+#[command(
+    name = "poppet lookup",
+    bin_name = "poppet lookup",
+    about = "Interactive Hiera lookup (Puppet 7.23's `puppet lookup`)"
+)]
 struct Args {
     /// The keys to look up: the first that has a value gives it.
     #[arg(value_name = "KEY")]
