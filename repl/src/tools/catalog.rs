@@ -26,7 +26,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Parser;
-use puppet_eval::environment::{self, Given, Settings};
+use puppet_eval::environment::{self, Settings};
 use puppet_eval::{Options, Session};
 use puppet_types::value::Hash;
 use puppet_types::Value;
@@ -67,27 +67,8 @@ pub struct CompileArgs {
     /// default).
     #[arg(long = "render-as", value_name = "FORMAT")]
     render_as: Option<String>,
-    /// The environment (`production`).
-    #[arg(long, value_name = "NAME")]
-    environment: Option<String>,
-    /// Puppet's `environmentpath` setting.
-    #[arg(long, value_name = "DIRS")]
-    environmentpath: Option<String>,
-    /// Puppet's `hiera_config` setting: the global layer's hiera.yaml.
-    #[arg(long = "hiera_config", alias = "hiera-config", value_name = "FILE")]
-    hiera_config: Option<String>,
-    /// Puppet's `modulepath` setting (replaces the environment's).
-    #[arg(long, value_name = "DIRS")]
-    modulepath: Option<String>,
-    /// Puppet's `basemodulepath` setting.
-    #[arg(long, value_name = "DIRS")]
-    basemodulepath: Option<String>,
-    /// Puppet's `codedir` setting.
-    #[arg(long, value_name = "DIR")]
-    codedir: Option<String>,
-    /// Puppet's `confdir` setting.
-    #[arg(long, value_name = "DIR")]
-    confdir: Option<String>,
+    #[command(flatten)]
+    settings: node::SettingsArgs,
     /// Puppet's `vardir` setting: where the `yaml` facts terminus finds cached facts.
     #[arg(long, value_name = "DIR", default_value = "/var/cache/puppet")]
     vardir: PathBuf,
@@ -169,16 +150,8 @@ fn compile(args: &CompileArgs, console: &Console) -> Result<(), u8> {
         err(&format!("Could not parse application options: I don't know how to render '{format}'"));
         return Err(1);
     }
-    let given = Given {
-        confdir: args.confdir.clone(),
-        codedir: args.codedir.clone(),
-        environmentpath: args.environmentpath.clone(),
-        basemodulepath: args.basemodulepath.clone(),
-        hiera_config: args.hiera_config.clone(),
-        modulepath: args.modulepath.clone(),
-    };
-    let settings = Settings::new(&given);
-    let env_name = args.environment.clone().unwrap_or_else(|| "production".into());
+    let settings = Settings::new(&args.settings.given());
+    let env_name = args.settings.environment_name();
     let env = environment::load(&settings, &env_name).map_err(|e| {
         eprint!("{}", node::crash_report(&e));
         1

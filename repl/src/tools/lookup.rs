@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use puppet_eval::environment::{self, Given, Settings};
+use puppet_eval::environment::{self, Settings};
 use puppet_eval::hiera::HieraError;
 use puppet_eval::{Options, Session};
 use puppet_types::value::Hash;
@@ -85,27 +85,8 @@ struct Args {
     verbose: bool,
     #[arg(long)]
     trusted: bool,
-    /// The environment (`production`).
-    #[arg(long, value_name = "NAME")]
-    environment: Option<String>,
-    /// Puppet's `environmentpath` setting.
-    #[arg(long, value_name = "DIRS")]
-    environmentpath: Option<String>,
-    /// Puppet's `hiera_config` setting: the global layer's hiera.yaml.
-    #[arg(long = "hiera_config", alias = "hiera-config", value_name = "FILE")]
-    hiera_config: Option<String>,
-    /// Puppet's `modulepath` setting (replaces the environment's).
-    #[arg(long, value_name = "DIRS")]
-    modulepath: Option<String>,
-    /// Puppet's `basemodulepath` setting.
-    #[arg(long, value_name = "DIRS")]
-    basemodulepath: Option<String>,
-    /// Puppet's `codedir` setting.
-    #[arg(long, value_name = "DIR")]
-    codedir: Option<String>,
-    /// Puppet's `confdir` setting.
-    #[arg(long, value_name = "DIR")]
-    confdir: Option<String>,
+    #[command(flatten)]
+    settings: node::SettingsArgs,
     /// Puppet's `color` setting.
     #[arg(long, value_name = "WHEN", default_value = "ansi")]
     color: String,
@@ -151,16 +132,8 @@ fn run(args: Args) -> ExitCode {
 }
 
 fn lookup(args: &Args, console: &Console) -> Result<(), Stop> {
-    let given = Given {
-        confdir: args.confdir.clone(),
-        codedir: args.codedir.clone(),
-        environmentpath: args.environmentpath.clone(),
-        basemodulepath: args.basemodulepath.clone(),
-        hiera_config: args.hiera_config.clone(),
-        modulepath: args.modulepath.clone(),
-    };
-    let settings = Settings::new(&given);
-    let env_name = args.environment.clone().unwrap_or_else(|| "production".into());
+    let settings = Settings::new(&args.settings.given());
+    let env_name = args.settings.environment_name();
     let env = environment::load(&settings, &env_name).map_err(|e| {
         eprint!("{}", node::crash_report(&e));
         Stop::Code(1)

@@ -6,12 +6,58 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use puppet_eval::environment::EnvironmentError;
+use puppet_eval::environment::{EnvironmentError, Given};
 use puppet_eval::Session;
 use puppet_types::value::Hash;
 use puppet_types::Value;
 
 include!("node_traces.rs");
+
+/// The settings that place environments, modules and Hiera's global layer, as Puppet's
+/// applications take them on the command line (each left out keeps Puppet's default).
+#[derive(clap::Args)]
+pub struct SettingsArgs {
+    /// The environment (`production`).
+    #[arg(long, value_name = "NAME")]
+    pub environment: Option<String>,
+    /// Puppet's `environmentpath` setting.
+    #[arg(long, value_name = "DIRS")]
+    pub environmentpath: Option<String>,
+    /// Puppet's `hiera_config` setting: the global layer's hiera.yaml.
+    #[arg(long = "hiera_config", alias = "hiera-config", value_name = "FILE")]
+    pub hiera_config: Option<String>,
+    /// Puppet's `modulepath` setting (replaces the environment's).
+    #[arg(long, value_name = "DIRS")]
+    pub modulepath: Option<String>,
+    /// Puppet's `basemodulepath` setting.
+    #[arg(long, value_name = "DIRS")]
+    pub basemodulepath: Option<String>,
+    /// Puppet's `codedir` setting.
+    #[arg(long, value_name = "DIR")]
+    pub codedir: Option<String>,
+    /// Puppet's `confdir` setting.
+    #[arg(long, value_name = "DIR")]
+    pub confdir: Option<String>,
+}
+
+impl SettingsArgs {
+    /// The settings given, for [`puppet_eval::environment::Settings::new`].
+    pub fn given(&self) -> Given {
+        Given {
+            confdir: self.confdir.clone(),
+            codedir: self.codedir.clone(),
+            environmentpath: self.environmentpath.clone(),
+            basemodulepath: self.basemodulepath.clone(),
+            hiera_config: self.hiera_config.clone(),
+            modulepath: self.modulepath.clone(),
+        }
+    }
+
+    /// The environment's name (`production` unless given).
+    pub fn environment_name(&self) -> String {
+        self.environment.clone().unwrap_or_else(|| "production".into())
+    }
+}
 
 /// Ruby's report of the uncaught exception an environment that cannot be found or read ends
 /// Puppet with: `FILE:LINE:in `METHOD': MESSAGE (CLASS)`, then the backtrace (every
