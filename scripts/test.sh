@@ -63,6 +63,9 @@ check "real-code corpus: every manifest parses with no ERROR or MISSING node" \
 check "PN: our AST of every corpus manifest, printed as PN, is identical to Puppet's" \
   cargo xtask check pn-corpus "$CORPUS/pp-files.txt"
 
+check "AST: for every corpus manifest Puppet's parser builds, its AST is the lowering's, spans included" \
+  cargo run --release -q -p puppet-syntax --example ast_agreement -- "$CORPUS/pp-files.txt"
+
 check "validation: our diagnostics for every corpus manifest are Puppet's" \
   cargo xtask check validate-corpus "$CORPUS/pp-files.txt"
 

@@ -13,6 +13,7 @@
 //! [tree-sitter-puppet]: https://docs.rs/tree-sitter-puppet
 
 pub mod ast;
+mod build;
 pub mod dump;
 pub mod epp;
 pub mod lexer;
@@ -98,6 +99,28 @@ pub fn analyze(source: &str) -> Parsed {
 /// definition or an `apply` expression is refused with [`TASKS_UNREAD`], as the AST has no
 /// node for them yet.
 pub fn analyze_with(source: &str, tasks: bool) -> Parsed {
+    if !tasks {
+        // Puppet's parser builds the AST where it can; what it leaves (errors, warnings, the
+        // rare constructs of `build.rs`) the lowering of tree-sitter's tree answers.
+        let lexed = lexer::lex_with(source, false);
+        if let Some(program) = build::build(source, &lexed) {
+            return Parsed { result: Ok(program), warnings: Vec::new() };
+        }
+    }
+    analyze_by_tree(source, tasks)
+}
+
+/// The AST Puppet's parser builds, where it answers for the lowering (`None`: the lowering
+/// answers); for `cargo xtask check ast`.
+#[doc(hidden)]
+pub fn build_by_automaton(source: &str) -> Option<Program> {
+    build::build(source, &lexer::lex_with(source, false))
+}
+
+/// [`analyze_with`] by the lowering of tree-sitter's tree alone, without the AST Puppet's
+/// parser builds (`cargo xtask check ast` compares the two).
+#[doc(hidden)]
+pub fn analyze_by_tree(source: &str, tasks: bool) -> Parsed {
     let failed =
         |message: &str| Parsed { result: Err(vec![Diagnostic::error(message, Span::default())]), warnings: Vec::new() };
     let tree = PARSER.with_borrow_mut(|parser| {

@@ -43,10 +43,7 @@ pub const MAX_DEPTH: usize = 250;
 /// Lowers one tree. The source must be the one the tree was parsed from.
 pub(crate) struct Lowerer<'a> {
     source: &'a str,
-    /// The byte offset where each line starts.
-    line_starts: Vec<usize>,
-    /// Whether the source is all ASCII (a column is then a count of bytes).
-    ascii: bool,
+    lines: Lines,
     root: Node<'a>,
     /// Heredoc bodies in document order; the n-th heredoc header owns the n-th body. Found
     /// when the first header is lowered (a walk of the whole tree, which most manifests,
@@ -150,15 +147,42 @@ fn collect_bodies<'t>(root: Node<'t>, out: &mut Vec<Node<'t>>) {
     });
 }
 
-impl<'a> Lowerer<'a> {
-    pub fn new(source: &'a str, root: Node<'a>) -> Self {
-        let line_starts = std::iter::once(0)
+/// Where the lines of a source start, to give an offset its line and column.
+pub(crate) struct Lines {
+    /// The byte offset where each line starts.
+    starts: Vec<usize>,
+    /// Whether the source is all ASCII (a column is then a count of bytes).
+    ascii: bool,
+}
+
+impl Lines {
+    pub fn new(source: &str) -> Self {
+        let starts = std::iter::once(0)
             .chain(source.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1))
             .collect();
+        Lines { starts, ascii: source.is_ascii() }
+    }
+
+    /// The empty span at a byte offset of `source` (its line and column in characters, from
+    /// 1).
+    pub fn span_at(&self, source: &str, offset: usize) -> Span {
+        let offset = offset.min(source.len());
+        let line = self.starts.partition_point(|&start| start <= offset);
+        let line_start = self.starts.get(line.wrapping_sub(1)).copied().unwrap_or(0);
+        let column = match source.get(line_start..offset) {
+            Some(text) if self.ascii => text.len(),
+            Some(text) => text.chars().count(),
+            None => 0,
+        };
+        Span { start: offset, end: offset, line: line as u32, column: column as u32 + 1 }
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    pub fn new(source: &'a str, root: Node<'a>) -> Self {
         Lowerer {
             source,
-            line_starts,
-            ascii: source.is_ascii(),
+            lines: Lines::new(source),
             root,
             bodies: None,
             next_body: 0,
@@ -180,15 +204,7 @@ impl<'a> Lowerer<'a> {
 
     /// The empty span at a byte offset (its line and column in characters, from 1).
     fn span_at(&self, offset: usize) -> Span {
-        let offset = offset.min(self.source.len());
-        let line = self.line_starts.partition_point(|&start| start <= offset);
-        let line_start = self.line_starts.get(line.wrapping_sub(1)).copied().unwrap_or(0);
-        let column = match self.source.get(line_start..offset) {
-            Some(text) if self.ascii => text.len(),
-            Some(text) => text.chars().count(),
-            None => 0,
-        };
-        Span { start: offset, end: offset, line: line as u32, column: column as u32 + 1 }
+        self.lines.span_at(self.source, offset)
     }
 
     fn new_expr(&self, kind: ExprKind, node: Node<'_>) -> Expr {
@@ -922,7 +938,7 @@ fn first_leaf(node: Node<'_>) -> Node<'_> {
 }
 
 /// Puppet's `block_or_expression`: one statement is itself, several a block, none `None`.
-fn block_or_expression(mut statements: Vec<Expr>, span: Span) -> Option<Expr> {
+pub(crate) fn block_or_expression(mut statements: Vec<Expr>, span: Span) -> Option<Expr> {
     match statements.len() {
         0 => None,
         1 => statements.pop(),
@@ -931,14 +947,14 @@ fn block_or_expression(mut statements: Vec<Expr>, span: Span) -> Option<Expr> {
 }
 
 /// An argument, an access key or an array element; `k => v` there is an unfolded hash.
-struct Argument {
-    expr: Expr,
-    unfolded: bool,
+pub(crate) struct Argument {
+    pub expr: Expr,
+    pub unfolded: bool,
 }
 
 /// Puppet's `Factory.ARGUMENTS`: adjacent unfolded hashes become one hash
 /// (`f(a => 1, b => 2)` passes one hash).
-fn merge_unfolded_hashes(args: Vec<Argument>) -> Vec<Expr> {
+pub(crate) fn merge_unfolded_hashes(args: Vec<Argument>) -> Vec<Expr> {
     let mut out: Vec<Expr> = Vec::with_capacity(args.len());
     let mut previous_unfolded = false;
     for Argument { expr, unfolded } in args {
@@ -959,14 +975,14 @@ fn merge_unfolded_hashes(args: Vec<Argument>) -> Vec<Expr> {
 
 /// The parts of an interpolated string: text runs and expressions.
 #[derive(Default)]
-struct Segments {
+pub(crate) struct Segments {
     parts: Vec<Expr>,
     text: String,
     interpolated: bool,
 }
 
 impl Segments {
-    fn text(&mut self, s: &str) {
+    pub fn text(&mut self, s: &str) {
         self.text.push_str(s);
     }
 
@@ -977,7 +993,7 @@ impl Segments {
         }
     }
 
-    fn expr(&mut self, e: Expr) {
+    pub fn expr(&mut self, e: Expr) {
         self.flush();
         self.interpolated = true;
         self.parts.push(e);
@@ -1000,7 +1016,7 @@ impl Segments {
         }
     }
 
-    fn into_expr(mut self, span: Span) -> Expr {
+    pub fn into_expr(mut self, span: Span) -> Expr {
         if !self.interpolated {
             return Expr::new(ExprKind::String(self.text.into()), span);
         }
@@ -1035,7 +1051,7 @@ fn unescape(raw: &str) -> String {
 }
 
 /// A single-quoted string's value: only `\\` and `\'` are escapes.
-fn single_quoted(raw: &str) -> String {
+pub(crate) fn single_quoted(raw: &str) -> String {
     let inner = raw.strip_prefix('\'').unwrap_or(raw);
     let inner = inner.strip_suffix('\'').unwrap_or(inner);
     let mut out = String::with_capacity(inner.len());
@@ -1056,14 +1072,14 @@ fn single_quoted(raw: &str) -> String {
 }
 
 /// A regex's source: without the slashes, `\/` read as `/`.
-fn regex_source(raw: &str) -> String {
+pub(crate) fn regex_source(raw: &str) -> String {
     let inner = raw.strip_prefix('/').unwrap_or(raw);
     let inner = inner.strip_suffix('/').unwrap_or(inner);
     inner.replace("\\/", "/")
 }
 
 /// Puppet's number forms (`Utils.to_n_with_radix`, lexer `assert_numeric`).
-fn parse_number(text: &str) -> Result<ExprKind, String> {
+pub(crate) fn parse_number(text: &str) -> Result<ExprKind, String> {
     if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
         if hex.is_empty() || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
             return Err(format!("Not a valid hex number {text}"));

@@ -137,8 +137,28 @@ fn index(value: i16) -> Option<usize> {
     usize::try_from(value).ok()
 }
 
+/// The grammar's actions, as a run of the automaton takes them: [`recognize`] keeps only what
+/// the grammar's checks need, `build.rs` builds the AST.
+pub(crate) trait Actions {
+    type Value;
+    /// The value of the terminal `lexed.tokens[token]` (`tokens.len()`: the end of input).
+    fn shift(&mut self, token: usize) -> Self::Value;
+    /// The value `rule` makes of `values` (its right-hand side's), or the outcome that stops
+    /// the run. `next` is the index of the token after the reduced ones.
+    fn reduce(&mut self, rule: usize, values: &mut [Self::Value], next: usize) -> Result<Self::Value, Outcome>;
+}
+
 /// Runs Puppet's parser over `lexed.tokens`.
 pub fn recognize(source: &str, lexed: &Lexed) -> Outcome {
+    match run(lexed, &mut Recognizer { source, lexed }) {
+        Ok(_) => Outcome::Accepted,
+        Err(outcome) => outcome,
+    }
+}
+
+/// Runs the automaton over `lexed.tokens` with `actions`: the program's value, or where it
+/// stops.
+pub(crate) fn run<A: Actions>(lexed: &Lexed, actions: &mut A) -> Result<A::Value, Outcome> {
     // each kind's terminal looked up once (`terminal` searches the token table by name)
     let mut by_kind = [None; 256];
     let terminals: Vec<i16> = lexed
@@ -149,20 +169,21 @@ pub fn recognize(source: &str, lexed: &Lexed) -> Outcome {
             None => terminal(t.kind),
         })
         .collect();
-    let mut states: Vec<i16> = vec![0];
-    let mut values: Vec<Value> = Vec::new();
+    let mut states: Vec<i16> = Vec::with_capacity(64);
+    states.push(0);
+    let mut values: Vec<A::Value> = Vec::with_capacity(64);
     // The index of the next token to shift, and its terminal once read.
     let mut next = 0usize;
     let mut lookahead: Option<i16> = None;
     loop {
         let Some(&state) = states.last() else {
-            return Outcome::Rejected(next);
+            return Err(Outcome::Rejected(next));
         };
         let mut action = entry(&ACTION_DEFAULT, state.into());
         if let Some(pointer) = entry(&ACTION_POINTER, state.into()) {
             if lookahead.is_none() && next == terminals.len() && lexed.error.is_some() {
                 // The lexer fails when asked for this token.
-                return Outcome::Rejected(next);
+                return Err(Outcome::Rejected(next));
             }
             let t = *lookahead.get_or_insert_with(|| terminals.get(next).copied().unwrap_or(0));
             let i = i32::from(pointer) + i32::from(t);
@@ -173,31 +194,26 @@ pub fn recognize(source: &str, lexed: &Lexed) -> Outcome {
             }
         }
         let Some(action) = action else {
-            return Outcome::Rejected(next);
+            return Err(Outcome::Rejected(next));
         };
         if action > 0 && action < SHIFT_N {
-            let offset = lexed.tokens.get(next).map_or(source.len(), |t| t.start);
-            values.push(Value { shape: Shape::Token(next), offset });
+            values.push(actions.shift(next));
             states.push(action);
             next += 1;
             lookahead = None;
         } else if action < 0 && action > -REDUCE_N {
             let rule = usize::from(action.unsigned_abs());
             let (Some(&len), Some(&lhs)) = (REDUCE_TABLE.get(rule * 2), REDUCE_TABLE.get(rule * 2 + 1)) else {
-                return Outcome::Rejected(next);
+                return Err(Outcome::Rejected(next));
             };
             let len = index(len).unwrap_or(0);
             states.truncate(states.len().saturating_sub(len));
             let first = values.len().saturating_sub(len);
-            let next_offset = lexed.tokens.get(next).map_or(source.len(), |t| t.start);
-            let value = match reduce(source, lexed, rule, &mut values[first..], next_offset) {
-                Ok(value) => value,
-                Err(invalid) => return invalid,
-            };
+            let value = actions.reduce(rule, &mut values[first..], next)?;
             values.truncate(first);
             values.push(value);
             let Some(&top) = states.last() else {
-                return Outcome::Rejected(next);
+                return Err(Outcome::Rejected(next));
             };
             let k = lhs - NT_BASE;
             let mut goto = entry(&GOTO_DEFAULT, k.into());
@@ -210,14 +226,35 @@ pub fn recognize(source: &str, lexed: &Lexed) -> Outcome {
                 }
             }
             let Some(goto) = goto else {
-                return Outcome::Rejected(next);
+                return Err(Outcome::Rejected(next));
             };
             states.push(goto);
         } else if action == SHIFT_N {
-            return Outcome::Accepted;
+            // `$start : program $end`: the program's value is the first on the stack
+            return values.into_iter().next().ok_or(Outcome::Rejected(next));
         } else {
-            return Outcome::Rejected(next);
+            return Err(Outcome::Rejected(next));
         }
+    }
+}
+
+/// The actions of [`recognize`]: each value's [`Shape`] and offset.
+struct Recognizer<'a> {
+    source: &'a str,
+    lexed: &'a Lexed,
+}
+
+impl Actions for Recognizer<'_> {
+    type Value = Value;
+
+    fn shift(&mut self, token: usize) -> Value {
+        let offset = self.lexed.tokens.get(token).map_or(self.source.len(), |t| t.start);
+        Value { shape: Shape::Token(token), offset }
+    }
+
+    fn reduce(&mut self, rule: usize, values: &mut [Value], next: usize) -> Result<Value, Outcome> {
+        let next_offset = self.lexed.tokens.get(next).map_or(self.source.len(), |t| t.start);
+        reduce(self.source, self.lexed, rule, values, next_offset)
     }
 }
 
