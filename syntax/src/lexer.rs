@@ -1,9 +1,8 @@
 //! A port of Puppet 7.23's lexer (`pops/parser/lexer2.rb` with `lexer_support.rb`,
-//! `slurp_support.rb`, `interpolation_support.rb` and `heredoc_support.rb`), used for
-//! diagnostics only (tree-sitter's tokens are error-tolerant and carry no Puppet messages).
-//! Its tokens are Puppet's on the whole corpus (`cargo xtask dump tokens` prints them to
-//! compare), and `lr.rs` runs Puppet's parser over them. It does two jobs the
-//! tree-sitter grammar cannot do:
+//! `slurp_support.rb`, `interpolation_support.rb` and `heredoc_support.rb`). Its tokens
+//! are Puppet's on the whole corpus (`cargo xtask dump tokens` prints them to compare), and
+//! `lr.rs` runs Puppet's parser over them, which builds the AST from them (`build.rs`).
+//! It also does two jobs the tree-sitter grammar cannot do:
 //!
 //! * report Puppet's *lexical* errors with Puppet's message and position ([`lex`],
 //!   [`check_encoding`]);

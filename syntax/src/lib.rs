@@ -1,6 +1,7 @@
-//! The Puppet language's typed AST, lowered from [tree-sitter-puppet] trees, and PN, the
-//! S-expression form in which `puppet parser dump --format pn` prints Puppet's AST (and, in
-//! [`dump`], the deprecated format it prints by default).
+//! The Puppet language's typed AST, built by Puppet's own parser or lowered from
+//! [tree-sitter-puppet] trees, and PN, the S-expression form in which `puppet parser dump
+//! --format pn` prints Puppet's AST (and, in [`dump`], the deprecated format it prints by
+//! default).
 //!
 //! ```
 //! let program = puppet_syntax::parse("$x = 1 + 2 * 3\n").expect("valid Puppet");

@@ -1,7 +1,9 @@
-//! Puppet's own parser, as a recognizer: the LALR(1) automaton of Puppet 7.23's grammar
+//! Puppet's own parser: the LALR(1) automaton of Puppet 7.23's grammar
 //! (egrammar.ra, through Racc's tables in [`lr_tables`](crate::lr_tables)) run over the
 //! tokens of Puppet's lexer ([`lexer`](crate::lexer)). It says where Puppet's parser stops:
-//! the token it fails on, or a grammar action that raises an error.
+//! the token it fails on, or a grammar action that raises an error. [`run`] takes the
+//! grammar's actions as a parameter ([`Actions`]): [`recognize`] keeps only what the checks
+//! below need, `build.rs` builds the AST.
 //!
 //! The tree-sitter grammar accepts what Puppet accepts, but it recovers differently (GLR
 //! recovery puts ERROR nodes anywhere near the fault) and it accepts a little more (listed in
