@@ -16,7 +16,7 @@ use std::rc::Rc;
 use std::sync::OnceLock;
 
 use crate::ast::*;
-use crate::lexer::{Lexed, TokenKind};
+use crate::lexer::Lexed;
 use crate::lower::{
     block_or_expression, merge_unfolded_hashes, parse_number, regex_source, Argument, Lines, Segments, STATEMENT_CALLS,
 };
@@ -488,11 +488,6 @@ impl Builder<'_> {
         }
     }
 
-    #[allow(dead_code)]
-    fn token_kind(&self, i: usize) -> Option<TokenKind> {
-        self.lexed.tokens.get(i).map(|t| t.kind)
-    }
-
     /// Whether a double-quoted piece holds an escape the fast path does not read as the
     /// lowering does, or one Puppet warns about.
     fn unusual_escape(&self, i: usize) -> bool {
@@ -556,7 +551,7 @@ impl Actions for Builder<'_> {
         V { val: Val::Tok(token), start, end, height: 0 }
     }
 
-    fn reduce(&mut self, rule: usize, vs: &mut [V], next: usize) -> Result<V, Outcome> {
+    fn reduce(&mut self, rule: usize, vs: &mut [V], _next: usize) -> Result<V, Outcome> {
         let act = acts().get(rule).copied().unwrap_or(Act::Refuse);
         // the bytes the right-hand side covers, and how deep it nests
         let start = vs.iter().find(|v| v.start <= v.end).map_or(usize::MAX, |v| v.start);
@@ -565,7 +560,6 @@ impl Actions for Builder<'_> {
         if height > MAX_HEIGHT {
             return refuse();
         }
-        let _ = next;
         let span = self.span(start, end);
         let e = |kind: ExprKind| Val::Expr(Expr::new(kind, span));
         let val = match act {
