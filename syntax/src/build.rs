@@ -18,7 +18,8 @@ use std::sync::OnceLock;
 use crate::ast::*;
 use crate::lexer::Lexed;
 use crate::lower::{
-    block_or_expression, merge_unfolded_hashes, parse_number, regex_source, Argument, Lines, Segments, STATEMENT_CALLS,
+    block_or_expression, merge_unfolded_hashes, names_as_strings, object_of_hash, object_with_parent, parse_number,
+    regex_source, title_less_entries, title_less_resource, Argument, Lines, Segments, STATEMENT_CALLS,
 };
 use crate::lr::{self, Actions, Outcome};
 use crate::lr_tables::RULES;
@@ -1163,16 +1164,7 @@ impl Builder<'_> {
                     Stmt::One(e) => vec![e],
                     Stmt::Commas(list) => list,
                 };
-                // `notice {a => 1}`: the hash's name keys are strings
-                if let [Expr { kind: ExprKind::Hash(entries), .. }] = arguments.as_mut_slice() {
-                    for entry in entries {
-                        if let ExprKind::KeyedEntry { key, .. } = &mut entry.kind {
-                            if let ExprKind::QualifiedName(name) = &key.kind {
-                                key.kind = ExprKind::String(name.as_str().into());
-                            }
-                        }
-                    }
-                }
+                names_as_strings(&mut arguments);
                 let end = arguments.last().map_or(name.span.end, |a| a.span.end);
                 let span = Span { end, ..name.span };
                 let at = name.at;
@@ -1199,7 +1191,8 @@ impl Builder<'_> {
         Ok(out)
     }
 
-    /// `foo { a => 1 }`: Puppet's `transform_resource_wo_title` (see the lowering's).
+    /// `foo { a => 1 }`: Puppet's `transform_resource_wo_title` (a `+>` is Puppet's error,
+    /// which the lowering reports).
     fn resource_without_title(
         &self,
         name: String,
@@ -1208,55 +1201,19 @@ impl Builder<'_> {
         span: Span,
         height: u16,
     ) -> Result<V, Outcome> {
-        let mut entries = Vec::with_capacity(operations.len());
-        for op in operations {
-            match op {
-                AttributeOp::Set { name, append: false, value, span } => {
-                    let key = Expr::new(ExprKind::String(name.into()), span);
-                    entries.push(Expr::new(ExprKind::KeyedEntry { key: Box::new(key), value: Box::new(value) }, span));
-                }
-                _ => return refuse(),
-            }
-        }
-        let hash_span = Span { start: left.span.end, ..span };
-        let hash = Expr::new(ExprKind::Hash(entries), hash_span);
-        let kind = if STATEMENT_CALLS.contains(&name.as_str()) {
-            ExprKind::Call {
-                kind: CallKind::Function,
-                functor: Box::new(left),
-                arguments: vec![hash],
-                lambda: None,
-                rval_required: false,
-            }
-        } else {
-            ExprKind::Block(vec![left, hash])
-        };
-        Ok(V { val: Val::Expr(Expr::new(kind, span)), start: span.start, end: span.end, height: height + 1 })
+        let Some(entries) = title_less_entries(operations) else { return refuse() };
+        let e = title_less_resource(name, left, entries, span);
+        Ok(V { val: Val::Expr(e), start: span.start, end: span.end, height: height + 1 })
     }
 
     /// `type A = …` (see the lowering's `type_alias`).
     fn type_alias(&self, vs: &mut [V], shape: AliasShape, span: Span) -> Result<Val, Outcome> {
         let lhs = expr(&mut vs[0])?;
         let rhs_span = self.span(vs[2].start, vs.last().map_or(vs[2].end, |v| v.end));
-        let mut rhs = match shape {
+        let rhs = match shape {
             AliasShape::ParentHash => {
                 let parent = expr(&mut vs[2])?;
-                let mut hash = expr(&mut vs[3])?;
-                let parent = match &parent.kind {
-                    ExprKind::QualifiedReference(n) if n == "Object" || n == "TypeSet" => parent,
-                    _ => {
-                        if let ExprKind::Hash(entries) = &mut hash.kind {
-                            let key = Expr::new(ExprKind::QualifiedName("parent".into()), parent.span);
-                            let entry_span = parent.span;
-                            entries.push(Expr::new(
-                                ExprKind::KeyedEntry { key: Box::new(key), value: Box::new(parent) },
-                                entry_span,
-                            ));
-                        }
-                        Expr::new(ExprKind::QualifiedReference("Object".into()), rhs_span)
-                    }
-                };
-                Expr::new(ExprKind::Access { left: Box::new(parent), keys: vec![hash] }, rhs_span)
+                object_with_parent(parent, expr(&mut vs[3])?, rhs_span)
             }
             AliasShape::Access => {
                 let left = boxed(&mut vs[2])?;
@@ -1271,11 +1228,7 @@ impl Builder<'_> {
             let kind = ExprKind::TypeMapping { type_expr: Box::new(lhs), mapping_expr: Box::new(rhs) };
             return Ok(Val::Expr(Expr::placed(kind, span, at)));
         }
-        if matches!(rhs.kind, ExprKind::Hash(_)) {
-            let object = Expr::new(ExprKind::QualifiedReference("Object".into()), rhs.span);
-            let rspan = rhs.span;
-            rhs = Expr::new(ExprKind::Access { left: Box::new(object), keys: vec![rhs] }, rspan);
-        }
+        let rhs = object_of_hash(rhs);
         let ExprKind::QualifiedReference(name) = lhs.kind else { return refuse() };
         Ok(Val::Expr(Expr::placed(ExprKind::TypeAlias { name, type_expr: Box::new(rhs) }, span, at)))
     }

@@ -420,17 +420,7 @@ impl<'a> Lowerer<'a> {
             "statement_call" => {
                 let functor = self.boxed_field(node, "function");
                 let mut arguments = self.arguments(self.field(node, "arguments"));
-                // `notice { a => 1 }`: Puppet reads a resource body without a title, whose
-                // attribute names become the hash's keys as strings.
-                if let [Expr { kind: ExprKind::Hash(entries), .. }] = arguments.as_mut_slice() {
-                    for entry in entries {
-                        if let ExprKind::KeyedEntry { key, .. } = &mut entry.kind {
-                            if let ExprKind::QualifiedName(name) = &key.kind {
-                                key.kind = ExprKind::String(name.as_str().into());
-                            }
-                        }
-                    }
-                }
+                names_as_strings(&mut arguments);
                 ExprKind::Call { kind: CallKind::Function, functor, arguments, lambda: None, rval_required: false }
             }
             "method_call" => {
@@ -612,39 +602,14 @@ impl<'a> Lowerer<'a> {
     /// whose keys are strings: a call for a statement-call name (`notice { a => 1 }`), else the
     /// name and the hash as two statements of a block. With `+>`, it is a syntax error.
     fn resource_without_title(&mut self, node: Node<'a>, name: String, left: Expr, ops: Vec<AttributeOp>) -> Expr {
-        let mut entries = Vec::with_capacity(ops.len());
-        for op in ops {
-            match op {
-                AttributeOp::Set { name, append: false, value, span } => {
-                    let key = Expr::new(ExprKind::String(name.into()), span);
-                    entries.push(Expr::new(ExprKind::KeyedEntry { key: Box::new(key), value: Box::new(value) }, span));
-                }
-                _ => {
-                    // Puppet positions it at the `{`.
-                    let mut cursor = node.walk();
-                    let brace = node.children(&mut cursor).find(|c| kind(*c) == "{");
-                    return self.error(
-                        brace.unwrap_or(node),
-                        "Syntax error resource body without title or hash with +>".into(),
-                    );
-                }
-            }
-        }
-        let mut hash_span = self.span(node);
-        hash_span.start = left.span.end;
-        let hash = Expr::new(ExprKind::Hash(entries), hash_span);
-        let span = self.span(node);
-        if STATEMENT_CALLS.contains(&name.as_str()) {
-            let kind = ExprKind::Call {
-                kind: CallKind::Function,
-                functor: Box::new(left),
-                arguments: vec![hash],
-                lambda: None,
-                rval_required: false,
-            };
-            return Expr::new(kind, span);
-        }
-        Expr::new(ExprKind::Block(vec![left, hash]), span)
+        let Some(entries) = title_less_entries(ops) else {
+            // Puppet positions it at the `{`.
+            let mut cursor = node.walk();
+            let brace = node.children(&mut cursor).find(|c| kind(*c) == "{");
+            return self
+                .error(brace.unwrap_or(node), "Syntax error resource body without title or hash with +>".into());
+        };
+        title_less_resource(name, left, entries, self.span(node))
     }
 
     fn conditional(&mut self, node: Node<'a>, unless: bool) -> Expr {
@@ -723,24 +688,10 @@ impl<'a> Lowerer<'a> {
         let mut rhs = match (value, body) {
             (Some(v), Some(b)) => {
                 let parent = self.expr(v);
-                let mut hash = self.expr(b);
+                let hash = self.expr(b);
                 let mut span = self.span(v);
                 span.end = b.end_byte();
-                let parent = match &parent.kind {
-                    ExprKind::QualifiedReference(n) if n == "Object" || n == "TypeSet" => parent,
-                    _ => {
-                        if let ExprKind::Hash(entries) = &mut hash.kind {
-                            let key = Expr::new(ExprKind::QualifiedName("parent".into()), parent.span);
-                            let entry_span = parent.span;
-                            entries.push(Expr::new(
-                                ExprKind::KeyedEntry { key: Box::new(key), value: Box::new(parent) },
-                                entry_span,
-                            ));
-                        }
-                        Expr::new(ExprKind::QualifiedReference("Object".into()), span)
-                    }
-                };
-                Expr::new(ExprKind::Access { left: Box::new(parent), keys: vec![hash] }, span)
+                object_with_parent(parent, hash, span)
             }
             _ => self.lower_field(node, "value"),
         };
@@ -749,11 +700,7 @@ impl<'a> Lowerer<'a> {
             let kind = ExprKind::TypeMapping { type_expr: Box::new(lhs), mapping_expr: Box::new(rhs) };
             return Expr::placed(kind, span, self.placed_at(node));
         }
-        if matches!(rhs.kind, ExprKind::Hash(_)) {
-            let object = Expr::new(ExprKind::QualifiedReference("Object".into()), rhs.span);
-            let rspan = rhs.span;
-            rhs = Expr::new(ExprKind::Access { left: Box::new(object), keys: vec![rhs] }, rspan);
-        }
+        rhs = object_of_hash(rhs);
         let name = name_node.map_or(String::new(), |n| self.text(n).to_string());
         Expr::placed(ExprKind::TypeAlias { name, type_expr: Box::new(rhs) }, span, self.placed_at(node))
     }
@@ -944,6 +891,79 @@ pub(crate) fn block_or_expression(mut statements: Vec<Expr>, span: Span) -> Opti
         1 => statements.pop(),
         _ => Some(Expr::new(ExprKind::Block(statements), span)),
     }
+}
+
+/// `notice { a => 1 }`: Puppet reads a resource body without a title, whose attribute names
+/// become the keys of the hash (a statement call's only argument) as strings.
+pub(crate) fn names_as_strings(arguments: &mut [Expr]) {
+    if let [Expr { kind: ExprKind::Hash(entries), .. }] = arguments {
+        for entry in entries {
+            if let ExprKind::KeyedEntry { key, .. } = &mut entry.kind {
+                if let ExprKind::QualifiedName(name) = &key.kind {
+                    key.kind = ExprKind::String(name.as_str().into());
+                }
+            }
+        }
+    }
+}
+
+/// The hash entries of a resource body without a title (`foo { a => 1 }`): `None` when an
+/// operation is `+>` or `*`, a syntax error.
+pub(crate) fn title_less_entries(ops: Vec<AttributeOp>) -> Option<Vec<Expr>> {
+    ops.into_iter()
+        .map(|op| match op {
+            AttributeOp::Set { name, append: false, value, span } => {
+                let key = Expr::new(ExprKind::String(name.into()), span);
+                Some(Expr::new(ExprKind::KeyedEntry { key: Box::new(key), value: Box::new(value) }, span))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Puppet's `transform_resource_wo_title`: the name `left` and the hash of `entries` are a
+/// call for a statement-call name (`notice { a => 1 }`), else two statements of a block.
+pub(crate) fn title_less_resource(name: String, left: Expr, entries: Vec<Expr>, span: Span) -> Expr {
+    let hash = Expr::new(ExprKind::Hash(entries), Span { start: left.span.end, ..span });
+    if STATEMENT_CALLS.contains(&name.as_str()) {
+        let kind = ExprKind::Call {
+            kind: CallKind::Function,
+            functor: Box::new(left),
+            arguments: vec![hash],
+            lambda: None,
+            rval_required: false,
+        };
+        return Expr::new(kind, span);
+    }
+    Expr::new(ExprKind::Block(vec![left, hash]), span)
+}
+
+/// `type A = Parent { … }`: `Object[{ …, parent => Parent }]` (`Object` and `TypeSet` keep
+/// their name), over `span`.
+pub(crate) fn object_with_parent(parent: Expr, mut hash: Expr, span: Span) -> Expr {
+    let parent = match &parent.kind {
+        ExprKind::QualifiedReference(n) if n == "Object" || n == "TypeSet" => parent,
+        _ => {
+            if let ExprKind::Hash(entries) = &mut hash.kind {
+                let key = Expr::new(ExprKind::QualifiedName("parent".into()), parent.span);
+                let entry_span = parent.span;
+                entries
+                    .push(Expr::new(ExprKind::KeyedEntry { key: Box::new(key), value: Box::new(parent) }, entry_span));
+            }
+            Expr::new(ExprKind::QualifiedReference("Object".into()), span)
+        }
+    };
+    Expr::new(ExprKind::Access { left: Box::new(parent), keys: vec![hash] }, span)
+}
+
+/// `type A = { … }`: a bare hash is `Object[{ … }]`; any other type stays as it is.
+pub(crate) fn object_of_hash(rhs: Expr) -> Expr {
+    if !matches!(rhs.kind, ExprKind::Hash(_)) {
+        return rhs;
+    }
+    let object = Expr::new(ExprKind::QualifiedReference("Object".into()), rhs.span);
+    let span = rhs.span;
+    Expr::new(ExprKind::Access { left: Box::new(object), keys: vec![rhs] }, span)
 }
 
 /// An argument, an access key or an array element; `k => v` there is an unfolded hash.
