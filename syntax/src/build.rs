@@ -10,7 +10,8 @@
 //! action that raises, a number Puppet cannot read, an escape sequence Puppet warns about,
 //! nesting near [`MAX_DEPTH`](crate::MAX_DEPTH), a construct the lowering shapes by the
 //! tree (plans, `apply`, EPP) — gives `None`, and the caller takes the lowering's path,
-//! which reports it. `cargo xtask check ast` compares both paths over the corpus.
+//! which reports it. The `ast_agreement` example compares both paths over the corpus
+//! (`scripts/test.sh` runs it).
 
 use std::rc::Rc;
 use std::sync::OnceLock;

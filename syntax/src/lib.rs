@@ -100,28 +100,33 @@ pub fn analyze(source: &str) -> Parsed {
 /// definition or an `apply` expression is refused with [`TASKS_UNREAD`], as the AST has no
 /// node for them yet.
 pub fn analyze_with(source: &str, tasks: bool) -> Parsed {
+    // Puppet's parser builds the AST where it can; what it leaves (errors, warnings, the
+    // rare constructs of `build.rs`, tasks mode) the lowering of tree-sitter's tree answers.
+    let lexed = lexer::lex_with(source, tasks);
     if !tasks {
-        // Puppet's parser builds the AST where it can; what it leaves (errors, warnings, the
-        // rare constructs of `build.rs`) the lowering of tree-sitter's tree answers.
-        let lexed = lexer::lex_with(source, false);
         if let Some(program) = build::build(source, &lexed) {
             return Parsed { result: Ok(program), warnings: Vec::new() };
         }
     }
-    analyze_by_tree(source, tasks)
+    by_tree(source, tasks, lexed)
 }
 
 /// The AST Puppet's parser builds, where it answers for the lowering (`None`: the lowering
-/// answers); for `cargo xtask check ast`.
+/// answers); for the `ast_agreement` example, which compares it with [`analyze_by_tree`].
 #[doc(hidden)]
 pub fn build_by_automaton(source: &str) -> Option<Program> {
     build::build(source, &lexer::lex_with(source, false))
 }
 
 /// [`analyze_with`] by the lowering of tree-sitter's tree alone, without the AST Puppet's
-/// parser builds (`cargo xtask check ast` compares the two).
+/// parser builds (the `ast_agreement` example compares the two).
 #[doc(hidden)]
 pub fn analyze_by_tree(source: &str, tasks: bool) -> Parsed {
+    by_tree(source, tasks, lexer::lex_with(source, tasks))
+}
+
+/// [`analyze_by_tree`] with `source`'s tokens lexed already.
+fn by_tree(source: &str, tasks: bool, lexed: lexer::Lexed) -> Parsed {
     let failed =
         |message: &str| Parsed { result: Err(vec![Diagnostic::error(message, Span::default())]), warnings: Vec::new() };
     let tree = PARSER.with_borrow_mut(|parser| {
@@ -133,7 +138,7 @@ pub fn analyze_by_tree(source: &str, tasks: bool) -> Parsed {
         parser.as_mut().and_then(|p| p.parse(source, None)).ok_or("the parser gave no tree")
     });
     match tree {
-        Ok(tree) => lower_tree(source, &tree, tasks),
+        Ok(tree) => lower_tree(source, &tree, tasks, lexed),
         Err(message) => failed(message),
     }
 }
@@ -154,10 +159,10 @@ pub const TASKS_UNREAD: &str = "poppet does not read plan definitions and apply 
 
 /// Lowers the tree that tree-sitter-puppet parsed from `source`.
 pub fn lower(source: &str, tree: &tree_sitter::Tree) -> Result<Program, Vec<Diagnostic>> {
-    lower_tree(source, tree, false).result
+    lower_tree(source, tree, false, lexer::lex_with(source, false)).result
 }
 
-fn lower_tree(source: &str, tree: &tree_sitter::Tree, tasks: bool) -> Parsed {
+fn lower_tree(source: &str, tree: &tree_sitter::Tree, tasks: bool, lexed: lexer::Lexed) -> Parsed {
     let root = tree.root_node();
     let mut lowerer = lower::Lowerer::new(source, root);
     let program = lowerer.program(root);
@@ -165,7 +170,6 @@ fn lower_tree(source: &str, tree: &tree_sitter::Tree, tasks: bool) -> Parsed {
     // Puppet's parser pulls tokens from its lexer and stops at the first problem: a syntax
     // error at a token the lexer delivered, else the lexer's own error. Puppet's automaton
     // says which; the tree's errors matter only where it accepts what the tree does not.
-    let lexed = lexer::lex_with(source, tasks);
     let puppet_error = match lr::recognize(source, &lexed) {
         lr::Outcome::Rejected(index) => Some(lexer::error_at(source, &lexed, index)),
         lr::Outcome::Invalid { message, name, offset } => {
