@@ -6,8 +6,8 @@
 //! automaton run for every manifest anyway (they make syntax errors Puppet's), and building the
 //! AST in the reductions spares the tree-sitter parse and the walk of its tree. It answers
 //! only where it is sure to give the lowering's answer: a program the automaton accepts,
-//! without a diagnostic and without a warning. Anything else — a syntax error, a grammar
-//! action that raises, a number Puppet cannot read, an escape sequence Puppet warns about,
+//! without a diagnostic (its warnings, about escape sequences, are the lexer's). Anything
+//! else — a syntax error, a grammar action that raises, a number Puppet cannot read,
 //! nesting near [`MAX_DEPTH`](crate::MAX_DEPTH), a construct the lowering shapes by the
 //! tree (plans, `apply`, EPP) — gives `None`, and the caller takes the lowering's path,
 //! which reports it. The `ast_agreement` example compares both paths over the corpus
@@ -238,6 +238,8 @@ enum Act {
     HashPair,
     StringToken,
     Word,
+    /// `[type]`: a [`Act::Word`] as an array's entry.
+    WordArg,
     DqString,
     TextExpression,
     Tail,
@@ -279,6 +281,10 @@ fn act(rule: &str) -> Act {
         ("assignment", "relationship DELETES assignment") => Assign(AssignOp::Delete),
         ("argument" | "access_arg", "assignment" | "expression") => ArgOf,
         ("collection_entry", "argument") => Keep(0),
+        // `type` and `function` as values: strings, as Puppet's `Factory.literal(val[0][:value])`
+        ("hash_entry", "collection_entry_keyword") => Word,
+        ("collection_entry", "collection_entry_keyword") => WordArg,
+        ("collection_entry_keyword", _) => Keep(0),
         ("argument" | "access_arg", "hashpair") => ArgOfPair,
         ("arguments" | "access_args" | "collection_entries", r) if !r.contains("COMMA") => FirstArg,
         ("arguments" | "access_args" | "collection_entries", _) => NextArg,
@@ -488,24 +494,6 @@ impl Builder<'_> {
             Some(t) => self.span(t.start, t.end),
             None => self.span(self.source.len(), self.source.len()),
         }
-    }
-
-    /// Whether a double-quoted piece holds an escape the fast path does not read as the
-    /// lowering does, or one Puppet warns about.
-    fn unusual_escape(&self, i: usize) -> bool {
-        let text = self.token_text(i).as_bytes();
-        let mut k = 0;
-        while k < text.len() {
-            if text[k] == b'\\' {
-                match text.get(k + 1) {
-                    Some(b'\\' | b'"' | b'n' | b't' | b'r' | b's' | b'$') => k += 2,
-                    _ => return true,
-                }
-            } else {
-                k += 1;
-            }
-        }
-        false
     }
 }
 
@@ -1022,18 +1010,16 @@ impl Actions for Builder<'_> {
             }
             Act::StringToken => {
                 let i = token(&vs[0])?;
-                if self.source.as_bytes().get(vs[0].start) == Some(&b'"') && self.unusual_escape(i) {
-                    return refuse();
-                }
                 e(ExprKind::String(self.lexed.value(self.source, i).as_ref().into()))
             }
             Act::Word => e(ExprKind::String(self.token_text(token(&vs[0])?).into())),
+            Act::WordArg => {
+                let word = Expr::new(ExprKind::String(self.token_text(token(&vs[0])?).into()), span);
+                Val::Arg(Argument { expr: word, unfolded: false })
+            }
             Act::DqString => {
                 let mut pieces = get!(&mut vs[1], Pieces);
                 let pre = token(&vs[0])?;
-                if self.unusual_escape(pre) {
-                    return refuse();
-                }
                 pieces.push(Piece::Text(self.lexed.value(self.source, pre).into_owned()));
                 let mut segments = Segments::default();
                 for piece in pieces.into_iter().rev() {
@@ -1053,16 +1039,10 @@ impl Actions for Builder<'_> {
             }
             Act::Tail => {
                 let post = token(&vs[0])?;
-                if self.unusual_escape(post) {
-                    return refuse();
-                }
                 Val::Pieces(vec![Piece::Text(self.lexed.value(self.source, post).into_owned())])
             }
             Act::MoreTail => {
                 let mid = token(&vs[0])?;
-                if self.unusual_escape(mid) {
-                    return refuse();
-                }
                 let mut pieces = get!(&mut vs[1], Pieces);
                 pieces.push(Piece::Text(self.lexed.value(self.source, mid).into_owned()));
                 Val::Pieces(pieces)
@@ -1259,9 +1239,6 @@ mod tests {
                         | "epp_render_expression"
                         | "epp_end"
                         | "classname"
-                        | "collection_entry"
-                        | "hash_entry"
-                        | "collection_entry_keyword"
                 ),
                 "{rule}"
             );

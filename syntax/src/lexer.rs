@@ -43,8 +43,8 @@
 //! # What is left out
 //!
 //! * Warnings (`Unrecognized escape sequence`, `Unicode escape '\u' was not followed by 4
-//!   hex digits`) are not reported, except where logging one crashes Puppet (in a heredoc's
-//!   text), which is an error here too.
+//!   hex digits`) are kept in [`Lexed::warnings`], except where logging one crashes Puppet
+//!   (in a heredoc's text), which is an error here too.
 //! * `Illegal name or bare word` cannot happen: lexer2.rb raises it only when its bare word
 //!   pattern fails on a letter or `_`, where it always matches.
 //! * An unrecognised character is an `OTHER` token of one byte, as in Puppet (a multibyte
@@ -317,6 +317,9 @@ pub struct Token {
 pub struct Lexed {
     pub tokens: Vec<Token>,
     pub error: Option<Diagnostic>,
+    /// Puppet's warnings (`Unrecognized escape sequence '\q'`), in the order it logs them,
+    /// up to the error if there is one.
+    pub warnings: Vec<Diagnostic>,
     /// Puppet's value of the tokens whose value is not their source text (sorted by index).
     values: Vec<(usize, Box<str>)>,
 }
@@ -379,7 +382,14 @@ pub fn lex_with(source: &str, tasks: bool) -> Lexed {
     let mut lexer = Lexer::new(source.as_bytes(), None, 0);
     lexer.tasks = tasks;
     let result = lexer.scan();
-    let Lexer { out, .. } = lexer;
+    let Lexer { out, warnings, .. } = lexer;
+    lexed.warnings = warnings
+        .into_iter()
+        .map(|(pos, message)| {
+            let (line, column) = locate(source.as_bytes(), pos);
+            Diagnostic::warning(message, Span { start: pos, end: pos, line, column })
+        })
+        .collect();
     let delivered = match &result {
         Ok(()) => out.len(),
         Err((_, delivered)) => *delivered,
@@ -871,6 +881,8 @@ struct Lexer<'a> {
     tasks: bool,
     /// Where code ended in a template: each `%>` (or the `-` of `-%>`, then `true`).
     epp_closes: Vec<(usize, bool)>,
+    /// The warnings logged (`lex_warning`): where, and the message.
+    warnings: Vec<(usize, String)>,
 }
 
 fn positionless(message: impl Into<String>, at: usize) -> LexErr {
@@ -895,6 +907,7 @@ impl<'a> Lexer<'a> {
             epp: false,
             tasks: false,
             epp_closes: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
@@ -919,11 +932,12 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// `lex_warning`: ignored, except in a heredoc's text (see `error`).
-    fn warning(&self) -> LexResult<()> {
+    /// `lex_warning`, at the scanner's position; in a heredoc's text it raises (see `error`).
+    fn warning(&mut self, message: String) -> LexResult<()> {
         if self.sub.is_some() {
             Err(positionless(NIL_PLUS, self.pos))
         } else {
+            self.warnings.push((self.pos, message));
             Ok(())
         }
     }
@@ -1479,16 +1493,16 @@ impl<'a> Lexer<'a> {
     }
 
     fn processed(
-        &self,
+        &mut self,
         raw: &[u8],
         escapes: Option<Escapes>,
         ignore_invalid: bool,
         term: Term,
     ) -> LexResult<(Vec<u8>, Term)> {
         match process_escapes(raw, escapes, ignore_invalid) {
-            Ok((mut text, warned)) => {
-                if warned {
-                    self.warning()?;
+            Ok((mut text, warnings)) => {
+                for message in warnings {
+                    self.warning(message)?;
                 }
                 text.truncate(text.len().saturating_sub(term.len()));
                 Ok((text, term))

@@ -102,10 +102,10 @@ pub fn analyze(source: &str) -> Parsed {
 pub fn analyze_with(source: &str, tasks: bool) -> Parsed {
     // Puppet's parser builds the AST where it can; what it leaves (errors, warnings, the
     // rare constructs of `build.rs`, tasks mode) the lowering of tree-sitter's tree answers.
-    let lexed = lexer::lex_with(source, tasks);
+    let mut lexed = lexer::lex_with(source, tasks);
     if !tasks {
         if let Some(program) = build::build(source, &lexed) {
-            return Parsed { result: Ok(program), warnings: Vec::new() };
+            return Parsed { result: Ok(program), warnings: std::mem::take(&mut lexed.warnings) };
         }
     }
     by_tree(source, tasks, lexed)
@@ -114,8 +114,10 @@ pub fn analyze_with(source: &str, tasks: bool) -> Parsed {
 /// The AST Puppet's parser builds, where it answers for the lowering (`None`: the lowering
 /// answers); for the `ast_agreement` example, which compares it with [`analyze_by_tree`].
 #[doc(hidden)]
-pub fn build_by_automaton(source: &str) -> Option<Program> {
-    build::build(source, &lexer::lex_with(source, false))
+pub fn build_by_automaton(source: &str) -> Option<Parsed> {
+    let lexed = lexer::lex_with(source, false);
+    let program = build::build(source, &lexed)?;
+    Some(Parsed { result: Ok(program), warnings: lexed.warnings })
 }
 
 /// [`analyze_with`] by the lowering of tree-sitter's tree alone, without the AST Puppet's

@@ -104,15 +104,15 @@ pub(super) enum SlurpProblem {
 }
 
 /// slurp_support.rb's escape processing of one slurped piece (terminator included).
-/// `escapes == None` is single-quoted processing. Returns the processed bytes and whether a
-/// warning was logged.
+/// `escapes == None` is single-quoted processing. Returns the processed bytes and the
+/// warnings logged (`lex_warning`), in order.
 pub(super) fn process_escapes(
     raw: &[u8],
     escapes: Option<Escapes>,
     ignore_invalid: bool,
-) -> Result<(Vec<u8>, bool), SlurpProblem> {
+) -> Result<(Vec<u8>, Vec<String>), SlurpProblem> {
     if !raw.contains(&b'\\') {
-        return Ok((raw.to_vec(), false));
+        return Ok((raw.to_vec(), Vec::new()));
     }
     let Some(escapes) = escapes else {
         // str.gsub!(/\\(\\|')/m, '\1')
@@ -127,7 +127,7 @@ pub(super) fn process_escapes(
                 i += 1;
             }
         }
-        return Ok((out, false));
+        return Ok((out, Vec::new()));
     };
     let mut text = raw.to_vec();
     if escapes.has(Escapes::U) {
@@ -138,7 +138,7 @@ pub(super) fn process_escapes(
     }
     // str.gsub!(/\\([^\r\n]|(?:\r?\n))/m) { ... }
     let mut out = Vec::with_capacity(text.len());
-    let mut warned = false;
+    let mut warnings = Vec::new();
     let mut i = 0;
     while i < text.len() {
         if text[i] == b'\\' && i + 1 < text.len() {
@@ -166,7 +166,7 @@ pub(super) fn process_escapes(
                         Escapes::T => out.push(b'\t'),
                         Escapes::S => out.push(b' '),
                         Escapes::U => {
-                            warned = true; // ILLEGAL_UNICODE_ESCAPE
+                            warnings.push(ILLEGAL_UNICODE_ESCAPE.to_owned());
                             out.extend_from_slice(b"\\u");
                         }
                         Escapes::NL | Escapes::CRNL => {}
@@ -174,7 +174,8 @@ pub(super) fn process_escapes(
                     }
                 } else {
                     if !ignore_invalid {
-                        warned = true; // UNRECOGNIZED_ESCAPE
+                        let ch = String::from_utf8_lossy(&text[i + 1..i + 1 + len]);
+                        warnings.push(format!("Unrecognized escape sequence '\\{ch}'"));
                     }
                     out.extend_from_slice(&text[i..i + 1 + len]);
                 }
@@ -185,8 +186,12 @@ pub(super) fn process_escapes(
         out.push(text[i]);
         i += 1;
     }
-    Ok((out, warned))
+    Ok((out, warnings))
 }
+
+/// Puppet's `ILLEGAL_UNICODE_ESCAPE` warning.
+const ILLEGAL_UNICODE_ESCAPE: &str =
+    "Unicode escape '\\u' was not followed by 4 hex digits or 1-6 hex digits in {} or was > 10ffff";
 
 /// One `gsub!` pass of
 /// `((?:[^\\]|^)(?:[\\]{2})*)\\u(?:([\da-fA-F]{4})|\{([\da-fA-F]{1,6})\})`; `None` when
