@@ -31,7 +31,9 @@ pub(crate) fn build(source: &str, lexed: &Lexed) -> Option<Program> {
     if lexed.error.is_some() {
         return None;
     }
-    let mut builder = Builder { source, lexed, lines: Lines::new(source), namestack: Vec::new() };
+    let lines = Lines::new(source);
+    let positions = lines.positions(source, lexed.tokens.iter().map(|t| t.start));
+    let mut builder = Builder { source, lexed, lines, positions, namestack: Vec::new() };
     match lr::run(lexed, &mut builder) {
         Ok(V { val: Val::Program(program), .. }) => Some(program),
         _ => None,
@@ -48,7 +50,15 @@ struct V {
     val: Val,
     start: usize,
     end: usize,
+    /// The line and column of `start` (where there are bytes), found once per token.
+    line: u32,
+    column: u32,
     height: u16,
+}
+
+impl V {
+    /// No value (what a kept value leaves behind).
+    const NONE: V = V { val: Val::Nothing, start: usize::MAX, end: 0, line: 0, column: 0, height: 0 };
 }
 
 enum Val {
@@ -61,14 +71,14 @@ enum Val {
     Exprs(Vec<Expr>),
     Stmt(Stmt),
     Stmts(Vec<Stmt>),
-    Body(ResourceBody),
+    Body(Box<ResourceBody>),
     Bodies(Vec<ResourceBody>),
     /// `additional_resource_bodies`: where the first body's trailing comma ends, and the
     /// bodies after it.
     Additional(Option<usize>, Vec<ResourceBody>),
-    Op(AttributeOp),
+    Op(Box<AttributeOp>),
     Ops(Vec<AttributeOp>),
-    Param(Parameter),
+    Param(Box<Parameter>),
     Params(Vec<Parameter>),
     Lambda(Lambda),
     /// `{ statements }`: the body (the value's span is the braces').
@@ -76,9 +86,9 @@ enum Val {
     /// `if_part`: the test, the body and what `else` holds.
     IfPart(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
     Else(Option<Box<Expr>>),
-    CaseOption(CaseOption),
+    CaseOption(Box<CaseOption>),
     CaseOptions(Vec<CaseOption>),
-    Entry(SelectorEntry),
+    Entry(Box<SelectorEntry>),
     Entries(Vec<SelectorEntry>),
     /// `<| query |>` (`true`: exported, `<<| |>>`).
     Query(bool, Option<Box<Expr>>),
@@ -467,10 +477,21 @@ fn acts() -> &'static [Act] {
     ACTS.get_or_init(|| RULES.iter().map(|r| act(r)).collect())
 }
 
+/// Which rules pass their one symbol's value on unchanged (`Keep(0)` of one symbol).
+fn passing() -> &'static [bool] {
+    static PASSING: OnceLock<Vec<bool>> = OnceLock::new();
+    PASSING.get_or_init(|| {
+        let one_symbol = |rule: &str| rule.split_once(" : ").is_some_and(|(_, rhs)| rhs.split(' ').count() == 1);
+        RULES.iter().zip(acts()).map(|(rule, act)| *act == Act::Keep(0) && one_symbol(rule)).collect()
+    })
+}
+
 struct Builder<'a> {
     source: &'a str,
     lexed: &'a Lexed,
     lines: Lines,
+    /// Each token's line and column.
+    positions: Vec<(u32, u32)>,
     /// The names of the enclosing classes, as written.
     namestack: Vec<String>,
 }
@@ -490,9 +511,18 @@ impl Builder<'_> {
     }
 
     fn token_span(&self, i: usize) -> Span {
-        match self.lexed.tokens.get(i) {
-            Some(t) => self.span(t.start, t.end),
-            None => self.span(self.source.len(), self.source.len()),
+        match (self.lexed.tokens.get(i), self.positions.get(i)) {
+            (Some(t), Some(&(line, column))) => Span { start: t.start, end: t.end, line, column },
+            _ => self.span(self.source.len(), self.source.len()),
+        }
+    }
+
+    /// The span from where `v` starts to `end`.
+    fn span_from(&self, v: &V, end: usize) -> Span {
+        if v.start <= v.end {
+            Span { start: v.start, end, line: v.line, column: v.column }
+        } else {
+            self.span(v.start, end)
         }
     }
 }
@@ -536,26 +566,35 @@ macro_rules! get {
 impl Actions for Builder<'_> {
     type Value = V;
 
+    fn passes(&self, rule: usize) -> bool {
+        passing().get(rule).copied().unwrap_or(false)
+    }
+
     fn shift(&mut self, token: usize) -> V {
         let (start, end) = self.lexed.tokens.get(token).map_or((usize::MAX, 0), |t| (t.start, t.end));
-        V { val: Val::Tok(token), start, end, height: 0 }
+        let (line, column) = self.positions.get(token).copied().unwrap_or((0, 0));
+        V { val: Val::Tok(token), start, end, line, column, height: 0 }
     }
 
     fn reduce(&mut self, rule: usize, vs: &mut [V], _next: usize) -> Result<V, Outcome> {
         let act = acts().get(rule).copied().unwrap_or(Act::Refuse);
         // the bytes the right-hand side covers, and how deep it nests
-        let start = vs.iter().find(|v| v.start <= v.end).map_or(usize::MAX, |v| v.start);
+        let first = vs.iter().find(|v| v.start <= v.end);
+        let start = first.map_or(usize::MAX, |v| v.start);
         let end = vs.iter().rev().find(|v| v.start <= v.end).map_or(0, |v| v.end);
         let height = vs.iter().map(|v| v.height).max().unwrap_or(0);
         if height > MAX_HEIGHT {
             return refuse();
         }
-        let span = self.span(start, end);
+        let span = match first {
+            Some(v) => Span { start, end, line: v.line, column: v.column },
+            None => self.span(start, end),
+        };
         let e = |kind: ExprKind| Val::Expr(Expr::new(kind, span));
         let val = match act {
             Act::Keep(k) => match vs.get_mut(k) {
                 Some(v) => {
-                    let v = std::mem::replace(v, V { val: Val::Nothing, start: usize::MAX, end: 0, height: 0 });
+                    let v = std::mem::replace(v, V::NONE);
                     return Ok(v);
                 }
                 None => return refuse(),
@@ -632,7 +671,7 @@ impl Actions for Builder<'_> {
                     None if vs[4].start <= vs[4].end => vs[4].end,
                     None => vs[3].end,
                 };
-                let first = ResourceBody { title, operations, span: self.span(vs[2].start, body_end) };
+                let first = ResourceBody { title, operations, span: self.span_from(&vs[2], body_end) };
                 let mut bodies = vec![first];
                 bodies.extend(more);
                 e(ExprKind::Resource { form: ResourceForm::Regular, type_name, bodies })
@@ -666,12 +705,12 @@ impl Actions for Builder<'_> {
             Act::ResourceBody => {
                 let title = expr(&mut vs[0])?;
                 let operations = get!(&mut vs[2], Ops);
-                Val::Body(ResourceBody { title, operations, span })
+                Val::Body(Box::new(ResourceBody { title, operations, span }))
             }
-            Act::FirstBody => Val::Bodies(vec![get!(&mut vs[0], Body)]),
+            Act::FirstBody => Val::Bodies(vec![*get!(&mut vs[0], Body)]),
             Act::NextBody => {
                 let mut list = get!(&mut vs[0], Bodies);
-                list.push(get!(&mut vs[2], Body));
+                list.push(*get!(&mut vs[2], Body));
                 Val::Bodies(list)
             }
             Act::NoMoreBodies => Val::Additional(comma_end(&vs[0]), Vec::new()),
@@ -725,7 +764,8 @@ impl Actions for Builder<'_> {
             }
             Act::TypeFunctor => {
                 let name = Expr::new(ExprKind::QualifiedName("type".into()), self.token_span(token(&vs[0])?));
-                return Ok(V { val: Val::Expr(name), start, end: vs[0].end, height: 1 });
+                let (line, column) = (span.line, span.column);
+                return Ok(V { val: Val::Expr(name), start, end: vs[0].end, line, column, height: 1 });
             }
             Act::WithLambda => {
                 let mut call = expr(&mut vs[0])?;
@@ -776,7 +816,7 @@ impl Actions for Builder<'_> {
             Act::BracedBody => {
                 let k = vs.len() - 2;
                 let statements = get!(&mut vs[k], Exprs);
-                let braces = self.span(vs[k - 1].start, vs[k + 1].end);
+                let braces = self.span_from(&vs[k - 1], vs[k + 1].end);
                 Val::Block(block_or_expression(statements, braces).map(Box::new))
             }
             Act::EmptyBody => Val::Block(None),
@@ -817,25 +857,25 @@ impl Actions for Builder<'_> {
                 let options = get!(&mut vs[3], CaseOptions);
                 e(ExprKind::Case { test, options })
             }
-            Act::FirstOption => Val::CaseOptions(vec![get!(&mut vs[0], CaseOption)]),
+            Act::FirstOption => Val::CaseOptions(vec![*get!(&mut vs[0], CaseOption)]),
             Act::NextOption => {
                 let mut list = get!(&mut vs[0], CaseOptions);
-                list.push(get!(&mut vs[1], CaseOption));
+                list.push(*get!(&mut vs[1], CaseOption));
                 Val::CaseOptions(list)
             }
             Act::CaseOption => {
                 let values = get!(&mut vs[0], Exprs);
                 let body = self.braced(vs, 2)?.map(|b| *b);
-                Val::CaseOption(CaseOption { values, body, span })
+                Val::CaseOption(Box::new(CaseOption { values, body, span }))
             }
-            Act::FirstEntry => Val::Entries(vec![get!(&mut vs[0], Entry)]),
+            Act::FirstEntry => Val::Entries(vec![*get!(&mut vs[0], Entry)]),
             Act::BracedEntries => Val::Entries(get!(&mut vs[1], Entries)),
             Act::NextEntry => {
                 let mut list = get!(&mut vs[0], Entries);
-                list.push(get!(&mut vs[2], Entry));
+                list.push(*get!(&mut vs[2], Entry));
                 Val::Entries(list)
             }
-            Act::Entry => Val::Entry(SelectorEntry { matching: expr(&mut vs[0])?, value: expr(&mut vs[2])? }),
+            Act::Entry => Val::Entry(Box::new(SelectorEntry { matching: expr(&mut vs[0])?, value: expr(&mut vs[2])? })),
             Act::Collect { operations } => {
                 let type_expr = boxed(&mut vs[0])?;
                 let (exported, query) = match take(&mut vs[1]) {
@@ -853,17 +893,17 @@ impl Actions for Builder<'_> {
                 Val::Query(exported, query)
             }
             Act::NoOperations => Val::Ops(Vec::new()),
-            Act::FirstOperation => Val::Ops(vec![get!(&mut vs[0], Op)]),
+            Act::FirstOperation => Val::Ops(vec![*get!(&mut vs[0], Op)]),
             Act::NextOperation => {
                 let mut list = get!(&mut vs[0], Ops);
-                list.push(get!(&mut vs[2], Op));
+                list.push(*get!(&mut vs[2], Op));
                 Val::Ops(list)
             }
             Act::Attribute { append } => {
                 let name = self.token_text(token(&vs[0])?).to_string();
-                Val::Op(AttributeOp::Set { name, append, value: expr(&mut vs[2])?, span })
+                Val::Op(Box::new(AttributeOp::Set { name, append, value: expr(&mut vs[2])?, span }))
             }
-            Act::Splat => Val::Op(AttributeOp::Splat { value: expr(&mut vs[2])?, span }),
+            Act::Splat => Val::Op(Box::new(AttributeOp::Splat { value: expr(&mut vs[2])?, span })),
             Act::Define => {
                 let name = self.qualified(&get!(&mut vs[1], Name));
                 let parameters = get!(&mut vs[2], Params);
@@ -930,7 +970,7 @@ impl Actions for Builder<'_> {
                 if access {
                     let keys = merge_unfolded_hashes(get!(&mut vs[3], Args));
                     let at = t.at;
-                    let span = self.span(vs[1].start, end);
+                    let span = self.span_from(&vs[1], end);
                     Val::Expr(Expr::placed(ExprKind::Access { left: Box::new(t), keys }, span, at))
                 } else {
                     Val::Expr(t)
@@ -939,10 +979,10 @@ impl Actions for Builder<'_> {
             Act::Name => Val::Name(self.token_text(token(&vs[0])?).to_string()),
             Act::EmptyParameterList => Val::Params(Vec::new()),
             Act::ParameterList => Val::Params(get!(&mut vs[1], Params)),
-            Act::FirstParameter => Val::Params(vec![get!(&mut vs[0], Param)]),
+            Act::FirstParameter => Val::Params(vec![*get!(&mut vs[0], Param)]),
             Act::NextParameter => {
                 let mut list = get!(&mut vs[0], Params);
-                list.push(get!(&mut vs[2], Param));
+                list.push(*get!(&mut vs[2], Param));
                 Val::Params(list)
             }
             Act::Parameter { default } => {
@@ -950,7 +990,7 @@ impl Actions for Builder<'_> {
                 let name = self.lexed.value(self.source, variable).into_owned();
                 let value = if default { Some(expr(&mut vs[2])?) } else { None };
                 let at = self.token_span(variable);
-                Val::Param(Parameter { name, type_expr: None, captures_rest: false, value, span, at })
+                Val::Param(Box::new(Parameter { name, type_expr: None, captures_rest: false, value, span, at }))
             }
             Act::SplatParameter => {
                 let mut p = get!(&mut vs[1], Param);
@@ -1066,17 +1106,17 @@ impl Actions for Builder<'_> {
                     val: Val::Expr(heredoc),
                     start: header_span.start,
                     end: header_span.end,
+                    line: header_span.line,
+                    column: header_span.column,
                     height: height + 1,
                 });
             }
-            Act::Sublocated => {
-                return Ok(std::mem::replace(&mut vs[1], V { val: Val::Nothing, start: usize::MAX, end: 0, height: 0 }))
-            }
+            Act::Sublocated => return Ok(std::mem::replace(&mut vs[1], V::NONE)),
             Act::TypeRef => e(ExprKind::QualifiedReference(self.token_text(token(&vs[0])?).to_string())),
             Act::Regex => e(ExprKind::Regex(regex_source(self.token_text(token(&vs[0])?)))),
         };
         let height = if matches!(val, Val::Expr(_)) { height + 1 } else { height };
-        Ok(V { val, start, end, height })
+        Ok(V { val, start, end, line: span.line, column: span.column, height })
     }
 }
 
@@ -1098,7 +1138,7 @@ impl Builder<'_> {
             _ => return refuse(),
         };
         let Some(close) = vs.get(close) else { return refuse() };
-        let braces = self.span(vs[k].start, close.end);
+        let braces = self.span_from(&vs[k], close.end);
         Ok(block_or_expression(statements, braces).map(Box::new))
     }
 
@@ -1117,7 +1157,7 @@ impl Builder<'_> {
         let braced = open.is_some_and(|i| i >= 1 && bytes[i] == b'{' && bytes[i - 1] == b'$');
         if !braced {
             if bytes.get(inner.start) == Some(&b'$') {
-                return Ok(self.span(inner.start, inner.end));
+                return Ok(self.span_from(inner, inner.end));
             }
             return refuse();
         }
@@ -1184,13 +1224,20 @@ impl Builder<'_> {
     ) -> Result<V, Outcome> {
         let Some(entries) = title_less_entries(operations) else { return refuse() };
         let e = title_less_resource(name, left, entries, span);
-        Ok(V { val: Val::Expr(e), start: span.start, end: span.end, height: height + 1 })
+        Ok(V {
+            val: Val::Expr(e),
+            start: span.start,
+            end: span.end,
+            line: span.line,
+            column: span.column,
+            height: height + 1,
+        })
     }
 
     /// `type A = …` (see the lowering's `type_alias`).
     fn type_alias(&self, vs: &mut [V], shape: AliasShape, span: Span) -> Result<Val, Outcome> {
         let lhs = expr(&mut vs[0])?;
-        let rhs_span = self.span(vs[2].start, vs.last().map_or(vs[2].end, |v| v.end));
+        let rhs_span = self.span_from(&vs[2], vs.last().map_or(vs[2].end, |v| v.end));
         let rhs = match shape {
             AliasShape::ParentHash => {
                 let parent = expr(&mut vs[2])?;

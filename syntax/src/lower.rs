@@ -21,6 +21,7 @@
 //! what), the syntax error comes from Puppet's own automaton (`lr.rs`), not from
 //! here.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::num::NonZeroU16;
 use std::sync::OnceLock;
@@ -153,27 +154,93 @@ pub(crate) struct Lines {
     starts: Vec<usize>,
     /// Whether the source is all ASCII (a column is then a count of bytes).
     ascii: bool,
+    /// The last answer (its line, offset and column), where the next search starts: the
+    /// builders ask in nearly source order, so most answers are on that line or the next.
+    last: Cell<(usize, usize, usize)>,
 }
 
 impl Lines {
     pub fn new(source: &str) -> Self {
-        let starts = std::iter::once(0)
-            .chain(source.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1))
-            .collect();
-        Lines { starts, ascii: source.is_ascii() }
+        let mut starts = Vec::with_capacity(source.len() / 32 + 1);
+        starts.push(0);
+        starts.extend(memchr::memchr_iter(b'\n', source.as_bytes()).map(|i| i + 1));
+        Lines { starts, ascii: source.is_ascii(), last: Cell::new((1, 0, 0)) }
+    }
+
+    /// The line and column (as [`Lines::span_at`]) of each offset, walking forward through
+    /// the lines while the offsets ascend.
+    pub fn positions(&self, source: &str, offsets: impl ExactSizeIterator<Item = usize>) -> Vec<(u32, u32)> {
+        let mut out = Vec::with_capacity(offsets.len());
+        let mut line = 1usize;
+        // the last column counted (non-ASCII sources): its line, offset and column
+        let mut counted = (0usize, 0usize, 0usize);
+        for offset in offsets {
+            let offset = offset.min(source.len());
+            let line_start = self.starts.get(line - 1).copied().unwrap_or(0);
+            if offset < line_start {
+                let span = self.span_at(source, offset);
+                out.push((span.line, span.column));
+                continue;
+            }
+            while self.starts.get(line).is_some_and(|&next| next <= offset) {
+                line += 1;
+            }
+            let line_start = self.starts.get(line - 1).copied().unwrap_or(0);
+            let column = if self.ascii {
+                offset - line_start
+            } else {
+                let (from, before) =
+                    if counted.0 == line && counted.1 <= offset { (counted.1, counted.2) } else { (line_start, 0) };
+                match source.get(from..offset) {
+                    Some(text) => {
+                        let column = before + text.chars().count();
+                        counted = (line, offset, column);
+                        column
+                    }
+                    // inside a character: as `span_at`
+                    None => 0,
+                }
+            };
+            out.push((line as u32, column as u32 + 1));
+        }
+        out
     }
 
     /// The empty span at a byte offset of `source` (its line and column in characters, from
     /// 1).
     pub fn span_at(&self, source: &str, offset: usize) -> Span {
         let offset = offset.min(source.len());
-        let line = self.starts.partition_point(|&start| start <= offset);
-        let line_start = self.starts.get(line.wrapping_sub(1)).copied().unwrap_or(0);
-        let column = match source.get(line_start..offset) {
-            Some(text) if self.ascii => text.len(),
-            Some(text) => text.chars().count(),
-            None => 0,
+        let (last_line, last_offset, last_column) = self.last.get();
+        let on = |line: usize| {
+            self.starts.get(line.wrapping_sub(1)).is_some_and(|&s| s <= offset)
+                && self.starts.get(line).is_none_or(|&next| offset < next)
         };
+        let line = if on(last_line) {
+            last_line
+        } else if on(last_line + 1) {
+            last_line + 1
+        } else {
+            self.starts.partition_point(|&start| start <= offset)
+        };
+        let line_start = self.starts.get(line.wrapping_sub(1)).copied().unwrap_or(0);
+        let column = if self.ascii {
+            offset - line_start
+        } else {
+            // counted on from the last answer when it is earlier on the same line
+            let (from, counted) =
+                if line == last_line && last_offset <= offset { (last_offset, last_column) } else { (line_start, 0) };
+            match source.get(from..offset) {
+                Some(text) => {
+                    let column = counted + text.chars().count();
+                    self.last.set((line, offset, column));
+                    column
+                }
+                None => 0,
+            }
+        };
+        if self.ascii {
+            self.last.set((line, offset, column));
+        }
         Span { start: offset, end: offset, line: line as u32, column: column as u32 + 1 }
     }
 }

@@ -148,6 +148,11 @@ pub(crate) trait Actions {
     /// The value `rule` makes of `values` (its right-hand side's), or the outcome that stops
     /// the run. `next` is the index of the token after the reduced ones.
     fn reduce(&mut self, rule: usize, values: &mut [Self::Value], next: usize) -> Result<Self::Value, Outcome>;
+    /// Whether `rule`, of one symbol, leaves that symbol's value as it is (the run then
+    /// skips [`Actions::reduce`]).
+    fn passes(&self, _rule: usize) -> bool {
+        false
+    }
 }
 
 /// Runs Puppet's parser over `lexed.tokens`.
@@ -210,10 +215,12 @@ pub(crate) fn run<A: Actions>(lexed: &Lexed, actions: &mut A) -> Result<A::Value
             };
             let len = index(len).unwrap_or(0);
             states.truncate(states.len().saturating_sub(len));
-            let first = values.len().saturating_sub(len);
-            let value = actions.reduce(rule, &mut values[first..], next)?;
-            values.truncate(first);
-            values.push(value);
+            if !(len == 1 && !values.is_empty() && actions.passes(rule)) {
+                let first = values.len().saturating_sub(len);
+                let value = actions.reduce(rule, &mut values[first..], next)?;
+                values.truncate(first);
+                values.push(value);
+            }
             let Some(&top) = states.last() else {
                 return Err(Outcome::Rejected(next));
             };
