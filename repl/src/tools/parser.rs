@@ -164,8 +164,10 @@ pub fn validate(console: &Console, paths: &[PathBuf], options: ValidateOptions) 
         console.notice(&format!("No manifest specified. Validating the default manifest {DEFAULT_MANIFEST}"));
         return validate(console, &[PathBuf::from(DEFAULT_MANIFEST)], options);
     }
-    let (present, missing): (Vec<&PathBuf>, Vec<&PathBuf>) = paths.iter().partition(|p| p.exists());
-    let results = parallel_map(&present, |path| check_path(path, options.settings));
+    let checked = parallel_map(paths, |path| check_path(path, options.settings));
+    let missing: Vec<&PathBuf> = paths.iter().zip(&checked).filter(|(_, c)| c.is_none()).map(|(p, _)| p).collect();
+    let (present, results): (Vec<&PathBuf>, Vec<Checked>) =
+        paths.iter().zip(checked).filter_map(|(p, c)| Some((p, c?))).unzip();
     if !missing.is_empty() {
         // What was logged was printed as it came; the result is not rendered.
         let mut aborted = false;
@@ -356,18 +358,30 @@ fn abort(console: &Console, out: &mut impl Write, message: &str) {
 }
 
 /// A file, or a manifest directory (its `.pp` files in name order, up to the first that
-/// fails).
-fn check_path(path: &Path, settings: puppet_syntax::Settings) -> Checked {
-    if !path.is_dir() {
-        let absolute = absolute(path);
-        return match std::fs::read(path) {
-            Ok(bytes) => check(&bytes, Some(&absolute), settings),
-            Err(e) => Checked {
-                logged: Vec::new(),
-                defines: Vec::new(),
-                error: Some(Stop::Abort(format!("{e}: {}", absolute.display()).replace(" (os error", " (errno"))),
-            },
-        };
+/// fails); none when there is nothing at `path`. The file is opened once and asked what it
+/// is: one path lookup per manifest.
+fn check_path(path: &Path, settings: puppet_syntax::Settings) -> Option<Checked> {
+    use std::io::Read;
+    let unreadable = |e: std::io::Error| Checked {
+        logged: Vec::new(),
+        defines: Vec::new(),
+        error: Some(Stop::Abort(format!("{e}: {}", absolute(path).display()).replace(" (os error", " (errno"))),
+    };
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        // Ruby's `File.exist?`: false for whatever cannot be looked up
+        Err(_) if !path.exists() => return None,
+        Err(e) => return Some(unreadable(e)),
+    };
+    let metadata = file.metadata().ok();
+    if !metadata.as_ref().is_some_and(std::fs::Metadata::is_dir) {
+        let size = metadata.map_or(0, |m| usize::try_from(m.len()).unwrap_or(0));
+        let mut bytes = Vec::with_capacity(size.saturating_add(1));
+        // through `Take`, whose reading does not ask the file its size again
+        return Some(match file.take(u64::MAX).read_to_end(&mut bytes) {
+            Ok(_) => check(&bytes, Some(&absolute(path)), settings),
+            Err(e) => unreadable(e),
+        });
     }
     let mut files = Vec::new();
     manifests_in(path, &mut files, 0);
@@ -375,14 +389,14 @@ fn check_path(path: &Path, settings: puppet_syntax::Settings) -> Checked {
     let mut logged = Vec::new();
     let mut defines = Vec::new();
     for file in files {
-        let checked = check_path(&file, settings);
+        let Some(checked) = check_path(&file, settings) else { continue };
         logged.extend(checked.logged);
         defines.extend(checked.defines);
         if checked.error.is_some() {
-            return Checked { logged, defines, error: checked.error };
+            return Some(Checked { logged, defines, error: checked.error });
         }
     }
-    Checked { logged, defines, error: None }
+    Some(Checked { logged, defines, error: None })
 }
 
 /// The `.pp` files under `dir` (Ruby's `Dir.glob('**/*.pp')`: symbolic links to directories
@@ -583,35 +597,35 @@ fn metaparameters(
     }
 }
 
-/// `f` of each item, on every core, in the items' order.
+/// `f` of each item, on every core, in the items' order. The calling thread (on a deep stack,
+/// see [`super::on_deep_stack`]) is one of the workers.
 fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len()).max(1);
-    if threads == 1 {
-        return items.iter().map(f).collect();
-    }
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(item) = items.get(i) else { break };
+            done.push((i, f(item)));
+        }
+        done
+    };
     let mut results: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
+        let helpers: Vec<_> = (1..threads)
             .filter_map(|_| {
                 // parsing deep nesting recurses: as deep a stack as the runner's
-                std::thread::Builder::new()
-                    .stack_size(1 << 30)
-                    .spawn_scoped(scope, || {
-                        let mut done = Vec::new();
-                        loop {
-                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            let Some(item) = items.get(i) else { break };
-                            done.push((i, f(item)));
-                        }
-                        done
-                    })
-                    .ok()
+                std::thread::Builder::new().stack_size(1 << 30).spawn_scoped(scope, work).ok()
             })
             .collect();
-        workers.into_iter().flat_map(|w| w.join().unwrap_or_default()).collect()
+        let mut results = work();
+        for helper in helpers {
+            results.extend(helper.join().unwrap_or_default());
+        }
+        results
     });
-    results.sort_by_key(|(i, _)| *i);
-    // a worker that could not start (or failed) leaves its items to this thread
+    results.sort_unstable_by_key(|(i, _)| *i);
+    // a helper that failed leaves its items to this thread
     let mut results = results.into_iter().peekable();
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {

@@ -34,41 +34,65 @@ pub(super) enum Quoting {
 /// `(?:[^\\]|^)(?:[\\]{2})*(TERM)`, searched from `from` (where `^` matches, the scanner's
 /// position being the start of the string for Ruby's StringScanner). Returns the start of
 /// the match, the start of the terminator and the terminator.
+///
+/// The regexp matches at the first terminator (found by `memchr`) after an even run of
+/// backslashes; the match starts at the character before the run, or at `from`. The one
+/// exception is a terminator at `from` itself: `[^\\]` takes it as the character before a
+/// later terminator right after it, where there is one (`''` from the first quote).
 pub(super) fn slurp_search(s: &[u8], from: usize, quoting: Quoting) -> Option<(usize, usize, Term)> {
-    let term_at = |t: usize| -> Option<Term> {
-        match (s.get(t), quoting) {
-            (Some(b'\''), Quoting::Single) => Some(Term::Quote),
-            (Some(b'"'), Quoting::Double) => Some(Term::Quote),
-            (Some(b'$'), Quoting::Double | Quoting::Unquoted) => {
-                Some(if s.get(t + 1) == Some(&b'{') { Term::DollarBrace } else { Term::Dollar })
-            }
-            (None, Quoting::Unquoted) if t == s.len() => Some(Term::End),
-            _ => None,
-        }
+    let rest = s.get(from..)?;
+    let candidates: Box<dyn Iterator<Item = usize>> = match quoting {
+        Quoting::Single => Box::new(memchr::memchr_iter(b'\'', rest)),
+        Quoting::Double => Box::new(memchr::memchr2_iter(b'"', b'$', rest)),
+        Quoting::Unquoted => Box::new(memchr::memchr_iter(b'$', rest).chain(std::iter::once(rest.len()))),
     };
-    let backslashes = |i: usize| s[i.min(s.len())..].iter().take_while(|&&b| b == b'\\').count();
-    let mut p = from;
-    while p <= s.len() {
-        if p < s.len() && s[p] != b'\\' {
-            let q = p + char_len_at(s, p);
-            let k = backslashes(q);
-            if k % 2 == 0 {
-                if let Some(term) = term_at(q + k) {
-                    return Some((p, q + k, term));
+    for t in candidates.map(|i| from + i) {
+        let run = s[from..t].iter().rev().take_while(|&&b| b == b'\\').count();
+        if run % 2 != 0 {
+            continue;
+        }
+        let term = term_at(s, t, quoting)?;
+        let run_start = t - run;
+        if run_start > from {
+            return Some((char_start_before(s, from, run_start), t, term));
+        }
+        if t == from && t < s.len() {
+            let q = from + char_len_at(s, from);
+            let k = backslashes(s, q);
+            if k.is_multiple_of(2) {
+                if let Some(later) = term_at(s, q + k, quoting) {
+                    return Some((from, q + k, later));
                 }
             }
         }
-        if p == from || s[p - 1] == b'\n' {
-            let k = backslashes(p);
-            if k % 2 == 0 {
-                if let Some(term) = term_at(p + k) {
-                    return Some((p, p + k, term));
-                }
-            }
-        }
-        p += if p < s.len() { char_len_at(s, p) } else { 1 };
+        return Some((from, t, term));
     }
     None
+}
+
+/// The terminator at `t`, if there is one for `quoting` (the end of the text for an
+/// unquoted heredoc).
+fn term_at(s: &[u8], t: usize, quoting: Quoting) -> Option<Term> {
+    match (s.get(t), quoting) {
+        (Some(b'\''), Quoting::Single) => Some(Term::Quote),
+        (Some(b'"'), Quoting::Double) => Some(Term::Quote),
+        (Some(b'$'), Quoting::Double | Quoting::Unquoted) => {
+            Some(if s.get(t + 1) == Some(&b'{') { Term::DollarBrace } else { Term::Dollar })
+        }
+        (None, Quoting::Unquoted) if t == s.len() => Some(Term::End),
+        _ => None,
+    }
+}
+
+/// How many backslashes there are from `i` on.
+fn backslashes(s: &[u8], i: usize) -> usize {
+    s.get(i..).map_or(0, |rest| rest.iter().take_while(|&&b| b == b'\\').count())
+}
+
+/// Where the character ending at `end` starts, as Ruby walks the characters from `from`: a
+/// valid UTF-8 sequence is one character, any other byte one by itself.
+fn char_start_before(s: &[u8], from: usize, end: usize) -> usize {
+    (2..=4).find(|&n| end >= from + n && char_len_at(s, end - n) == n).map_or(end - 1, |n| end - n)
 }
 
 /// The escapes a string kind processes (`SQ_ESCAPES`, `DQ_ESCAPES`, `UQ_ESCAPES`, a
@@ -247,4 +271,60 @@ fn unicode_pass(s: &[u8]) -> Result<Option<Vec<u8>>, SlurpProblem> {
     }
     out.extend_from_slice(&s[copied..]);
     Ok(Some(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search as the regexp runs: each character from `from` tried as the one before
+    /// the backslashes (`[^\\]`), then as a line start (`^`).
+    fn by_walk(s: &[u8], from: usize, quoting: Quoting) -> Option<(usize, usize, Term)> {
+        let mut p = from;
+        while p <= s.len() {
+            if p < s.len() && s[p] != b'\\' {
+                let q = p + char_len_at(s, p);
+                let k = backslashes(s, q);
+                if k.is_multiple_of(2) {
+                    if let Some(term) = term_at(s, q + k, quoting) {
+                        return Some((p, q + k, term));
+                    }
+                }
+            }
+            if p == from || s[p - 1] == b'\n' {
+                let k = backslashes(s, p);
+                if k.is_multiple_of(2) {
+                    if let Some(term) = term_at(s, p + k, quoting) {
+                        return Some((p, p + k, term));
+                    }
+                }
+            }
+            p += if p < s.len() { char_len_at(s, p) } else { 1 };
+        }
+        None
+    }
+
+    #[test]
+    fn the_search_finds_what_the_walk_finds() {
+        // every text of up to five pieces, from every position
+        let pieces: [&[u8]; 9] = [b"a", b"\\", b"'", b"\"", b"$", b"{", b"\n", "\u{e9}".as_bytes(), b"\xff"];
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut all = texts.clone();
+        for _ in 0..5 {
+            texts = texts.iter().flat_map(|t| pieces.iter().map(move |p| [t.as_slice(), p].concat())).collect();
+            all.extend(texts.iter().cloned());
+        }
+        for text in &all {
+            for from in 0..=text.len() {
+                for quoting in [Quoting::Single, Quoting::Double, Quoting::Unquoted] {
+                    assert_eq!(
+                        slurp_search(text, from, quoting),
+                        by_walk(text, from, quoting),
+                        "{:?} from {from}",
+                        String::from_utf8_lossy(text)
+                    );
+                }
+            }
+        }
+    }
 }
